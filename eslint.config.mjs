@@ -1,0 +1,24 @@
+import { defineConfig, globalIgnores } from 'eslint/config';
+import nextVitals from 'eslint-config-next/core-web-vitals';
+import nextTs from 'eslint-config-next/typescript';
+
+export default defineConfig([
+  ...nextVitals,
+  ...nextTs,
+  globalIgnores([
+    '.next/**',
+    '.next-e2e/**',
+    '.data/**',
+    'dist/**',
+    'next-env.d.ts',
+    'test-results/**',
+    'playwright-report/**',
+  ]),
+  {
+    // Data flows one way (ARCHITECTURE.md): the browser side never reaches into the server.
+    files: ['app/**', 'components/**', 'lib/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@/server/*', '**/server/*'], message: 'server/ is Node-only.' }] }],
+    },
+  },
+]);
