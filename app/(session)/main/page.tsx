@@ -1,0 +1,5 @@
+import { MainScreen } from '@/components/main/main-screen';
+
+export default function MainPage() {
+  return <MainScreen />;
+}

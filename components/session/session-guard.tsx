@@ -1,0 +1,32 @@
+'use client';
+
+import { useEffect, useState, type ReactNode } from 'react';
+import { usePathname, useRouter } from 'next/navigation';
+import { setNavigator } from '@/lib/navigation';
+import { areaOf, runGuard, type Area } from '@/lib/session/guard';
+import { Spinner } from '@/components/ui/spinner';
+
+/**
+ * Runs the token guard (SPEC §2) whenever the user enters an area, and renders the area only
+ * once the guard has allowed it: a blocked route never renders, not even for one frame.
+ */
+export function SessionGuard({ children }: { children: ReactNode }) {
+  const router = useRouter();
+  const area = areaOf(usePathname());
+  const [allowedArea, setAllowedArea] = useState<Area | null>(null);
+
+  useEffect(() => setNavigator((path) => router.replace(path)), [router]);
+
+  useEffect(() => {
+    let current = true;
+    runGuard(area).then((outcome) => {
+      if (current && outcome === 'allow') setAllowedArea(area);
+    });
+    return () => {
+      current = false;
+    };
+  }, [area]);
+
+  if (allowedArea !== area) return <Spinner label="Loading Parley" fullScreen />;
+  return children;
+}

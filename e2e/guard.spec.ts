@@ -1,0 +1,67 @@
+import { test, expect } from './fixtures';
+import { readStorage } from './support/storage';
+
+test('/account with a stored token goes to /main without ever showing the sign-in screen', async ({
+  page,
+  signIn,
+  mainPage,
+  person,
+}) => {
+  await signIn();
+  // Records whether the sign-in heading is ever attached to the DOM, from the first byte on.
+  await page.addInitScript(() => {
+    const seen = () => document.body?.innerText.includes('Sign in to Parley');
+    new MutationObserver(() => {
+      if (seen()) window.localStorage.setItem('e2e-saw-sign-in', 'yes');
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  await page.goto('/account');
+  await mainPage.expectSignedInAs(person.name);
+  expect(await page.evaluate(() => window.localStorage.getItem('e2e-saw-sign-in'))).toBeNull();
+});
+
+test('a revoked token (401) ends at /account with the token gone and the locale kept', async ({
+  page,
+  signIn,
+  accountsApi,
+  accountPage,
+}) => {
+  const token = await signIn();
+  await accountsApi.revoke(token);
+
+  await page.reload();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(accountPage.heading).toBeVisible();
+  expect(await readStorage(page)).toEqual({ token: null, locale: 'en' });
+});
+
+test('a deactivated user ends at /account, signed out', async ({ page, signIn, accountsApi, accountPage }) => {
+  const token = await signIn();
+  await accountsApi.deactivate(token);
+
+  await page.goto('/main');
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(accountPage.heading).toBeVisible();
+  expect(await readStorage(page)).toEqual({ token: null, locale: 'en' });
+});
+
+test('sign-out removes only the token, revokes the session and returns to /account', async ({
+  page,
+  signIn,
+  mainPage,
+  accountPage,
+}) => {
+  const token = await signIn();
+  await mainPage.signOutButton.click();
+
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(accountPage.heading).toBeVisible();
+  expect(await readStorage(page)).toEqual({ token: null, locale: 'en' });
+  const info = await page.request.get('/api/accounts/info', { headers: { Authorization: token } });
+  expect(info.status()).toBe(401);
+});
+
+test('the signed-in screen shows the unread count the server sends over the socket', async ({ page, signIn }) => {
+  await signIn();
+  await expect(page.getByTestId('unread-count')).toHaveText('0');
+});

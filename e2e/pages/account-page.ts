@@ -1,0 +1,26 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+export class AccountPage {
+  readonly heading: Locator;
+  readonly googleButton: Locator;
+  readonly githubButton: Locator;
+  readonly error: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole('heading', { name: 'Sign in to Parley' });
+    this.googleButton = page.getByRole('button', { name: 'Continue with Google' });
+    this.githubButton = page.getByRole('button', { name: 'Continue with GitHub' });
+    this.error = page.getByRole('alert');
+  }
+
+  async goto() {
+    await this.page.goto('/account');
+    await expect(this.heading).toBeVisible();
+  }
+
+  async signInWithTestAccount(displayName: string, email: string) {
+    await this.page.getByLabel('Display name').fill(displayName);
+    await this.page.getByLabel('Email').fill(email);
+    await this.page.getByRole('button', { name: 'Sign in with test account' }).click();
+  }
+}

@@ -1,0 +1,29 @@
+import { test, expect } from './fixtures';
+
+test.describe('routes without a token', () => {
+  for (const path of ['/anything', '/', '/accounts', '/main', '/main/deeper/path']) {
+    test(`${path} lands on /account`, async ({ page, accountPage }) => {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/account$/);
+      await expect(accountPage.heading).toBeVisible();
+    });
+  }
+});
+
+test('the sign-in screen loads no Firebase code until sign-in starts', async ({ page, accountPage, person }) => {
+  const scripts: string[] = [];
+  page.on('response', async (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(await response.text());
+  });
+  // identitytoolkit is the Firebase Auth REST host: present in the SDK, nowhere else in our code.
+  const firebaseLoaded = () => scripts.some((source) => source.includes('identitytoolkit'));
+
+  await accountPage.goto();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(firebaseLoaded()).toBe(false);
+
+  await accountPage.signInWithTestAccount(person.name, person.email);
+  await expect(page).toHaveURL(/\/main$/);
+  expect(firebaseLoaded()).toBe(true);
+});

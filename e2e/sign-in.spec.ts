@@ -1,0 +1,71 @@
+import { test, expect } from './fixtures';
+import { routeGapi } from './support/gapi';
+import { readStorage } from './support/storage';
+
+test('test account: signs in, stores the Bearer token and locale, lands on /main', async ({
+  page,
+  accountPage,
+  mainPage,
+  person,
+}) => {
+  await accountPage.goto();
+  await accountPage.signInWithTestAccount(person.name, person.email);
+  await mainPage.expectSignedInAs(person.name);
+  await expect(mainPage.signedInUser).toContainText(person.email);
+
+  const storage = await readStorage(page);
+  expect(storage.token).toMatch(/^Bearer [A-Za-z0-9_-]{20,}$/);
+  expect(storage.locale).toBe('en');
+});
+
+test('the same test account signs in as the same user again', async ({ page, signIn, accountsApi }) => {
+  const first = await signIn();
+  const info = async (token: string) =>
+    (await page.request.get('/api/accounts/info', { headers: { Authorization: token } })).json();
+  const firstUser = await info(first);
+  await accountsApi.revoke(first);
+  await page.evaluate(() => window.localStorage.removeItem('token'));
+
+  const second = await signIn();
+  expect(second).not.toBe(first);
+  expect((await info(second)).id).toBe(firstUser.id);
+});
+
+for (const provider of [
+  { name: 'Google', button: 'googleButton', providerLabel: 'Google.com' },
+  { name: 'GitHub', button: 'githubButton', providerLabel: 'GitHub.com' },
+] as const) {
+  test(`${provider.name} button: signs in through the emulator's popup`, async ({
+    page,
+    context,
+    accountPage,
+    mainPage,
+  }) => {
+    await routeGapi(context);
+    await accountPage.goto();
+    const popupPromise = page.waitForEvent('popup');
+    await accountPage[provider.button].click();
+    const popup = await popupPromise;
+    await popup.waitForLoadState();
+
+    await popup.getByText('Add new account').click();
+    await popup.getByRole('button', { name: /auto-generate user information/i }).click();
+    const generatedName = await popup.getByLabel('Display name').inputValue();
+    await popup.getByRole('button', { name: `Sign in with ${provider.providerLabel}` }).click();
+
+    await mainPage.expectSignedInAs(generatedName);
+    expect((await readStorage(page)).token).toMatch(/^Bearer \S+$/);
+  });
+}
+
+test('a refused sign-in shows the server message to the user', async ({ page, signIn, accountsApi, accountPage, person }) => {
+  const token = await signIn();
+  await accountsApi.deactivate(token);
+  await page.evaluate(() => window.localStorage.removeItem('token'));
+
+  await accountPage.goto();
+  await accountPage.signInWithTestAccount(person.name, person.email);
+  await expect(accountPage.error).toHaveText('This account has been deactivated.');
+  await expect(page).toHaveURL(/\/account$/);
+  expect((await readStorage(page)).token).toBeNull();
+});
