@@ -33,7 +33,7 @@ test('the same test account signs in as the same user again', async ({ page, sig
 
 for (const provider of [
   { name: 'Google', button: 'googleButton', providerLabel: 'Google.com' },
-  { name: 'GitHub', button: 'githubButton', providerLabel: 'GitHub.com' },
+  { name: 'GitHub', button: 'githubButton', providerLabel: 'Github.com' },
 ] as const) {
   test(`${provider.name} button: signs in through the emulator's popup`, async ({
     page,
@@ -48,10 +48,10 @@ for (const provider of [
     const popup = await popupPromise;
     await popup.waitForLoadState();
 
-    await popup.getByText('Add new account').click();
-    await popup.getByRole('button', { name: /auto-generate user information/i }).click();
+    await popup.getByRole('button', { name: 'Add new account' }).click();
+    await popup.getByRole('button', { name: 'Auto-generate user information' }).click();
     const generatedName = await popup.getByLabel('Display name').inputValue();
-    await popup.getByRole('button', { name: `Sign in with ${provider.providerLabel}` }).click();
+    await popup.getByRole('button', { name: `Sign in with ${provider.providerLabel}`, exact: true }).click();
 
     await mainPage.expectSignedInAs(generatedName);
     expect((await readStorage(page)).token).toMatch(/^Bearer \S+$/);
