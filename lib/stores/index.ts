@@ -1,0 +1,3 @@
+export * from './session-store';
+export * from './counter-store';
+export * from './connection-store';

@@ -1,0 +1,40 @@
+// Session values (SPEC §3): the published current user, the search value and the receiver.
+import { create } from 'zustand';
+import type { User } from '@/lib/contract';
+
+export interface SessionState {
+  /** The current user, published once the session is known; starts empty. */
+  user: User | null;
+  search: string;
+  /** Id of the user the conversation is with. */
+  receiver: number | null;
+}
+
+export interface SessionActions {
+  publishUser: (user: User | null) => void;
+  setSearch: (search: string) => void;
+  setReceiver: (receiver: number | null) => void;
+}
+
+export type SessionStore = SessionState & SessionActions;
+
+const initialSessionState: SessionState = { user: null, search: '', receiver: null };
+
+export const useSessionStore = create<SessionStore>()((set) => ({
+  ...initialSessionState,
+  publishUser: (user) => set({ user }),
+  setSearch: (search) => set({ search }),
+  setReceiver: (receiver) => set({ receiver }),
+}));
+
+/** For non-React callers (the guard, sign-in). */
+export function publishUser(user: User | null): void {
+  useSessionStore.getState().publishUser(user);
+}
+
+export const useCurrentUser = () => useSessionStore((state) => state.user);
+
+/** Tests only: back to the initial values between cases. */
+export function resetSessionStore(): void {
+  useSessionStore.setState(initialSessionState);
+}
