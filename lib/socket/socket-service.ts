@@ -1,0 +1,142 @@
+// The one Socket.IO client (SPEC §7): init/send/follow out; message_count/message/followed in,
+// landing in the stores. Reconnection uses the library defaults, as the spec says (§9).
+import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import { errorMessage } from '@/lib/api/errors';
+import { publicConfig } from '@/lib/config/public';
+import type {
+  Ack,
+  ClientToServerEvents,
+  FollowPayload,
+  FollowedPayload,
+  HandshakeAuth,
+  MessagePayload,
+  SendPayload,
+  ServerToClientEvents,
+} from '@/lib/contract';
+import { getStoredToken } from '@/lib/session/storage';
+import { useConnectionStore } from '@/lib/stores/connection-store';
+import { useCounterStore } from '@/lib/stores/counter-store';
+
+export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+export type SocketOptionsInput = Partial<ManagerOptions & SocketOptions>;
+/** Builds the socket; injectable so tests can drive a fake one. */
+export type SocketFactory = (url: string | undefined, options: SocketOptionsInput) => ClientSocket;
+
+export type MessageListener = (message: MessagePayload) => void;
+/** SPEC §4: a followed event notifies subscribers with the value false. */
+export type FollowedListener = (value: false) => void;
+
+export interface SocketService {
+  /** Records the user id, connects if needed and sends `init`; `init` is sent again on every reconnect. */
+  initSocket(id: number): void;
+  disconnectSocket(): void;
+  sendMessage(payload: SendPayload): Promise<Ack<MessagePayload>>;
+  followUser(payload: FollowPayload): Promise<Ack<FollowedPayload>>;
+  onMessage(listener: MessageListener): () => void;
+  onFollowed(listener: FollowedListener): () => void;
+}
+
+export interface SocketServiceOptions {
+  /** How long send/follow wait for the server's ack. */
+  ackTimeoutMs?: number;
+}
+
+const defaultFactory: SocketFactory = (url, options) => (url === undefined ? io(options) : io(url, options));
+
+const NOT_CONNECTED = 'Not connected.';
+
+export function createSocketService(
+  factory: SocketFactory = defaultFactory,
+  { ackTimeoutMs = 10_000 }: SocketServiceOptions = {},
+): SocketService {
+  let socket: ClientSocket | null = null;
+  const messageListeners = new Set<MessageListener>();
+  const followedListeners = new Set<FollowedListener>();
+  const counters = () => useCounterStore.getState();
+  const connection = () => useConnectionStore.getState();
+
+  function sendInit(target: ClientSocket): void {
+    const id = counters().socketUserId;
+    if (id) target.emit('init', { id });
+  }
+
+  function createSocket(): ClientSocket {
+    const created = factory(publicConfig.socketUrl, {
+      autoConnect: false,
+      // A callback, not a value: every (re)connect must carry the token stored at that moment.
+      auth: (callback) => callback({ token: getStoredToken() ?? '' } satisfies HandshakeAuth),
+    });
+
+    // init is sent from here rather than from the Manager's 'reconnect' event: 'reconnect' fires
+    // before the namespace is connected, and never after a manual reconnect, whereas 'connect'
+    // fires exactly once per established connection, so the first connect is never doubled.
+    created.on('connect', () => {
+      connection().setStatus('connected');
+      sendInit(created);
+    });
+    created.on('disconnect', () => connection().setStatus(created.active ? 'connecting' : 'disconnected'));
+    created.on('connect_error', () => connection().setStatus(created.active ? 'connecting' : 'disconnected'));
+    created.io.on('reconnect_attempt', (attempt) => connection().setReconnectAttempt(attempt));
+
+    created.on('message_count', ({ count }) => counters().setUnread(count));
+    created.on('message', (message) => {
+      counters().incrementUnread();
+      for (const listener of messageListeners) listener(message);
+    });
+    created.on('followed', () => {
+      for (const listener of followedListeners) listener(false);
+    });
+    return created;
+  }
+
+  function initSocket(id: number): void {
+    counters().setSocketUserId(id);
+    socket ??= createSocket();
+    if (socket.connected) {
+      sendInit(socket);
+    } else if (!socket.active) {
+      connection().setStatus('connecting');
+      socket.connect();
+    }
+    // Otherwise a connection attempt is under way and its 'connect' sends init with this id.
+  }
+
+  function disconnectSocket(): void {
+    if (!socket) return;
+    socket.disconnect();
+    // disconnect() keeps queued emits; they must not go out later under the next user's token.
+    socket.sendBuffer = [];
+    connection().setStatus('disconnected');
+  }
+
+  // Callers get an Ack either way: transport failures become the same error shape the server uses.
+  async function withAck<T>(emit: (target: ClientSocket) => Promise<unknown>): Promise<Ack<T>> {
+    if (!socket?.active) return { error: { msg: NOT_CONNECTED } };
+    try {
+      return (await emit(socket)) as Ack<T>;
+    } catch (error) {
+      return { error: { msg: errorMessage(error) } };
+    }
+  }
+
+  return {
+    initSocket,
+    disconnectSocket,
+    sendMessage: (payload) =>
+      withAck<MessagePayload>((target) => target.timeout(ackTimeoutMs).emitWithAck('send', payload)),
+    followUser: (payload) =>
+      withAck<FollowedPayload>((target) => target.timeout(ackTimeoutMs).emitWithAck('follow', payload)),
+    onMessage(listener) {
+      messageListeners.add(listener);
+      return () => void messageListeners.delete(listener);
+    },
+    onFollowed(listener) {
+      followedListeners.add(listener);
+      return () => void followedListeners.delete(listener);
+    },
+  };
+}
+
+/** The application's socket; nothing connects until the first initSocket. */
+export const socketService: SocketService = createSocketService();
+export const { initSocket, disconnectSocket, sendMessage, followUser, onMessage, onFollowed } = socketService;

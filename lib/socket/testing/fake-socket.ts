@@ -1,0 +1,109 @@
+// A stand-in for socket.io-client's Socket, just enough of it for the service. It models the
+// parts whose behaviour the service depends on: emits made while disconnected are buffered and
+// flushed on connect (as the real client does), and the Manager fires its own events.
+import type { ClientSocket, SocketOptionsInput } from '../socket-service';
+
+type Handler = (...args: unknown[]) => void;
+
+class Emitter {
+  private readonly handlers = new Map<string, Set<Handler>>();
+
+  on(event: string, handler: Handler): this {
+    const set = this.handlers.get(event) ?? new Set();
+    set.add(handler);
+    this.handlers.set(event, set);
+    return this;
+  }
+
+  fire(event: string, ...args: unknown[]): void {
+    for (const handler of this.handlers.get(event) ?? []) handler(...args);
+  }
+}
+
+export type AckResponder = (event: string, payload: unknown) => Promise<unknown>;
+
+export class FakeSocket extends Emitter {
+  connected = false;
+  active = false;
+  sendBuffer: unknown[][] = [];
+  /** What the server actually received, in order. */
+  readonly sent: unknown[][] = [];
+  readonly io = new Emitter();
+  connectCalls = 0;
+  ackResponder: AckResponder = async () => ({ data: null });
+
+  constructor(
+    readonly url: string | undefined,
+    readonly options: SocketOptionsInput,
+  ) {
+    super();
+  }
+
+  connect(): this {
+    this.connectCalls += 1;
+    this.active = true;
+    return this;
+  }
+
+  disconnect(): this {
+    const wasConnected = this.connected;
+    this.active = false;
+    this.connected = false;
+    if (wasConnected) this.fire('disconnect', 'io client disconnect');
+    return this;
+  }
+
+  emit(event: string, ...args: unknown[]): this {
+    if (this.connected) this.sent.push([event, ...args]);
+    else this.sendBuffer.push([event, ...args]);
+    return this;
+  }
+
+  timeout(ms: number) {
+    return {
+      emitWithAck: (event: string, payload: unknown) => {
+        this.sent.push([event, payload, { timeout: ms }]);
+        return this.ackResponder(event, payload);
+      },
+    };
+  }
+
+  /** Runs the handshake's auth callback the way the client does at every (re)connect. */
+  handshakeAuth(): unknown {
+    let auth: unknown;
+    const option = this.options.auth;
+    if (typeof option === 'function') option((data) => (auth = data));
+    return auth;
+  }
+
+  serverAcceptsConnection(): void {
+    this.connected = true;
+    this.active = true;
+    for (const packet of this.sendBuffer) this.sent.push(packet);
+    this.sendBuffer = [];
+    this.fire('connect');
+  }
+
+  transportDrops(): void {
+    this.connected = false;
+    this.fire('disconnect', 'transport close');
+  }
+
+  managerReconnects(attempt = 1): void {
+    this.io.fire('reconnect_attempt', attempt);
+    this.io.fire('reconnect', attempt);
+    this.serverAcceptsConnection();
+  }
+
+  serverEmits(event: string, payload?: unknown): void {
+    this.fire(event, payload);
+  }
+
+  sentEvents(name: string): unknown[][] {
+    return this.sent.filter(([event]) => event === name);
+  }
+
+  asClientSocket(): ClientSocket {
+    return this as unknown as ClientSocket;
+  }
+}
