@@ -1,0 +1,21 @@
+// Account endpoints (SPEC §7 plus our logout and deactivate).
+import type { AccountInfo, AuthorizeRequest, AuthorizeResponse } from '@/lib/contract';
+import { api } from './client';
+
+export function authorize(body: AuthorizeRequest): Promise<AuthorizeResponse> {
+  return api.post('accounts/authorize', { json: body }).json<AuthorizeResponse>();
+}
+
+export function fetchAccountInfo(): Promise<AccountInfo> {
+  return api.get('accounts/info').json<AccountInfo>();
+}
+
+/** Revokes the server session behind the stored token (204). */
+export async function logout(): Promise<void> {
+  await api.post('accounts/logout');
+}
+
+/** Marks the account inactive (204); the next guard run then signs the user out. */
+export async function deactivateAccount(): Promise<void> {
+  await api.post('accounts/deactivate');
+}

@@ -1,0 +1,146 @@
+// Runs the real client against a local HTTP server: the header, the error mapping, the 401 rule
+// and the retry policy are all observed from the server's side of the wire.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isHTTPError, type KyInstance } from 'ky';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { User } from '@/lib/contract';
+import { setNavigator } from '@/lib/navigation';
+import { getStoredToken, storeLocale, storeToken } from '@/lib/session/storage';
+import { publishUser, resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
+import { createApiClient, resolveApiPrefix } from './client';
+
+type Reply = { status: number; body?: unknown };
+const replies: Record<string, Reply> = {
+  '/api/echo': { status: 200 },
+  '/api/unauthorized': { status: 401, body: { msg: 'Session expired.' } },
+  '/api/invalid': { status: 400, body: { non_field_errors: ['Too long.', 'Unknown user.'] } },
+  '/api/unavailable': { status: 503, body: { msg: 'Try later.' } },
+};
+
+let server: Server;
+let origin: string;
+let hits: Record<string, number>;
+let lastAuthorization: string | undefined;
+let client: KyInstance;
+let navigateSpy: ReturnType<typeof vi.fn<(path: string) => void>>;
+
+const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'fr', is_active: true };
+
+function handle(request: IncomingMessage) {
+  const path = request.url ?? '';
+  hits[path] = (hits[path] ?? 0) + 1;
+  lastAuthorization = request.headers.authorization;
+  return replies[path] ?? { status: 404 };
+}
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const { status, body } = handle(request);
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body ?? { authorization: request.headers.authorization ?? null }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+beforeEach(() => {
+  localStorage.clear();
+  resetSessionStore();
+  hits = {};
+  lastAuthorization = undefined;
+  client = createApiClient({ prefix: `${origin}/api` });
+  navigateSpy = vi.fn<(path: string) => void>();
+  const unregister = setNavigator(navigateSpy);
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  return unregister;
+});
+
+async function failure(request: Promise<unknown>): Promise<Error> {
+  const error = await request.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!(error instanceof Error)) throw new Error('expected the request to fail');
+  return error;
+}
+
+describe('api client', () => {
+  it('sends the stored token as is in Authorization', async () => {
+    storeToken('abc');
+    await client.get('echo').json();
+    expect(lastAuthorization).toBe('Bearer abc');
+  });
+
+  it('sends no Authorization header without a token', async () => {
+    await client.get('echo').json();
+    expect(hits['/api/echo']).toBe(1);
+    expect(lastAuthorization).toBeUndefined();
+  });
+
+  it('401 signs out (token only), keeps locale and user, and goes to /accounts', async () => {
+    storeToken('abc');
+    storeLocale('fr');
+    publishUser(user);
+
+    const error = await failure(client.get('unauthorized').json());
+
+    expect(isHTTPError(error) && error.response.status).toBe(401);
+    expect(error.message).toBe('Session expired.');
+    expect(getStoredToken()).toBeNull();
+    expect(localStorage.getItem('locale')).toBe('fr');
+    expect(useSessionStore.getState().user).toEqual(user);
+    expect(navigateSpy).toHaveBeenCalledExactlyOnceWith('/accounts');
+    expect(hits['/api/unauthorized']).toBe(1);
+    expect(console.error).toHaveBeenCalledWith(error);
+  });
+
+  it('other errors carry the SPEC §8 message and keep the session', async () => {
+    storeToken('abc');
+    const error = await failure(client.post('invalid', { json: {} }).json());
+    expect(isHTTPError(error) && error.response.status).toBe(400);
+    expect(error.message).toBe('Too long. Unknown user.');
+    expect(getStoredToken()).toBe('Bearer abc');
+    expect(navigateSpy).not.toHaveBeenCalled();
+    expect(console.error).toHaveBeenCalledOnce();
+  });
+
+  it('never retries a POST', async () => {
+    await failure(client.post('unavailable').json());
+    expect(hits['/api/unavailable']).toBe(1);
+  });
+
+  it('retries a GET a little on a server error', async () => {
+    const error = await failure(client.get('unavailable').json());
+    expect(error.message).toBe('Try later.');
+    expect(hits['/api/unavailable']).toBe(3);
+  });
+
+  it('without a response the raw error is passed on, and nobody is signed out', async () => {
+    storeToken('abc');
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const deadOrigin = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+
+    const error = await failure(createApiClient({ prefix: `${deadOrigin}/api` }).post('echo').json());
+
+    // ky's own NetworkError, message untouched: there was no body to read a message from.
+    expect(isHTTPError(error)).toBe(false);
+    expect(error.name).toBe('NetworkError');
+    expect(error.message).toBe(`Request failed due to a network error: POST ${deadOrigin}/api/echo`);
+    expect(getStoredToken()).toBe('Bearer abc');
+    expect(navigateSpy).not.toHaveBeenCalled();
+  });
+});
+
+describe('resolveApiPrefix', () => {
+  it('anchors a relative API path at the page origin and leaves absolute ones alone', () => {
+    expect(resolveApiPrefix('/api')).toBe(`${window.location.origin}/api`);
+    expect(resolveApiPrefix('https://api.parley.test/v1')).toBe('https://api.parley.test/v1');
+  });
+});

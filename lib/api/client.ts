@@ -1,0 +1,51 @@
+// The one HTTP client (ARCHITECTURE.md): token header, SPEC §8 error messages, 401 sign-out.
+// Callers only await data; every failure arrives here first.
+import ky, { type BeforeErrorHook, type BeforeRequestHook, type KyInstance, type Options } from 'ky';
+import { publicConfig } from '@/lib/config/public';
+import { navigate } from '@/lib/navigation';
+import { signOut } from '@/lib/session/sign-out';
+import { getStoredToken } from '@/lib/session/storage';
+import { errorMessage } from './errors';
+
+/** SPEC §4 says /accounts here, unlike /account elsewhere; it falls through to /main, then /account. */
+export const UNAUTHORIZED_REDIRECT = '/accounts';
+
+/** Node's fetch (SSR, tests) cannot resolve a relative URL, so anchor the API at the page origin. */
+export function resolveApiPrefix(apiUrl: string): string {
+  if (typeof window === 'undefined') return apiUrl;
+  return new URL(apiUrl, window.location.origin).href;
+}
+
+const attachToken: BeforeRequestHook = ({ request }) => {
+  const token = getStoredToken();
+  // The stored value already reads "Bearer <token>" (SPEC §7).
+  if (token) request.headers.set('Authorization', token);
+};
+
+const handleError: BeforeErrorHook = ({ error }) => {
+  // Keep the ky error (status, response, data stay readable); only its message follows SPEC §8.
+  error.message = errorMessage(error);
+  console.error(error);
+  if ('response' in error && (error.response as Response | undefined)?.status === 401) {
+    signOut();
+    navigate(UNAUTHORIZED_REDIRECT);
+  }
+  return error;
+};
+
+export function createApiClient(overrides: Options = {}): KyInstance {
+  return ky.create({
+    prefix: resolveApiPrefix(publicConfig.apiUrl),
+    retry: {
+      // POST is never replayed (sign-in, send, logout are not idempotent); 401 is not listed, so a
+      // rejected token is never retried.
+      limit: 2,
+      methods: ['get', 'head', 'options', 'put', 'delete'],
+      statusCodes: [408, 429, 500, 502, 503, 504],
+    },
+    hooks: { beforeRequest: [attachToken], beforeError: [handleError] },
+    ...overrides,
+  });
+}
+
+export const api: KyInstance = createApiClient();
