@@ -1,0 +1,68 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AuthorizeResponse, User } from '@/lib/contract';
+import { setNavigator } from '@/lib/navigation';
+import { resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
+import { completeSignIn, signOut, userSignOut } from './session';
+import { getStoredLocale, getStoredToken, storeLocale, storeToken } from './storage';
+
+const socket = vi.hoisted(() => ({ initSocket: vi.fn(), disconnectSocket: vi.fn() }));
+const accounts = vi.hoisted(() => ({ logout: vi.fn<() => Promise<void>>() }));
+vi.mock('@/lib/socket/socket-service', () => socket);
+vi.mock('@/lib/api/accounts', () => accounts);
+
+const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'fr', is_active: true };
+
+describe('session actions', () => {
+  let navigate: ReturnType<typeof vi.fn<(path: string) => void>>;
+
+  beforeEach(() => {
+    localStorage.clear();
+    resetSessionStore();
+    socket.initSocket.mockReset();
+    socket.disconnectSocket.mockReset();
+    accounts.logout.mockReset();
+    navigate = vi.fn<(path: string) => void>();
+    return setNavigator(navigate);
+  });
+
+  it('completeSignIn stores "Bearer <token>" and the locale, inits the socket, publishes the user', () => {
+    const response: AuthorizeResponse = { token: 'abc', user };
+    completeSignIn(response);
+    expect(localStorage.getItem('token')).toBe('Bearer abc');
+    expect(getStoredLocale()).toBe('fr');
+    expect(socket.initSocket).toHaveBeenCalledExactlyOnceWith(7);
+    expect(useSessionStore.getState().user).toEqual(user);
+  });
+
+  it('signOut removes only the token and keeps the locale and the published user', () => {
+    storeToken('abc');
+    storeLocale('fr');
+    useSessionStore.getState().publishUser(user);
+    signOut();
+    expect(getStoredToken()).toBeNull();
+    expect(getStoredLocale()).toBe('fr');
+    expect(useSessionStore.getState().user).toEqual(user);
+    expect(socket.disconnectSocket).toHaveBeenCalledOnce();
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('userSignOut revokes the server session while the token still exists, then signs out', async () => {
+    storeToken('abc');
+    accounts.logout.mockImplementation(async () => {
+      expect(getStoredToken()).toBe('Bearer abc');
+    });
+    await userSignOut();
+    expect(accounts.logout).toHaveBeenCalledOnce();
+    expect(getStoredToken()).toBeNull();
+    expect(navigate).toHaveBeenCalledExactlyOnceWith('/account');
+  });
+
+  it('userSignOut signs out even when the logout call fails', async () => {
+    storeToken('abc');
+    accounts.logout.mockRejectedValue(new Error('offline'));
+    await expect(userSignOut()).resolves.toBeUndefined();
+    expect(getStoredToken()).toBeNull();
+    expect(socket.disconnectSocket).toHaveBeenCalledOnce();
+    expect(navigate).toHaveBeenCalledExactlyOnceWith('/account');
+  });
+});

@@ -1,0 +1,32 @@
+// Session actions (SPEC §4) for the sign-in flow and the sign-out button.
+import type { AuthorizeResponse } from '@/lib/contract';
+import { logout } from '@/lib/api/accounts';
+import { navigate } from '@/lib/navigation';
+import { initSocket } from '@/lib/socket/socket-service';
+import { publishUser } from '@/lib/stores/session-store';
+import { signOut } from './sign-out';
+import { storeLocale, storeToken } from './storage';
+
+export { signOut };
+
+/** After a successful sign-in: token, locale, socket, then the published user (SPEC §4). */
+export function completeSignIn(response: AuthorizeResponse): void {
+  storeToken(response.token);
+  storeLocale(response.user.language);
+  initSocket(response.user.id);
+  publishUser(response.user);
+}
+
+/**
+ * The sign-out button: revoke the server session first, while the token can still authorize the
+ * call. Its failure is already reported by the API client and must not keep the user signed in.
+ */
+export async function userSignOut(): Promise<void> {
+  try {
+    await logout();
+  } catch {
+    // Reported by the client's error hook; signing out locally is what matters now.
+  }
+  signOut();
+  navigate('/account');
+}
