@@ -61,7 +61,8 @@ test('sign-out removes only the token, revokes the session and returns to /accou
   expect(info.status()).toBe(401);
 });
 
-test('the signed-in screen shows the unread count the server sends over the socket', async ({ page, signIn }) => {
+test('the signed-in screen opens an authenticated socket and shows the unread count', async ({ page, signIn }) => {
   await signIn();
+  await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('unread-count')).toHaveText('0');
 });

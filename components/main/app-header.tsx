@@ -1,16 +1,16 @@
 'use client';
 
 import { useState } from 'react';
-import { useShallow } from 'zustand/react/shallow';
-import { useCounterStore } from '@/lib/stores/counter-store';
+import { useUnreadCount } from '@/lib/stores/counter-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { userSignOut } from '@/lib/session/session';
 import { Avatar } from '@/components/ui/avatar';
+import { ConnectionIndicator } from './connection-indicator';
 import styles from './main-screen.module.css';
 
 export function AppHeader() {
   const user = useSessionStore((state) => state.user);
-  const { unread } = useCounterStore(useShallow((state) => ({ unread: state.unread })));
+  const unread = useUnreadCount();
   const [signingOut, setSigningOut] = useState(false);
 
   async function signOut() {
@@ -26,6 +26,7 @@ export function AppHeader() {
       <span className={styles.unread} aria-label={`${unread} unread messages`} data-testid="unread-count">
         {unread}
       </span>
+      <ConnectionIndicator />
       <div className={styles.account} aria-label="Signed in user">
         <Avatar name={name} src={user?.avatar ?? null} size={32} />
         <span className={styles.identity}>

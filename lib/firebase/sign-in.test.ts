@@ -23,6 +23,7 @@ vi.mock('@/lib/session/session', () => session);
 const { signIn, signInErrorMessage } = await import('./sign-in');
 
 beforeEach(() => {
+  vi.clearAllMocks();
   firebase.signInWithProvider.mockResolvedValue(identity);
   firebase.signInWithTestAccount.mockResolvedValue(identity);
   api.authorize.mockResolvedValue(response);
