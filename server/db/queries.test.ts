@@ -1,0 +1,132 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSessionToken } from '../auth/session-token';
+import { countUnread, insertMessage } from './messages';
+import { openDatabase, type Database, type Db } from './open-database';
+import { messages, sessions } from './schema';
+import { createSession, findSessionUser, revokeSession } from './sessions';
+import { findUserById, setUserActive, upsertUserFromFirebase } from './users';
+
+let database: Database;
+let db: Db;
+let uidCounter = 0;
+beforeAll(async () => {
+  database = await openDatabase({ pgliteDir: 'memory' });
+  db = database.db;
+});
+afterAll(() => database.close());
+
+const newUser = () =>
+  upsertUserFromFirebase(db, {
+    firebaseUid: `uid-${++uidCounter}`,
+    username: 'Someone',
+    email: null,
+    avatar: null,
+    socialType: 'google',
+  });
+
+describe('sessions', () => {
+  it('finds the user by raw token while storing only its hash', async () => {
+    const user = await newUser();
+    const { token, sessionId } = await createSession(db, user.id);
+    const [row] = await db.select().from(sessions).where(eq(sessions.id, sessionId));
+    expect(row?.tokenHash).toBe(hashSessionToken(token));
+    expect(Object.values(row ?? {}).map(String)).not.toContain(token);
+
+    expect(await findSessionUser(db, token)).toMatchObject({ sessionId, user: { id: user.id } });
+    expect(await findSessionUser(db, `${token}x`)).toBeNull();
+  });
+
+  it('issues a different token each time', async () => {
+    const user = await newUser();
+    const a = await createSession(db, user.id);
+    const b = await createSession(db, user.id);
+    expect(a.token).not.toBe(b.token);
+  });
+
+  it('forgets a revoked token', async () => {
+    const user = await newUser();
+    const { token, sessionId } = await createSession(db, user.id);
+    expect(await revokeSession(db, token)).toBe(sessionId);
+    expect(await findSessionUser(db, token)).toBeNull();
+    expect(await revokeSession(db, token)).toBeNull();
+  });
+
+  it('refreshes last_used_at once it is stale', async () => {
+    const user = await newUser();
+    const { token, sessionId } = await createSession(db, user.id);
+    const stale = new Date(Date.now() - 3_600_000);
+    await db.update(sessions).set({ lastUsedAt: stale }).where(eq(sessions.id, sessionId));
+    await findSessionUser(db, token);
+    const [row] = await db.select().from(sessions).where(eq(sessions.id, sessionId));
+    expect(row!.lastUsedAt.getTime()).toBeGreaterThan(stale.getTime() + 3_000_000);
+  });
+});
+
+describe('users', () => {
+  it('upserts by firebase uid', async () => {
+    const first = await newUser();
+    const again = await upsertUserFromFirebase(db, {
+      firebaseUid: first.firebaseUid,
+      username: 'Renamed',
+      email: 'r@example.com',
+      avatar: null,
+      socialType: 'github',
+    });
+    expect(again.id).toBe(first.id);
+    expect(again).toMatchObject({ username: 'Renamed', email: 'r@example.com', socialType: 'github' });
+  });
+
+  it('toggles is_active', async () => {
+    const user = await newUser();
+    await setUserActive(db, user.id, false);
+    expect((await findUserById(db, user.id))?.isActive).toBe(false);
+    expect(await findUserById(db, 999_999)).toBeNull();
+  });
+});
+
+describe('messages', () => {
+  it('counts unread messages addressed to the user', async () => {
+    const [me, friend] = [await newUser(), await newUser()];
+    expect(await countUnread(db, me.id)).toBe(0);
+    await insertMessage(db, { senderId: friend.id, recipientId: me.id, clientId: 'a', text: '1' });
+    const read = await insertMessage(db, { senderId: friend.id, recipientId: me.id, clientId: 'b', text: '2' });
+    await insertMessage(db, { senderId: me.id, recipientId: friend.id, clientId: 'a', text: '3' });
+    await db.update(messages).set({ readAt: new Date() }).where(eq(messages.id, read.id));
+    expect(await countUnread(db, me.id)).toBe(1);
+    expect(await countUnread(db, friend.id)).toBe(1);
+  });
+
+  it("stores a sender's client_id once", async () => {
+    const [me, friend] = [await newUser(), await newUser()];
+    const message = { senderId: me.id, recipientId: friend.id, clientId: 'dup', text: 'hi' };
+    await insertMessage(db, message);
+    await expect(insertMessage(db, message)).rejects.toThrow();
+  });
+});
+
+describe('openDatabase', () => {
+  it('persists to its directory and migrates an existing database without loss', { timeout: 60_000 }, async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'parley-db-'));
+    try {
+      const first = await openDatabase({ dataDir: dir });
+      const user = await upsertUserFromFirebase(first.db, {
+        firebaseUid: 'persisted',
+        username: null,
+        email: null,
+        avatar: null,
+        socialType: 'google',
+      });
+      await first.close();
+
+      const second = await openDatabase({ dataDir: dir });
+      expect((await findUserById(second.db, user.id))?.firebaseUid).toBe('persisted');
+      await second.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

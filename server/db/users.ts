@@ -1,0 +1,45 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from './open-database';
+import { users, type UserRow } from './schema';
+
+export interface FirebaseProfile {
+  firebaseUid: string;
+  username: string | null;
+  email: string | null;
+  avatar: string | null;
+  socialType: string;
+}
+
+/**
+ * One row per Firebase uid. The profile fields follow the provider on every sign-in;
+ * language and is_active belong to us and are left alone.
+ */
+export async function upsertUserFromFirebase(db: Db, profile: FirebaseProfile): Promise<UserRow> {
+  const fromProvider = {
+    username: profile.username,
+    email: profile.email,
+    avatar: profile.avatar,
+    socialType: profile.socialType,
+  };
+  const [row] = await db
+    .insert(users)
+    .values({ firebaseUid: profile.firebaseUid, ...fromProvider })
+    .onConflictDoUpdate({ target: users.firebaseUid, set: { ...fromProvider, updatedAt: sql`now()` } })
+    .returning();
+  if (!row) throw new Error('upsert returned no row');
+  return row;
+}
+
+export async function findUserById(db: Db, id: number): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function setUserActive(db: Db, id: number, isActive: boolean): Promise<UserRow | null> {
+  const [row] = await db
+    .update(users)
+    .set({ isActive, updatedAt: sql`now()` })
+    .where(eq(users.id, id))
+    .returning();
+  return row ?? null;
+}
