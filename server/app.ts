@@ -1,0 +1,114 @@
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { FirebaseTokenVerifier } from './auth/firebase-verifier';
+import type { Config } from './config';
+import type { Database } from './db/open-database';
+import { buildHttpApp } from './http/build-http-app';
+import { createRealtime } from './realtime/create-realtime';
+import type { RealtimeServer } from './realtime/types';
+
+type RequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
+type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
+
+export interface ServerDeps {
+  config: Pick<Config, 'port' | 'host' | 'logLevel'>;
+  /** Owned by the server from here on: close() closes it. */
+  db: Database;
+  verifier: FirebaseTokenVerifier;
+  /** Next's request handler; without it, non-API paths answer 404 (split deployment, tests). */
+  nextHandler?: RequestHandler;
+  /** Next's upgrade handler (dev HMR websocket); without it, foreign upgrades are refused. */
+  nextUpgradeHandler?: UpgradeHandler;
+}
+
+export interface ParleyServer {
+  httpServer: ReturnType<typeof createHttpServer>;
+  app: FastifyInstance;
+  io: RealtimeServer;
+  listen(port?: number, host?: string): Promise<{ port: number }>;
+  close(): Promise<void>;
+}
+
+const API_PATH = /^\/api(?:[/?#]|$)/;
+const SOCKET_PATH = '/socket.io/';
+// In-flight requests get this long to finish on close before their connections are cut.
+const CLOSE_GRACE_MS = 2_000;
+
+/** One node server, one port: /api → Fastify, /socket.io → Socket.IO, everything else → Next. */
+export function createServer({ config, db, verifier, nextHandler, nextUpgradeHandler }: ServerDeps): ParleyServer {
+  let fastifyHandler: RequestHandler = () => {};
+  const httpServer = createHttpServer((req, res) => {
+    if (API_PATH.test(req.url ?? '')) return void fastifyHandler(req, res);
+    if (!nextHandler) return void sendNotFound(res);
+    Promise.resolve(nextHandler(req, res)).catch((error: unknown) => {
+      app.log.error({ err: error }, 'next request handler failed');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('Internal server error');
+    });
+  });
+
+  const app = buildHttpApp({
+    db: db.db,
+    verifier,
+    logLevel: config.logLevel,
+    // Late-bound: the realtime layer needs app.log, the routes need the realtime layer.
+    sockets: {
+      disconnectUser: (userId) => realtime.disconnectUser(userId),
+      disconnectSession: (sessionId) => realtime.disconnectSession(sessionId),
+    },
+    serverFactory: (handler) => {
+      fastifyHandler = handler;
+      return httpServer;
+    },
+  });
+  const realtime = createRealtime(httpServer, { db: db.db, log: app.log });
+
+  // Upgraded sockets no longer count as HTTP connections, yet they keep httpServer.close() waiting.
+  const foreignUpgrades = new Set<Duplex>();
+  httpServer.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (req.url?.startsWith(SOCKET_PATH)) return; // engine.io's own upgrade listener takes it
+    if (!nextUpgradeHandler) return void socket.destroy();
+    foreignUpgrades.add(socket);
+    socket.once('close', () => foreignUpgrades.delete(socket));
+    Promise.resolve(nextUpgradeHandler(req, socket, head)).catch((error: unknown) => {
+      app.log.error({ err: error }, 'next upgrade handler failed');
+      socket.destroy();
+    });
+  });
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      const ioClosed = realtime.close(); // also closes httpServer
+      for (const socket of foreignUpgrades) socket.destroy();
+      httpServer.closeIdleConnections();
+      const cut = setTimeout(() => httpServer.closeAllConnections(), CLOSE_GRACE_MS);
+      await ioClosed;
+      clearTimeout(cut);
+      await app.close();
+      await verifier.close?.();
+      await db.close();
+    })());
+
+  const listen = async (port = config.port, host = config.host) => {
+    await app.ready();
+    await new Promise<void>((resolve, reject) => {
+      httpServer.once('error', reject);
+      // host undefined: every interface, IPv4 and IPv6.
+      httpServer.listen({ port, host }, () => {
+        httpServer.off('error', reject);
+        resolve();
+      });
+    });
+    return { port: (httpServer.address() as AddressInfo).port };
+  };
+
+  return { httpServer, app, io: realtime.io, listen, close };
+}
+
+function sendNotFound(res: ServerResponse): void {
+  res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify({ msg: 'Not found' }));
+}

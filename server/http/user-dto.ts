@@ -1,0 +1,14 @@
+import type { User } from '../../lib/contract';
+import type { UserRow } from '../db/schema';
+
+/** The only shape a user leaves the server in; internal columns (firebase_uid...) stay inside. */
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    avatar: row.avatar,
+    language: row.language,
+    is_active: row.isActive,
+  };
+}

@@ -1,0 +1,54 @@
+// Entry point: wiring only. The pieces are built and tested on their own (see app.ts).
+import next from 'next';
+import { createServer, type ServerDeps } from './app';
+import { createFirebaseVerifier } from './auth/firebase-verifier';
+import { loadConfig } from './config';
+import { openDatabase } from './db/open-database';
+
+// A stuck shutdown (an open HMR websocket, a hung query) must not keep the process alive.
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase(config);
+  const verifier = createFirebaseVerifier({
+    projectId: config.firebaseProjectId,
+    authEmulatorHost: config.firebaseAuthEmulatorHost,
+  });
+
+  let nextApp: ReturnType<typeof next> | undefined;
+  const handlers: Pick<ServerDeps, 'nextHandler' | 'nextUpgradeHandler'> = {};
+  if (config.serveNext) {
+    nextApp = next({ dev: config.dev, dir: process.cwd(), hostname: config.host ?? 'localhost', port: config.port });
+    await nextApp.prepare();
+    handlers.nextHandler = nextApp.getRequestHandler();
+    handlers.nextUpgradeHandler = nextApp.getUpgradeHandler();
+  }
+
+  const server = createServer({ config, db: database, verifier, ...handlers });
+  const { port } = await server.listen();
+  console.log(`Parley ready on http://localhost:${port}`);
+
+  const shutdown = (signal: string) => {
+    server.app.log.info(`${signal} received, shutting down`);
+    setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
+    server
+      .close()
+      .then(() => nextApp?.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('Shutdown failed:', error);
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error('Parley failed to start:', error instanceof Error ? error.message : error);
+  if (error instanceof Error && error.name !== 'ConfigError') console.error(error.stack);
+  process.exit(1);
+});

@@ -1,0 +1,40 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../db/open-database';
+import { countUnread } from '../db/messages';
+import { findUserById } from '../db/users';
+import { formatIssues } from '../validation';
+import { errorAck, splitArgs } from './ack';
+import { rooms, type RealtimeSocket } from './types';
+
+const initSchema = z.object({ id: z.number().int().positive() });
+
+export function registerAccountHandlers(socket: RealtimeSocket, db: Db, log: FastifyBaseLogger): void {
+  socket.on('init', async (...args: unknown[]) => {
+    const { payload, ack } = splitArgs(args);
+    const parsed = initSchema.safeParse(payload);
+    if (!parsed.success) return ack(errorAck({ non_field_errors: formatIssues(parsed.error.issues) }));
+    const { id } = parsed.data;
+    if (id !== socket.data.userId) return ack(errorAck({ msg: 'You can only subscribe to your own account.' }));
+    try {
+      // The account may have been deactivated between the handshake and this init.
+      const user = await findUserById(db, id);
+      if (!user?.isActive) {
+        ack(errorAck({ msg: 'This account has been deactivated.' }));
+        socket.disconnect(true);
+        return;
+      }
+      await socket.join(rooms.user(id));
+      socket.emit('message_count', { count: await countUnread(db, id) });
+      ack({ data: { id } });
+    } catch (error) {
+      log.error({ err: error }, 'socket init failed');
+      ack(errorAck({ msg: 'Internal server error' }));
+    }
+  });
+
+  // Messaging and following arrive with the next issue; until then say so instead of leaving the ack hanging.
+  for (const event of ['send', 'follow'] as const) {
+    socket.on(event, (...args: unknown[]) => splitArgs(args).ack(errorAck({ msg: 'Not available yet' })));
+  }
+}
