@@ -1,0 +1,67 @@
+// The Firebase Auth emulator used by the server tests (firebase.test.json: port 9199, so a
+// developer's own emulator on 9099 is never touched).
+export const EMULATOR_HOST = '127.0.0.1:9199';
+export const EMULATOR_PROJECT_ID = 'demo-parley';
+const EMULATOR_URL = `http://${EMULATOR_HOST}`;
+
+export async function emulatorAnswers(): Promise<boolean> {
+  try {
+    const response = await fetch(`${EMULATOR_URL}/`, { signal: AbortSignal.timeout(1_000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Deletes every account in the emulator project. Only safe while no test is running: in
+ * emulator mode firebase-admin looks each ID token's user up, so deleting accounts
+ * invalidates the tokens of tests running in parallel files.
+ */
+export async function clearEmulatorAccounts(): Promise<void> {
+  const response = await fetch(`${EMULATOR_URL}/emulator/v1/projects/${EMULATOR_PROJECT_ID}/accounts`, {
+    method: 'DELETE',
+  });
+  if (!response.ok) throw new Error(`clearing emulator accounts failed: ${response.status}`);
+}
+
+export interface EmulatorAccount {
+  idToken: string;
+  uid: string;
+}
+
+/**
+ * Signs in through the emulator's fake Google provider, which accepts an unsigned JSON id_token.
+ * The same `sub` always maps to the same Firebase uid, like a real returning Google user.
+ */
+export async function emulatorSignIn(profile: {
+  email: string;
+  displayName: string;
+  sub?: string;
+  photoUrl?: string;
+}): Promise<EmulatorAccount> {
+  const googleToken = JSON.stringify({
+    sub: profile.sub ?? profile.email,
+    email: profile.email,
+    name: profile.displayName,
+    ...(profile.photoUrl ? { picture: profile.photoUrl } : {}),
+  });
+  const response = await fetch(
+    `${EMULATOR_URL}/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=fake-api-key`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        postBody: `id_token=${encodeURIComponent(googleToken)}&providerId=google.com`,
+        requestUri: 'http://localhost',
+        returnSecureToken: true,
+        returnIdpCredential: true,
+      }),
+    },
+  );
+  const body = (await response.json()) as { idToken?: string; localId?: string };
+  if (!response.ok || !body.idToken || !body.localId) {
+    throw new Error(`emulator sign-in failed: ${response.status} ${JSON.stringify(body)}`);
+  }
+  return { idToken: body.idToken, uid: body.localId };
+}

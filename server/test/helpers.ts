@@ -1,0 +1,108 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import type { AuthorizeRequest, AuthorizeResponse } from '../../lib/contract';
+import { createServer, type ParleyServer } from '../app';
+import { createFirebaseVerifier, type FirebaseTokenVerifier } from '../auth/firebase-verifier';
+import { openDatabase, type Db } from '../db/open-database';
+import { EMULATOR_PROJECT_ID, emulatorSignIn, type EmulatorAccount } from './emulator';
+
+export { emulatorSignIn, clearEmulatorAccounts } from './emulator';
+
+export interface TestServer {
+  /** http://127.0.0.1:<port>, no trailing slash. */
+  url: string;
+  server: ParleyServer;
+  /** The server's own database, for arranging and asserting rows directly. */
+  db: Db;
+  close(): Promise<void>;
+}
+
+/**
+ * A real server on a free port: PGlite in a temporary directory, the real firebase-admin
+ * verifier pointed at the test emulator, no Next. Pass `verifier` only to force failures.
+ */
+export async function startTestServer(options: { verifier?: FirebaseTokenVerifier } = {}): Promise<TestServer> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'parley-test-'));
+  const database = await openDatabase({ pgliteDir: dir });
+  const verifier =
+    options.verifier ??
+    createFirebaseVerifier({ projectId: EMULATOR_PROJECT_ID, authEmulatorHost: inject('firebaseAuthEmulatorHost') });
+  const server = createServer({
+    config: { port: 0, host: '127.0.0.1', logLevel: 'silent' },
+    db: database,
+    verifier,
+  });
+  const { port } = await server.listen();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    server,
+    db: database.db,
+    close: async () => {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** fetch against /api; JSON bodies are encoded unless `raw` is given. Parses JSON responses. */
+export async function api<T = unknown>(
+  base: string,
+  route: string,
+  init: { method?: string; token?: string; json?: unknown; raw?: string; contentType?: string } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = {};
+  if (init.token !== undefined) headers.authorization = init.token;
+  let body: string | undefined;
+  if (init.raw !== undefined) body = init.raw;
+  else if (init.json !== undefined) body = JSON.stringify(init.json);
+  if (body !== undefined) headers['content-type'] = init.contentType ?? 'application/json';
+  const response = await fetch(`${base}/api${route}`, { method: init.method ?? 'GET', headers, body });
+  const text = await response.text();
+  const isJson = response.headers.get('content-type')?.includes('application/json');
+  return { status: response.status, headers: response.headers, body: (isJson && text ? JSON.parse(text) : text) as T };
+}
+
+/** A fresh identity per call, so parallel test files never share emulator accounts. */
+export function uniqueProfile(name = 'Test User'): { email: string; displayName: string } {
+  return { email: `${randomUUID()}@example.com`, displayName: name };
+}
+
+/** The body the client sends (SPEC §7) for an emulator account. */
+export function authorizeBody(account: EmulatorAccount, extra: Partial<AuthorizeRequest> = {}): AuthorizeRequest {
+  return {
+    username: 'Test User',
+    email: 'test@example.com',
+    firebase_id: account.uid,
+    social_type: 'google',
+    avatar: 'https://example.com/avatar.png',
+    id_token: account.idToken,
+    ...extra,
+  };
+}
+
+export interface SignedInUser extends AuthorizeResponse {
+  account: EmulatorAccount;
+  /** What the client stores and sends: "Bearer <token>". */
+  bearer: string;
+}
+
+/** The whole sign-in flow: emulator account, then POST accounts/authorize. */
+export async function signIn(base: string, name = 'Test User'): Promise<SignedInUser> {
+  const profile = uniqueProfile(name);
+  const account = await emulatorSignIn(profile);
+  const response = await api<AuthorizeResponse>(base, '/accounts/authorize', {
+    method: 'POST',
+    json: authorizeBody(account, { username: name, email: profile.email }),
+  });
+  if (response.status !== 200) throw new Error(`authorize failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return { ...response.body, account, bearer: `Bearer ${response.body.token}` };
+}
