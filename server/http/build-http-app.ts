@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { LogLevel } from '../config';
 import { accountsRoutes, type AccountsRoutesDeps } from './accounts-routes';
 import { installErrorHandling } from './errors';
+import { healthRoutes } from './health-routes';
 
 export interface HttpAppDeps extends AccountsRoutesDeps {
   logLevel: LogLevel;
@@ -25,5 +26,6 @@ export function buildHttpApp({ logLevel, serverFactory, ...deps }: HttpAppDeps):
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app);
   app.register(async (api) => accountsRoutes(api, deps), { prefix: '/api' });
+  app.register(async (api) => healthRoutes(api), { prefix: '/api' });
   return app;
 }

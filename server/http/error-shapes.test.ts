@@ -63,6 +63,14 @@ describe('error shapes', () => {
   });
 });
 
+describe('GET /api/health', () => {
+  it('answers without a token, for load balancers and the e2e launcher', async () => {
+    const response = await api(url, '/health');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok' });
+  });
+});
+
 describe('one port for everything', () => {
   it('hands non-API paths to Next', async () => {
     const response = await fetch(`${url}/main?x=1`);
