@@ -5,6 +5,11 @@ const nextConfig = {
   // The end-to-end suite builds with the Auth emulator switched on; it gets its own
   // output folder so it can never overwrite (or be mistaken for) a production build.
   distDir: process.env.NEXT_DIST_DIR || '.next',
+  env: {
+    // Always defined, so a build without the emulator inlines '' and drops the emulator-only
+    // code (the test-account sign-in) instead of shipping it behind a runtime check.
+    NEXT_PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: process.env.NEXT_PUBLIC_FIREBASE_AUTH_EMULATOR_HOST ?? '',
+  },
 };
 
 export default nextConfig;

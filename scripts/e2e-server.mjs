@@ -35,6 +35,7 @@ const server = spawn('node', ['--enable-source-maps', 'dist/server/main.js'], {
     FIREBASE_PROJECT_ID: 'demo-parley',
     FIREBASE_AUTH_EMULATOR_HOST: EMULATOR_HOST,
     ALLOW_AUTH_EMULATOR_IN_PRODUCTION: 'true',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   },
 });
 

@@ -1,12 +1,17 @@
 'use client';
 
 import { useState } from 'react';
+import dynamic from 'next/dynamic';
 import { useRouter } from 'next/navigation';
-import { publicConfig } from '@/lib/config/public';
 import { signIn, signInErrorMessage, type SignInMethod } from '@/lib/firebase/sign-in';
 import { ProviderButtons } from './provider-buttons';
-import { TestAccountForm } from './test-account-form';
 import styles from './account-screen.module.css';
+
+// Emulator only. The literal env access is inlined at build time, so a build without the
+// emulator setting contains no trace of the test-account form (scripts/check-production-build).
+const TestAccountForm = process.env.NEXT_PUBLIC_FIREBASE_AUTH_EMULATOR_HOST
+  ? dynamic(() => import('./test-account-form').then((module) => module.TestAccountForm))
+  : null;
 
 export function AccountScreen() {
   const router = useRouter();
@@ -38,7 +43,7 @@ export function AccountScreen() {
 
         <ProviderButtons pending={pending} onSignIn={(socialType) => start({ kind: 'provider', socialType })} />
 
-        {publicConfig.authEmulatorHost ? (
+        {TestAccountForm ? (
           <TestAccountForm
             pending={pending === 'test-account'}
             disabled={pending !== null}

@@ -10,7 +10,8 @@ export class AccountPage {
     this.heading = page.getByRole('heading', { name: 'Sign in to Parley' });
     this.googleButton = page.getByRole('button', { name: 'Continue with Google' });
     this.githubButton = page.getByRole('button', { name: 'Continue with GitHub' });
-    this.error = page.getByRole('alert');
+    // Next's route announcer is an empty alert too; ours is the one with text.
+    this.error = page.getByRole('alert').filter({ hasText: /\S/ });
   }
 
   async goto() {
