@@ -9,7 +9,7 @@ const executablePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : u
 export default defineConfig({
   testDir: 'e2e',
   forbidOnly: CI,
-  retries: CI ? 1 : 0,
+  retries: 0,
   workers: 2,
   timeout: 30_000,
   expect: { timeout: 10_000 },

@@ -11,19 +11,20 @@ test.describe('routes without a token', () => {
 });
 
 test('the sign-in screen loads no Firebase code until sign-in starts', async ({ page, accountPage, person }) => {
-  const scripts: string[] = [];
-  page.on('response', async (response) => {
-    if (response.request().resourceType() === 'script') scripts.push(await response.text());
+  const scripts: Promise<string>[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(response.text());
   });
   // identitytoolkit is the Firebase Auth REST host: present in the SDK, nowhere else in our code.
-  const firebaseLoaded = () => scripts.some((source) => source.includes('identitytoolkit'));
+  const firebaseLoaded = async () =>
+    (await Promise.all(scripts)).some((source) => source.includes('identitytoolkit'));
 
   await accountPage.goto();
   await page.waitForLoadState('networkidle');
   expect(scripts.length).toBeGreaterThan(0);
-  expect(firebaseLoaded()).toBe(false);
+  expect(await firebaseLoaded()).toBe(false);
 
   await accountPage.signInWithTestAccount(person.name, person.email);
   await expect(page).toHaveURL(/\/main$/);
-  expect(firebaseLoaded()).toBe(true);
+  expect(await firebaseLoaded()).toBe(true);
 });

@@ -16,6 +16,8 @@ execFileSync('node_modules/.bin/next', ['build'], {
 
 // Strings that only the test-account path contains: the form's button and the fake credential.
 const forbidden = ['Sign in with test account', 'email_verified'];
+// Control: text the sign-in screen always ships, so a scan of the wrong files cannot pass.
+const required = 'Continue with Google';
 
 function* files(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -26,14 +28,16 @@ function* files(dir) {
 }
 
 let scanned = 0;
+let control = false;
 const found = [];
 for (const file of files(join(distDir, 'static'))) {
   scanned += 1;
   const source = readFileSync(file, 'utf8');
   for (const text of forbidden) if (source.includes(text)) found.push(`${file}: "${text}"`);
+  control ||= source.includes(required);
 }
 
-if (scanned === 0) throw new Error(`No JavaScript found under ${distDir}/static: did the build run?`);
+if (!control) throw new Error(`"${required}" not found under ${distDir}/static: the scan is not looking at the app.`);
 if (found.length > 0) {
   console.error('The production build ships emulator-only code:\n' + found.join('\n'));
   process.exit(1);

@@ -19,11 +19,16 @@ export function SessionGuard({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let current = true;
-    runGuard(area).then((outcome) => {
-      if (current && outcome === 'allow') setAllowedArea(area);
-    });
+    runGuard(area)
+      .then((outcome) => {
+        if (current && outcome === 'allow') setAllowedArea(area);
+      })
+      // runGuard turns every expected failure into 'blocked'; anything else is a bug to report.
+      .catch((error: unknown) => console.error(error));
     return () => {
       current = false;
+      // Leaving an area revokes its permission: coming back must pass the guard again first.
+      setAllowedArea(null);
     };
   }, [area]);
 

@@ -135,6 +135,7 @@ describe('api client', () => {
     expect(error.message).toBe(`Request failed due to a network error: POST ${deadOrigin}/api/echo`);
     expect(getStoredToken()).toBe('Bearer abc');
     expect(navigateSpy).not.toHaveBeenCalled();
+    expect(console.error).toHaveBeenCalledWith(error);
   });
 });
 

@@ -35,9 +35,10 @@ describe('errorMessage (SPEC §8)', () => {
     expect(errorMessage(httpError(502, '', { detail: 'other shape' }))).toBe('502');
   });
 
-  it('a response with an empty body still uses status text, then code', () => {
-    expect(errorMessage(httpError(503, 'Service Unavailable'))).toBe('Service Unavailable');
-    expect(errorMessage(httpError(503, ''))).toBe('503');
+  it('5. a response with no body passes on the raw error, not the status text', () => {
+    expect(errorMessage(httpError(503, 'Service Unavailable'))).toBe('Request failed with status code 503');
+    expect(errorMessage(httpError(503, 'Service Unavailable', ''))).toBe('Request failed with status code 503');
+    expect(errorMessage(httpError(503, 'Service Unavailable', null))).toBe('Request failed with status code 503');
   });
 
   it('a body that is not JSON is skipped past to the status text', () => {

@@ -58,14 +58,18 @@ function responseOf(error: unknown): ResponseLike | undefined {
   return { status, statusText: typeof statusText === 'string' ? statusText : '' };
 }
 
+function hasBody(body: unknown): boolean {
+  return body !== undefined && body !== null && body !== '';
+}
+
 /**
- * SPEC §8. For a failed HTTP response (ky's HTTPError: `response` plus the pre-parsed `data`):
- * non_field_errors, else msg, else the status text, else the status code. Without a response
- * (network failure, timeout, anything else) there is no body: the raw error.
+ * SPEC §8. For a failed HTTP response with a body (ky's HTTPError: `response` plus the pre-parsed
+ * `data`): non_field_errors, else msg, else the status text, else the status code. With no body
+ * (an empty response, or no response at all: network failure, timeout) the raw error.
  */
 export function errorMessage(error: unknown): string {
   const response = responseOf(error);
-  if (!response) return rawErrorMessage(error);
   const body = isRecord(error) ? error.data : undefined;
+  if (!response || !hasBody(body)) return rawErrorMessage(error);
   return errorBodyMessage(body) ?? (response.statusText || String(response.status));
 }

@@ -75,14 +75,25 @@ describe('socket service', () => {
     ]);
   });
 
-  it('sends init at once when already connected', () => {
+  it('does nothing for the same user on a live connection (no second init, no second count)', () => {
     const socket = connectedService(7);
+    service.initSocket(7);
+    expect(socket.sentEvents('init')).toEqual([['init', { id: 7 }]]);
+    expect(socket.connectCalls).toBe(1);
+  });
+
+  it('reconnects for a different user so the handshake carries the new token', () => {
+    const socket = connectedService(7);
+    storeToken('second-user');
     service.initSocket(8);
+    expect(socket.connected).toBe(false);
+    expect(socket.connectCalls).toBe(2);
+    expect(socket.handshakeAuth()).toEqual({ token: 'Bearer second-user' });
+    socket.serverAcceptsConnection();
     expect(socket.sentEvents('init')).toEqual([
       ['init', { id: 7 }],
       ['init', { id: 8 }],
     ]);
-    expect(socket.connectCalls).toBe(1);
   });
 
   it('reads the stored token at every handshake', () => {

@@ -90,11 +90,16 @@ export function createSocketService(
   }
 
   function initSocket(id: number): void {
+    const previousId = counters().socketUserId;
     counters().setSocketUserId(id);
     socket ??= createSocket();
+    if (socket.connected && previousId === id) return; // init went out when this connection opened
     if (socket.connected) {
-      sendInit(socket);
-    } else if (!socket.active) {
+      // This connection was authenticated as someone else: the server would refuse the init.
+      // Reconnect so the handshake carries the token stored now; its 'connect' sends the init.
+      disconnectSocket();
+    }
+    if (!socket.active) {
       connection().setStatus('connecting');
       socket.connect();
     }
