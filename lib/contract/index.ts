@@ -1,3 +1,5 @@
 export * from './http';
 export * from './socket';
 export * from './constants';
+export * from './people';
+export * from './messaging';

@@ -1,6 +1,9 @@
 // Socket.IO events shared by lib/socket (client) and server/realtime.
 // Event names are the spec's (SPEC §7); payload fields beyond `id` and `count` are ours.
 import type { ErrorBody } from './http';
+import type { FollowPayload, MessagePayload, ReadPayload, SendPayload } from './messaging';
+
+export type { FollowPayload, MessagePayload, ReadPayload, SendPayload };
 
 /** Every acknowledgement is either the result or an error in the HTTP error shapes. */
 export type Ack<T> = { data: T } | { error: ErrorBody };
@@ -14,44 +17,36 @@ export interface MessageCountPayload {
   count: number;
 }
 
-/** A stored direct message as the server sends it. */
-export interface MessagePayload {
-  id: number;
-  client_id: string;
-  sender_id: number;
-  recipient_id: number;
-  text: string;
-  created_at: string;
-  read_at: string | null;
-}
-
-export interface SendPayload {
-  client_id: string;
-  recipient_id: number;
-  text: string;
-}
-
-export interface FollowPayload {
-  user_id: number;
-  follow: boolean;
-}
-
+/** A follow changed: sent to the follower's sockets as `followed`, to the followee's as `follower`. */
 export interface FollowedPayload {
   follower_id: number;
   followee_id: number;
   following: boolean;
+  /** The followee's follower count after the change. */
+  followers_count: number;
+}
+
+/** A conversation was read on one of the user's devices; the others clear its badge. */
+export interface ConversationReadPayload {
+  user_id: number;
 }
 
 export interface ClientToServerEvents {
   init: (payload: InitPayload, ack?: AckCallback<InitPayload>) => void;
   send: (payload: SendPayload, ack?: AckCallback<MessagePayload>) => void;
   follow: (payload: FollowPayload, ack?: AckCallback<FollowedPayload>) => void;
+  read: (payload: ReadPayload, ack?: AckCallback<MessageCountPayload>) => void;
 }
 
 export interface ServerToClientEvents {
   message_count: (payload: MessageCountPayload) => void;
   message: (payload: MessagePayload) => void;
   followed: (payload: FollowedPayload) => void;
+  /** The user's own message, sent from another of their devices (never `message`: not unread). */
+  message_sent: (payload: MessagePayload) => void;
+  /** Someone followed or unfollowed the user. */
+  follower: (payload: FollowedPayload) => void;
+  conversation_read: (payload: ConversationReadPayload) => void;
 }
 
 /** The handshake's `auth` object: the stored token value, with or without its Bearer prefix. */

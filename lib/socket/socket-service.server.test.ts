@@ -26,6 +26,7 @@ const message: MessagePayload = {
   text: 'hello',
   created_at: '2025-01-01T00:00:00.000Z',
   read_at: null,
+  attachment: null,
 };
 
 let httpServer: HttpServer;
@@ -101,7 +102,7 @@ describe('socket service against a Socket.IO server', () => {
     await vi.waitFor(() => expect(onMessage).toHaveBeenCalledWith(message));
     expect(useCounterStore.getState().unread).toBe(6);
 
-    server.emit('followed', { follower_id: 2, followee_id: 42, following: true });
+    server.emit('followed', { follower_id: 2, followee_id: 42, following: true, followers_count: 1 });
     await vi.waitFor(() => expect(onFollowed).toHaveBeenCalledExactlyOnceWith(false));
   });
 

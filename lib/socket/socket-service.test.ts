@@ -14,6 +14,7 @@ const message: MessagePayload = {
   text: 'hi',
   created_at: '2025-01-01T00:00:00.000Z',
   read_at: null,
+  attachment: null,
 };
 
 let sockets: FakeSocket[];
@@ -139,10 +140,10 @@ describe('socket service', () => {
     const socket = connectedService();
     const listener = vi.fn();
     const unsubscribe = service.onFollowed(listener);
-    socket.serverEmits('followed', { follower_id: 2, followee_id: 7, following: true });
+    socket.serverEmits('followed', { follower_id: 2, followee_id: 7, following: true, followers_count: 1 });
     expect(listener).toHaveBeenCalledExactlyOnceWith(false);
     unsubscribe();
-    socket.serverEmits('followed', { follower_id: 2, followee_id: 7, following: true });
+    socket.serverEmits('followed', { follower_id: 2, followee_id: 7, following: true, followers_count: 1 });
     expect(listener).toHaveBeenCalledTimes(1);
   });
 

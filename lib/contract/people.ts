@@ -1,0 +1,31 @@
+// People: search, profiles and follow lists (issue #3). REST, read in pages.
+
+/** Another user as lists show them. Email is private and never part of it. */
+export interface UserSummary {
+  id: number;
+  username: string | null;
+  avatar: string | null;
+  /** The signed-in user follows this person. */
+  is_following: boolean;
+  /** This person follows the signed-in user. */
+  follows_you: boolean;
+}
+
+export interface Profile extends UserSummary {
+  followers_count: number;
+  following_count: number;
+}
+
+/** A page of results; pass `next_cursor` back as `?cursor=` for the next one (null: no more). */
+export interface Page<T> {
+  results: T[];
+  next_cursor: string | null;
+}
+
+/** GET /api/users/search?q=<name or email prefix>&limit=<1..50> → Page<UserSummary> */
+export const USER_SEARCH_DEFAULT_LIMIT = 20;
+export const USER_SEARCH_MAX_LIMIT = 50;
+export const USER_SEARCH_MAX_QUERY = 100;
+
+/** GET /api/users/:id → Profile; GET /api/users/:id/followers|following?cursor= → Page<UserSummary> */
+export const FOLLOW_LIST_PAGE_SIZE = 50;
