@@ -1,5 +1,5 @@
 // Account endpoints (SPEC §7 plus our logout and deactivate).
-import type { AccountInfo, AuthorizeRequest, AuthorizeResponse } from '@/lib/contract';
+import type { AccountInfo, AuthorizeRequest, AuthorizeResponse, SettingsRequest, User } from '@/lib/contract';
 import { api } from './client';
 
 export function authorize(body: AuthorizeRequest): Promise<AuthorizeResponse> {
@@ -18,4 +18,9 @@ export async function logout(): Promise<void> {
 /** Marks the account inactive (204); the next guard run then signs the user out. */
 export async function deactivateAccount(): Promise<void> {
   await api.post('accounts/deactivate');
+}
+
+/** Saves the user's settings (the UI language) and returns the updated user. */
+export function updateSettings(settings: SettingsRequest): Promise<User> {
+  return api.patch('accounts/settings', { json: settings }).json<User>();
 }

@@ -35,7 +35,8 @@ function handle(request: IncomingMessage) {
 }
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
+  server = createServer(async (request, response) => {
+    if (request.url === '/api/slow') await new Promise((resolve) => setTimeout(resolve, 200));
     const { status, body } = handle(request);
     response.writeHead(status, { 'content-type': 'application/json' });
     response.end(JSON.stringify(body ?? { authorization: request.headers.authorization ?? null }));
@@ -136,6 +137,20 @@ describe('api client', () => {
     expect(getStoredToken()).toBe('Bearer abc');
     expect(navigateSpy).not.toHaveBeenCalled();
     expect(console.error).toHaveBeenCalledWith(error);
+  });
+});
+
+describe('api client cancellation', () => {
+  it('a request its caller aborts rejects with AbortError, unlogged, and signs nobody out', async () => {
+    storeToken('abc');
+    const controller = new AbortController();
+    const request = client.get('slow', { signal: controller.signal }).json();
+    setTimeout(() => controller.abort(), 20);
+    const error = await failure(request);
+    expect(error.name).toBe('AbortError');
+    expect(console.error).not.toHaveBeenCalled();
+    expect(getStoredToken()).toBe('Bearer abc');
+    expect(navigateSpy).not.toHaveBeenCalled();
   });
 });
 

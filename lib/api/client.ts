@@ -22,7 +22,10 @@ const attachToken: BeforeRequestHook = ({ request }) => {
   if (token) request.headers.set('Authorization', token);
 };
 
-const handleError: BeforeErrorHook = ({ error }) => {
+const handleError: BeforeErrorHook = ({ error, request }) => {
+  // A request its caller cancelled (a search superseded by newer typing) has not failed: nothing
+  // to report, and no response to map.
+  if (error.name === 'AbortError' || request.signal.aborted) return error;
   // Keep the ky error (status, response, data stay readable); only its message follows SPEC §8.
   error.message = errorMessage(error);
   console.error(error);

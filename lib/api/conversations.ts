@@ -1,0 +1,19 @@
+// Conversations and thread history (issue #3). Both are newest first; next_cursor pages to older.
+import type { Conversation, MessagePayload, Page } from '@/lib/contract';
+import { THREAD_PAGE_SIZE } from '@/lib/contract';
+import { api } from './client';
+
+export function listConversations(cursor?: string | null): Promise<Page<Conversation>> {
+  const searchParams: Record<string, string> = cursor ? { cursor } : {};
+  return api.get('conversations', { searchParams }).json<Page<Conversation>>();
+}
+
+/** One page of the thread with `userId`, newest message first. */
+export function listMessages(
+  userId: number,
+  cursor?: string | null,
+  limit: number = THREAD_PAGE_SIZE,
+): Promise<Page<MessagePayload>> {
+  const searchParams: Record<string, string | number> = cursor ? { cursor, limit } : { limit };
+  return api.get(`conversations/${userId}/messages`, { searchParams }).json<Page<MessagePayload>>();
+}
