@@ -1,15 +1,19 @@
-// The one Socket.IO client (SPEC §7): init/send/follow out; message_count/message/followed in,
-// landing in the stores. Reconnection uses the library defaults, as the spec says (§9).
+// The one Socket.IO client (SPEC §7): init/send/follow/read out; message_count/message/followed
+// and our messaging events in. The counters land in their store here; the rest reaches the stores
+// through subscriptions (lib/realtime/wire-stores.ts). Reconnection uses the library defaults (§9).
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { errorMessage } from '@/lib/api/errors';
 import { publicConfig } from '@/lib/config/public';
 import type {
   Ack,
   ClientToServerEvents,
+  ConversationReadPayload,
   FollowPayload,
   FollowedPayload,
   HandshakeAuth,
+  MessageCountPayload,
   MessagePayload,
+  ReadPayload,
   SendPayload,
   ServerToClientEvents,
 } from '@/lib/contract';
@@ -25,6 +29,9 @@ export type SocketFactory = (url: string | undefined, options: SocketOptionsInpu
 export type MessageListener = (message: MessagePayload) => void;
 /** SPEC §4: a followed event notifies subscribers with the value false. */
 export type FollowedListener = (value: false) => void;
+export type FollowChangeListener = (payload: FollowedPayload) => void;
+export type ConversationReadListener = (payload: ConversationReadPayload) => void;
+export type ConnectListener = () => void;
 
 export interface SocketService {
   /** Records the user id, connects if needed and sends `init`; `init` is sent again on every reconnect. */
@@ -32,8 +39,22 @@ export interface SocketService {
   disconnectSocket(): void;
   sendMessage(payload: SendPayload): Promise<Ack<MessagePayload>>;
   followUser(payload: FollowPayload): Promise<Ack<FollowedPayload>>;
+  /** Marks the conversation with `user_id` read; the server then sends message_count everywhere. */
+  readConversation(payload: ReadPayload): Promise<Ack<MessageCountPayload>>;
+  /** `message`: the unread count has already gone up by one (SPEC §4). */
   onMessage(listener: MessageListener): () => void;
+  /** `followed`, as SPEC §4 has it: subscribers get `false`. */
   onFollowed(listener: FollowedListener): () => void;
+  /** `followed` with its payload, for the follow state the UI shows (onFollowed carries none). */
+  onFollowChange(listener: FollowChangeListener): () => void;
+  /** `message_sent`: the user's own message from another device; never unread. */
+  onMessageSent(listener: MessageListener): () => void;
+  /** `follower`: someone followed or unfollowed the user. */
+  onFollower(listener: FollowChangeListener): () => void;
+  /** `conversation_read`: another of the user's devices read that conversation. */
+  onConversationRead(listener: ConversationReadListener): () => void;
+  /** Every established connection after its init went out: a moment to catch up on missed events. */
+  onConnect(listener: ConnectListener): () => void;
 }
 
 export interface SocketServiceOptions {
@@ -52,6 +73,11 @@ export function createSocketService(
   let socket: ClientSocket | null = null;
   const messageListeners = new Set<MessageListener>();
   const followedListeners = new Set<FollowedListener>();
+  const followChangeListeners = new Set<FollowChangeListener>();
+  const messageSentListeners = new Set<MessageListener>();
+  const followerListeners = new Set<FollowChangeListener>();
+  const conversationReadListeners = new Set<ConversationReadListener>();
+  const connectListeners = new Set<ConnectListener>();
   const counters = () => useCounterStore.getState();
   const connection = () => useConnectionStore.getState();
 
@@ -73,6 +99,7 @@ export function createSocketService(
     created.on('connect', () => {
       connection().setStatus('connected');
       sendInit(created);
+      notify(connectListeners);
     });
     created.on('disconnect', () => connection().setStatus(created.active ? 'connecting' : 'disconnected'));
     created.on('connect_error', () => connection().setStatus(created.active ? 'connecting' : 'disconnected'));
@@ -81,11 +108,15 @@ export function createSocketService(
     created.on('message_count', ({ count }) => counters().setUnread(count));
     created.on('message', (message) => {
       counters().incrementUnread();
-      for (const listener of messageListeners) listener(message);
+      notify(messageListeners, message);
     });
-    created.on('followed', () => {
-      for (const listener of followedListeners) listener(false);
+    created.on('followed', (payload) => {
+      notify(followedListeners, false);
+      notify(followChangeListeners, payload);
     });
+    created.on('message_sent', (message) => notify(messageSentListeners, message));
+    created.on('follower', (payload) => notify(followerListeners, payload));
+    created.on('conversation_read', (payload) => notify(conversationReadListeners, payload));
     return created;
   }
 
@@ -131,17 +162,41 @@ export function createSocketService(
       withAck<MessagePayload>((target) => target.timeout(ackTimeoutMs).emitWithAck('send', payload)),
     followUser: (payload) =>
       withAck<FollowedPayload>((target) => target.timeout(ackTimeoutMs).emitWithAck('follow', payload)),
-    onMessage(listener) {
-      messageListeners.add(listener);
-      return () => void messageListeners.delete(listener);
-    },
-    onFollowed(listener) {
-      followedListeners.add(listener);
-      return () => void followedListeners.delete(listener);
-    },
+    readConversation: (payload) =>
+      withAck<MessageCountPayload>((target) => target.timeout(ackTimeoutMs).emitWithAck('read', payload)),
+    onMessage: (listener) => subscribe(messageListeners, listener),
+    onFollowed: (listener) => subscribe(followedListeners, listener),
+    onFollowChange: (listener) => subscribe(followChangeListeners, listener),
+    onMessageSent: (listener) => subscribe(messageSentListeners, listener),
+    onFollower: (listener) => subscribe(followerListeners, listener),
+    onConversationRead: (listener) => subscribe(conversationReadListeners, listener),
+    onConnect: (listener) => subscribe(connectListeners, listener),
   };
+}
+
+function subscribe<L>(listeners: Set<L>, listener: L): () => void {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
+function notify<A extends unknown[]>(listeners: Set<(...args: A) => void>, ...args: A): void {
+  // A copy, so a listener that unsubscribes itself does not disturb the others.
+  for (const listener of [...listeners]) listener(...args);
 }
 
 /** The application's socket; nothing connects until the first initSocket. */
 export const socketService: SocketService = createSocketService();
-export const { initSocket, disconnectSocket, sendMessage, followUser, onMessage, onFollowed } = socketService;
+export const {
+  initSocket,
+  disconnectSocket,
+  sendMessage,
+  followUser,
+  readConversation,
+  onMessage,
+  onFollowed,
+  onFollowChange,
+  onMessageSent,
+  onFollower,
+  onConversationRead,
+  onConnect,
+} = socketService;
