@@ -1,4 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
 const base = { FIREBASE_PROJECT_ID: 'demo-parley' };
@@ -6,8 +11,8 @@ const base = { FIREBASE_PROJECT_ID: 'demo-parley' };
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     expect(loadConfig({ ...base })).toEqual({
-      nodeEnv: 'development',
-      dev: true,
+      nodeEnv: 'production',
+      dev: false,
       port: 3000,
       host: undefined,
       databaseUrl: undefined,
@@ -78,19 +83,84 @@ describe('loadConfig', () => {
     expect(config.allowAuthEmulatorInProduction).toBe(true);
   });
 
-  it('allows the Auth emulator outside production', () => {
-    const config = loadConfig({ ...base, NODE_ENV: 'development', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' });
-    expect(config.firebaseAuthEmulatorHost).toBe('127.0.0.1:9099');
+  it('refuses the Auth emulator when NODE_ENV is unset or blank, which means production', () => {
+    for (const NODE_ENV of [undefined, '']) {
+      const env = { ...base, NODE_ENV, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' };
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(
+        /FIREBASE_AUTH_EMULATOR_HOST is set while NODE_ENV is unset, which means production/,
+      );
+    }
+  });
+
+  it('allows the Auth emulator in development and test', () => {
+    for (const NODE_ENV of ['development', 'test']) {
+      const config = loadConfig({ ...base, NODE_ENV, FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' });
+      expect(config.firebaseAuthEmulatorHost).toBe('127.0.0.1:9099');
+    }
   });
 
   it('rejects an emulator host that is not host:port', () => {
-    expect(() => loadConfig({ ...base, FIREBASE_AUTH_EMULATOR_HOST: 'http://localhost' })).toThrow(
-      /FIREBASE_AUTH_EMULATOR_HOST/,
-    );
+    const env = { ...base, NODE_ENV: 'development', FIREBASE_AUTH_EMULATOR_HOST: 'http://localhost' };
+    expect(() => loadConfig(env)).toThrow(/FIREBASE_AUTH_EMULATOR_HOST: must look like host:port/);
   });
 
   it('logs less under test', () => {
     expect(loadConfig({ ...base, NODE_ENV: 'test' }).logLevel).toBe('warn');
     expect(loadConfig({ ...base, NODE_ENV: 'test', LOG_LEVEL: 'debug' }).logLevel).toBe('debug');
+  });
+});
+
+// The .env files are read only from the real process.env, so these run loadConfig() in a child
+// process whose working directory holds a .env.development like the repository's own.
+describe('loadConfig() reading the .env files', () => {
+  const tsx = path.resolve('node_modules/.bin/tsx');
+  const configModule = new URL('./config.ts', import.meta.url).href;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'parley-config-'));
+    await writeFile(
+      path.join(dir, '.env.development'),
+      'FIREBASE_PROJECT_ID=from-development\nFIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099\n',
+    );
+    await writeFile(path.join(dir, '.env.production'), 'FIREBASE_PROJECT_ID=from-production\n');
+    await writeFile(
+      path.join(dir, 'print-config.mts'),
+      `import { loadConfig } from ${JSON.stringify(configModule)};\n` +
+        'const c = loadConfig();\n' +
+        'console.log(JSON.stringify({ nodeEnv: c.nodeEnv, dev: c.dev, projectId: c.firebaseProjectId, ' +
+        'emulator: c.firebaseAuthEmulatorHost ?? null, processNodeEnv: process.env.NODE_ENV }));\n',
+    );
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  /** Only PATH and HOME: nothing of this test process's own environment leaks in. */
+  async function configIn(extraEnv: Record<string, string>): Promise<unknown> {
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ...extraEnv };
+    // Next's types declare NODE_ENV always set; leaving it unset is the point here.
+    const options = { cwd: dir, env: env as unknown as NodeJS.ProcessEnv };
+    const { stdout } = await promisify(execFile)(tsx, ['print-config.mts'], options);
+    return JSON.parse(stdout);
+  }
+
+  it('does not load .env.development when NODE_ENV is unset', async () => {
+    expect(await configIn({})).toEqual({
+      nodeEnv: 'production',
+      dev: false,
+      projectId: 'from-production',
+      emulator: null,
+      processNodeEnv: 'production',
+    });
+  });
+
+  it('loads .env.development under NODE_ENV=development', async () => {
+    expect(await configIn({ NODE_ENV: 'development' })).toEqual({
+      nodeEnv: 'development',
+      dev: true,
+      projectId: 'from-development',
+      emulator: '127.0.0.1:9099',
+      processNodeEnv: 'development',
+    });
   });
 });

@@ -8,8 +8,14 @@ const blankToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalText = z.preprocess(blankToUndefined, z.string().trim().min(1).optional());
 const flag = (fallback: boolean) => z.preprocess(blankToUndefined, z.stringbool().default(fallback));
 
+// Unset means production: a server started by hand (`node dist/server/main.js`) must never fall back
+// to the development settings, which accept the Auth emulator's unsigned tokens.
+const DEFAULT_NODE_ENV = 'production';
+// The only modes in which FIREBASE_AUTH_EMULATOR_HOST is honoured without the explicit override.
+const EMULATOR_NODE_ENVS: ReadonlySet<string> = new Set(['development', 'test']);
+
 const envSchema = z.object({
-  NODE_ENV: z.preprocess(blankToUndefined, z.enum(['development', 'production', 'test']).default('development')),
+  NODE_ENV: z.preprocess(blankToUndefined, z.enum(['development', 'production', 'test']).default(DEFAULT_NODE_ENV)),
   PORT: z.preprocess(blankToUndefined, z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000)),
   HOST: optionalText,
   DATABASE_URL: z.preprocess(blankToUndefined, z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional()),
@@ -28,7 +34,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
-  /** Next runs in dev mode and .env.development is read unless NODE_ENV=production. */
+  /** Next runs in dev mode unless NODE_ENV=production (the default when NODE_ENV is unset). */
   dev: boolean;
   port: number;
   /** Undefined means every interface. */
@@ -52,8 +58,13 @@ export class ConfigError extends Error {
  * plain object without touching the process.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const nodeEnvUnset = !env.NODE_ENV;
   if (env === process.env) {
-    nextEnv.loadEnvConfig(process.cwd(), env.NODE_ENV !== 'production');
+    // Next and React pick their production builds from NODE_ENV too; make them agree with us.
+    if (nodeEnvUnset) env.NODE_ENV = DEFAULT_NODE_ENV;
+    // .env.development (which points at the Auth emulator) only when NODE_ENV=development says so;
+    // @next/env reads .env.test by itself when NODE_ENV=test.
+    nextEnv.loadEnvConfig(process.cwd(), env.NODE_ENV === 'development');
   }
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -62,11 +73,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const vars = parsed.data;
   // Emulator ID tokens are unsigned: accepting them in production would let anyone sign in as anyone.
-  if (vars.NODE_ENV === 'production' && vars.FIREBASE_AUTH_EMULATOR_HOST && !vars.ALLOW_AUTH_EMULATOR_IN_PRODUCTION) {
+  const emulatorAllowed = EMULATOR_NODE_ENVS.has(vars.NODE_ENV) || vars.ALLOW_AUTH_EMULATOR_IN_PRODUCTION;
+  if (vars.FIREBASE_AUTH_EMULATOR_HOST && !emulatorAllowed) {
+    const mode = nodeEnvUnset ? `NODE_ENV is unset, which means ${DEFAULT_NODE_ENV}` : `NODE_ENV=${vars.NODE_ENV}`;
     throw new ConfigError(
-      'Invalid environment configuration:\n  FIREBASE_AUTH_EMULATOR_HOST is set while NODE_ENV=production. ' +
-        'Emulator ID tokens are unsigned, so anyone could sign in as anyone. Unset it, or set ' +
-        'ALLOW_AUTH_EMULATOR_IN_PRODUCTION=true for a throwaway test deployment.',
+      `Invalid environment configuration:\n  FIREBASE_AUTH_EMULATOR_HOST is set while ${mode}. ` +
+        'Emulator ID tokens are unsigned, so anyone could sign in as anyone. Unset it, run with ' +
+        'NODE_ENV=development (npm run dev does), or set ALLOW_AUTH_EMULATOR_IN_PRODUCTION=true for a ' +
+        'throwaway test deployment.',
     );
   }
   return {
