@@ -1,34 +1,62 @@
 import { randomUUID } from 'node:crypto';
 import { deleteApp, initializeApp } from 'firebase-admin/app';
-import { getAuth } from 'firebase-admin/auth';
+import { getAuth, type DecodedIdToken } from 'firebase-admin/auth';
+
+/** What a verified ID token says about its user: the only profile facts the server can trust. */
+export interface IdTokenClaims {
+  uid: string;
+  /** null when the account has no email (phone, anonymous, some GitHub users). */
+  email: string | null;
+  emailVerified: boolean;
+  name: string | null;
+  picture: string | null;
+}
 
 export interface FirebaseTokenVerifier {
-  /** Resolves the token's uid; rejects with InvalidIdTokenError when the token is not acceptable. */
-  verifyIdToken(idToken: string): Promise<{ uid: string }>;
+  /** Resolves the token's claims; rejects with InvalidIdTokenError when the token is not acceptable. */
+  verifyIdToken(idToken: string): Promise<IdTokenClaims>;
   /** Releases SDK resources; called by the server's close(). */
   close?(): Promise<void>;
 }
 
-/** The token itself is bad (garbage, expired, wrong project, bad signature): a 401, not a 500. */
+/**
+ * The token itself is bad (garbage, expired, wrong project, bad signature): a 400 naming id_token,
+ * not a 500. The message completes "id_token: …".
+ */
 export class InvalidIdTokenError extends Error {
   override name = 'InvalidIdTokenError';
 }
 
 // firebase-admin reports every malformed or mis-signed token as argument-error.
-const TOKEN_PROBLEM_CODES = new Set([
-  'auth/argument-error',
-  'auth/invalid-argument',
-  'auth/invalid-id-token',
-  'auth/id-token-expired',
-  'auth/id-token-revoked',
-  'auth/user-disabled',
+const NOT_VALID = 'is not a valid Firebase ID token for this app.';
+const TOKEN_PROBLEMS = new Map([
+  ['auth/argument-error', NOT_VALID],
+  ['auth/invalid-argument', NOT_VALID],
+  ['auth/invalid-id-token', NOT_VALID],
+  ['auth/id-token-expired', 'has expired; sign in again.'],
+  ['auth/id-token-revoked', 'has been revoked; sign in again.'],
+  ['auth/user-disabled', 'belongs to a disabled account.'],
   // The emulator looks every token's user up; a deleted account's token is no longer valid.
-  'auth/user-not-found',
+  ['auth/user-not-found', 'belongs to an account that no longer exists.'],
 ]);
 
 function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value : null;
+}
+
+function toClaims(decoded: DecodedIdToken): IdTokenClaims {
+  return {
+    uid: decoded.uid,
+    email: text(decoded.email),
+    emailVerified: decoded.email_verified === true,
+    name: text(decoded.name),
+    picture: text(decoded.picture),
+  };
 }
 
 export interface FirebaseVerifierOptions {
@@ -38,7 +66,16 @@ export interface FirebaseVerifierOptions {
 }
 
 export function createFirebaseVerifier(options: FirebaseVerifierOptions): FirebaseTokenVerifier {
-  // firebase-admin reads the emulator host from process.env at call time, not from its options.
+  // firebase-admin reads the emulator host only from process.env, for every app in the process, so a
+  // real verifier created after an emulator one would silently accept unsigned tokens: refuse to mix.
+  const processEmulatorHost = process.env.FIREBASE_AUTH_EMULATOR_HOST || undefined;
+  if (processEmulatorHost && processEmulatorHost !== options.authEmulatorHost) {
+    throw new Error(
+      `FIREBASE_AUTH_EMULATOR_HOST=${processEmulatorHost} is already set in this process, so firebase-admin ` +
+        `would accept unsigned emulator tokens; refusing to create a verifier for ` +
+        `${options.authEmulatorHost ? `the emulator at ${options.authEmulatorHost}` : 'real Firebase ID tokens'}.`,
+    );
+  }
   if (options.authEmulatorHost) process.env.FIREBASE_AUTH_EMULATOR_HOST = options.authEmulatorHost;
   // A unique name lets several servers (tests) live in one process without clashing.
   const app = initializeApp({ projectId: options.projectId }, `parley-${randomUUID()}`);
@@ -47,14 +84,10 @@ export function createFirebaseVerifier(options: FirebaseVerifierOptions): Fireba
   return {
     async verifyIdToken(idToken) {
       try {
-        const decoded = await auth.verifyIdToken(idToken);
-        return { uid: decoded.uid };
+        return toClaims(await auth.verifyIdToken(idToken));
       } catch (error) {
-        const code = errorCode(error);
-        if (code && TOKEN_PROBLEM_CODES.has(code)) {
-          const expired = code === 'auth/id-token-expired';
-          throw new InvalidIdTokenError(expired ? 'The ID token has expired.' : 'The ID token is invalid.');
-        }
+        const problem = TOKEN_PROBLEMS.get(errorCode(error) ?? '');
+        if (problem) throw new InvalidIdTokenError(problem);
         throw error;
       }
     },

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { authorizeRequestSchema, type AuthorizeResponse } from '../../lib/contract';
-import { InvalidIdTokenError, type FirebaseTokenVerifier } from '../auth/firebase-verifier';
+import { InvalidIdTokenError, type FirebaseTokenVerifier, type IdTokenClaims } from '../auth/firebase-verifier';
 import type { Db } from '../db/open-database';
 import { createSession, revokeSession } from '../db/sessions';
 import { setUserActive, upsertUserFromFirebase } from '../db/users';
@@ -23,15 +23,21 @@ export interface AccountsRoutesDeps {
 export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets }: AccountsRoutesDeps): void {
   app.post('/accounts/authorize', async (request): Promise<AuthorizeResponse> => {
     const body = parseBody(authorizeRequestSchema, request.body);
-    const uid = await verifyUid(verifier, body.id_token);
-    // 401, not 400: the caller did not prove they are firebase_id, whatever the body says.
-    if (uid !== body.firebase_id) throw HttpError.msg(401, 'The ID token does not belong to this firebase_id.');
+    const claims = await verifyIdToken(verifier, body.id_token);
+    // 400, not 401: the client treats every 401 as "your session ended" and navigates away,
+    // which would hide this sign-in error. The caller still did not prove they are firebase_id.
+    if (claims.uid !== body.firebase_id) throw idTokenError('does not belong to the account in firebase_id.');
+    // The email is the token's, never one the client made up; a different one is a client bug or a lie.
+    if (body.email && claims.email && body.email.toLowerCase() !== claims.email.toLowerCase()) {
+      throw new HttpError(400, { non_field_errors: ['email: does not match the signed-in account.'] });
+    }
 
     const user = await upsertUserFromFirebase(db, {
-      firebaseUid: uid,
-      username: body.username || null,
-      email: body.email ?? null,
-      avatar: body.avatar ?? null,
+      firebaseUid: claims.uid,
+      // User-chosen profile values; the provider's when the client leaves them out.
+      username: body.username || tokenName(claims.name),
+      email: claims.email,
+      avatar: body.avatar ?? tokenPicture(claims.picture),
       socialType: body.social_type,
     });
     if (!user.isActive) throw HttpError.msg(403, 'This account has been deactivated.');
@@ -57,11 +63,25 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets }: 
   });
 }
 
-async function verifyUid(verifier: FirebaseTokenVerifier, idToken: string): Promise<string> {
+function idTokenError(problem: string): HttpError {
+  return new HttpError(400, { non_field_errors: [`id_token: ${problem}`] });
+}
+
+async function verifyIdToken(verifier: FirebaseTokenVerifier, idToken: string): Promise<IdTokenClaims> {
   try {
-    return (await verifier.verifyIdToken(idToken)).uid;
+    return await verifier.verifyIdToken(idToken);
   } catch (error) {
-    if (error instanceof InvalidIdTokenError) throw HttpError.msg(401, error.message);
+    if (error instanceof InvalidIdTokenError) throw idTokenError(error.message);
     throw error;
   }
+}
+
+// The provider's values, held to the limits the body's own fields have (lib/contract).
+function tokenName(name: string | null): string | null {
+  return name?.trim().slice(0, 100) || null;
+}
+
+function tokenPicture(picture: string | null): string | null {
+  const parsed = authorizeRequestSchema.shape.avatar.safeParse(picture);
+  return (parsed.success && parsed.data) || null;
 }

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthorizeResponse } from '../../lib/contract';
 import { users } from '../db/schema';
 import { setUserActive } from '../db/users';
-import { api, authorizeBody, emulatorSignIn, startTestServer, uniqueProfile, type TestServer } from '../test/helpers';
+import {
+  api,
+  authorizeBody,
+  emulatorSignIn,
+  emulatorSignInAnonymously,
+  startTestServer,
+  uniqueProfile,
+  type TestServer,
+} from '../test/helpers';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -12,6 +20,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const authorize = (json: unknown) => api<AuthorizeResponse>(t.url, '/accounts/authorize', { method: 'POST', json });
+const usersWithUid = (uid: string) => t.db.select().from(users).where(eq(users.firebaseUid, uid));
 
 /** The emulator token with its claims edited; emulator tokens are unsigned, so it stays "valid" otherwise. */
 function withClaims(idToken: string, claims: Record<string, unknown>): string {
@@ -22,8 +31,9 @@ function withClaims(idToken: string, claims: Record<string, unknown>): string {
 
 describe('POST /api/accounts/authorize', () => {
   it('signs in: returns a session token and the user', async () => {
-    const account = await emulatorSignIn(uniqueProfile('Alice'));
-    const response = await authorize(authorizeBody(account, { username: 'Alice', email: 'alice@example.com' }));
+    const profile = uniqueProfile('Alice');
+    const account = await emulatorSignIn(profile);
+    const response = await authorize(authorizeBody(account, { username: 'Alice', email: profile.email }));
 
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -31,7 +41,7 @@ describe('POST /api/accounts/authorize', () => {
       user: {
         id: expect.any(Number),
         username: 'Alice',
-        email: 'alice@example.com',
+        email: profile.email,
         avatar: 'https://example.com/avatar.png',
         language: 'en',
         is_active: true,
@@ -42,7 +52,7 @@ describe('POST /api/accounts/authorize', () => {
     expect(info.body).toEqual(response.body.user);
   });
 
-  it('updates the same user on the next sign-in and keeps their language', async () => {
+  it('updates the same user on the next sign-in and keeps their language and their email', async () => {
     const profile = uniqueProfile('Bob');
     const first = await authorize(authorizeBody(await emulatorSignIn(profile), { username: 'Bob' }));
     await t.db.update(users).set({ language: 'fr' }).where(eq(users.id, first.body.user.id));
@@ -57,7 +67,7 @@ describe('POST /api/accounts/authorize', () => {
     expect(second.body.user).toEqual({
       id: first.body.user.id,
       username: 'Robert',
-      email: null,
+      email: profile.email, // the token's, although the body left it out
       avatar: 'https://example.com/new.png',
       language: 'fr',
       is_active: true,
@@ -66,11 +76,37 @@ describe('POST /api/accounts/authorize', () => {
     expect(row?.socialType).toBe('github');
   });
 
-  it('accepts the optional fields left out', async () => {
-    const account = await emulatorSignIn(uniqueProfile());
+  it('takes the name and picture from the token when the body leaves them out', async () => {
+    const profile = { ...uniqueProfile('Carol'), photoUrl: 'https://example.com/carol.png' };
+    const account = await emulatorSignIn(profile);
     const response = await authorize({ firebase_id: account.uid, social_type: 'google', id_token: account.idToken });
     expect(response.status).toBe(200);
-    expect(response.body.user).toMatchObject({ username: null, email: null, avatar: null });
+    expect(response.body.user).toMatchObject({ username: 'Carol', email: profile.email, avatar: profile.photoUrl });
+  });
+
+  it('refuses an email that is not the signed-in account\'s, and stores nothing', async () => {
+    const account = await emulatorSignIn(uniqueProfile());
+    const response = await authorize(authorizeBody(account, { email: 'someone-else@example.com' }));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ non_field_errors: ['email: does not match the signed-in account.'] });
+    expect(await usersWithUid(account.uid)).toHaveLength(0);
+  });
+
+  it('compares emails case-insensitively and stores the token\'s', async () => {
+    const profile = uniqueProfile();
+    const account = await emulatorSignIn(profile);
+    const response = await authorize(authorizeBody(account, { email: profile.email.toUpperCase() }));
+    expect(response.status).toBe(200);
+    expect(response.body.user.email).toBe(profile.email);
+  });
+
+  it('stores no email for a token without one, whatever the body says', async () => {
+    const account = await emulatorSignInAnonymously();
+    const response = await authorize(authorizeBody(account, { email: 'made-up@example.com', username: 'Anon' }));
+    expect(response.status).toBe(200);
+    expect(response.body.user).toMatchObject({ username: 'Anon', email: null });
+    const [row] = await usersWithUid(account.uid);
+    expect(row?.email).toBeNull();
   });
 
   it('refuses a deactivated account with 403', async () => {
@@ -83,36 +119,38 @@ describe('POST /api/accounts/authorize', () => {
     expect(response.body).toEqual({ msg: 'This account has been deactivated.' });
   });
 
-  it('rejects a garbage id_token with 401', async () => {
+  // ID-token problems are 400s: the client reads every 401 as "your session ended" and navigates
+  // away, which would hide the sign-in error.
+  it('rejects a garbage id_token with 400', async () => {
     const account = await emulatorSignIn(uniqueProfile());
     const response = await authorize(authorizeBody(account, { id_token: 'not-a-jwt' }));
-    expect(response.status).toBe(401);
-    expect(response.body).toEqual({ msg: 'The ID token is invalid.' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ non_field_errors: ['id_token: is not a valid Firebase ID token for this app.'] });
   });
 
-  it('rejects an expired id_token with 401', async () => {
+  it('rejects an expired id_token with 400', async () => {
     const account = await emulatorSignIn(uniqueProfile());
     const past = Math.floor(Date.now() / 1000) - 7200;
     const expired = withClaims(account.idToken, { iat: past, auth_time: past, exp: past + 3600 });
     const response = await authorize(authorizeBody(account, { id_token: expired }));
-    expect(response.status).toBe(401);
-    expect(response.body).toEqual({ msg: 'The ID token has expired.' });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ non_field_errors: ['id_token: has expired; sign in again.'] });
   });
 
-  it('rejects an id_token for another project with 401', async () => {
+  it('rejects an id_token for another project with 400', async () => {
     const account = await emulatorSignIn(uniqueProfile());
     const foreign = withClaims(account.idToken, { aud: 'someone-else' });
     const response = await authorize(authorizeBody(account, { id_token: foreign }));
-    expect(response.status).toBe(401);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ non_field_errors: ['id_token: is not a valid Firebase ID token for this app.'] });
   });
 
-  it('rejects an id_token that belongs to a different firebase_id with 401', async () => {
+  it('rejects an id_token that belongs to a different firebase_id with 400', async () => {
     const mallory = await emulatorSignIn(uniqueProfile('Mallory'));
     const victim = await emulatorSignIn(uniqueProfile('Victim'));
-    const response = await authorize(authorizeBody(mallory, { firebase_id: victim.uid }));
-    expect(response.status).toBe(401);
-    expect(response.body).toEqual({ msg: 'The ID token does not belong to this firebase_id.' });
-    const rows = await t.db.select().from(users).where(eq(users.firebaseUid, victim.uid));
-    expect(rows).toHaveLength(0);
+    const response = await authorize(authorizeBody(mallory, { firebase_id: victim.uid, email: null }));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ non_field_errors: ['id_token: does not belong to the account in firebase_id.'] });
+    expect(await usersWithUid(victim.uid)).toHaveLength(0);
   });
 });

@@ -2,7 +2,9 @@
 // developer's own emulator on 9099 is never touched).
 export const EMULATOR_HOST = '127.0.0.1:9199';
 export const EMULATOR_PROJECT_ID = 'demo-parley';
+export const EMULATOR_CONFIG = 'firebase.test.json';
 const EMULATOR_URL = `http://${EMULATOR_HOST}`;
+const IDENTITY_TOOLKIT = `${EMULATOR_URL}/identitytoolkit.googleapis.com/v1`;
 
 export async function emulatorAnswers(): Promise<boolean> {
   try {
@@ -28,6 +30,8 @@ export async function clearEmulatorAccounts(): Promise<void> {
 export interface EmulatorAccount {
   idToken: string;
   uid: string;
+  /** The email in the ID token (the emulator lowercases it); null for an account without one. */
+  email: string | null;
 }
 
 /**
@@ -43,25 +47,33 @@ export async function emulatorSignIn(profile: {
   const googleToken = JSON.stringify({
     sub: profile.sub ?? profile.email,
     email: profile.email,
+    // Google vouches for its users' addresses, so real Google ID tokens say so too.
+    email_verified: true,
     name: profile.displayName,
     ...(profile.photoUrl ? { picture: profile.photoUrl } : {}),
   });
-  const response = await fetch(
-    `${EMULATOR_URL}/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=fake-api-key`,
-    {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        postBody: `id_token=${encodeURIComponent(googleToken)}&providerId=google.com`,
-        requestUri: 'http://localhost',
-        returnSecureToken: true,
-        returnIdpCredential: true,
-      }),
-    },
-  );
-  const body = (await response.json()) as { idToken?: string; localId?: string };
+  return identityToolkit('accounts:signInWithIdp', {
+    postBody: `id_token=${encodeURIComponent(googleToken)}&providerId=google.com`,
+    requestUri: 'http://localhost',
+    returnSecureToken: true,
+    returnIdpCredential: true,
+  });
+}
+
+/** An anonymous account: its ID token carries no email, name or picture. */
+export function emulatorSignInAnonymously(): Promise<EmulatorAccount> {
+  return identityToolkit('accounts:signUp', { returnSecureToken: true });
+}
+
+async function identityToolkit(method: string, payload: unknown): Promise<EmulatorAccount> {
+  const response = await fetch(`${IDENTITY_TOOLKIT}/${method}?key=fake-api-key`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
+  const body = (await response.json()) as { idToken?: string; localId?: string; email?: string };
   if (!response.ok || !body.idToken || !body.localId) {
     throw new Error(`emulator sign-in failed: ${response.status} ${JSON.stringify(body)}`);
   }
-  return { idToken: body.idToken, uid: body.localId };
+  return { idToken: body.idToken, uid: body.localId, email: body.email || null };
 }

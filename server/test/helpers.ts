@@ -9,7 +9,7 @@ import { createFirebaseVerifier, type FirebaseTokenVerifier } from '../auth/fire
 import { openDatabase, type Db } from '../db/open-database';
 import { EMULATOR_PROJECT_ID, emulatorSignIn, type EmulatorAccount } from './emulator';
 
-export { emulatorSignIn, clearEmulatorAccounts } from './emulator';
+export { emulatorSignIn, emulatorSignInAnonymously, clearEmulatorAccounts } from './emulator';
 
 export interface TestServer {
   /** http://127.0.0.1:<port>, no trailing slash. */
@@ -76,11 +76,14 @@ export function uniqueProfile(name = 'Test User'): { email: string; displayName:
   return { email: `${randomUUID()}@example.com`, displayName: name };
 }
 
-/** The body the client sends (SPEC §7) for an emulator account. */
-export function authorizeBody(account: EmulatorAccount, extra: Partial<AuthorizeRequest> = {}): AuthorizeRequest {
+/** The body the client sends (SPEC §7) for an emulator account: the email is the account's own. */
+export function authorizeBody(
+  account: Pick<EmulatorAccount, 'uid' | 'idToken'> & { email?: string | null },
+  extra: Partial<AuthorizeRequest> = {},
+): AuthorizeRequest {
   return {
     username: 'Test User',
-    email: 'test@example.com',
+    email: account.email ?? null,
     firebase_id: account.uid,
     social_type: 'google',
     avatar: 'https://example.com/avatar.png',
