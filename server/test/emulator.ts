@@ -6,15 +6,6 @@ export const EMULATOR_CONFIG = 'firebase.test.json';
 const EMULATOR_URL = `http://${EMULATOR_HOST}`;
 const IDENTITY_TOOLKIT = `${EMULATOR_URL}/identitytoolkit.googleapis.com/v1`;
 
-export async function emulatorAnswers(): Promise<boolean> {
-  try {
-    const response = await fetch(`${EMULATOR_URL}/`, { signal: AbortSignal.timeout(1_000) });
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Deletes every account in the emulator project. Only safe while no test is running: in
  * emulator mode firebase-admin looks each ID token's user up, so deleting accounts
