@@ -1,0 +1,202 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Page, Profile, UserSummary } from '@/lib/contract';
+import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
+import { deferred, settle, type Deferred } from '@/lib/testing/deferred';
+import { resetPeopleStore, selectFollowView, usePeopleStore } from './people-store';
+
+const users = vi.hoisted(() => ({
+  searchUsers: vi.fn<(q: string, options?: { signal?: AbortSignal }) => Promise<Page<UserSummary>>>(),
+  getProfile: vi.fn<(id: number) => Promise<Profile>>(),
+}));
+vi.mock('@/lib/api/users', () => users);
+vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
+  (await import('@/lib/socket/testing/fake-service')).fakeSocketServiceModule(await importOriginal()),
+);
+
+const bob: UserSummary = { id: 2, username: 'bob', avatar: null, is_following: false, follows_you: true };
+const bea: UserSummary = { id: 3, username: 'bea', avatar: null, is_following: true, follows_you: false };
+const page = (...results: UserSummary[]): Page<UserSummary> => ({ results, next_cursor: null });
+const profile = (user: UserSummary, followers = 1, following = 1): Profile => ({
+  ...user,
+  followers_count: followers,
+  following_count: following,
+});
+const people = () => usePeopleStore.getState();
+
+describe('people store: search', () => {
+  beforeEach(() => {
+    resetPeopleStore();
+    resetFakeSocketService();
+    users.searchUsers.mockReset();
+    users.getProfile.mockReset();
+  });
+
+  it('shows the results of the query, trimmed, and records follow facts', async () => {
+    users.searchUsers.mockResolvedValue(page(bob, bea));
+    await people().search('  b ');
+    expect(users.searchUsers).toHaveBeenCalledExactlyOnceWith('b', { signal: expect.any(AbortSignal) });
+    expect(people()).toMatchObject({ searchQuery: 'b', searchResults: [bob, bea], searchStatus: 'ready' });
+    expect(selectFollowView(people(), bob)).toEqual({ following: false, followsYou: true, pending: false, error: null });
+    expect(people().follows[3]?.following).toBe(true);
+  });
+
+  it('a stale response never overwrites a newer query, and the older request is aborted', async () => {
+    const calls: { q: string; signal?: AbortSignal; reply: Deferred<Page<UserSummary>> }[] = [];
+    users.searchUsers.mockImplementation((q, options) => {
+      const reply = deferred<Page<UserSummary>>();
+      calls.push({ q, signal: options?.signal, reply });
+      return reply.promise;
+    });
+    const first = people().search('b');
+    const second = people().search('be');
+    expect(calls[0]?.signal?.aborted).toBe(true);
+    calls[1]?.reply.resolve(page(bea));
+    calls[0]?.reply.resolve(page(bob, bea));
+    await Promise.all([first, second]);
+    expect(people()).toMatchObject({ searchQuery: 'be', searchResults: [bea], searchStatus: 'ready' });
+  });
+
+  it('a stale failure does not mark the newer search failed', async () => {
+    const older = deferred<Page<UserSummary>>();
+    users.searchUsers.mockReturnValueOnce(older.promise).mockResolvedValueOnce(page(bob));
+    const first = people().search('b');
+    await people().search('bo');
+    older.reject(new DOMException('aborted', 'AbortError'));
+    await first;
+    expect(people()).toMatchObject({ searchStatus: 'ready', searchError: null, searchResults: [bob] });
+  });
+
+  it('a failed search reports its message', async () => {
+    users.searchUsers.mockRejectedValue(new Error('Try later.'));
+    await people().search('bo');
+    expect(people()).toMatchObject({ searchStatus: 'error', searchError: 'Try later.' });
+  });
+
+  it('an empty query clears the results without a request and cancels one in flight', async () => {
+    const pending = deferred<Page<UserSummary>>();
+    users.searchUsers.mockReturnValueOnce(pending.promise);
+    const first = people().search('bo');
+    await people().search('   ');
+    pending.resolve(page(bob));
+    await first;
+    expect(users.searchUsers).toHaveBeenCalledOnce();
+    expect(people()).toMatchObject({ searchQuery: '', searchResults: [], searchStatus: 'idle' });
+  });
+
+  it('loadProfile stores the profile and its follow facts; a reset drops a late answer', async () => {
+    users.getProfile.mockResolvedValueOnce(profile(bob, 4, 5));
+    await people().loadProfile(2);
+    expect(people().profiles[2]).toEqual(profile(bob, 4, 5));
+    expect(people().profileStatus[2]).toBe('ready');
+    expect(people().followsYou[2]).toBe(true);
+
+    const late = deferred<Profile>();
+    users.getProfile.mockReturnValueOnce(late.promise);
+    const loading = people().loadProfile(3);
+    resetPeopleStore();
+    late.resolve(profile(bea));
+    await loading;
+    expect(people().profiles).toEqual({});
+  });
+
+  it('a profile that fails to load is marked so', async () => {
+    users.getProfile.mockRejectedValue(new Error('Not found.'));
+    await people().loadProfile(9);
+    expect(people().profileStatus[9]).toBe('error');
+  });
+});
+
+describe('people store: following', () => {
+  beforeEach(() => {
+    resetPeopleStore();
+    resetFakeSocketService();
+  });
+
+  it('follows optimistically, then takes the ack as confirmed', async () => {
+    const socket = connectFakeSocket(7);
+    const ack = deferred<unknown>();
+    socket.ackResponder = () => ack.promise;
+    people().rememberUsers([bob]);
+    const following = people().toggleFollow(2);
+    expect(people().follows[2]).toMatchObject({ following: true, confirmed: false, pending: true });
+    expect(socket.sentEvents('follow')[0]?.[1]).toEqual({ user_id: 2, follow: true });
+    ack.resolve({ data: { follower_id: 7, followee_id: 2, following: true, followers_count: 3 } });
+    await following;
+    expect(people().follows[2]).toEqual({ following: true, confirmed: true, pending: false, error: null });
+  });
+
+  it('rolls back with the server message when the ack is an error', async () => {
+    const socket = connectFakeSocket(7);
+    socket.ackResponder = async () => ({ error: { msg: 'This account has been deactivated.' } });
+    people().rememberUsers([bea]);
+    await people().setFollowing(3, false);
+    expect(people().follows[3]).toEqual({
+      following: true,
+      confirmed: true,
+      pending: false,
+      error: 'This account has been deactivated.',
+    });
+  });
+
+  it('rolls back when not connected', async () => {
+    people().rememberUsers([bob]);
+    await people().toggleFollow(2);
+    expect(people().follows[2]).toMatchObject({ following: false, pending: false, error: 'Not connected.' });
+  });
+
+  it('ignores a second change while the first is pending', async () => {
+    const socket = connectFakeSocket(7);
+    socket.ackResponder = () => new Promise(() => undefined);
+    people().rememberUsers([bob]);
+    void people().toggleFollow(2);
+    void people().toggleFollow(2);
+    expect(socket.sentEvents('follow')).toHaveLength(1);
+    expect(people().follows[2]?.following).toBe(true);
+  });
+
+  it('a later REST read does not undo a pending change', async () => {
+    const socket = connectFakeSocket(7);
+    socket.ackResponder = () => new Promise(() => undefined);
+    people().rememberUsers([bob]);
+    void people().toggleFollow(2);
+    people().rememberUsers([{ ...bob, follows_you: false }]);
+    expect(people().follows[2]).toMatchObject({ following: true, pending: true });
+    expect(people().followsYou[2]).toBe(false);
+  });
+
+  it('followed (ack and event) moves counts once; the followee shows the new follower count', () => {
+    usePeopleStore.setState({ profiles: { 7: profile({ ...bob, id: 7 }, 0, 1), 2: profile(bob, 5, 0) } });
+    people().rememberUsers([bob]);
+    const payload = { follower_id: 7, followee_id: 2, following: true, followers_count: 6 };
+    people().applyFollowed(payload);
+    people().applyFollowed(payload);
+    expect(people().profiles[2]).toMatchObject({ followers_count: 6, is_following: true });
+    expect(people().profiles[7]?.following_count).toBe(2);
+    people().applyFollowed({ ...payload, following: false, followers_count: 5 });
+    expect(people().profiles[7]?.following_count).toBe(1);
+    expect(people().follows[2]?.following).toBe(false);
+  });
+
+  it('follower updates "follows you", my follower count and their following count', () => {
+    usePeopleStore.setState({ profiles: { 7: profile({ ...bob, id: 7 }, 0, 0), 3: profile(bea, 0, 4) } });
+    people().rememberUsers([bea]);
+    const payload = { follower_id: 3, followee_id: 7, following: true, followers_count: 1 };
+    people().applyFollower(payload);
+    people().applyFollower(payload);
+    expect(people().profiles[7]?.followers_count).toBe(1);
+    expect(people().profiles[3]).toMatchObject({ follows_you: true, following_count: 5 });
+    expect(selectFollowView(people(), bea)).toMatchObject({ following: true, followsYou: true });
+  });
+
+  it('an ack arriving after a reset (sign-out) changes nothing', async () => {
+    const socket = connectFakeSocket(7);
+    const ack = deferred<unknown>();
+    socket.ackResponder = () => ack.promise;
+    const following = people().setFollowing(2, true);
+    resetPeopleStore();
+    ack.resolve({ data: { follower_id: 7, followee_id: 2, following: true, followers_count: 1 } });
+    await following;
+    await settle();
+    expect(people().follows).toEqual({});
+  });
+});

@@ -1,0 +1,197 @@
+// People: search results for the session's search value, profiles by id, and follow state.
+import { create } from 'zustand';
+import { errorBodyMessage, errorMessage } from '@/lib/api/errors';
+import { getProfile, searchUsers } from '@/lib/api/users';
+import type { FollowedPayload, Profile, UserSummary } from '@/lib/contract';
+import { USER_SEARCH_MAX_QUERY } from '@/lib/contract';
+import { followUser } from '@/lib/socket/socket-service';
+import {
+  applyFollowed,
+  applyFollower,
+  beginFollow,
+  rollbackFollow,
+  seedUsers,
+  type FollowGraph,
+  type FollowState,
+} from './follow-state';
+
+export type { FollowState };
+export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+export interface PeopleState extends FollowGraph {
+  /** The query the results answer (trimmed); '' when no search is active. */
+  searchQuery: string;
+  searchResults: UserSummary[];
+  searchStatus: LoadStatus;
+  searchError: string | null;
+  profileStatus: Record<number, LoadStatus>;
+}
+
+export interface PeopleActions {
+  /** Searches now; a newer call supersedes (and cancels) an older one. '' clears the results. */
+  search: (query: string) => Promise<void>;
+  clearSearch: () => void;
+  loadProfile: (id: number) => Promise<void>;
+  /** Records follow facts from users read elsewhere (conversation list, follow lists). */
+  rememberUsers: (users: readonly UserSummary[]) => void;
+  /** Optimistic: shown at once, confirmed by the ack, rolled back if the server refuses. */
+  setFollowing: (userId: number, follow: boolean) => Promise<void>;
+  toggleFollow: (userId: number) => Promise<void>;
+  /** `followed` (and follow acks): the signed-in user's follow of someone changed. */
+  applyFollowed: (payload: FollowedPayload) => void;
+  /** `follower`: someone followed or unfollowed the signed-in user. */
+  applyFollower: (payload: FollowedPayload) => void;
+}
+
+export type PeopleStore = PeopleState & PeopleActions;
+
+const initialPeopleState: PeopleState = {
+  searchQuery: '',
+  searchResults: [],
+  searchStatus: 'idle',
+  searchError: null,
+  profiles: {},
+  profileStatus: {},
+  follows: {},
+  followsYou: {},
+};
+
+// Each search gets a number; only the newest may write its results. Aborting alone is not enough:
+// a response can already be resolved when a newer query starts.
+let latestSearch = 0;
+let searchController: AbortController | null = null;
+// Bumped on reset (sign-out), so answers to requests made before it are dropped.
+let generation = 0;
+
+export function normalizeQuery(query: string): string {
+  return query.trim().slice(0, USER_SEARCH_MAX_QUERY);
+}
+
+function cancelSearch(): number {
+  searchController?.abort();
+  searchController = null;
+  latestSearch += 1;
+  return latestSearch;
+}
+
+export const usePeopleStore = create<PeopleStore>()((set, get) => ({
+  ...initialPeopleState,
+
+  async search(raw) {
+    const query = normalizeQuery(raw);
+    const ticket = cancelSearch();
+    if (query === '') {
+      set({ searchQuery: '', searchResults: [], searchStatus: 'idle', searchError: null });
+      return;
+    }
+    const controller = new AbortController();
+    searchController = controller;
+    // The previous results stay visible while the new ones load.
+    set({ searchQuery: query, searchStatus: 'loading', searchError: null });
+    try {
+      const page = await searchUsers(query, { signal: controller.signal });
+      if (ticket !== latestSearch) return;
+      set((state) => ({ ...seedUsers(state, page.results), searchResults: page.results, searchStatus: 'ready' }));
+    } catch (error) {
+      if (ticket !== latestSearch) return;
+      set({ searchStatus: 'error', searchError: errorMessage(error) });
+    } finally {
+      if (searchController === controller) searchController = null;
+    }
+  },
+
+  clearSearch() {
+    void get().search('');
+  },
+
+  async loadProfile(id) {
+    const started = generation;
+    set((state) => ({ profileStatus: { ...state.profileStatus, [id]: 'loading' } }));
+    try {
+      const profile: Profile = await getProfile(id);
+      if (started !== generation) return;
+      set((state) => ({
+        ...seedUsers(state, [profile]),
+        profiles: { ...state.profiles, [id]: profile },
+        profileStatus: { ...state.profileStatus, [id]: 'ready' },
+      }));
+    } catch {
+      // The API client has logged it (SPEC §8); the card shows that it could not load.
+      if (started !== generation) return;
+      set((state) => ({ profileStatus: { ...state.profileStatus, [id]: 'error' } }));
+    }
+  },
+
+  rememberUsers(users) {
+    set((state) => seedUsers(state, users));
+  },
+
+  async setFollowing(userId, follow) {
+    // One change at a time per person: the ack settles it before the next may start.
+    if (get().follows[userId]?.pending) return;
+    const started = generation;
+    set((state) => ({ follows: beginFollow(state.follows, userId, follow) }));
+    const ack = await followUser({ user_id: userId, follow });
+    if (started !== generation) return;
+    if ('data' in ack) {
+      get().applyFollowed(ack.data);
+    } else {
+      const message = errorBodyMessage(ack.error) ?? errorMessage(ack.error);
+      set((state) => ({ follows: rollbackFollow(state.follows, userId, message) }));
+    }
+  },
+
+  toggleFollow(userId) {
+    return get().setFollowing(userId, !(get().follows[userId]?.following ?? false));
+  },
+
+  applyFollowed(payload) {
+    set((state) => applyFollowed(state, payload));
+  },
+
+  applyFollower(payload) {
+    set((state) => applyFollower(state, payload));
+  },
+}));
+
+export interface FollowView {
+  following: boolean;
+  followsYou: boolean;
+  pending: boolean;
+  error: string | null;
+}
+
+type FollowSubject = Pick<UserSummary, 'id' | 'is_following' | 'follows_you'>;
+
+function followView(entry: FollowState | undefined, followsYou: boolean | undefined, user: FollowSubject): FollowView {
+  return {
+    following: entry?.following ?? user.is_following,
+    followsYou: followsYou ?? user.follows_you,
+    pending: entry?.pending ?? false,
+    error: entry?.error ?? null,
+  };
+}
+
+/** Follow state of a user as a component shows it; the summary's own fields until we know more. */
+export function selectFollowView(state: PeopleState, user: FollowSubject): FollowView {
+  return followView(state.follows[user.id], state.followsYou[user.id], user);
+}
+
+export const useSearchResults = () => usePeopleStore((state) => state.searchResults);
+export const useSearchStatus = () => usePeopleStore((state) => state.searchStatus);
+export const useProfile = (id: number) => usePeopleStore((state) => state.profiles[id]);
+export const useProfileStatus = (id: number) => usePeopleStore((state) => state.profileStatus[id] ?? 'idle');
+
+/** Re-renders only when this user's follow state changes. */
+export function useFollowView(user: FollowSubject): FollowView {
+  const entry = usePeopleStore((state) => state.follows[user.id]);
+  const followsYou = usePeopleStore((state) => state.followsYou[user.id]);
+  return followView(entry, followsYou, user);
+}
+
+/** Tests and sign-out: back to the initial values; answers to earlier requests are dropped. */
+export function resetPeopleStore(): void {
+  cancelSearch();
+  generation += 1;
+  usePeopleStore.setState(initialPeopleState);
+}

@@ -1,0 +1,32 @@
+// Search as you type: the session's search value (SPEC §3) drives the people store's search,
+// one request per pause in typing. Clearing the box clears the results at once.
+import { debounce } from '@/lib/utils/debounce';
+import { usePeopleStore } from './people-store';
+import { useSessionStore } from './session-store';
+
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/** Starts following the search value; returns the function that stops it. */
+export function startSearchSync(delayMs: number = SEARCH_DEBOUNCE_MS): () => void {
+  const run = debounce((query: string) => void usePeopleStore.getState().search(query), delayMs);
+
+  function follow(value: string): void {
+    if (value.trim() === '') {
+      run.cancel();
+      usePeopleStore.getState().clearSearch();
+    } else {
+      run(value);
+    }
+  }
+
+  const unsubscribe = useSessionStore.subscribe((state, previous) => {
+    if (state.search !== previous.search) follow(state.search);
+  });
+  // A value typed before sync started (a restored page) is searched too.
+  if (useSessionStore.getState().search.trim() !== '') follow(useSessionStore.getState().search);
+
+  return () => {
+    unsubscribe();
+    run.cancel();
+  };
+}
