@@ -1,0 +1,64 @@
+// The conversation list as pure functions: one row per person, newest last message first.
+import type { Conversation, MessagePayload, UserSummary } from '@/lib/contract';
+
+function time(message: MessagePayload): number {
+  const parsed = Date.parse(message.created_at);
+  return Number.isNaN(parsed) ? 0 : parsed;
+}
+
+/** Positive when `a` is newer: by time, then by id (the server's ids grow with time). */
+export function compareMessages(a: MessagePayload, b: MessagePayload): number {
+  return time(a) - time(b) || a.id - b.id;
+}
+
+export function sortConversations(list: readonly Conversation[]): Conversation[] {
+  return [...list].sort((a, b) => compareMessages(b.last_message, a.last_message));
+}
+
+/**
+ * Rows read from the server merged into what we show. A row whose last message is older than
+ * ours arrived after a live update, so ours is kept; otherwise the server's row (and its unread
+ * count, which the server owns) wins.
+ */
+export function mergeConversations(list: readonly Conversation[], rows: readonly Conversation[]): Conversation[] {
+  const byPeer = new Map<number, Conversation>(list.map((row) => [row.user.id, row]));
+  for (const row of rows) {
+    const ours = byPeer.get(row.user.id);
+    if (ours && compareMessages(ours.last_message, row.last_message) > 0) {
+      byPeer.set(row.user.id, { ...ours, user: row.user });
+    } else {
+      byPeer.set(row.user.id, row);
+    }
+  }
+  return sortConversations([...byPeer.values()]);
+}
+
+/** Until the person's profile arrives, a new conversation shows them by id only. */
+export function unknownUser(id: number): UserSummary {
+  return { id, username: null, avatar: null, is_following: false, follows_you: false };
+}
+
+/**
+ * A live message with `peerId` (incoming or the user's own): it becomes the row's last message,
+ * the row moves to the top, and `unread` adds to its badge. The same message twice changes nothing.
+ */
+export function applyMessage(
+  list: readonly Conversation[],
+  peerId: number,
+  message: MessagePayload,
+  unread: number,
+): Conversation[] {
+  const ours = list.find((row) => row.user.id === peerId);
+  if (ours?.last_message.id === message.id) return list as Conversation[];
+  const newer = !ours || compareMessages(message, ours.last_message) > 0;
+  const row: Conversation = {
+    user: ours?.user ?? unknownUser(peerId),
+    last_message: newer ? message : ours.last_message,
+    unread_count: (ours?.unread_count ?? 0) + unread,
+  };
+  return sortConversations([row, ...list.filter((other) => other.user.id !== peerId)]);
+}
+
+export function setUnread(list: readonly Conversation[], peerId: number, count: number): Conversation[] {
+  return list.map((row) => (row.user.id === peerId ? { ...row, unread_count: Math.max(0, count) } : row));
+}

@@ -1,0 +1,134 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Conversation, Page, Profile } from '@/lib/contract';
+import { deferred, settle } from '@/lib/testing/deferred';
+import { conversation, ME, message, user } from '@/lib/testing/fixtures';
+import { mergeConversations } from './conversation-list';
+import { resetConversationsStore, selectUnreadFor, useConversationsStore } from './conversations-store';
+
+const api = vi.hoisted(() => ({
+  listConversations: vi.fn<(cursor?: string | null) => Promise<Page<Conversation>>>(),
+  getProfile: vi.fn<(id: number) => Promise<Profile>>(),
+}));
+vi.mock('@/lib/api/conversations', () => ({ listConversations: api.listConversations }));
+vi.mock('@/lib/api/users', () => ({ getProfile: api.getProfile }));
+
+const store = () => useConversationsStore.getState();
+const peers = () => store().conversations.map((row) => row.user.id);
+const page = (results: Conversation[], next_cursor: string | null = null) => ({ results, next_cursor });
+
+describe('conversation list merging', () => {
+  it('orders by last message time, newest first, one row per person', () => {
+    const merged = mergeConversations(
+      [conversation(2, message(1, { minute: 5 })), conversation(3, message(2, { minute: 1 }))],
+      [conversation(4, message(3, { minute: 3, sender_id: 4 })), conversation(3, message(4, { minute: 9, sender_id: 3 }))],
+    );
+    expect(merged.map((row) => row.user.id)).toEqual([3, 2, 4]);
+  });
+
+  it('keeps a live row newer than the page, with its badge, but takes the page user', () => {
+    const live = conversation(2, message(9), 3);
+    const stale = { ...conversation(2, message(4), 1), user: user(2, { username: 'bob' }) };
+    const [row] = mergeConversations([live], [stale]);
+    expect(row).toEqual({ ...live, user: stale.user });
+  });
+});
+
+describe('conversations store', () => {
+  beforeEach(() => {
+    resetConversationsStore();
+    api.listConversations.mockReset();
+    api.getProfile.mockReset();
+  });
+
+  it('loads the first page and then older pages by cursor', async () => {
+    api.listConversations
+      .mockResolvedValueOnce(page([conversation(2, message(5)), conversation(3, message(4))], 'c1'))
+      .mockResolvedValueOnce(page([conversation(4, message(1, { sender_id: 4 }))], null));
+    await store().loadConversations();
+    expect(store()).toMatchObject({ status: 'ready', nextCursor: 'c1' });
+    await store().loadMoreConversations();
+    expect(api.listConversations).toHaveBeenLastCalledWith('c1');
+    expect(peers()).toEqual([2, 3, 4]);
+    expect(store()).toMatchObject({ nextCursor: null, loadingMore: false });
+    await store().loadMoreConversations();
+    expect(api.listConversations).toHaveBeenCalledTimes(2);
+  });
+
+  it('a failed first load reports its message', async () => {
+    api.listConversations.mockRejectedValue(new Error('Try later.'));
+    await store().loadConversations();
+    expect(store()).toMatchObject({ status: 'error', error: 'Try later.' });
+  });
+
+  it('concurrent first-page loads share one request', async () => {
+    api.listConversations.mockResolvedValue(page([]));
+    await Promise.all([store().loadConversations(), store().loadConversations()]);
+    expect(api.listConversations).toHaveBeenCalledOnce();
+  });
+
+  it('a refresh keeps the cursor that already reaches further back', async () => {
+    api.listConversations
+      .mockResolvedValueOnce(page([conversation(2, message(5))], 'c1'))
+      .mockResolvedValueOnce(page([conversation(3, message(1, { sender_id: 3 }))], 'c2'))
+      .mockResolvedValueOnce(page([conversation(2, message(6))], 'c1'));
+    await store().loadConversations();
+    await store().loadMoreConversations();
+    await store().loadConversations();
+    expect(store().nextCursor).toBe('c2');
+    expect(store().conversations[0]?.last_message.id).toBe(6);
+  });
+
+  it('an incoming message moves its row to the top and adds to its badge', async () => {
+    api.listConversations.mockResolvedValue(page([conversation(2, message(5)), conversation(3, message(4, { sender_id: 3 }))]));
+    await store().loadConversations();
+    store().receiveIncoming(message(10, { sender_id: 3 }), { countUnread: true });
+    store().receiveIncoming(message(10, { sender_id: 3 }), { countUnread: true });
+    expect(peers()).toEqual([3, 2]);
+    expect(selectUnreadFor(store(), 3)).toBe(1);
+    store().receiveIncoming(message(11, { sender_id: 3 }), { countUnread: false });
+    expect(selectUnreadFor(store(), 3)).toBe(1);
+    expect(store().conversations[0]?.last_message.id).toBe(11);
+  });
+
+  it('the user’s own messages move the row up without unread', () => {
+    store().receiveIncoming(message(1, { sender_id: 2 }), { countUnread: true });
+    store().receiveIncoming(message(2, { sender_id: 3 }), { countUnread: true });
+    store().recordOutgoing(message(3, { sender_id: ME, recipient_id: 2 }));
+    expect(peers()).toEqual([2, 3]);
+    expect(selectUnreadFor(store(), 2)).toBe(1);
+  });
+
+  it('a late ack does not replace a newer last message', () => {
+    store().receiveIncoming(message(9, { sender_id: 2 }), { countUnread: true });
+    store().recordOutgoing(message(8, { sender_id: ME, recipient_id: 2 }));
+    expect(store().conversations[0]?.last_message.id).toBe(9);
+  });
+
+  it('someone new shows by id at once and by profile once it arrives', async () => {
+    api.getProfile.mockResolvedValue({ ...user(4, { username: 'dee' }), followers_count: 0, following_count: 0 });
+    store().receiveIncoming(message(1, { sender_id: 4 }), { countUnread: true });
+    expect(store().conversations[0]?.user).toMatchObject({ id: 4, username: null });
+    await settle();
+    expect(store().conversations[0]?.user).toEqual(user(4, { username: 'dee' }));
+    expect(api.getProfile).toHaveBeenCalledExactlyOnceWith(4);
+  });
+
+  it('markRead zeroes a badge and returns it; addUnread puts it back', () => {
+    store().receiveIncoming(message(1), { countUnread: true });
+    store().receiveIncoming(message(2), { countUnread: true });
+    expect(store().markRead(2)).toBe(2);
+    expect(selectUnreadFor(store(), 2)).toBe(0);
+    store().addUnread(2, 2);
+    expect(selectUnreadFor(store(), 2)).toBe(2);
+  });
+
+  it('drops answers that arrive after a reset (sign-out)', async () => {
+    const late = deferred<Page<Conversation>>();
+    api.listConversations.mockReturnValueOnce(late.promise);
+    const loading = store().loadConversations();
+    resetConversationsStore();
+    late.resolve(page([conversation(2, message(1))]));
+    await loading;
+    expect(store()).toMatchObject({ conversations: [], status: 'idle' });
+  });
+});

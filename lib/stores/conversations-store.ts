@@ -1,0 +1,157 @@
+// The conversation list: newest first, one row per person, each with its own unread badge.
+// The unread total is not computed here: the counter store takes it from message_count (SPEC §4).
+import { create } from 'zustand';
+import { listConversations } from '@/lib/api/conversations';
+import { getProfile } from '@/lib/api/users';
+import { errorMessage } from '@/lib/api/errors';
+import type { Conversation, MessagePayload } from '@/lib/contract';
+import { applyMessage, mergeConversations, setUnread } from './conversation-list';
+
+export type ListStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+export interface ConversationsState {
+  conversations: Conversation[];
+  /** Cursor of the next (older) page; null when everything is loaded. */
+  nextCursor: string | null;
+  status: ListStatus;
+  loadingMore: boolean;
+  error: string | null;
+}
+
+export interface ConversationsActions {
+  /** The first page; once loaded, the same call refreshes it (after a reconnect, say). */
+  loadConversations: () => Promise<void>;
+  loadMoreConversations: () => Promise<void>;
+  /** `message` from `message.sender_id`; `countUnread` is false when the user is looking at it. */
+  receiveIncoming: (message: MessagePayload, options: { countUnread: boolean }) => void;
+  /** The user's own message (send ack, `message_sent`): moves the row up, never unread. */
+  recordOutgoing: (message: MessagePayload) => void;
+  /** Clears the badge (read here or `conversation_read`); returns what it was. */
+  markRead: (peerId: number) => number;
+  /** Adds back a badge cleared for a read the server then refused. */
+  addUnread: (peerId: number, count: number) => void;
+}
+
+export type ConversationsStore = ConversationsState & ConversationsActions;
+
+const initialConversationsState: ConversationsState = {
+  conversations: [],
+  nextCursor: null,
+  status: 'idle',
+  loadingMore: false,
+  error: null,
+};
+
+// Bumped on reset (sign-out), so answers to requests made before it are dropped.
+let generation = 0;
+// The first-page request under way: a second caller (reconnect during the first load) shares it.
+let firstPageRequest: Promise<void> | null = null;
+
+export const useConversationsStore = create<ConversationsStore>()((set, get) => {
+  /** Someone new wrote: the row shows them by id until their profile arrives. */
+  async function fillPeer(peerId: number): Promise<void> {
+    const started = generation;
+    try {
+      const { id, username, avatar, is_following, follows_you } = await getProfile(peerId);
+      if (started !== generation) return;
+      const user = { id, username, avatar, is_following, follows_you };
+      set((state) => ({ conversations: state.conversations.map((row) => (row.user.id === id ? { ...row, user } : row)) }));
+    } catch {
+      // Logged by the API client; the row keeps showing the person by id.
+    }
+  }
+
+  async function loadFirstPage(): Promise<void> {
+    const refreshing = get().status === 'ready';
+    const started = generation;
+    set({ status: refreshing ? 'ready' : 'loading', error: null });
+    try {
+      const page = await listConversations();
+      if (started !== generation) return;
+      set((state) => ({
+        conversations: mergeConversations(state.conversations, page.results),
+        // A refresh re-reads the first page; the cursor already reaches further back.
+        nextCursor: refreshing ? state.nextCursor : page.next_cursor,
+        status: 'ready',
+      }));
+    } catch (error) {
+      if (started !== generation) return;
+      set({ status: refreshing ? 'ready' : 'error', error: errorMessage(error) });
+    }
+  }
+
+  function apply(peerId: number, message: MessagePayload, unread: number): void {
+    const isNew = !get().conversations.some((row) => row.user.id === peerId);
+    set((state) => ({ conversations: applyMessage(state.conversations, peerId, message, unread) }));
+    if (isNew) void fillPeer(peerId);
+  }
+
+  return {
+    ...initialConversationsState,
+
+    loadConversations() {
+      if (firstPageRequest) return firstPageRequest;
+      const request = loadFirstPage().finally(() => {
+        if (firstPageRequest === request) firstPageRequest = null;
+      });
+      firstPageRequest = request;
+      return request;
+    },
+
+    async loadMoreConversations() {
+      const { nextCursor, loadingMore, status } = get();
+      if (!nextCursor || loadingMore || status !== 'ready') return;
+      const started = generation;
+      set({ loadingMore: true, error: null });
+      try {
+        const page = await listConversations(nextCursor);
+        if (started !== generation) return;
+        set((state) => ({
+          conversations: mergeConversations(state.conversations, page.results),
+          nextCursor: page.next_cursor,
+          loadingMore: false,
+        }));
+      } catch (error) {
+        if (started !== generation) return;
+        set({ loadingMore: false, error: errorMessage(error) });
+      }
+    },
+
+    receiveIncoming(message, { countUnread }) {
+      apply(message.sender_id, message, countUnread ? 1 : 0);
+    },
+
+    recordOutgoing(message) {
+      apply(message.recipient_id, message, 0);
+    },
+
+    markRead(peerId) {
+      const previous = selectUnreadFor(get(), peerId);
+      if (previous > 0) set((state) => ({ conversations: setUnread(state.conversations, peerId, 0) }));
+      return previous;
+    },
+
+    addUnread(peerId, count) {
+      if (count <= 0) return;
+      set((state) => ({
+        conversations: setUnread(state.conversations, peerId, selectUnreadFor(state, peerId) + count),
+      }));
+    },
+  };
+});
+
+export function selectUnreadFor(state: ConversationsState, peerId: number): number {
+  return state.conversations.find((row) => row.user.id === peerId)?.unread_count ?? 0;
+}
+
+export const useConversations = () => useConversationsStore((state) => state.conversations);
+export const useConversationsStatus = () => useConversationsStore((state) => state.status);
+export const useConversationUnread = (peerId: number) =>
+  useConversationsStore((state) => selectUnreadFor(state, peerId));
+
+/** Tests and sign-out: back to the initial values; answers to earlier requests are dropped. */
+export function resetConversationsStore(): void {
+  generation += 1;
+  firstPageRequest = null;
+  useConversationsStore.setState(initialConversationsState);
+}

@@ -1,0 +1,28 @@
+// Small builders for messaging tests. The signed-in user is 7 unless a test says otherwise.
+import type { Conversation, MessagePayload, UserSummary } from '@/lib/contract';
+
+export const ME = 7;
+
+export function user(id: number, fields: Partial<UserSummary> = {}): UserSummary {
+  return { id, username: `user${id}`, avatar: null, is_following: false, follows_you: false, ...fields };
+}
+
+/** Message `id`, `minute` minutes past a fixed hour, so order is easy to read in tests. */
+export function message(id: number, fields: Partial<MessagePayload> & { minute?: number } = {}): MessagePayload {
+  const { minute = id, ...rest } = fields;
+  return {
+    id,
+    client_id: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+    sender_id: 2,
+    recipient_id: ME,
+    text: `message ${id}`,
+    attachment: null,
+    created_at: new Date(Date.UTC(2025, 0, 1, 12, minute)).toISOString(),
+    read_at: null,
+    ...rest,
+  };
+}
+
+export function conversation(peerId: number, last: MessagePayload, unread = 0): Conversation {
+  return { user: user(peerId), last_message: last, unread_count: unread };
+}
