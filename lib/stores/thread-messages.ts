@@ -1,0 +1,99 @@
+// A thread's messages as pure functions: pages arrive newest first, the UI shows them oldest
+// first, and the same message may arrive several times (page, live event, ack, retry).
+import type { MessagePayload } from '@/lib/contract';
+
+export type MessageStatus = 'sending' | 'sent' | 'failed';
+
+export interface ThreadMessage extends Omit<MessagePayload, 'id'> {
+  /** The server's id; null until the server has stored the message. */
+  id: number | null;
+  status: MessageStatus;
+  /** Why sending failed (SPEC §8 message); null otherwise. */
+  error: string | null;
+}
+
+/** Unique per message even before it is stored: the server dedups on the same pair. */
+export function messageKey(message: Pick<MessagePayload, 'sender_id' | 'client_id'>): string {
+  return `${message.sender_id}:${message.client_id}`;
+}
+
+export function fromServer(message: MessagePayload): ThreadMessage {
+  return { ...message, status: 'sent', error: null };
+}
+
+function time(message: ThreadMessage): number {
+  const parsed = Date.parse(message.created_at);
+  return Number.isNaN(parsed) ? 0 : parsed;
+}
+
+function chronological(a: ThreadMessage, b: ThreadMessage): number {
+  return time(a) - time(b) || (a.id ?? 0) - (b.id ?? 0);
+}
+
+/** Stored messages in time order, then the ones not stored yet in the order they were written. */
+function ordered(messages: Iterable<ThreadMessage>): ThreadMessage[] {
+  const stored: ThreadMessage[] = [];
+  const unsent: ThreadMessage[] = [];
+  for (const message of messages) (message.id === null ? unsent : stored).push(message);
+  return [...stored.sort(chronological), ...unsent];
+}
+
+/**
+ * Server messages (a page in any order, or one live message) merged into a thread without
+ * duplicates: a message already there by id or by (sender, client id) is replaced by the
+ * server's copy, which also settles a local "sending"/"failed" one.
+ */
+export function mergeMessages(existing: readonly ThreadMessage[], incoming: readonly MessagePayload[]): ThreadMessage[] {
+  if (incoming.length === 0) return existing as ThreadMessage[];
+  const byKey = new Map<string, ThreadMessage>();
+  const keyById = new Map<number, string>();
+  for (const message of existing) {
+    byKey.set(messageKey(message), message);
+    if (message.id !== null) keyById.set(message.id, messageKey(message));
+  }
+  for (const message of incoming) {
+    const key = messageKey(message);
+    const previousKey = keyById.get(message.id);
+    if (previousKey !== undefined && previousKey !== key) byKey.delete(previousKey);
+    byKey.set(key, fromServer(message));
+    keyById.set(message.id, key);
+  }
+  return ordered(byKey.values());
+}
+
+/** Adds a message not stored yet (the optimistic one) at the end. */
+export function appendLocal(existing: readonly ThreadMessage[], message: ThreadMessage): ThreadMessage[] {
+  return [...existing.filter((other) => messageKey(other) !== messageKey(message)), message];
+}
+
+export function updateLocal(
+  existing: readonly ThreadMessage[],
+  key: string,
+  patch: Partial<Pick<ThreadMessage, 'status' | 'error'>>,
+): ThreadMessage[] {
+  return existing.map((message) => (messageKey(message) === key && message.id === null ? { ...message, ...patch } : message));
+}
+
+/** The ack's stored message takes the place of the local one it answers. */
+export function settleLocal(existing: readonly ThreadMessage[], key: string, stored: MessagePayload): ThreadMessage[] {
+  return mergeMessages(
+    existing.filter((message) => !(messageKey(message) === key && message.id === null)),
+    [stored],
+  );
+}
+
+/**
+ * The newest page read again (after a reconnect). If it does not reach the messages we hold,
+ * more were missed than one page holds: the thread restarts from this page, so no gap is shown.
+ */
+export function mergeNewestPage(
+  existing: readonly ThreadMessage[],
+  page: readonly MessagePayload[],
+  pageHasMore: boolean,
+): { messages: ThreadMessage[]; restarted: boolean } {
+  const storedIds = new Set(existing.flatMap((message) => (message.id === null ? [] : [message.id])));
+  const overlaps = page.some((message) => storedIds.has(message.id));
+  if (storedIds.size === 0 || overlaps || !pageHasMore) return { messages: mergeMessages(existing, page), restarted: false };
+  const unsent = existing.filter((message) => message.id === null);
+  return { messages: mergeMessages(unsent, page), restarted: true };
+}
