@@ -129,7 +129,7 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
       });
     } catch (error) {
       if (started !== generation) return;
-      update(peerId, (current) => (refresh ? { error: errorMessage(error) } : { status: 'error', error: errorMessage(error) }));
+      update(peerId, () => (refresh ? { error: errorMessage(error) } : { status: 'error', error: errorMessage(error) }));
     }
   }
 
