@@ -3,6 +3,7 @@ import type { AuthorizeResponse, User } from '@/lib/contract';
 import { setNavigator } from '@/lib/navigation';
 import { resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
 import { completeSignIn, signOut, userSignOut } from './session';
+import { onSignOut } from './sign-out';
 import { getStoredLocale, getStoredToken, storeLocale, storeToken } from './storage';
 
 const socket = vi.hoisted(() => ({ initSocket: vi.fn(), disconnectSocket: vi.fn() }));
@@ -44,6 +45,15 @@ describe('session actions', () => {
     expect(useSessionStore.getState().user).toEqual(user);
     expect(socket.disconnectSocket).toHaveBeenCalledOnce();
     expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('signOut tells its listeners, until they stop listening', () => {
+    const listener = vi.fn(() => expect(getStoredToken()).toBeNull());
+    const stop = onSignOut(listener);
+    signOut();
+    stop();
+    signOut();
+    expect(listener).toHaveBeenCalledOnce();
   });
 
   it('userSignOut revokes the server session while the token still exists, then signs out', async () => {

@@ -2,6 +2,19 @@
 import { disconnectSocket } from '@/lib/socket/socket-service';
 import { clearToken } from './storage';
 
+type SignOutListener = () => void;
+const listeners = new Set<SignOutListener>();
+
+/**
+ * Runs `listener` at every sign-out (button, 401, inactive account), so what belongs to the
+ * signed-in user (the messaging stores' subscriptions and caches) goes with the session, however
+ * it ends. Returns the function that removes it.
+ */
+export function onSignOut(listener: SignOutListener): () => void {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
 /**
  * SPEC §4: sign-out removes only the stored token; the locale and the published user stay.
  * The socket goes too, since its credential is gone.
@@ -9,4 +22,5 @@ import { clearToken } from './storage';
 export function signOut(): void {
   clearToken();
   disconnectSocket();
+  for (const listener of [...listeners]) listener();
 }

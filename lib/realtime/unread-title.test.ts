@@ -1,0 +1,31 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { resetCounterStore, useCounterStore } from '@/lib/stores/counter-store';
+import { syncUnreadTitle, unreadTitle } from './unread-title';
+
+describe('unread title', () => {
+  beforeEach(() => {
+    resetCounterStore();
+    document.title = 'before';
+  });
+
+  it('puts the count in front of the title only when there is something unread', () => {
+    expect(unreadTitle(3, 'Parley')).toBe('(3) Parley');
+    expect(unreadTitle(0, 'Parley')).toBe('Parley');
+    expect(unreadTitle(1)).toBe('(1) Parley');
+  });
+
+  it('keeps document.title in step with the unread count until stopped', () => {
+    useCounterStore.getState().setUnread(2);
+    const stop = syncUnreadTitle('Parley');
+    expect(document.title).toBe('(2) Parley');
+    useCounterStore.getState().incrementUnread();
+    expect(document.title).toBe('(3) Parley');
+    useCounterStore.getState().setUnread(0);
+    expect(document.title).toBe('Parley');
+    useCounterStore.getState().setUnread(5);
+    stop();
+    expect(document.title).toBe('Parley');
+    useCounterStore.getState().setUnread(6);
+    expect(document.title).toBe('Parley');
+  });
+});

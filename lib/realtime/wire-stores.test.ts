@@ -1,0 +1,195 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Conversation, MessagePayload, Page } from '@/lib/contract';
+import { signOut } from '@/lib/session/sign-out';
+import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
+import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
+import { resetConversationsStore, selectUnreadFor, useConversationsStore } from '@/lib/stores/conversations-store';
+import { resetCounterStore, useCounterStore } from '@/lib/stores/counter-store';
+import { resetPeopleStore, usePeopleStore } from '@/lib/stores/people-store';
+import { resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
+import { resetThreadStore, useThreadStore } from '@/lib/stores/thread-store';
+import { settle } from '@/lib/testing/deferred';
+import { conversation, ME, message, user } from '@/lib/testing/fixtures';
+import { openConversation } from './read-marking';
+import { wireStores } from './wire-stores';
+
+const api = vi.hoisted(() => ({
+  listConversations: vi.fn<(cursor?: string | null) => Promise<Page<Conversation>>>(),
+  listMessages: vi.fn<(userId: number, cursor?: string | null) => Promise<Page<MessagePayload>>>(),
+}));
+vi.mock('@/lib/api/conversations', () => api);
+vi.mock('@/lib/api/users', () => ({ searchUsers: vi.fn(), getProfile: vi.fn(async () => ({ ...user(3), followers_count: 0, following_count: 0 })) }));
+vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
+  (await import('@/lib/socket/testing/fake-service')).fakeSocketServiceModule(await importOriginal()),
+);
+
+let visibility: DocumentVisibilityState;
+let socket: FakeSocket;
+let unwire: () => void;
+
+function setVisibility(state: DocumentVisibilityState): void {
+  visibility = state;
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
+const unreadFrom = (peerId: number) => selectUnreadFor(useConversationsStore.getState(), peerId);
+const reads = () => socket.sentEvents('read').map(([, payload]) => payload);
+
+async function start(rows: Conversation[] = [conversation(2, message(1), 2)]): Promise<void> {
+  api.listConversations.mockResolvedValue({ results: rows, next_cursor: null });
+  socket = connectFakeSocket(ME);
+  socket.ackResponder = async (event) => (event === 'read' ? { data: { count: 0 } } : { data: null });
+  unwire = wireStores();
+  await settle();
+}
+
+describe('wired stores', () => {
+  beforeEach(() => {
+    for (const reset of [resetConversationsStore, resetThreadStore, resetPeopleStore, resetSessionStore, resetCounterStore]) reset();
+    resetFakeSocketService();
+    api.listConversations.mockReset();
+    api.listMessages.mockReset();
+    api.listMessages.mockResolvedValue({ results: [message(1)], next_cursor: null });
+    visibility = 'visible';
+    vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility);
+  });
+
+  afterEach(() => {
+    unwire();
+  });
+
+  it('loads the conversation list once wired', async () => {
+    await start();
+    expect(useConversationsStore.getState()).toMatchObject({ status: 'ready' });
+    expect(unreadFrom(2)).toBe(2);
+  });
+
+  it('a message from someone not open: +1 total (SPEC §4), +1 badge, row on top, no read', async () => {
+    await start([conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]);
+    socket.serverEmits('message', message(5));
+    expect(useCounterStore.getState().unread).toBe(1);
+    expect(unreadFrom(2)).toBe(1);
+    expect(useConversationsStore.getState().conversations[0]?.user.id).toBe(2);
+    expect(reads()).toEqual([]);
+  });
+
+  it('opening a conversation with unread messages sets the receiver and emits read', async () => {
+    await start();
+    openConversation(2);
+    await settle();
+    expect(useSessionStore.getState().receiver).toBe(2);
+    expect(reads()).toEqual([{ user_id: 2 }]);
+    expect(unreadFrom(2)).toBe(0);
+    expect(useThreadStore.getState().threads[2]?.status).toBe('ready');
+  });
+
+  it('opening one without unread messages emits nothing', async () => {
+    await start([conversation(2, message(1), 0)]);
+    openConversation(2);
+    openConversation(4);
+    expect(reads()).toEqual([]);
+  });
+
+  it('the unread total is only ever set by message_count, not by reading', async () => {
+    await start();
+    useCounterStore.getState().setUnread(2);
+    openConversation(2);
+    await settle();
+    expect(useCounterStore.getState().unread).toBe(2);
+    socket.serverEmits('message_count', { count: 0 });
+    expect(useCounterStore.getState().unread).toBe(0);
+  });
+
+  it('a refused read puts the badge back', async () => {
+    await start();
+    socket.ackResponder = async () => ({ error: { msg: 'Not allowed.' } });
+    openConversation(2);
+    expect(unreadFrom(2)).toBe(0);
+    await settle();
+    expect(unreadFrom(2)).toBe(2);
+  });
+
+  it('a message in the open conversation, tab visible: read at once, badge unchanged, thread updated', async () => {
+    await start([conversation(2, message(1), 0)]);
+    openConversation(2);
+    await settle();
+    const badges: number[] = [];
+    const stopWatching = useConversationsStore.subscribe(() => badges.push(unreadFrom(2)));
+    socket.serverEmits('message', message(6));
+    stopWatching();
+    expect(reads()).toEqual([{ user_id: 2 }]);
+    expect(badges.length).toBeGreaterThan(0);
+    expect(badges.every((badge) => badge === 0)).toBe(true);
+    expect(useThreadStore.getState().threads[2]?.messages.map((m) => m.id)).toEqual([1, 6]);
+  });
+
+  it('tab hidden: the message stays unread until the tab is visible again', async () => {
+    await start([conversation(2, message(1), 0)]);
+    openConversation(2);
+    setVisibility('hidden');
+    socket.serverEmits('message', message(6));
+    expect(reads()).toEqual([]);
+    expect(unreadFrom(2)).toBe(1);
+    setVisibility('visible');
+    expect(reads()).toEqual([{ user_id: 2 }]);
+    expect(unreadFrom(2)).toBe(0);
+  });
+
+  it('message_sent from another device: row moves up, thread gets it, nothing unread', async () => {
+    await start([conversation(3, message(2, { sender_id: 3 })), conversation(2, message(1))]);
+    await useThreadStore.getState().loadThread(2);
+    socket.serverEmits('message_sent', message(9, { sender_id: ME, recipient_id: 2 }));
+    expect(useConversationsStore.getState().conversations[0]).toMatchObject({ user: { id: 2 }, unread_count: 0 });
+    expect(useThreadStore.getState().threads[2]?.messages.map((m) => m.id)).toEqual([1, 9]);
+    expect(useCounterStore.getState().unread).toBe(0);
+  });
+
+  it('conversation_read from another device clears that badge', async () => {
+    await start();
+    socket.serverEmits('conversation_read', { user_id: 2 });
+    expect(unreadFrom(2)).toBe(0);
+  });
+
+  it('followed and follower update the follow state', async () => {
+    await start();
+    usePeopleStore.getState().rememberUsers([user(3)]);
+    socket.serverEmits('followed', { follower_id: ME, followee_id: 3, following: true, followers_count: 1 });
+    socket.serverEmits('follower', { follower_id: 4, followee_id: ME, following: true, followers_count: 1 });
+    expect(usePeopleStore.getState().follows[3]?.following).toBe(true);
+    expect(usePeopleStore.getState().followsYou[4]).toBe(true);
+  });
+
+  it('after a reconnect the list and the open thread are read again', async () => {
+    await start();
+    openConversation(2);
+    await settle();
+    api.listConversations.mockResolvedValue({ results: [conversation(2, message(8), 1)], next_cursor: null });
+    api.listMessages.mockResolvedValue({ results: [message(8), message(1)], next_cursor: null });
+    socket.transportDrops();
+    socket.managerReconnects(1);
+    await settle();
+    expect(useConversationsStore.getState().conversations[0]?.last_message.id).toBe(8);
+    expect(useThreadStore.getState().threads[2]?.messages.map((m) => m.id)).toEqual([1, 8]);
+    // The open conversation had unread messages again: read at once.
+    expect(reads()).toEqual([{ user_id: 2 }, { user_id: 2 }]);
+  });
+
+  it('wiring twice subscribes once', async () => {
+    await start();
+    expect(wireStores()).toBe(unwire);
+    socket.serverEmits('message', message(5, { sender_id: 3 }));
+    expect(unreadFrom(3)).toBe(1);
+  });
+
+  it('sign-out unwires: the stores forget the user and events are no longer handled', async () => {
+    await start();
+    openConversation(2);
+    signOut();
+    expect(useConversationsStore.getState().conversations).toEqual([]);
+    expect(useThreadStore.getState().threads).toEqual({});
+    expect(useSessionStore.getState().receiver).toBeNull();
+    socket.serverEmits('conversation_read', { user_id: 2 });
+    socket.serverEmits('message', message(5));
+    expect(useConversationsStore.getState().conversations).toEqual([]);
+  });
+});
