@@ -5,6 +5,7 @@ import './globals.css';
 export const metadata: Metadata = {
   title: 'Parley',
   description: 'Follow people and talk with them in real time.',
+  icons: { icon: '/icon.svg' },
 };
 
 export const viewport: Viewport = {
