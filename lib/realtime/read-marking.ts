@@ -15,9 +15,12 @@ export function isViewing(peerId: number): boolean {
   return useSessionStore.getState().receiver === peerId && isTabVisible();
 }
 
-/** Tells the server the conversation is read; its badge clears at once and returns if refused. */
-export async function markConversationRead(peerId: number): Promise<void> {
-  const cleared = useConversationsStore.getState().markRead(peerId);
+/**
+ * Tells the server the conversation is read; its badge clears at once and comes back if the
+ * server refuses, with `uncounted` more: messages read on arrival that never raised the badge.
+ */
+export async function markConversationRead(peerId: number, uncounted = 0): Promise<void> {
+  const cleared = useConversationsStore.getState().markRead(peerId) + uncounted;
   const ack = await readConversation({ user_id: peerId });
   if ('error' in ack) useConversationsStore.getState().addUnread(peerId, cleared);
 }

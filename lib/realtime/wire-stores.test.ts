@@ -123,6 +123,15 @@ describe('wired stores', () => {
     expect(useThreadStore.getState().threads[2]?.messages.map((m) => m.id)).toEqual([1, 6]);
   });
 
+  it('a refused read of a message read on arrival leaves it unread on its badge', async () => {
+    await start([conversation(2, message(1), 0)]);
+    openConversation(2);
+    socket.ackResponder = async () => ({ error: { msg: 'Not connected.' } });
+    socket.serverEmits('message', message(6));
+    await settle();
+    expect(unreadFrom(2)).toBe(1);
+  });
+
   it('tab hidden: the message stays unread until the tab is visible again', async () => {
     await start([conversation(2, message(1), 0)]);
     openConversation(2);

@@ -23,7 +23,7 @@ function handleIncoming(message: MessagePayload): void {
   const readNow = isViewing(peerId);
   useConversationsStore.getState().receiveIncoming(message, { countUnread: !readNow });
   useThreadStore.getState().receiveMessage(peerId, message);
-  if (readNow) void markConversationRead(peerId);
+  if (readNow) void markConversationRead(peerId, 1);
 }
 
 function handleSentElsewhere(message: MessagePayload): void {
