@@ -18,6 +18,19 @@ describe('i18n', () => {
     accounts.updateSettings.mockReset();
   });
 
+  it('translates in English from import on, before initI18n (first render, server side)', () => {
+    expect(i18n.isInitialized).toBe(true);
+    expect(i18n.t('header.unread', { count: 2 })).toBe('2 unread messages');
+  });
+
+  it('the latest language asked for wins, even if an earlier one loads later', async () => {
+    await initI18n('en');
+    const slow = initI18n('fr');
+    await initI18n('en');
+    await slow;
+    expect(currentLanguage()).toBe('en');
+  });
+
   it('starts in the stored locale (SPEC §3) and falls back to English', async () => {
     storeLocale('fr');
     await initI18n();

@@ -14,6 +14,22 @@ export const NAMESPACE = 'translation';
 
 export const i18n: I18n = i18next.createInstance();
 
+// Started on import, in English (bundled, so synchronously): t() and useTranslation() work from
+// the first render on, server or client; initI18n then switches to the user's language.
+void i18n.use(initReactI18next).init({
+  resources: { en: { [NAMESPACE]: en } },
+  lng: DEFAULT_LANGUAGE,
+  fallbackLng: DEFAULT_LANGUAGE,
+  supportedLngs: [...SUPPORTED_LANGUAGES],
+  defaultNS: NAMESPACE,
+  ns: [NAMESPACE],
+  // React escapes what it renders; escaping here too would show "&amp;" in names.
+  interpolation: { escapeValue: false },
+  initAsync: false,
+  // Languages are loaded before they are switched to, so nothing ever needs to suspend.
+  react: { useSuspense: false },
+});
+
 // Separate chunks, so a visitor downloads only the language they read.
 const loaders: Record<Exclude<Language, 'en'>, () => Promise<Translation>> = {
   es: () => import('./locales/es').then((module) => module.es),
@@ -31,13 +47,15 @@ async function ensureLoaded(language: Language): Promise<void> {
   i18n.addResourceBundle(language, NAMESPACE, await loaders[language]());
 }
 
-let initialized: Promise<unknown> | null = null;
 let stopFollowingUser: (() => void) | null = null;
+// Loading a language takes a moment; only the most recent request may switch to its language.
+let latestRequest = 0;
 
 /** Shows `language`; `persist` also stores it in `locale`. */
 export async function applyLanguage(language: Language, { persist = false } = {}): Promise<void> {
-  await (initialized ?? initI18n());
+  const request = ++latestRequest;
   await ensureLoaded(language);
+  if (request !== latestRequest) return;
   if (i18n.language !== language) await i18n.changeLanguage(language);
   if (persist) storeLocale(language);
   if (typeof document !== 'undefined') document.documentElement.lang = language;
@@ -55,27 +73,14 @@ function followUserLanguage(): () => void {
 }
 
 /**
- * Starts i18next once (later calls only switch language) with `locale` from storage unless given,
- * falling back to English. Resolves when that language's texts are loaded: render after it to
- * avoid a flash of English.
+ * Switches to `locale` (from storage unless given; English if unsupported) and from then on
+ * follows the signed-in user's saved language. Resolves once that language's texts are loaded:
+ * render after it to avoid a flash of English. Safe to call again.
  */
-export function initI18n(locale: string | null = getStoredLocale()): Promise<I18n> {
-  if (!initialized) {
-    initialized = i18n.use(initReactI18next).init({
-      resources: { en: { [NAMESPACE]: en } },
-      lng: DEFAULT_LANGUAGE,
-      fallbackLng: DEFAULT_LANGUAGE,
-      supportedLngs: [...SUPPORTED_LANGUAGES],
-      defaultNS: NAMESPACE,
-      ns: [NAMESPACE],
-      // React escapes what it renders; escaping here too would show "&amp;" in names.
-      interpolation: { escapeValue: false },
-      // English is bundled, so starting is synchronous and the first render already has text.
-      initAsync: false,
-    });
-    stopFollowingUser = followUserLanguage();
-  }
-  return applyLanguage(normalizeLanguage(locale)).then(() => i18n);
+export async function initI18n(locale: string | null = getStoredLocale()): Promise<I18n> {
+  stopFollowingUser ??= followUserLanguage();
+  await applyLanguage(normalizeLanguage(locale));
+  return i18n;
 }
 
 /**
@@ -99,9 +104,8 @@ export function currentLanguage(): Language {
   return normalizeLanguage(i18n.language);
 }
 
-/** Tests only: forget the start, so the next initI18n starts from scratch. */
+/** Tests only: stop following the user's language until the next initI18n. */
 export function resetI18nForTests(): void {
   stopFollowingUser?.();
   stopFollowingUser = null;
-  initialized = null;
 }
