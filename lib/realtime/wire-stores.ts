@@ -2,7 +2,7 @@
 // messaging stores. The main area calls wireStores() once signed in; sign-out (or leaving the
 // main area) undoes it: subscriptions end, the stores forget the user's data.
 import { onSignOut } from '@/lib/session/sign-out';
-import { socketService, type SocketService } from '@/lib/socket/socket-service';
+import { socketService as service } from '@/lib/socket/socket-service';
 import { resetConversationsStore, useConversationsStore } from '@/lib/stores/conversations-store';
 import { resetPeopleStore, usePeopleStore } from '@/lib/stores/people-store';
 import { startSearchSync } from '@/lib/stores/search-sync';
@@ -48,7 +48,7 @@ function onTabVisible(): void {
  * Starts the messaging data flow and loads the conversation list; returns the function that
  * stops it. Calling it again while wired returns the same function without wiring twice.
  */
-export function wireStores(service: SocketService = socketService): () => void {
+export function wireStores(): () => void {
   if (teardown) return teardown;
   const stops = [
     service.onMessage(handleIncoming),
