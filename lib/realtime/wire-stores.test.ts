@@ -196,6 +196,9 @@ describe('wired stores', () => {
     signOut();
     expect(useConversationsStore.getState().conversations).toEqual([]);
     expect(useThreadStore.getState().threads).toEqual({});
+    // SPEC §4: sign-out removes only the token; the next session starts with no receiver.
+    expect(useSessionStore.getState().receiver).toBe(2);
+    wireStores()();
     expect(useSessionStore.getState().receiver).toBeNull();
     socket.serverEmits('conversation_read', { user_id: 2 });
     socket.serverEmits('message', message(5));

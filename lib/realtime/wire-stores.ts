@@ -50,6 +50,9 @@ function onTabVisible(): void {
  */
 export function wireStores(): () => void {
   if (teardown) return teardown;
+  // A new session starts with no open conversation. This happens here, not at sign-out, because
+  // SPEC §4 has sign-out remove the stored token and nothing else.
+  useSessionStore.getState().setReceiver(null);
   const stops = [
     service.onMessage(handleIncoming),
     service.onMessageSent(handleSentElsewhere),
@@ -67,8 +70,7 @@ export function wireStores(): () => void {
     for (const unsubscribe of stops) unsubscribe();
     document.removeEventListener('visibilitychange', onTabVisible);
     stopOnSignOut();
-    // No conversation is open once the main area is gone; a next user must not inherit it.
-    useSessionStore.getState().setReceiver(null);
+    // Cached conversations are the signed-out user's private data: gone with the session.
     resetConversationsStore();
     resetThreadStore();
     resetPeopleStore();
