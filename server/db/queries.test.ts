@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionToken } from '../auth/session-token';
-import { countUnread, insertMessage } from './messages';
+import { countUnread, insertMessage, markConversationRead } from './messages';
 import { openDatabase, type Database, type Db } from './open-database';
 import { messages, sessions } from './schema';
 import { createSession, findSessionUser, revokeSession } from './sessions';
@@ -89,22 +89,27 @@ describe('users', () => {
 });
 
 describe('messages', () => {
-  it('counts unread messages addressed to the user', async () => {
-    const [me, friend] = [await newUser(), await newUser()];
+  it('counts unread messages addressed to the user until their conversation is read', async () => {
+    const [me, friend, other] = [await newUser(), await newUser(), await newUser()];
     expect(await countUnread(db, me.id)).toBe(0);
     await insertMessage(db, { senderId: friend.id, recipientId: me.id, clientId: 'a', text: '1' });
-    const read = await insertMessage(db, { senderId: friend.id, recipientId: me.id, clientId: 'b', text: '2' });
+    await insertMessage(db, { senderId: friend.id, recipientId: me.id, clientId: 'b', text: '2' });
     await insertMessage(db, { senderId: me.id, recipientId: friend.id, clientId: 'a', text: '3' });
-    await db.update(messages).set({ readAt: new Date() }).where(eq(messages.id, read.id));
+    await insertMessage(db, { senderId: other.id, recipientId: me.id, clientId: 'a', text: '4' });
+    expect(await countUnread(db, me.id)).toBe(3);
+    expect(await markConversationRead(db, me.id, friend.id)).toBe(1);
     expect(await countUnread(db, me.id)).toBe(1);
     expect(await countUnread(db, friend.id)).toBe(1);
   });
 
-  it("stores a sender's client_id once", async () => {
+  it("stores a sender's client_id once and returns the first row on a repeat", async () => {
     const [me, friend] = [await newUser(), await newUser()];
-    const message = { senderId: me.id, recipientId: friend.id, clientId: 'dup', text: 'hi' };
-    await insertMessage(db, message);
-    await expect(insertMessage(db, message)).rejects.toThrow();
+    const first = await insertMessage(db, { senderId: me.id, recipientId: friend.id, clientId: 'dup', text: 'hi' });
+    const again = await insertMessage(db, { senderId: me.id, recipientId: friend.id, clientId: 'dup', text: 'changed' });
+    expect(first.created).toBe(true);
+    expect(again).toEqual({ message: first.message, created: false });
+    expect(await db.select().from(messages).where(eq(messages.senderId, me.id))).toHaveLength(1);
+    expect(await countUnread(db, friend.id)).toBe(1);
   });
 });
 

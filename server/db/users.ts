@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from './open-database';
 import { users, type UserRow } from './schema';
 
@@ -39,6 +39,25 @@ export async function setUserActive(db: Db, id: number, isActive: boolean): Prom
   const [row] = await db
     .update(users)
     .set({ isActive, updatedAt: sql`now()` })
+    .where(eq(users.id, id))
+    .returning();
+  return row ?? null;
+}
+
+/** The user when they exist and are active: everyone else is invisible to other users. */
+export async function findActiveUser(db: Db, id: number): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.isActive, true)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function updateLanguage(db: Db, id: number, language: string): Promise<UserRow | null> {
+  const [row] = await db
+    .update(users)
+    .set({ language, updatedAt: sql`now()` })
     .where(eq(users.id, id))
     .returning();
   return row ?? null;

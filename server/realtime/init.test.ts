@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, InitPayload, MessageCountPayload } from '../../lib/contract';
-import { insertMessage } from '../db/messages';
-import { messages } from '../db/schema';
+import { insertMessage, markConversationRead } from '../db/messages';
 import { signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
 import { connectSocket, emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
 
@@ -36,10 +34,10 @@ function recordCounts(socket: ClientSocket): number[] {
 describe('init', () => {
   it('joins the user and sends the real unread count', async () => {
     const carol = await signIn(t.url, 'Carol');
+    await insertMessage(t.db, { senderId: bob.user.id, recipientId: carol.user.id, clientId: 'm0', text: 'old' });
+    await markConversationRead(t.db, carol.user.id, bob.user.id);
     await insertMessage(t.db, { senderId: bob.user.id, recipientId: carol.user.id, clientId: 'm1', text: 'hi' });
     await insertMessage(t.db, { senderId: alice.user.id, recipientId: carol.user.id, clientId: 'm2', text: 'yo' });
-    const read = await insertMessage(t.db, { senderId: bob.user.id, recipientId: carol.user.id, clientId: 'm3', text: 'old' });
-    await t.db.update(messages).set({ readAt: new Date() }).where(eq(messages.id, read.id));
     // Carol's own outgoing message is not unread for her.
     await insertMessage(t.db, { senderId: carol.user.id, recipientId: bob.user.id, clientId: 'm4', text: 'sent' });
 

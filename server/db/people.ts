@@ -1,0 +1,130 @@
+import { and, count, desc, eq, like, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { Profile, UserSummary } from '../../lib/contract';
+import type { Db } from './open-database';
+import { toKeysetPage, type KeysetPage } from './paging';
+import { follows, users } from './schema';
+
+// The subqueries below name their own aliases (vf, fv, cf, cu), so they stay unambiguous inside
+// queries that join follows or users themselves.
+
+/** The columns of a UserSummary for the `users` row in scope, as seen by `viewerId`. Never the email. */
+export function userSummaryColumns(viewerId: number) {
+  return {
+    id: users.id,
+    username: users.username,
+    avatar: users.avatar,
+    is_following: sql<boolean>`exists (select 1 from ${follows} vf where vf.follower_id = ${viewerId} and vf.followee_id = ${users.id})`,
+    follows_you: sql<boolean>`exists (select 1 from ${follows} fv where fv.follower_id = ${users.id} and fv.followee_id = ${viewerId})`,
+  };
+}
+
+/** LIKE's wildcards and escape character, taken literally. */
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/**
+ * Active users other than the viewer whose username or email starts with `query`, ignoring case.
+ * Served by the lower(x) text_pattern_ops indexes (a bitmap OR of two index range scans).
+ */
+export async function searchUsers(db: Db, viewerId: number, query: string, limit: number): Promise<UserSummary[]> {
+  const pattern = sql`lower(${`${escapeLike(query)}%`})`;
+  return db
+    .select(userSummaryColumns(viewerId))
+    .from(users)
+    .where(
+      and(
+        eq(users.isActive, true),
+        ne(users.id, viewerId),
+        or(like(sql`lower(${users.username})`, pattern), like(sql`lower(${users.email})`, pattern)),
+      ),
+    )
+    .orderBy(sql`lower(${users.username}) nulls last`, users.id)
+    .limit(limit);
+}
+
+/** Follows between two users that both are active: inactive accounts are invisible, in counts too. */
+function activeFollowCount(side: 'followers' | 'following', userId: SQL): SQL<number> {
+  const [self, other] = side === 'followers' ? ['followee_id', 'follower_id'] : ['follower_id', 'followee_id'];
+  return sql<number>`(select count(*)::int from ${follows} cf join ${users} cu on cu.id = cf.${sql.raw(other)} where cf.${sql.raw(self)} = ${userId} and cu.is_active)`;
+}
+
+/** An active user's profile as `viewerId` sees it, or null for unknown and inactive users. */
+export async function getProfile(db: Db, viewerId: number, id: number): Promise<Profile | null> {
+  const [row] = await db
+    .select({
+      ...userSummaryColumns(viewerId),
+      followers_count: activeFollowCount('followers', sql`${users.id}`),
+      following_count: activeFollowCount('following', sql`${users.id}`),
+    })
+    .from(users)
+    .where(and(eq(users.id, id), eq(users.isActive, true)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function countFollowers(db: Db, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ value: count() })
+    .from(follows)
+    .innerJoin(users, eq(users.id, follows.followerId))
+    .where(and(eq(follows.followeeId, userId), eq(users.isActive, true)));
+  return row?.value ?? 0;
+}
+
+/** Keyset of follow lists: newest follow first, ties broken by the other user's id. */
+export interface FollowKey {
+  followedAt: Date;
+  userId: number;
+}
+
+/**
+ * One page of the people who follow `userId` ('followers') or whom `userId` follows ('following'),
+ * newest follow first, as `viewerId` sees them. Served by follows_followee_idx / follows_follower_recent_idx.
+ */
+export async function listFollows(
+  db: Db,
+  side: 'followers' | 'following',
+  viewerId: number,
+  userId: number,
+  after: FollowKey | null,
+  limit: number,
+): Promise<KeysetPage<UserSummary, FollowKey>> {
+  const [self, other] =
+    side === 'followers' ? [follows.followeeId, follows.followerId] : [follows.followerId, follows.followeeId];
+  const rows = await db
+    .select({ summary: userSummaryColumns(viewerId), followedAt: follows.createdAt })
+    .from(follows)
+    .innerJoin(users, eq(users.id, other))
+    .where(
+      and(
+        eq(self, userId),
+        eq(users.isActive, true),
+        after ? sql`(${follows.createdAt}, ${other}) < (${after.followedAt.toISOString()}::timestamptz, ${after.userId})` : undefined,
+      ),
+    )
+    .orderBy(desc(follows.createdAt), desc(other))
+    .limit(limit + 1);
+  const page = toKeysetPage(rows, limit, (row) => ({ followedAt: row.followedAt, userId: row.summary.id }));
+  return { results: page.results.map((row) => row.summary), next: page.next };
+}
+
+export interface FollowChange {
+  /** False when the follow already was in the requested state. */
+  changed: boolean;
+  /** The followee's follower count after the change. */
+  followersCount: number;
+}
+
+/** Follows (or unfollows) idempotently. The caller checks that the followee is someone else, and active. */
+export async function setFollow(db: Db, followerId: number, followeeId: number, follow: boolean): Promise<FollowChange> {
+  return db.transaction(async (tx) => {
+    const changed = follow
+      ? await tx.insert(follows).values({ followerId, followeeId }).onConflictDoNothing().returning({ id: follows.followerId })
+      : await tx
+          .delete(follows)
+          .where(and(eq(follows.followerId, followerId), eq(follows.followeeId, followeeId)))
+          .returning({ id: follows.followerId });
+    return { changed: changed.length > 0, followersCount: await countFollowers(tx, followeeId) };
+  });
+}
