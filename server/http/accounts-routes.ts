@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { authorizeRequestSchema, type AuthorizeResponse } from '../../lib/contract';
+import { authorizeRequestSchema, settingsRequestSchema, type AuthorizeResponse, type User } from '../../lib/contract';
 import { InvalidIdTokenError, type FirebaseTokenVerifier, type IdTokenClaims } from '../auth/firebase-verifier';
 import type { Db } from '../db/open-database';
 import { createSession, revokeSession } from '../db/sessions';
-import { setUserActive, upsertUserFromFirebase } from '../db/users';
-import { authenticate } from './authenticate';
+import { setUserActive, updateLanguage, upsertUserFromFirebase } from '../db/users';
+import { authenticate, authenticateActive } from './authenticate';
 import { HttpError, parseBody } from './errors';
 import { toUser } from './user-dto';
 
@@ -47,6 +47,14 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets }: 
 
   // Inactive users still get 200 with is_active:false: the client signs them out (SPEC §4).
   app.get('/accounts/info', async (request) => toUser((await authenticate(db, request)).user));
+
+  app.patch('/accounts/settings', async (request): Promise<User> => {
+    const { user } = await authenticateActive(db, request);
+    const { language } = parseBody(settingsRequestSchema, request.body);
+    const updated = await updateLanguage(db, user.id, language);
+    if (!updated) throw HttpError.msg(404, 'User not found.');
+    return toUser(updated);
+  });
 
   app.post('/accounts/logout', async (request, reply) => {
     const { token } = await authenticate(db, request);

@@ -16,3 +16,10 @@ export async function authenticate(db: Db, request: FastifyRequest): Promise<Aut
   if (!session) throw HttpError.msg(401, 'Invalid or expired session token.');
   return { ...session, token };
 }
+
+/** authenticate, refusing deactivated accounts: only accounts/info answers them (so they sign out). */
+export async function authenticateActive(db: Db, request: FastifyRequest): Promise<Authenticated> {
+  const auth = await authenticate(db, request);
+  if (!auth.user.isActive) throw HttpError.msg(403, 'This account has been deactivated.');
+  return auth;
+}

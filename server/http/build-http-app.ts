@@ -2,8 +2,10 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { LogLevel } from '../config';
 import { accountsRoutes, type AccountsRoutesDeps } from './accounts-routes';
+import { conversationsRoutes } from './conversations-routes';
 import { installErrorHandling } from './errors';
 import { healthRoutes } from './health-routes';
+import { usersRoutes } from './users-routes';
 
 export interface HttpAppDeps extends AccountsRoutesDeps {
   logLevel: LogLevel;
@@ -26,6 +28,8 @@ export function buildHttpApp({ logLevel, serverFactory, ...deps }: HttpAppDeps):
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app);
   app.register(async (api) => accountsRoutes(api, deps), { prefix: '/api' });
+  app.register(async (api) => usersRoutes(api, deps), { prefix: '/api' });
+  app.register(async (api) => conversationsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => healthRoutes(api), { prefix: '/api' });
   return app;
 }

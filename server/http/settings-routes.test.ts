@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthorizeResponse, User } from '../../lib/contract';
+import { setUserActive } from '../db/users';
+import { api, authorizeBody, signIn, startTestServer, type TestServer } from '../test/helpers';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(() => t.close());
+
+const patch = (json: unknown, token?: string) => api<User>(t.url, '/accounts/settings', { method: 'PATCH', json, token });
+
+describe('PATCH /api/accounts/settings', () => {
+  it('stores the language and returns the user; accounts/info and the next sign-in keep it', async () => {
+    const alice = await signIn(t.url, 'Alice');
+    const response = await patch({ language: 'fr' }, alice.bearer);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ ...alice.user, language: 'fr' });
+    expect((await api<User>(t.url, '/accounts/info', { token: alice.bearer })).body.language).toBe('fr');
+    const again = await api<AuthorizeResponse>(t.url, '/accounts/authorize', {
+      method: 'POST',
+      json: authorizeBody(alice.account, { username: 'Alice' }),
+    });
+    expect(again.body.user.language).toBe('fr');
+  });
+
+  it.each([
+    ['an unsupported language', { language: 'de' }],
+    ['a missing language', {}],
+    ['an unknown field', { language: 'es', theme: 'dark' }],
+    ['a non-object', ['es']],
+  ])('400s %s', async (_label, body) => {
+    const alice = await signIn(t.url, 'Alice');
+    const response = await patch(body, alice.bearer);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ non_field_errors: expect.arrayContaining([expect.any(String)]) });
+    expect((await api<User>(t.url, '/accounts/info', { token: alice.bearer })).body.language).toBe('en');
+  });
+
+  it('401s without a token and 403s a deactivated account', async () => {
+    expect((await patch({ language: 'es' })).status).toBe(401);
+    const gone = await signIn(t.url, 'Gone');
+    await setUserActive(t.db, gone.user.id, false);
+    expect((await patch({ language: 'es' }, gone.bearer)).status).toBe(403);
+  });
+});

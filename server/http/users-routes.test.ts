@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FOLLOW_LIST_PAGE_SIZE, type Page, type Profile, type UserSummary } from '../../lib/contract';
+import { setFollow } from '../db/people';
+import { setUserActive, upsertUserFromFirebase } from '../db/users';
+import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
+
+let t: TestServer;
+let me: SignedInUser;
+beforeAll(async () => {
+  t = await startTestServer();
+  me = await signIn(t.url, 'Me Myself');
+});
+afterAll(() => t.close());
+
+/** null: no Authorization header at all. */
+const get = <T>(route: string, token: string | null = me.bearer) => api<T>(t.url, route, { token: token ?? undefined });
+/** A user straight in the database: lists and search need many, sign-in is not the point here. */
+const dbUser = (username: string | null, email: string | null = null) =>
+  upsertUserFromFirebase(t.db, { firebaseUid: randomUUID(), username, email, avatar: null, socialType: 'google' });
+const prefix = () => `Q${randomUUID().slice(0, 8)}`;
+
+describe('GET /api/users/search', () => {
+  it('finds active users by username or email prefix, case-insensitively, without emails', async () => {
+    const p = prefix();
+    const byName = await dbUser(`${p} Name`, 'someone@example.com');
+    const byEmail = await dbUser('Other', `${p.toLowerCase()}@example.com`);
+    const inactive = await dbUser(`${p} Gone`);
+    await setUserActive(t.db, inactive.id, false);
+    await dbUser(`Not ${p}`);
+
+    const response = await get<Page<UserSummary>>(`/users/search?q=${p.toUpperCase()}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      results: [
+        { id: byEmail.id, username: 'Other', avatar: null, is_following: false, follows_you: false },
+        { id: byName.id, username: `${p} Name`, avatar: null, is_following: false, follows_you: false },
+      ],
+      next_cursor: null,
+    });
+    expect(JSON.stringify(response.body)).not.toContain('@example.com');
+  });
+
+  it('never finds the caller', async () => {
+    const response = await get<Page<UserSummary>>(`/users/search?q=${encodeURIComponent('Me Myself')}`);
+    expect(response.body.results.map((u) => u.id)).not.toContain(me.user.id);
+  });
+
+  it('honours limit', async () => {
+    const p = prefix();
+    for (let i = 0; i < 3; i++) await dbUser(`${p} ${i}`);
+    expect((await get<Page<UserSummary>>(`/users/search?q=${p}&limit=2`)).body.results).toHaveLength(2);
+  });
+
+  it.each([
+    ['no q', ''],
+    ['an empty q', 'q=%20%20'],
+    ['a q over 100 characters', `q=${'a'.repeat(101)}`],
+    ['limit 0', 'q=a&limit=0'],
+    ['limit 51', 'q=a&limit=51'],
+    ['a fractional limit', 'q=a&limit=1.5'],
+    ['a word for limit', 'q=a&limit=ten'],
+    ['two q values', 'q=a&q=b'],
+  ])('400s %s', async (_label, query) => {
+    const response = await get(`/users/search?${query}`);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ non_field_errors: [expect.any(String)] });
+  });
+
+  it('401s without a token', async () => {
+    const response = await get('/users/search?q=a', null);
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({ msg: expect.any(String) });
+  });
+
+  it('403s a deactivated caller', async () => {
+    const gone = await signIn(t.url, 'Soon Gone');
+    await setUserActive(t.db, gone.user.id, false);
+    expect((await get('/users/search?q=a', gone.bearer)).status).toBe(403);
+  });
+});
+
+describe('GET /api/users/:id', () => {
+  it('returns the profile with counts and follow flags', async () => {
+    const star = await dbUser('Star');
+    await setFollow(t.db, me.user.id, star.id, true);
+    await setFollow(t.db, star.id, me.user.id, true);
+    const response = await get<Profile>(`/users/${star.id}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      id: star.id,
+      username: 'Star',
+      avatar: null,
+      is_following: true,
+      follows_you: true,
+      followers_count: 1,
+      following_count: 1,
+    });
+  });
+
+  it('404s unknown and inactive users', async () => {
+    const gone = await dbUser('Gone');
+    await setUserActive(t.db, gone.id, false);
+    for (const id of [gone.id, 2_000_000_000]) {
+      const response = await get(`/users/${id}`);
+      expect(response.status).toBe(404);
+      expect(response.body).toEqual({ msg: 'User not found.' });
+    }
+  });
+
+  it.each(['0', '-1', 'abc', '1.5', '1e3', '2147483648', '007'])('400s the id %s', async (id) => {
+    const response = await get(`/users/${id}`);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ non_field_errors: [expect.stringMatching(/^id: /)] });
+  });
+});
+
+describe('GET /api/users/:id/followers and /following', () => {
+  it('pages followers newest first with an opaque cursor', async () => {
+    const star = await dbUser('Crowd puller');
+    const fans = [];
+    for (let i = 0; i < FOLLOW_LIST_PAGE_SIZE + 5; i++) {
+      const fan = await dbUser(`fan ${i}`);
+      fans.push(fan.id);
+      await setFollow(t.db, fan.id, star.id, true);
+    }
+    const first = await get<Page<UserSummary>>(`/users/${star.id}/followers`);
+    expect(first.status).toBe(200);
+    expect(first.body.results).toHaveLength(FOLLOW_LIST_PAGE_SIZE);
+    expect(first.body.next_cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    const second = await get<Page<UserSummary>>(`/users/${star.id}/followers?cursor=${first.body.next_cursor}`);
+    expect(second.body.next_cursor).toBeNull();
+    expect([...first.body.results, ...second.body.results].map((u) => u.id)).toEqual(fans.reverse());
+  });
+
+  it('lists whom a user follows', async () => {
+    const [fan, a, b] = [await dbUser('fan'), await dbUser('a'), await dbUser('b')];
+    await setFollow(t.db, fan.id, a.id, true);
+    await setFollow(t.db, fan.id, b.id, true);
+    const response = await get<Page<UserSummary>>(`/users/${fan.id}/following`);
+    expect(response.body).toEqual({ results: [expect.objectContaining({ id: b.id }), expect.objectContaining({ id: a.id })], next_cursor: null });
+  });
+
+  it.each([
+    ['garbage', 'not a cursor!'],
+    ['valid base64 of nonsense', Buffer.from('{"x":1}').toString('base64url')],
+    ["another list's cursor", Buffer.from('["m",5]').toString('base64url')],
+  ])('400s a cursor that is %s', async (_label, cursor) => {
+    const response = await get(`/users/${me.user.id}/followers?cursor=${encodeURIComponent(cursor)}`);
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ non_field_errors: ['cursor: Invalid cursor.'] });
+  });
+
+  it('404s an unknown user and 401s without a token', async () => {
+    expect((await get('/users/2000000000/following')).status).toBe(404);
+    expect((await get(`/users/${me.user.id}/followers`, null)).status).toBe(401);
+  });
+});
