@@ -1,10 +1,11 @@
 import type { SocialType } from '@/lib/contract';
+import { useT } from '@/lib/i18n';
 import styles from './account-screen.module.css';
 
-const PROVIDERS: { type: SocialType; label: string; icon: string }[] = [
-  { type: 'google', label: 'Continue with Google', icon: 'G' },
-  { type: 'github', label: 'Continue with GitHub', icon: '⌥' },
-];
+const PROVIDERS = [
+  { type: 'google', label: 'account.continueWithGoogle', icon: 'G' },
+  { type: 'github', label: 'account.continueWithGithub', icon: '⌥' },
+] as const satisfies readonly { type: SocialType; label: string; icon: string }[];
 
 interface Props {
   pending: string | null;
@@ -12,6 +13,7 @@ interface Props {
 }
 
 export function ProviderButtons({ pending, onSignIn }: Props) {
+  const t = useT();
   return (
     <div className={styles.providers}>
       {PROVIDERS.map(({ type, label, icon }) => (
@@ -27,7 +29,7 @@ export function ProviderButtons({ pending, onSignIn }: Props) {
           <span className={styles.providerIcon} aria-hidden="true">
             {icon}
           </span>
-          {pending === type ? 'Signing in…' : label}
+          {pending === type ? t('account.signingIn') : t(label)}
         </button>
       ))}
     </div>

@@ -1,4 +1,5 @@
 import { useId, type FormEvent } from 'react';
+import { useT } from '@/lib/i18n';
 import styles from './account-screen.module.css';
 
 interface Props {
@@ -9,6 +10,7 @@ interface Props {
 
 /** Only rendered when the Auth emulator is configured: sign in as anyone, offline. */
 export function TestAccountForm({ pending, disabled, onSubmit }: Props) {
+  const t = useT();
   const id = useId();
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -20,18 +22,18 @@ export function TestAccountForm({ pending, disabled, onSubmit }: Props) {
   return (
     <form className={styles.testAccount} onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className={styles.testAccountTitle}>
-        Test account <span className={styles.badge}>emulator</span>
+        {t('account.testAccountHeading')} <span className={styles.badge}>emulator</span>
       </h2>
       <label className={styles.field}>
-        <span>Display name</span>
+        <span>{t('account.testAccountName')}</span>
         <input name="displayName" required maxLength={100} autoComplete="off" placeholder="Ada Lovelace" />
       </label>
       <label className={styles.field}>
-        <span>Email</span>
+        <span>{t('account.testAccountEmail')}</span>
         <input name="email" type="email" required maxLength={320} autoComplete="off" placeholder="ada@example.com" />
       </label>
       <button type="submit" className={styles.secondaryButton} disabled={disabled} aria-busy={pending}>
-        {pending ? 'Signing in…' : 'Sign in with test account'}
+        {pending ? t('account.signingIn') : t('account.testAccountSubmit')}
       </button>
     </form>
   );

@@ -1,0 +1,43 @@
+'use client';
+
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { initI18n } from '@/lib/i18n';
+import { Spinner } from '@/components/ui/spinner';
+
+const I18nReadyContext = createContext(false);
+
+/**
+ * Loads the user's language (from `locale`) as soon as the session area mounts, alongside the
+ * token guard rather than after it; <I18nReady> holds the screen back until it is in, so nobody
+ * sees a flash of English.
+ */
+export function I18nProvider({ children }: { children: ReactNode }) {
+  const [ready, setReady] = useState(false);
+
+  useEffect(() => {
+    let current = true;
+    initI18n()
+      .catch((error: unknown) => console.error(error))
+      // A language that failed to load leaves English in place, which is still usable.
+      .finally(() => {
+        if (current) setReady(true);
+      });
+    return () => {
+      current = false;
+    };
+  }, []);
+
+  return <I18nReadyContext.Provider value={ready}>{children}</I18nReadyContext.Provider>;
+}
+
+/** Renders its children once the language is loaded; the same spinner as the guard until then. */
+export function I18nReady({ children }: { children: ReactNode }) {
+  const ready = useContext(I18nReadyContext);
+  return ready ? children : <Spinner label="Loading Parley" fullScreen />;
+}
+
+/** The language the UI is shown in (re-renders on change), for Intl date and number formats. */
+export function useLanguage(): string {
+  return useTranslation().i18n.language;
+}
