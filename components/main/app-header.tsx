@@ -1,16 +1,18 @@
-'use client';
-
 import { useState } from 'react';
-import { useUnreadCount } from '@/lib/stores/counter-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { userSignOut } from '@/lib/session/session';
+import { useT } from '@/lib/i18n';
 import { Avatar } from '@/components/ui/avatar';
+import { SignOutIcon } from '@/components/ui/icons';
+import buttons from '@/components/ui/button.module.css';
 import { ConnectionIndicator } from './connection-indicator';
-import styles from './main-screen.module.css';
+import { SettingsMenu } from './settings-menu';
+import { UnreadBadge } from './unread-badge';
+import styles from './header.module.css';
 
 export function AppHeader() {
+  const t = useT();
   const user = useSessionStore((state) => state.user);
-  const unread = useUnreadCount();
   const [signingOut, setSigningOut] = useState(false);
 
   async function signOut() {
@@ -18,25 +20,32 @@ export function AppHeader() {
     await userSignOut();
   }
 
-  const name = user?.username || user?.email || 'You';
+  const name = user?.username || user?.email || t('common.you');
 
   return (
     <header className={styles.header}>
-      <span className={styles.brand}>Parley</span>
-      <span className={styles.unread} aria-label={`${unread} unread messages`} data-testid="unread-count">
-        {unread}
-      </span>
+      <span className={styles.brand}>{t('common.appName')}</span>
+      <UnreadBadge />
       <ConnectionIndicator />
-      <div className={styles.account} aria-label="Signed in user">
+      {/* "Signed in user" has no translation key yet; the end-to-end suite finds the user by it. */}
+      <div className={styles.account} role="group" aria-label="Signed in user">
         <Avatar name={name} src={user?.avatar ?? null} size={32} />
         <span className={styles.identity}>
           <span className={styles.name}>{name}</span>
           {user?.email && user.email !== name ? <span className={styles.muted}>{user.email}</span> : null}
         </span>
-        <button type="button" className={styles.signOut} onClick={signOut} disabled={signingOut}>
-          {signingOut ? 'Signing out…' : 'Sign out'}
-        </button>
       </div>
+      <SettingsMenu />
+      <button
+        type="button"
+        className={`${buttons.button} ${styles.signOut}`}
+        onClick={signOut}
+        disabled={signingOut}
+        aria-busy={signingOut}
+      >
+        <SignOutIcon size={18} />
+        <span className={styles.signOutText}>{signingOut ? t('settings.signingOut') : t('settings.signOut')}</span>
+      </button>
     </header>
   );
 }

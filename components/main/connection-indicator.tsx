@@ -1,21 +1,23 @@
-'use client';
-
 import { useConnectionStatus, type ConnectionStatus } from '@/lib/stores/connection-store';
-import styles from './main-screen.module.css';
+import { useT } from '@/lib/i18n';
+import styles from './header.module.css';
 
-const LABELS: Record<ConnectionStatus, string> = {
-  connected: 'Connected',
-  connecting: 'Reconnecting…',
-  disconnected: 'Offline',
-};
+const LABELS = {
+  connected: 'connection.connected',
+  // Before the first connection too: the user only cares that live messages are not flowing yet.
+  connecting: 'connection.reconnecting',
+  disconnected: 'connection.offline',
+} as const satisfies Record<ConnectionStatus, string>;
 
 /** Live messages depend on the socket: say so when it is not there. */
 export function ConnectionIndicator() {
+  const t = useT();
   const status = useConnectionStatus();
+  const label = t(LABELS[status]);
   return (
-    <span className={styles.connection} data-state={status} role="status" title={LABELS[status]}>
+    <span className={styles.connection} data-state={status} role="status" title={label}>
       <span className={styles.connectionDot} aria-hidden="true" />
-      <span className={status === 'connected' ? 'visually-hidden' : undefined}>{LABELS[status]}</span>
+      <span className={status === 'connected' ? 'visually-hidden' : styles.connectionText}>{label}</span>
     </span>
   );
 }

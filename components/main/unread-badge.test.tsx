@@ -1,0 +1,43 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { initI18n } from '@/lib/i18n';
+import { resetCounterStore, useCounterStore } from '@/lib/stores/counter-store';
+import { UnreadBadge } from './unread-badge';
+
+describe('UnreadBadge', () => {
+  beforeEach(async () => {
+    resetCounterStore();
+    await initI18n('en');
+  });
+  afterEach(cleanup);
+
+  it.each([
+    [0, '0 unread messages'],
+    [1, '1 unread message'],
+    [3, '3 unread messages'],
+    [1200, '1,200 unread messages'],
+  ])('%d reads "%s" and shows the number', (count, label) => {
+    useCounterStore.getState().setUnread(count);
+    render(<UnreadBadge />);
+    expect(screen.getByTestId('unread-count').textContent).toBe(String(count));
+    expect(screen.getByText(label)).toBeTruthy();
+  });
+
+  it('follows the counter store live', () => {
+    useCounterStore.getState().setUnread(1);
+    render(<UnreadBadge />);
+    act(() => useCounterStore.getState().incrementUnread());
+    expect(screen.getByTestId('unread-count').textContent).toBe('2');
+    expect(screen.getByText('2 unread messages')).toBeTruthy();
+  });
+
+  it('uses the plural rules of the UI language', async () => {
+    await initI18n('fr');
+    useCounterStore.getState().setUnread(1);
+    const { rerender } = render(<UnreadBadge />);
+    expect(screen.getByText('1 message non lu')).toBeTruthy();
+    act(() => useCounterStore.getState().setUnread(5));
+    rerender(<UnreadBadge />);
+    expect(screen.getByText('5 messages non lus')).toBeTruthy();
+  });
+});

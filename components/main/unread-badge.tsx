@@ -1,0 +1,21 @@
+import { useUnreadCount } from '@/lib/stores/counter-store';
+import { useT } from '@/lib/i18n';
+import styles from './header.module.css';
+
+/**
+ * The unread total (SPEC §4). The digits are for the eye (and the end-to-end suite's
+ * `unread-count`); assistive technology reads the sentence with the right plural.
+ */
+export function UnreadBadge() {
+  const t = useT();
+  const unread = useUnreadCount();
+  const label = t('header.unread', { count: unread });
+  return (
+    <span className={styles.unread} data-empty={unread === 0} title={label}>
+      <span aria-hidden="true" data-testid="unread-count">
+        {unread}
+      </span>
+      <span className="visually-hidden">{label}</span>
+    </span>
+  );
+}
