@@ -1,0 +1,55 @@
+import type { UserSummary } from '@/lib/contract';
+import { useFollowView, usePeopleStore } from '@/lib/stores/people-store';
+import { useT } from '@/lib/i18n';
+import buttons from '@/components/ui/button.module.css';
+import styles from './people.module.css';
+
+interface Props {
+  user: Pick<UserSummary, 'id' | 'is_following' | 'follows_you'>;
+  /** Who, for the error message and the button's tooltip. */
+  name: string;
+}
+
+/**
+ * Follow / Follow back / Unfollow, optimistic: the new state shows at once and the `followed`
+ * answer confirms it (or the store rolls it back, and the reason shows under the button).
+ */
+export function FollowButton({ user, name }: Props) {
+  const t = useT();
+  const { following, followsYou, pending, error } = useFollowView(user);
+  const toggleFollow = usePeopleStore((state) => state.toggleFollow);
+
+  const label = following ? t('people.unfollow') : followsYou ? t('people.followBack') : t('people.follow');
+  return (
+    <span className={styles.follow}>
+      <button
+        type="button"
+        className={`${buttons.button} ${buttons.small} ${following ? '' : buttons.primary}`}
+        title={following ? t('people.unfollowUser', { name }) : t('people.followUser', { name })}
+        aria-busy={pending}
+        disabled={pending}
+        onClick={() => void toggleFollow(user.id)}
+      >
+        {label}
+      </button>
+      {error ? (
+        <span className={styles.followError} role="alert">
+          {t('people.followFailed', { message: error })}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+/** "Following" and "Follows you" chips: how a person relates to the signed-in user. */
+export function FollowChips({ user }: { user: Pick<UserSummary, 'id' | 'is_following' | 'follows_you'> }) {
+  const t = useT();
+  const { following, followsYou } = useFollowView(user);
+  if (!following && !followsYou) return null;
+  return (
+    <span className={styles.chips}>
+      {following ? <span className={styles.chip}>{t('people.following')}</span> : null}
+      {followsYou ? <span className={styles.chip}>{t('people.followsYou')}</span> : null}
+    </span>
+  );
+}
