@@ -1,22 +1,45 @@
 'use client';
 
+import { useEffect } from 'react';
+import { syncUnreadTitle } from '@/lib/realtime/unread-title';
+import { wireStores } from '@/lib/realtime/wire-stores';
 import { useSessionStore } from '@/lib/stores/session-store';
+import { useT } from '@/lib/i18n';
+import { Sidebar } from '@/components/chat/sidebar';
+import { ThreadView } from '@/components/chat/thread-view';
+import { EmptyState } from '@/components/ui/empty-state';
+import { ChatIcon } from '@/components/ui/icons';
 import { AppHeader } from './app-header';
 import styles from './main-screen.module.css';
 
+/**
+ * The signed-in area: conversations (or search results) on the left, the open thread on the
+ * right. On a phone they are separate views: the list, or the thread with a back button.
+ */
 export function MainScreen() {
-  const user = useSessionStore((state) => state.user);
+  const t = useT();
+  const receiver = useSessionStore((state) => state.receiver);
+
+  // Socket events flow into the stores from here on; sign-out or leaving /main undoes it.
+  useEffect(() => wireStores(), []);
+  useEffect(() => syncUnreadTitle(), []);
 
   return (
     <div className={styles.shell}>
       <AppHeader />
-      <main className={styles.content}>
-        <section className={styles.empty} aria-labelledby="welcome-title">
-          <h1 id="welcome-title" className={styles.title}>
-            Welcome{user?.username ? `, ${user.username}` : ''}
-          </h1>
-          <p className={styles.muted}>Your conversations will appear here.</p>
-        </section>
+      <main className={styles.main} data-view={receiver === null ? 'list' : 'thread'}>
+        <div className={styles.listColumn}>
+          <Sidebar />
+        </div>
+        <div className={styles.threadColumn}>
+          {receiver === null ? (
+            <div className={styles.nothingOpen}>
+              <EmptyState icon={<ChatIcon />} title={t('thread.noneSelected')} />
+            </div>
+          ) : (
+            <ThreadView key={receiver} peerId={receiver} />
+          )}
+        </div>
       </main>
     </div>
   );

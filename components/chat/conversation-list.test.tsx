@@ -1,0 +1,64 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { initI18n } from '@/lib/i18n';
+import { resetConversationsStore, useConversationsStore } from '@/lib/stores/conversations-store';
+import { publishUser, resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
+import { conversation, ME, message } from '@/lib/testing/fixtures';
+import { ConversationList } from './conversation-list';
+
+const readMarking = vi.hoisted(() => ({ openConversation: vi.fn<(peerId: number) => void>() }));
+vi.mock('@/lib/realtime/read-marking', () => readMarking);
+
+describe('ConversationList', () => {
+  beforeEach(async () => {
+    resetConversationsStore();
+    resetSessionStore();
+    readMarking.openConversation.mockReset();
+    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true });
+    await initI18n('en');
+  });
+  afterEach(cleanup);
+
+  it('says there are no conversations yet', () => {
+    useConversationsStore.setState({ status: 'ready', conversations: [] });
+    render(<ConversationList />);
+    expect(screen.getByText('No conversations yet.')).toBeTruthy();
+  });
+
+  it('shows each person with the last message, its unread badge, and "You:" for the user’s own', () => {
+    useConversationsStore.setState({
+      status: 'ready',
+      conversations: [
+        conversation(2, message(5, { text: 'see you\nsoon' }), 3),
+        conversation(3, message(4, { sender_id: ME, recipient_id: 3, text: 'thanks' }), 0),
+      ],
+    });
+    render(<ConversationList />);
+    const [first, second] = screen.getAllByRole('button');
+    expect(within(first!).getByText('user2')).toBeTruthy();
+    expect(within(first!).getByText('see you soon')).toBeTruthy();
+    expect(within(first!).getByText('3 unread messages')).toBeTruthy();
+    expect(within(second!).getByText('You: thanks')).toBeTruthy();
+    expect(within(second!).queryByText(/unread/)).toBeNull();
+  });
+
+  it('opens a conversation on click, marks the open one, and moves between rows with the arrows', async () => {
+    useConversationsStore.setState({
+      status: 'ready',
+      conversations: [conversation(2, message(5)), conversation(3, message(4, { sender_id: 3 }))],
+    });
+    useSessionStore.getState().setReceiver(3);
+    render(<ConversationList />);
+    const [first, second] = screen.getAllByRole('button');
+    expect(second!.getAttribute('aria-current')).toBe('true');
+    expect(first!.getAttribute('aria-current')).toBeNull();
+
+    await userEvent.click(first!);
+    expect(readMarking.openConversation).toHaveBeenCalledWith(2);
+    await userEvent.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(second);
+    await userEvent.keyboard('{Enter}');
+    expect(readMarking.openConversation).toHaveBeenLastCalledWith(3);
+  });
+});

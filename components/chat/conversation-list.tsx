@@ -1,0 +1,104 @@
+import { useCallback, type KeyboardEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { openConversation } from '@/lib/realtime/read-marking';
+import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { useSessionStore } from '@/lib/stores/session-store';
+import { useT } from '@/lib/i18n';
+import { useLanguage } from '@/components/i18n/i18n-provider';
+import { EmptyState } from '@/components/ui/empty-state';
+import { ChatIcon } from '@/components/ui/icons';
+import { Spinner } from '@/components/ui/spinner';
+import buttons from '@/components/ui/button.module.css';
+import { ConversationRow } from './conversation-row';
+import { useNow } from './use-now';
+import styles from './conversations.module.css';
+
+/** Up and down arrows move between rows; Tab still goes through them one by one. */
+function moveFocus(event: KeyboardEvent<HTMLUListElement>) {
+  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp' && event.key !== 'Home' && event.key !== 'End') return;
+  const rows = [...event.currentTarget.querySelectorAll<HTMLButtonElement>('[data-row]')];
+  const index = rows.indexOf(document.activeElement as HTMLButtonElement);
+  if (index === -1) return;
+  const target =
+    event.key === 'Home' ? 0 : event.key === 'End' ? rows.length - 1 : index + (event.key === 'ArrowDown' ? 1 : -1);
+  const row = rows[Math.max(0, Math.min(rows.length - 1, target))];
+  if (!row) return;
+  event.preventDefault();
+  row.focus();
+}
+
+/** Everyone the user has exchanged messages with, newest first, each with its unread badge. */
+export function ConversationList() {
+  const t = useT();
+  const language = useLanguage();
+  const now = useNow();
+  const me = useSessionStore((state) => state.user?.id ?? null);
+  const receiver = useSessionStore((state) => state.receiver);
+  const { conversations, status, error, nextCursor, loadingMore } = useConversationsStore(
+    useShallow((state) => ({
+      conversations: state.conversations,
+      status: state.status,
+      error: state.error,
+      nextCursor: state.nextCursor,
+      loadingMore: state.loadingMore,
+    })),
+  );
+  const open = useCallback((peerId: number) => openConversation(peerId), []);
+
+  if (status === 'idle' || status === 'loading') return <Spinner label={t('common.loading')} />;
+
+  if (status === 'error') {
+    return (
+      <div className={styles.problem} role="alert">
+        <p>{t('conversations.loadFailed', { message: error ?? t('common.errorGeneric') })}</p>
+        <button type="button" className={buttons.button} onClick={() => void useConversationsStore.getState().loadConversations()}>
+          {t('common.retry')}
+        </button>
+      </div>
+    );
+  }
+
+  if (conversations.length === 0) {
+    return (
+      <EmptyState icon={<ChatIcon />} title={t('conversations.empty')}>
+        {t('conversations.emptyHint')}
+      </EmptyState>
+    );
+  }
+
+  return (
+    <nav className={styles.conversations} aria-label={t('conversations.title')}>
+      <ul className={styles.list} onKeyDown={moveFocus}>
+        {conversations.map((conversation) => (
+          <ConversationRow
+            key={conversation.user.id}
+            conversation={conversation}
+            me={me}
+            selected={conversation.user.id === receiver}
+            now={now}
+            language={language}
+            onOpen={open}
+          />
+        ))}
+      </ul>
+      {error ? (
+        <p className={styles.inlineError} role="alert">
+          {t('conversations.loadFailed', { message: error })}
+        </p>
+      ) : null}
+      {nextCursor ? (
+        <div className={styles.more}>
+          <button
+            type="button"
+            className={buttons.button}
+            aria-busy={loadingMore}
+            disabled={loadingMore}
+            onClick={() => void useConversationsStore.getState().loadMoreConversations()}
+          >
+            {loadingMore ? t('common.loading') : t('conversations.loadMore')}
+          </button>
+        </div>
+      ) : null}
+    </nav>
+  );
+}

@@ -1,0 +1,67 @@
+import { memo } from 'react';
+import type { Conversation } from '@/lib/contract';
+import { useT } from '@/lib/i18n';
+import { Avatar } from '@/components/ui/avatar';
+import { formatFull, formatRelative, parseTime } from './time-format';
+import styles from './conversations.module.css';
+
+interface Props {
+  conversation: Conversation;
+  me: number | null;
+  selected: boolean;
+  now: Date;
+  language: string;
+  onOpen: (peerId: number) => void;
+}
+
+type T = ReturnType<typeof useT>;
+
+/** One line of the last message: "You: …" for the user's own, a word for a file without text. */
+export function previewOf({ last_message: message }: Conversation, me: number | null, t: T): string {
+  const text = message.text.replace(/\s+/g, ' ').trim();
+  const content =
+    text ||
+    (message.attachment?.mime_type.startsWith('image/') ? t('conversations.lastMessagePhoto') : t('conversations.lastMessageAttachment'));
+  return message.sender_id === me ? t('conversations.lastMessageYou', { text: content }) : content;
+}
+
+export const ConversationRow = memo(function ConversationRow({ conversation, me, selected, now, language, onOpen }: Props) {
+  const t = useT();
+  const { user, unread_count: unread } = conversation;
+  const name = user.username || t('common.unknownUser');
+  const time = parseTime(conversation.last_message.created_at);
+
+  return (
+    <li>
+      <button
+        type="button"
+        className={styles.row}
+        data-row=""
+        data-unread={unread > 0}
+        aria-current={selected ? 'true' : undefined}
+        onClick={() => onOpen(user.id)}
+      >
+        <Avatar name={name} src={user.avatar} size={48} />
+        <span className={styles.rowText}>
+          <span className={styles.rowTop}>
+            <span className={styles.rowName}>{name}</span>
+            {time ? (
+              <time className={styles.rowTime} dateTime={conversation.last_message.created_at} title={formatFull(time, language)}>
+                {formatRelative(time, now, language)}
+              </time>
+            ) : null}
+          </span>
+          <span className={styles.rowBottom}>
+            <span className={styles.preview}>{previewOf(conversation, me, t)}</span>
+            {unread > 0 ? (
+              <span className={styles.badge}>
+                <span aria-hidden="true">{unread > 99 ? '99+' : unread}</span>
+                <span className="visually-hidden">{t('conversations.unreadBadge', { count: unread })}</span>
+              </span>
+            ) : null}
+          </span>
+        </span>
+      </button>
+    </li>
+  );
+});

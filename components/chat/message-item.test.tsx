@@ -1,0 +1,58 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { initI18n } from '@/lib/i18n';
+import { fromServer, type ThreadMessage } from '@/lib/stores/thread-messages';
+import { resetThreadStore, useThreadStore } from '@/lib/stores/thread-store';
+import { ME, message } from '@/lib/testing/fixtures';
+import { MessageItem } from './message-item';
+
+function own(fields: Partial<ThreadMessage>): ThreadMessage {
+  return { ...fromServer(message(1, { sender_id: ME, recipient_id: 2, text: 'hello' })), ...fields };
+}
+
+describe('MessageItem', () => {
+  beforeEach(async () => {
+    resetThreadStore();
+    await initI18n('en');
+  });
+  afterEach(cleanup);
+
+  it.each([
+    ['sending', 'Sending…'],
+    ['sent', 'Sent'],
+  ] as const)('shows an own %s message as "%s", without a retry', (status, text) => {
+    render(<MessageItem message={own({ status, id: status === 'sent' ? 1 : null })} own language="en" />);
+    expect(screen.getByText(text)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
+  it('shows a failed message with its reason and retries it by its client id', async () => {
+    const retryMessage = vi.fn(async () => ({ status: 'sent' as const, message: message(1) }));
+    useThreadStore.setState({ retryMessage });
+    const failed = own({ id: null, status: 'failed', error: 'Recipient not found.' });
+    render(<MessageItem message={failed} own language="en" />);
+
+    expect(screen.getByText('Not sent: Recipient not found.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(retryMessage).toHaveBeenCalledExactlyOnceWith(failed.client_id);
+  });
+
+  it('says "Not sent" when no reason is known', () => {
+    render(<MessageItem message={own({ id: null, status: 'failed', error: null })} own language="en" />);
+    expect(screen.getByText('Not sent')).toBeTruthy();
+  });
+
+  it('shows no delivery status on the other person’s messages', () => {
+    render(<MessageItem message={fromServer(message(3))} own={false} language="en" />);
+    expect(screen.getByText('message 3')).toBeTruthy();
+    expect(screen.queryByText('Sent')).toBeNull();
+  });
+
+  it('renders the text as typed, never as HTML', () => {
+    const text = '<img src=x onerror="alert(1)"> <b>bold</b>\nsecond line';
+    const { container } = render(<MessageItem message={fromServer(message(4, { text }))} own={false} language="en" />);
+    expect(container.querySelector('img, b')).toBeNull();
+    expect(container.querySelector('p')?.textContent).toBe(text);
+  });
+});

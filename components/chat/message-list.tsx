@@ -1,0 +1,168 @@
+import { useCallback, useRef, useState } from 'react';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { useShallow } from 'zustand/react/shallow';
+import { messageKey } from '@/lib/stores/thread-messages';
+import { useThreadMessages, useThreadStore, type ThreadMessage } from '@/lib/stores/thread-store';
+import { useSessionStore } from '@/lib/stores/session-store';
+import { useT } from '@/lib/i18n';
+import { useLanguage } from '@/components/i18n/i18n-provider';
+import { ArrowDownIcon } from '@/components/ui/icons';
+import { Spinner } from '@/components/ui/spinner';
+import { MessageItem } from './message-item';
+import { daysBetween, formatDay, parseTime } from './time-format';
+import { useNow } from './use-now';
+import styles from './thread.module.css';
+
+// Virtuoso numbers items from here, counting down as older pages are put in front, so the
+// messages already on screen keep their indexes (and their place) when history arrives.
+const START_INDEX = 1_000_000_000;
+
+interface ListContext {
+  peerId: number;
+  name: string;
+  messages: ThreadMessage[];
+  firstItemIndex: number;
+  me: number | null;
+  language: string;
+  now: Date;
+  hasMore: boolean;
+  loadingOlder: boolean;
+  error: string | null;
+}
+
+/** The top of the list: older messages loading, a way to ask for them, or the very beginning. */
+function ListHeader({ context }: { context: ListContext }) {
+  const t = useT();
+  if (context.loadingOlder) {
+    return (
+      <div className={styles.listHeader}>
+        <Spinner label={t('thread.loadingOlder')} />
+      </div>
+    );
+  }
+  if (!context.hasMore) {
+    return <p className={styles.listHeader}>{t('thread.beginning', { name: context.name })}</p>;
+  }
+  return (
+    <div className={styles.listHeader}>
+      {context.error ? <p className={styles.listError}>{t('thread.loadFailed', { message: context.error })}</p> : null}
+      <button type="button" className={styles.loadOlder} onClick={() => void useThreadStore.getState().loadOlder(context.peerId)}>
+        {t('thread.loadOlder')}
+      </button>
+    </div>
+  );
+}
+
+function DaySeparator({ date, now, language }: { date: Date; now: Date; language: string }) {
+  const t = useT();
+  const days = daysBetween(date, now);
+  const label = days === 0 ? t('thread.today') : days === 1 ? t('thread.yesterday') : formatDay(date, now, language);
+  return (
+    <div className={styles.day} role="separator" aria-label={label}>
+      <span aria-hidden="true">{label}</span>
+    </div>
+  );
+}
+
+function itemContent(index: number, message: ThreadMessage, context: ListContext) {
+  const previous = context.messages[index - context.firstItemIndex - 1];
+  const date = parseTime(message.created_at);
+  const previousDate = previous ? parseTime(previous.created_at) : null;
+  const newDay = date !== null && (previousDate === null || daysBetween(previousDate, date) !== 0);
+  return (
+    <div className={styles.item}>
+      {newDay ? <DaySeparator date={date} now={context.now} language={context.language} /> : null}
+      <MessageItem
+        message={message}
+        own={message.sender_id === context.me}
+        language={context.language}
+        continued={!newDay && previous?.sender_id === message.sender_id}
+      />
+    </div>
+  );
+}
+
+const computeItemKey = (_index: number, message: ThreadMessage) => messageKey(message);
+const components = { Header: ListHeader };
+
+/**
+ * The thread, virtualised (only the messages in view are in the page, so 10,000 stay smooth):
+ * it opens at the newest message, loads older pages as the user scrolls up, and follows new
+ * messages while the user is at the bottom (always for the user's own).
+ */
+export function MessageList({ peerId, name }: { peerId: number; name: string }) {
+  const t = useT();
+  const language = useLanguage();
+  const now = useNow();
+  const me = useSessionStore((state) => state.user?.id ?? null);
+  const messages = useThreadMessages(peerId);
+  const { hasMore, loadingOlder, error } = useThreadStore(
+    useShallow((state) => ({
+      hasMore: (state.threads[peerId]?.nextCursor ?? null) !== null,
+      loadingOlder: state.threads[peerId]?.loadingOlder ?? false,
+      error: state.threads[peerId]?.error ?? null,
+    })),
+  );
+  const virtuoso = useRef<VirtuosoHandle>(null);
+  const [atBottom, setAtBottom] = useState(true);
+
+  // The message that was first when the list appeared: however many come before it now were
+  // prepended. If it is gone (the thread restarted after a long disconnection), start over.
+  const [anchor, setAnchor] = useState<{ key: string | null; epoch: number }>(() => ({
+    key: messages[0] ? messageKey(messages[0]) : null,
+    epoch: 0,
+  }));
+  let offset = anchor.key === null ? 0 : messages.findIndex((message) => messageKey(message) === anchor.key);
+  if (offset === -1 || (anchor.key === null && messages[0])) {
+    setAnchor({ key: messages[0] ? messageKey(messages[0]) : null, epoch: anchor.epoch + (offset === -1 ? 1 : 0) });
+    offset = 0;
+  }
+  const firstItemIndex = START_INDEX - offset;
+
+  const last = messages[messages.length - 1];
+  const followOutput = useCallback(
+    (isAtBottom: boolean) => {
+      if (last && last.sender_id === me && last.status === 'sending') return isAtBottom ? 'smooth' : 'auto';
+      return isAtBottom ? 'smooth' : false;
+    },
+    [last, me],
+  );
+
+  const context: ListContext = { peerId, name, messages, firstItemIndex, me, language, now, hasMore, loadingOlder, error };
+
+  return (
+    <div className={styles.listWrap}>
+      <Virtuoso
+        key={anchor.epoch}
+        ref={virtuoso}
+        className={styles.scroller}
+        data={messages}
+        context={context}
+        firstItemIndex={firstItemIndex}
+        initialTopMostItemIndex={{ index: Math.max(0, messages.length - 1), align: 'end' }}
+        computeItemKey={computeItemKey}
+        itemContent={itemContent}
+        components={components}
+        followOutput={followOutput}
+        alignToBottom
+        atBottomThreshold={120}
+        atBottomStateChange={setAtBottom}
+        startReached={() => void useThreadStore.getState().loadOlder(peerId)}
+        increaseViewportBy={{ top: 600, bottom: 300 }}
+        tabIndex={0}
+        aria-label={t('thread.title', { name })}
+      />
+      {!atBottom ? (
+        <button
+          type="button"
+          className={styles.jump}
+          aria-label={t('thread.jumpToLatest')}
+          title={t('thread.jumpToLatest')}
+          onClick={() => virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' })}
+        >
+          <ArrowDownIcon />
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { useId, useState } from 'react';
+import type { UserSummary } from '@/lib/contract';
+import { closeConversation } from '@/lib/realtime/read-marking';
+import { useT } from '@/lib/i18n';
+import { Avatar } from '@/components/ui/avatar';
+import { BackIcon } from '@/components/ui/icons';
+import { FollowButton } from '@/components/people/follow-button';
+import { ProfileCard } from '@/components/people/profile-card';
+import buttons from '@/components/ui/button.module.css';
+import styles from './thread.module.css';
+
+interface Props {
+  peer: UserSummary | null;
+  name: string;
+}
+
+/** Who the conversation is with: back (phone), their face and name (opens their card), follow. */
+export function ThreadHeader({ peer, name }: Props) {
+  const t = useT();
+  const id = useId();
+  const [cardOpen, setCardOpen] = useState(false);
+
+  return (
+    <div
+      className={styles.headerWrap}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && cardOpen) setCardOpen(false);
+      }}
+    >
+      <header className={styles.header}>
+        <button
+          type="button"
+          className={`${buttons.button} ${buttons.icon} ${styles.back}`}
+          aria-label={t('header.backToConversations')}
+          onClick={closeConversation}
+        >
+          <BackIcon />
+        </button>
+        <h2 className={styles.heading}>
+          <button
+            type="button"
+            className={styles.peer}
+            aria-expanded={cardOpen}
+            aria-controls={cardOpen ? `${id}-card` : undefined}
+            title={t('people.viewProfile')}
+            onClick={() => setCardOpen(!cardOpen)}
+          >
+            <Avatar name={name} src={peer?.avatar ?? null} size={36} />
+            <span className={styles.peerName}>{name}</span>
+          </button>
+        </h2>
+        {peer ? <FollowButton user={peer} name={name} /> : null}
+      </header>
+      {cardOpen && peer ? (
+        <div className={styles.cardWrap}>
+          <ProfileCard id={`${id}-card`} peer={peer} name={name} />
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+// The thread as a whole, with react-virtuoso replaced by a list that renders every item (jsdom
+// has no layout, so the real one would render none): what is sent shows at once as "Sending…",
+// the ack turns it "Sent", a refusal "Not sent" with Retry; older pages go in front.
+import type { ComponentType, ReactNode } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { MessagePayload, Page, SendPayload } from '@/lib/contract';
+import { initI18n } from '@/lib/i18n';
+import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
+import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
+import { resetConversationsStore } from '@/lib/stores/conversations-store';
+import { resetPeopleStore } from '@/lib/stores/people-store';
+import { publishUser, resetSessionStore } from '@/lib/stores/session-store';
+import { resetThreadStore } from '@/lib/stores/thread-store';
+import { deferred, settle } from '@/lib/testing/deferred';
+import { ME, message, user } from '@/lib/testing/fixtures';
+import { ThreadView } from './thread-view';
+
+const api = vi.hoisted(() => ({
+  listMessages: vi.fn<(userId: number, cursor?: string | null) => Promise<Page<MessagePayload>>>(),
+  listConversations: vi.fn(),
+}));
+vi.mock('@/lib/api/conversations', () => api);
+vi.mock('@/lib/api/users', () => ({
+  getProfile: vi.fn(async () => ({ ...user(2, { username: 'Ada' }), followers_count: 3, following_count: 1 })),
+  searchUsers: vi.fn(),
+}));
+vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
+  (await import('@/lib/socket/testing/fake-service')).fakeSocketServiceModule(await importOriginal()),
+);
+
+interface FakeVirtuosoProps<T, C> {
+  data: T[];
+  context: C;
+  firstItemIndex: number;
+  itemContent: (index: number, item: T, context: C) => ReactNode;
+  computeItemKey: (index: number, item: T) => string;
+  components?: { Header?: ComponentType<{ context: C }> };
+}
+vi.mock('react-virtuoso', () => ({
+  Virtuoso: function FakeVirtuoso<T, C>({ data, context, firstItemIndex, itemContent, computeItemKey, components }: FakeVirtuosoProps<T, C>) {
+    const Header = components?.Header;
+    return (
+      <div data-testid="virtuoso" data-first-item-index={firstItemIndex}>
+        {Header ? <Header context={context} /> : null}
+        {data.map((item, index) => (
+          <div key={computeItemKey(firstItemIndex + index, item)}>{itemContent(firstItemIndex + index, item, context)}</div>
+        ))}
+      </div>
+    );
+  },
+}));
+
+let socket: FakeSocket;
+
+async function openThread() {
+  render(<ThreadView peerId={2} />);
+  await screen.findByText('message 2');
+}
+
+const firstItemIndex = () => Number(screen.getByTestId('virtuoso').dataset.firstItemIndex);
+
+describe('ThreadView', () => {
+  beforeEach(async () => {
+    for (const reset of [resetThreadStore, resetConversationsStore, resetPeopleStore, resetSessionStore]) reset();
+    resetFakeSocketService();
+    api.listMessages.mockReset();
+    api.listMessages.mockResolvedValue({ results: [message(2), message(1)], next_cursor: null });
+    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true });
+    socket = connectFakeSocket(ME);
+    await initI18n('en');
+  });
+  afterEach(cleanup);
+
+  it('shows a sent message at once as "Sending…", then "Sent" when the server acknowledges it', async () => {
+    const ack = deferred<unknown>();
+    socket.ackResponder = () => ack.promise;
+    await openThread();
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Hello <b>Ada</b>{Enter}');
+    expect(screen.getByText('Hello <b>Ada</b>')).toBeTruthy();
+    expect(screen.getByText('Sending…')).toBeTruthy();
+
+    const sent = socket.sentEvents('send')[0]?.[1] as SendPayload;
+    await act(async () => {
+      ack.resolve({ data: message(9, { sender_id: ME, recipient_id: 2, client_id: sent.client_id, text: sent.text }) });
+      await settle();
+    });
+    expect(screen.queryByText('Sending…')).toBeNull();
+    expect(screen.getByText('Sent')).toBeTruthy();
+  });
+
+  it('a refused message says why, is announced, and Retry sends it again with the same client id', async () => {
+    socket.ackResponder = async () => ({ error: { msg: 'Recipient not found.' } });
+    await openThread();
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'are you there?{Enter}');
+    // In the message itself, and in the thread's live region for screen readers.
+    expect(await screen.findByText('Not sent: Recipient not found.', { selector: 'span' })).toBeTruthy();
+    expect(screen.getAllByRole('status').some((status) => status.textContent === 'Not sent: Recipient not found.')).toBe(true);
+
+    socket.ackResponder = async (_event, payload) => {
+      const send = payload as SendPayload;
+      return { data: message(10, { sender_id: ME, recipient_id: 2, client_id: send.client_id, text: send.text }) };
+    };
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Sent')).toBeTruthy();
+    const [first, second] = socket.sentEvents('send').map(([, payload]) => (payload as SendPayload).client_id);
+    expect(second).toBe(first);
+  });
+
+  it('puts older pages in front without moving the list: firstItemIndex goes down by their count', async () => {
+    api.listMessages
+      .mockResolvedValueOnce({ results: [message(4), message(3)], next_cursor: 'older' })
+      .mockResolvedValueOnce({ results: [message(2), message(1)], next_cursor: null });
+    render(<ThreadView peerId={2} />);
+    await screen.findByText('message 4');
+    const before = firstItemIndex();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Load older messages' }));
+    await screen.findByText('message 1');
+    expect(firstItemIndex()).toBe(before - 2);
+    expect(screen.getByText(/This is the beginning of your conversation with Ada/)).toBeTruthy();
+  });
+
+  it('names the person from their profile and offers to follow them', async () => {
+    await openThread();
+    expect(await screen.findByRole('heading', { name: 'Ada' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Follow' })).toBeTruthy();
+  });
+});

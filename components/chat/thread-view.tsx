@@ -1,0 +1,75 @@
+import { useEffect, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { usePeopleStore } from '@/lib/stores/people-store';
+import { useThreadStore } from '@/lib/stores/thread-store';
+import { useT } from '@/lib/i18n';
+import { usePeer } from '@/components/people/use-peer';
+import { Spinner } from '@/components/ui/spinner';
+import buttons from '@/components/ui/button.module.css';
+import { Composer } from './composer';
+import { MessageList } from './message-list';
+import { ThreadHeader } from './thread-header';
+import styles from './thread.module.css';
+
+// Opening a conversation on a phone should not pop the keyboard over the messages.
+const wideScreen = () => typeof window !== 'undefined' && (window.matchMedia?.('(min-width: 720px)').matches ?? false);
+
+/** The conversation with the receiver: who it is with, the messages, and the message box. */
+export function ThreadView({ peerId }: { peerId: number }) {
+  const t = useT();
+  const peer = usePeer(peerId);
+  const name = peer?.username || t('common.unknownUser');
+  const { status, error } = useThreadStore(
+    useShallow((state) => ({ status: state.threads[peerId]?.status ?? 'idle', error: state.threads[peerId]?.error ?? null })),
+  );
+  const [announcement, setAnnouncement] = useState('');
+  const [focusComposer] = useState(wideScreen);
+
+  useEffect(() => {
+    // openConversation already started it; a receiver set any other way still gets its thread.
+    void useThreadStore.getState().loadThread(peerId);
+    void usePeopleStore.getState().loadProfile(peerId);
+  }, [peerId]);
+
+  function send(text: string) {
+    setAnnouncement('');
+    void useThreadStore
+      .getState()
+      .sendMessage(peerId, text)
+      .then((result) => {
+        // The message says so in the list too; this tells those who cannot see it.
+        if (result.status !== 'sent') setAnnouncement(t('thread.failedWithReason', { message: result.error }));
+      });
+  }
+
+  let body;
+  if (status === 'ready') {
+    body = <MessageList peerId={peerId} name={name} />;
+  } else if (status === 'error') {
+    body = (
+      <div className={styles.problem} role="alert">
+        <p>{t('thread.loadFailed', { message: error ?? t('common.errorGeneric') })}</p>
+        <button type="button" className={buttons.button} onClick={() => void useThreadStore.getState().loadThread(peerId)}>
+          {t('common.retry')}
+        </button>
+      </div>
+    );
+  } else {
+    body = (
+      <div className={styles.problem}>
+        <Spinner label={t('common.loading')} />
+      </div>
+    );
+  }
+
+  return (
+    <section className={styles.thread} aria-label={t('thread.title', { name })}>
+      <ThreadHeader peer={peer} name={name} />
+      <div className={styles.body}>{body}</div>
+      <Composer onSend={send} placeholder={t('composer.placeholderTo', { name })} autoFocus={focusComposer} />
+      <p className="visually-hidden" role="status">
+        {announcement}
+      </p>
+    </section>
+  );
+}
