@@ -32,9 +32,4 @@ export function registerAccountHandlers(socket: RealtimeSocket, db: Db, log: Fas
       ack(errorAck({ msg: 'Internal server error' }));
     }
   });
-
-  // Messaging and following arrive with the next issue; until then say so instead of leaving the ack hanging.
-  for (const event of ['send', 'follow'] as const) {
-    socket.on(event, (...args: unknown[]) => splitArgs(args).ack(errorAck({ msg: 'Not available yet' })));
-  }
 }

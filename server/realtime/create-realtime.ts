@@ -4,7 +4,9 @@ import { Server } from 'socket.io';
 import type { Db } from '../db/open-database';
 import type { SocketDisconnector } from '../http/accounts-routes';
 import { registerAccountHandlers } from './account-handlers';
+import { registerFollowHandlers } from './follow-handlers';
 import { handshakeAuth } from './handshake';
+import { registerMessageHandlers } from './message-handlers';
 import { rooms, type RealtimeServer } from './types';
 
 export interface Realtime extends SocketDisconnector {
@@ -24,6 +26,8 @@ export function createRealtime(httpServer: HttpServer, { db, log }: { db: Db; lo
   io.on('connection', (socket) => {
     void socket.join([rooms.account(socket.data.userId), rooms.session(socket.data.sessionId)]);
     registerAccountHandlers(socket, db, log);
+    registerMessageHandlers(socket, db, log);
+    registerFollowHandlers(socket, db, log);
   });
 
   return {

@@ -95,11 +95,3 @@ describe('init', () => {
     expect(await count).toEqual({ count: 0 });
   });
 });
-
-describe('events of the next issue', () => {
-  it.each(['send', 'follow'])('%s answers "Not available yet"', async (event) => {
-    const socket = await connect(alice);
-    const ack = await emitWithAck(socket, event, { anything: true });
-    expect(ack).toEqual({ error: { msg: 'Not available yet' } });
-  });
-});

@@ -1,0 +1,31 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { followPayloadSchema, type FollowedPayload } from '../../lib/contract';
+import type { Db } from '../db/open-database';
+import { setFollow } from '../db/people';
+import { findActiveUser } from '../db/users';
+import { fieldError, onEvent, refuse } from './handler';
+import { rooms, type RealtimeSocket } from './types';
+
+/** `follow`: follow or unfollow someone; both sides hear about it. */
+export function registerFollowHandlers(socket: RealtimeSocket, db: Db, log: FastifyBaseLogger): void {
+  onEvent(socket, log, 'follow', followPayloadSchema, async ({ user_id: followeeId, follow }, userId) => {
+    if (followeeId === userId) return fieldError('user_id: You cannot follow yourself.');
+    if (!(await findActiveUser(db, followeeId))) return refuse({ msg: 'User not found.' });
+    const { changed, followersCount } = await setFollow(db, userId, followeeId, follow);
+    const payload: FollowedPayload = {
+      follower_id: userId,
+      followee_id: followeeId,
+      following: follow,
+      followers_count: followersCount,
+    };
+    return {
+      data: payload,
+      broadcast: () => {
+        // All the follower's tabs settle on the new state, even when it did not change (SPEC §4's
+        // follow stream waits for `followed`); the followee only hears about real changes.
+        socket.nsp.to(rooms.user(userId)).emit('followed', payload);
+        if (changed) socket.nsp.to(rooms.user(followeeId)).emit('follower', payload);
+      },
+    };
+  });
+}

@@ -1,0 +1,85 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Ack, FollowedPayload, Profile } from '../../lib/contract';
+import { setUserActive } from '../db/users';
+import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
+import { emitWithAck, nextEvent } from '../test/socket-client';
+import { record, socketTabs } from '../test/tabs';
+
+let t: TestServer;
+let alice: SignedInUser;
+const tabs = socketTabs(() => t);
+beforeAll(async () => {
+  t = await startTestServer();
+  alice = await signIn(t.url, 'Alice');
+});
+afterEach(() => tabs.closeAll());
+afterAll(() => t.close());
+
+const follow = (tab: Parameters<typeof emitWithAck>[0], payload: unknown) =>
+  emitWithAck<Ack<FollowedPayload>>(tab, 'follow', payload);
+
+describe('follow', () => {
+  it('follows, then unfollows: the follower’s tabs get `followed`, the followee’s get `follower`, with counts', async () => {
+    const [fan, star] = await Promise.all([signIn(t.url, 'Fan'), signIn(t.url, 'Star')]);
+    const [fanTab, fanOther, starTab1, starTab2] = await Promise.all([
+      tabs.open(fan),
+      tabs.open(fan),
+      tabs.open(star),
+      tabs.open(star),
+    ]);
+    const followedEvents = [fanTab, fanOther].map((tab) => record(tab, 'followed'));
+    const followerEvents = [starTab1, starTab2].map((tab) => record(tab, 'follower'));
+    const expected: FollowedPayload = {
+      follower_id: fan.user.id,
+      followee_id: star.user.id,
+      following: true,
+      followers_count: 1,
+    };
+
+    expect(await follow(fanTab, { user_id: star.user.id, follow: true })).toEqual({ data: expected });
+    await expect.poll(() => [...followedEvents, ...followerEvents]).toEqual([[expected], [expected], [expected], [expected]]);
+    const profile = await api<Profile>(t.url, `/users/${star.user.id}`, { token: fan.bearer });
+    expect(profile.body).toMatchObject({ is_following: true, followers_count: 1 });
+
+    const unfollowed = { ...expected, following: false, followers_count: 0 };
+    const starHears = nextEvent(starTab1, 'follower');
+    expect(await follow(fanOther, { user_id: star.user.id, follow: false })).toEqual({ data: unfollowed });
+    expect(await starHears).toEqual(unfollowed);
+    await expect.poll(() => followedEvents[0]).toEqual([expected, unfollowed]);
+  });
+
+  it('repeats idempotently: the follower’s tabs settle again, the followee hears nothing new', async () => {
+    const [fan, star] = await Promise.all([signIn(t.url, 'Fan'), signIn(t.url, 'Star')]);
+    const [fanTab, starTab] = await Promise.all([tabs.open(fan), tabs.open(star)]);
+    const heard = record(starTab, 'follower');
+    const settled = record(fanTab, 'followed');
+    await follow(fanTab, { user_id: star.user.id, follow: true });
+    const again = await follow(fanTab, { user_id: star.user.id, follow: true });
+    expect(again).toEqual({ data: expect.objectContaining({ following: true, followers_count: 1 }) });
+    // Barrier: a real change after the repeat; the followee must have heard only the two changes.
+    await follow(fanTab, { user_id: star.user.id, follow: false });
+    await expect.poll(() => heard.map((p) => p.following)).toEqual([true, false]);
+    await expect.poll(() => settled.map((p) => p.following)).toEqual([true, true, false]);
+  });
+
+  it.each([
+    ['yourself', () => ({ user_id: alice.user.id, follow: true }), { error: { non_field_errors: [expect.any(String)] } }],
+    ['an unknown user', () => ({ user_id: 2_000_000_000, follow: true }), { error: { msg: 'User not found.' } }],
+    ['without a follow flag', () => ({ user_id: 5 }), { error: { non_field_errors: [expect.any(String)] } }],
+    ['with a string flag', () => ({ user_id: 5, follow: 'yes' }), { error: { non_field_errors: [expect.any(String)] } }],
+  ])('refuses to follow %s', async (_label, payload, expected) => {
+    const tab = await tabs.open(alice);
+    const followed = record(tab, 'followed');
+    expect(await follow(tab, payload())).toEqual(expected);
+    expect(followed).toEqual([]);
+  });
+
+  it('refuses an inactive user and a socket without init', async () => {
+    const gone = await signIn(t.url, 'Gone');
+    await setUserActive(t.db, gone.user.id, false);
+    const tab = await tabs.open(alice);
+    expect(await follow(tab, { user_id: gone.user.id, follow: true })).toEqual({ error: { msg: 'User not found.' } });
+    const early = await tabs.open(alice, { init: false });
+    expect(await follow(early, { user_id: gone.user.id, follow: true })).toEqual({ error: { msg: expect.stringMatching(/init/) } });
+  });
+});

@@ -1,0 +1,52 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import type { ClientToServerEvents, ErrorBody } from '../../lib/contract';
+import { formatIssues } from '../validation';
+import { errorAck, splitArgs } from './ack';
+import { rooms, type RealtimeSocket } from './types';
+
+/** What a handler decided: an error ack, or data to ack followed by its broadcasts. */
+export type Outcome<T> = { error: ErrorBody } | { data: T; broadcast?: () => void };
+
+export const refuse = (error: ErrorBody): Outcome<never> => ({ error });
+export const fieldError = (message: string): Outcome<never> => refuse({ non_field_errors: [message] });
+
+type AckData<E extends keyof ClientToServerEvents> =
+  Parameters<ClientToServerEvents[E]>[1] extends ((response: infer R) => void) | undefined
+    ? R extends { data: infer T }
+      ? T
+      : never
+    : never;
+
+/**
+ * The shape every messaging event shares: only after init (the socket is in its user room),
+ * validate, run (persist), ack, then broadcast. Bad input and failures become error acks; the
+ * handler never throws into Socket.IO and never leaves the ack hanging.
+ */
+export function onEvent<E extends keyof ClientToServerEvents, S extends z.ZodType>(
+  socket: RealtimeSocket,
+  log: FastifyBaseLogger,
+  event: E,
+  schema: S,
+  run: (payload: z.output<S>, userId: number) => Promise<Outcome<AckData<E>>>,
+): void {
+  const listener = async (...args: unknown[]) => {
+    const { payload, ack } = splitArgs(args);
+    const { userId } = socket.data;
+    if (!socket.rooms.has(rooms.user(userId))) return ack(errorAck({ msg: 'Send init before other events.' }));
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) return ack(errorAck({ non_field_errors: formatIssues(parsed.error.issues) }));
+    let outcome: Outcome<AckData<E>>;
+    try {
+      outcome = await run(parsed.data, userId);
+    } catch (error) {
+      log.error({ err: error, event }, 'socket event failed');
+      return ack(errorAck({ msg: 'Internal server error' }));
+    }
+    if ('error' in outcome) return ack(errorAck(outcome.error));
+    ack({ data: outcome.data });
+    outcome.broadcast?.();
+  };
+  // The declared listener types describe well-behaved clients; this one checks everything itself.
+  socket.on(event, listener as never);
+}

@@ -1,0 +1,55 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { readPayloadSchema, sendPayloadSchema } from '../../lib/contract';
+import { insertMessage, markConversationRead } from '../db/messages';
+import type { Db } from '../db/open-database';
+import { findUpload } from '../db/uploads';
+import { findActiveUser } from '../db/users';
+import { fieldError, onEvent, refuse } from './handler';
+import { rooms, type RealtimeSocket } from './types';
+
+const userNotFound = () => refuse({ msg: 'User not found.' });
+
+/** `send` and `read`: direct messages and the unread counts they move. */
+export function registerMessageHandlers(socket: RealtimeSocket, db: Db, log: FastifyBaseLogger): void {
+  onEvent(socket, log, 'send', sendPayloadSchema, async (payload, userId) => {
+    if (payload.recipient_id === userId) return fieldError('recipient_id: You cannot message yourself.');
+    if (!(await findActiveUser(db, payload.recipient_id))) return userNotFound();
+    if (payload.attachment_id) {
+      const upload = await findUpload(db, payload.attachment_id);
+      // Someone else's upload is answered like a missing one: ids are capabilities, not to be probed.
+      if (upload?.ownerId !== userId) return fieldError('attachment_id: No such upload of yours.');
+    }
+    const { message, created } = await insertMessage(db, {
+      senderId: userId,
+      recipientId: payload.recipient_id,
+      clientId: payload.client_id,
+      text: payload.text,
+      attachmentId: payload.attachment_id ?? null,
+    });
+    // A repeated client_id is a retry of a message everyone was already told about.
+    if (!created) return { data: message };
+    return {
+      data: message,
+      broadcast: () => {
+        socket.nsp.to(rooms.user(message.recipient_id)).emit('message', message);
+        // The sender's other tabs: `message_sent`, never `message`, which would count as unread.
+        socket.to(rooms.user(userId)).emit('message_sent', message);
+      },
+    };
+  });
+
+  onEvent(socket, log, 'read', readPayloadSchema, async ({ user_id: peerId }, userId) => {
+    if (peerId === userId) return fieldError('user_id: You have no conversation with yourself.');
+    if (!(await findActiveUser(db, peerId))) return userNotFound();
+    const count = await markConversationRead(db, userId, peerId);
+    return {
+      data: { count },
+      broadcast: () => {
+        // Every tab, this one included, so all of them show the same numbers.
+        const room = socket.nsp.to(rooms.user(userId));
+        room.emit('message_count', { count });
+        room.emit('conversation_read', { user_id: peerId });
+      },
+    };
+  });
+}
