@@ -17,8 +17,20 @@ export default defineConfig([
   {
     // Data flows one way (ARCHITECTURE.md): the browser side never reaches into the server.
     files: ['app/**', 'components/**', 'lib/**'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx', 'lib/contract/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@/server/*', '**/server/*'], message: 'server/ is Node-only.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@/server/*', '**/server/*'], message: 'server/ is Node-only.' },
+            {
+              group: ['@/lib/contract/schemas', '**/contract/schemas'],
+              message: 'The zod schemas are for the server; import the inferred types from @/lib/contract.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,6 +1,5 @@
 // Direct messages, conversations, attachments and their limits (issue #3).
-// Schemas validate socket payloads on the server; the client uses the inferred types.
-import { z } from 'zod';
+// Payload schemas are in schemas.ts (server-side validation); the client uses the inferred types.
 import type { UserSummary } from './people';
 
 /** Longest message text, in characters (UTF-16 code units, as String.length counts). */
@@ -43,31 +42,8 @@ export interface Conversation {
   unread_count: number;
 }
 
-const userId = z.number().int().positive().max(2_147_483_647);
-
-/** Socket `send`. Text may be empty only when a file is attached. */
-export const sendPayloadSchema = z
-  .strictObject({
-    client_id: z.uuid(),
-    recipient_id: userId,
-    text: z.string().max(MAX_MESSAGE_LENGTH),
-    attachment_id: z.string().min(1).max(64).nullish(),
-  })
-  .refine((payload) => payload.text.trim() !== '' || payload.attachment_id, {
-    message: 'A message needs text or an attachment.',
-  });
-export type SendPayload = z.infer<typeof sendPayloadSchema>;
-
-/** Socket `follow`: follow (true) or unfollow (false) a user. */
-export const followPayloadSchema = z.strictObject({ user_id: userId, follow: z.boolean() });
-export type FollowPayload = z.infer<typeof followPayloadSchema>;
-
-/** Socket `read`: the conversation with `user_id` has been seen; marks their messages read. */
-export const readPayloadSchema = z.strictObject({ user_id: userId });
-export type ReadPayload = z.infer<typeof readPayloadSchema>;
+export type { FollowPayload, ReadPayload, SendPayload, SettingsRequest } from './schemas';
 
 /** PATCH /api/accounts/settings */
 export const SUPPORTED_LANGUAGES = ['en', 'es', 'fr'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
-export const settingsRequestSchema = z.strictObject({ language: z.enum(SUPPORTED_LANGUAGES) });
-export type SettingsRequest = z.infer<typeof settingsRequestSchema>;

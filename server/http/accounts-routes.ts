@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { authorizeRequestSchema, settingsRequestSchema, type AuthorizeResponse, type User } from '../../lib/contract';
+import type { AuthorizeResponse, User } from '../../lib/contract';
+import { authorizeRequestSchema, settingsRequestSchema } from '../../lib/contract/schemas';
 import { InvalidIdTokenError, type FirebaseTokenVerifier, type IdTokenClaims } from '../auth/firebase-verifier';
 import type { Db } from '../db/open-database';
 import { createSession, revokeSession } from '../db/sessions';

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { followPayloadSchema, type FollowedPayload } from '../../lib/contract';
+import type { FollowedPayload } from '../../lib/contract';
+import { followPayloadSchema } from '../../lib/contract/schemas';
 import type { Db } from '../db/open-database';
 import { setFollow } from '../db/people';
 import { findActiveUser } from '../db/users';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { readPayloadSchema, sendPayloadSchema } from '../../lib/contract';
+import { readPayloadSchema, sendPayloadSchema } from '../../lib/contract/schemas';
 import { insertMessage, markConversationRead } from '../db/messages';
 import type { Db } from '../db/open-database';
 import { findUpload } from '../db/uploads';

@@ -1,0 +1,45 @@
+// zod schemas for every payload the server validates. Imported at run time by server/ only; the
+// client imports their inferred types (type-only imports are erased), so zod stays out of the
+// browser bundle. Deliberately not re-exported from index.ts.
+import { z } from 'zod';
+import { SOCIAL_TYPES } from './http';
+import { MAX_MESSAGE_LENGTH, SUPPORTED_LANGUAGES } from './messaging';
+
+const optionalText = (max: number) => z.string().trim().max(max).nullish();
+
+/** POST {api}/accounts/authorize (SPEC §7), plus the Firebase ID token the server verifies. */
+export const authorizeRequestSchema = z.strictObject({
+  username: optionalText(100),
+  email: z.email().max(320).nullish(),
+  firebase_id: z.string().min(1).max(128),
+  social_type: z.enum(SOCIAL_TYPES),
+  avatar: z.url({ protocol: /^https?$/ }).max(2048).nullish(),
+  id_token: z.string().min(1).max(8192),
+});
+export type AuthorizeRequest = z.infer<typeof authorizeRequestSchema>;
+
+const userId = z.number().int().positive().max(2_147_483_647);
+
+/** Socket `send`. Text may be empty only when a file is attached. */
+export const sendPayloadSchema = z
+  .strictObject({
+    client_id: z.uuid(),
+    recipient_id: userId,
+    text: z.string().max(MAX_MESSAGE_LENGTH),
+    attachment_id: z.string().min(1).max(64).nullish(),
+  })
+  .refine((payload) => payload.text.trim() !== '' || payload.attachment_id, {
+    message: 'A message needs text or an attachment.',
+  });
+export type SendPayload = z.infer<typeof sendPayloadSchema>;
+
+/** Socket `follow`: follow (true) or unfollow (false) a user. */
+export const followPayloadSchema = z.strictObject({ user_id: userId, follow: z.boolean() });
+export type FollowPayload = z.infer<typeof followPayloadSchema>;
+
+/** Socket `read`: the conversation with `user_id` has been seen; marks their messages read. */
+export const readPayloadSchema = z.strictObject({ user_id: userId });
+export type ReadPayload = z.infer<typeof readPayloadSchema>;
+
+export const settingsRequestSchema = z.strictObject({ language: z.enum(SUPPORTED_LANGUAGES) });
+export type SettingsRequest = z.infer<typeof settingsRequestSchema>;
