@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { AccountPage } from './pages/account-page';
 import { MainPage } from './pages/main-page';
 import { readStorage } from './support/storage';
@@ -10,6 +10,22 @@ export interface TestPerson {
 }
 
 /** The server's account endpoints, called the way another device of the same user would. */
+export function newPerson(prefix = 'Tester'): TestPerson {
+  const id = randomUUID().slice(0, 8);
+  return { name: `${prefix} ${id}`, email: `${prefix.toLowerCase()}-${id}@example.com` };
+}
+
+/** A second (third…) person in a browser context of their own, signed in and on /main. */
+export async function signInNewContext(browser: Browser, person: TestPerson) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const account = new AccountPage(page);
+  await account.goto();
+  await account.signInWithTestAccount(person.name, person.email);
+  await new MainPage(page).expectSignedInAs(person.name);
+  return { context, page };
+}
+
 export class AccountsApi {
   constructor(private readonly request: APIRequestContext) {}
 
@@ -36,10 +52,7 @@ interface Fixtures {
 export const test = base.extend<Fixtures>({
   accountPage: async ({ page }, use) => use(new AccountPage(page)),
   mainPage: async ({ page }, use) => use(new MainPage(page)),
-  person: async ({}, use) => {
-    const id = randomUUID().slice(0, 8);
-    await use({ name: `Tester ${id}`, email: `tester-${id}@example.com` });
-  },
+  person: async ({}, use) => use(newPerson()),
   accountsApi: async ({ request }, use) => use(new AccountsApi(request)),
   signIn: async ({ page, person }, use) => {
     await use(async (target = page) => {

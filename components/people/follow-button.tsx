@@ -20,12 +20,19 @@ export function FollowButton({ user, name }: Props) {
   const toggleFollow = usePeopleStore((state) => state.toggleFollow);
 
   const label = following ? t('people.unfollow') : followsYou ? t('people.followBack') : t('people.follow');
+  // The visible word alone is ambiguous in a list of people: the accessible name says who.
+  const fullLabel = following
+    ? t('people.unfollowUser', { name })
+    : followsYou
+      ? t('people.followBackUser', { name })
+      : t('people.followUser', { name });
   return (
     <span className={styles.follow}>
       <button
         type="button"
         className={`${buttons.button} ${buttons.small} ${following ? '' : buttons.primary}`}
-        title={following ? t('people.unfollowUser', { name }) : t('people.followUser', { name })}
+        aria-label={fullLabel}
+        title={fullLabel}
         aria-busy={pending}
         disabled={pending}
         onClick={() => void toggleFollow(user.id)}

@@ -63,6 +63,7 @@ export const en = {
     followsYou: 'Follows you',
     followUser: 'Follow {{name}}',
     unfollowUser: 'Unfollow {{name}}',
+    followBackUser: 'Follow {{name}} back',
     followFailed: 'Could not update follow: {{message}}',
     message: 'Message',
     messageUser: 'Send a message to {{name}}',

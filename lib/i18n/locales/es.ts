@@ -67,6 +67,7 @@ export const es: Translation = {
     followsYou: 'Te sigue',
     followUser: 'Seguir a {{name}}',
     unfollowUser: 'Dejar de seguir a {{name}}',
+    followBackUser: 'Seguir también a {{name}}',
     followFailed: 'No se pudo actualizar el seguimiento: {{message}}',
     message: 'Mensaje',
     messageUser: 'Enviar un mensaje a {{name}}',

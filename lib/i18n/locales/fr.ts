@@ -67,6 +67,7 @@ export const fr: Translation = {
     followsYou: 'Vous suit',
     followUser: 'Suivre {{name}}',
     unfollowUser: 'Ne plus suivre {{name}}',
+    followBackUser: 'Suivre {{name}} en retour',
     followFailed: 'Impossible de modifier l’abonnement : {{message}}',
     message: 'Message',
     messageUser: 'Envoyer un message à {{name}}',

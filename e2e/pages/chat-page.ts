@@ -1,0 +1,51 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** The main area's messaging UI: search, conversation list, thread and composer. */
+export class ChatPage {
+  readonly searchBox: Locator;
+  readonly searchResults: Locator;
+  readonly conversations: Locator;
+  readonly composer: Locator;
+  readonly unreadCount: Locator;
+
+  constructor(readonly page: Page) {
+    this.searchBox = page.getByRole('searchbox', { name: 'Search people' });
+    this.searchResults = page.getByRole('region', { name: 'Search people' });
+    this.conversations = page.getByRole('navigation', { name: 'Messages' });
+    this.composer = page.getByRole('textbox', { name: 'Message' });
+    this.unreadCount = page.getByTestId('unread-count');
+  }
+
+  /** A search result's main button: named by the person, followed by chips like "Follows you". */
+  searchResult(name: string): Locator {
+    return this.searchResults.getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}`) });
+  }
+
+  async search(name: string) {
+    await this.searchBox.fill(name);
+    await expect(this.searchResult(name)).toBeVisible();
+  }
+
+  thread(name: string): Locator {
+    return this.page.getByRole('region', { name: `Conversation with ${name}` });
+  }
+
+  async openFromSearch(name: string) {
+    await this.searchResult(name).click();
+    await expect(this.thread(name)).toBeVisible();
+  }
+
+  async openConversation(name: string) {
+    await this.conversations.getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}`) }).click();
+    await expect(this.thread(name)).toBeVisible();
+  }
+
+  async send(text: string) {
+    await this.composer.fill(text);
+    await this.composer.press('Enter');
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
