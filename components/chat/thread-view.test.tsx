@@ -127,6 +127,6 @@ describe('ThreadView', () => {
   it('names the person from their profile and offers to follow them', async () => {
     await openThread();
     expect(await screen.findByRole('heading', { name: 'Ada' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Follow' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Follow Ada' })).toBeTruthy();
   });
 });
