@@ -8,7 +8,10 @@ interface Props {
   onSubmit: (displayName: string, email: string) => void;
 }
 
-/** Only rendered when the Auth emulator is configured: sign in as anyone, offline. */
+/**
+ * Only rendered when the Auth emulator is configured: sign in as anyone, offline. Developer tooling,
+ * so English only: its strings stay out of the translations that production builds ship.
+ */
 export function TestAccountForm({ pending, disabled, onSubmit }: Props) {
   const t = useT();
   const id = useId();
@@ -22,18 +25,18 @@ export function TestAccountForm({ pending, disabled, onSubmit }: Props) {
   return (
     <form className={styles.testAccount} onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className={styles.testAccountTitle}>
-        {t('account.testAccountHeading')} <span className={styles.badge}>emulator</span>
+        Test account <span className={styles.badge}>emulator</span>
       </h2>
       <label className={styles.field}>
-        <span>{t('account.testAccountName')}</span>
+        <span>Display name</span>
         <input name="displayName" required maxLength={100} autoComplete="off" placeholder="Ada Lovelace" />
       </label>
       <label className={styles.field}>
-        <span>{t('account.testAccountEmail')}</span>
+        <span>Email</span>
         <input name="email" type="email" required maxLength={320} autoComplete="off" placeholder="ada@example.com" />
       </label>
       <button type="submit" className={styles.secondaryButton} disabled={disabled} aria-busy={pending}>
-        {pending ? t('account.signingIn') : t('account.testAccountSubmit')}
+        {pending ? t('account.signingIn') : 'Sign in with test account'}
       </button>
     </form>
   );

@@ -24,10 +24,6 @@ export const en = {
     popupClosed: 'The sign-in window was closed before sign-in finished.',
     popupBlocked: 'Your browser blocked the sign-in window. Allow pop-ups for this site and try again.',
     deactivated: 'This account has been deactivated.',
-    testAccountHeading: 'Test account',
-    testAccountEmail: 'Email',
-    testAccountName: 'Display name',
-    testAccountSubmit: 'Sign in with test account',
   },
   header: {
     unread_one: '{{count, number}} unread message',

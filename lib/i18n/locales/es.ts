@@ -26,10 +26,6 @@ export const es: Translation = {
     popupBlocked:
       'El navegador bloqueó la ventana de inicio de sesión. Permite las ventanas emergentes para este sitio e inténtalo de nuevo.',
     deactivated: 'Esta cuenta ha sido desactivada.',
-    testAccountHeading: 'Cuenta de prueba',
-    testAccountEmail: 'Correo electrónico',
-    testAccountName: 'Nombre visible',
-    testAccountSubmit: 'Entrar con la cuenta de prueba',
   },
   header: {
     unread_one: '{{count, number}} mensaje sin leer',

@@ -26,10 +26,6 @@ export const fr: Translation = {
     popupBlocked:
       'Votre navigateur a bloqué la fenêtre de connexion. Autorisez les fenêtres pop-up pour ce site et réessayez.',
     deactivated: 'Ce compte a été désactivé.',
-    testAccountHeading: 'Compte de test',
-    testAccountEmail: 'Adresse e-mail',
-    testAccountName: 'Nom affiché',
-    testAccountSubmit: 'Se connecter avec le compte de test',
   },
   header: {
     unread_one: '{{count, number}} message non lu',
