@@ -1,7 +1,7 @@
 import { test, expect, newPerson, signInNewContext } from './fixtures';
 import { ChatPage } from './pages/chat-page';
 
-test('two people find each other, follow, and talk live across tabs', async ({ browser }) => {
+test('two people find each other, follow, and talk live across tabs', async ({ browser }, testInfo) => {
   test.setTimeout(90_000);
   const aliceName = newPerson('Alice');
   const bobName = newPerson('Bob');
@@ -48,4 +48,15 @@ test('two people find each other, follow, and talk live across tabs', async ({ b
   await bobSecondTab.page.reload();
   await expect(bobSecondTab.unreadCount).toHaveText('0');
   await expect(bobSecondTab.conversations.getByText(aliceName.name)).toBeVisible();
+
+  // Screens for reviewers (test artifacts): the conversation at desktop and phone width.
+  for (const [name, viewport] of [
+    ['main-desktop', { width: 1280, height: 800 }],
+    ['main-phone', { width: 390, height: 844 }],
+  ] as const) {
+    await alice.page.setViewportSize(viewport);
+    const path = testInfo.outputPath(`${name}.png`);
+    await alice.page.screenshot({ path });
+    await testInfo.attach(name, { path, contentType: 'image/png' });
+  }
 });

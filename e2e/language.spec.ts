@@ -1,0 +1,25 @@
+import { test, expect } from './fixtures';
+import { readStorage } from './support/storage';
+
+test('switching the language changes the UI, is stored in locale and on the server', async ({ page, signIn }) => {
+  await signIn();
+  await expect(page.getByRole('heading', { name: 'Messages' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  // The choice shows once the language is loaded and saved, so click and wait rather than check().
+  await page.getByRole('radio', { name: 'Español' }).click();
+  await expect(page.getByRole('radio', { name: 'Español' })).toBeChecked();
+
+  await expect(page.getByRole('status').filter({ hasText: 'Idioma guardado.' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Mensajes' })).toBeVisible();
+  await expect(page.getByRole('searchbox', { name: 'Buscar personas' })).toBeVisible();
+  expect((await readStorage(page)).locale).toBe('es');
+
+  // The server keeps it: a fresh browser profile with no locale still gets Spanish.
+  const { token } = await readStorage(page);
+  const info = await page.request.get('/api/accounts/info', { headers: { Authorization: token ?? '' } });
+  expect((await info.json()).language).toBe('es');
+  await page.evaluate(() => window.localStorage.removeItem('locale'));
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Mensajes' })).toBeVisible();
+});
