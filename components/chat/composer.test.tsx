@@ -1,12 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MAX_MESSAGE_LENGTH } from '@/lib/contract';
+import { UploadCancelledError, UploadError, uploadFile, type UploadOptions } from '@/lib/api/uploads';
+import { MAX_MESSAGE_LENGTH, MAX_UPLOAD_BYTES, type Attachment } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
+import { deferred, type Deferred } from '@/lib/testing/deferred';
 import { Composer } from './composer';
 
+vi.mock('@/lib/api/uploads', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@/lib/api/uploads')>();
+  return { ...actual, uploadFile: vi.fn() };
+});
+
 function setup() {
-  const onSend = vi.fn<(text: string) => void>();
+  const onSend = vi.fn<(text: string, attachment?: Attachment) => void>();
   const user = userEvent.setup();
   render(<Composer onSend={onSend} placeholder="Message Ada…" />);
   const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
@@ -72,5 +79,102 @@ describe('Composer', () => {
     const { user, box } = setup();
     await user.type(box, 'short');
     expect(screen.queryByText(/characters? left/)).toBeNull();
+  });
+});
+
+describe('Composer attachments', () => {
+  const upload = vi.mocked(uploadFile);
+  let pending: Deferred<Attachment>;
+  let options: UploadOptions;
+  const stored: Attachment = { id: 'a1', name: 'cat.png', mime_type: 'image/png', size: 2048, width: 4, height: 3, url: '/api/uploads/a1/cat.png' };
+
+  function pngFile(name = 'cat.png', size = 2048): File {
+    const file = new File(['png'], name, { type: 'image/png' });
+    Object.defineProperty(file, 'size', { value: size });
+    return file;
+  }
+
+  beforeEach(async () => {
+    await initI18n('en');
+    pending = deferred<Attachment>();
+    upload.mockReset();
+    upload.mockImplementation((_file, uploadOptions = {}) => {
+      options = uploadOptions;
+      return pending.promise;
+    });
+  });
+  afterEach(cleanup);
+
+  it('has an attach button and a labelled file input', () => {
+    setup();
+    expect(screen.getByRole('button', { name: 'Attach file' })).toBeTruthy();
+    expect((screen.getByLabelText('Choose a file to attach') as HTMLInputElement).type).toBe('file');
+  });
+
+  it('refuses a file over the limit at once, with its name and size, and never uploads it', async () => {
+    const { user, send } = setup();
+    await user.upload(screen.getByLabelText('Choose a file to attach'), pngFile('film.mov', MAX_UPLOAD_BYTES + 1024 * 1024));
+    expect(screen.getByRole('alert').textContent).toBe('“film.mov” is 51 MB. Files can be at most 50 MB.');
+    expect(upload).not.toHaveBeenCalled();
+    expect(send.disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Remove attachment' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows the upload progress, keeps Send disabled meanwhile, then sends the attachment without text', async () => {
+    const { onSend, user, send } = setup();
+    await user.upload(screen.getByLabelText('Choose a file to attach'), pngFile());
+    expect(upload).toHaveBeenCalledOnce();
+    expect(upload.mock.calls[0]?.[0].name).toBe('cat.png');
+    expect(screen.getByText('cat.png')).toBeTruthy();
+    expect(screen.getByText('2 kB')).toBeTruthy();
+
+    act(() => options.onProgress?.(0.4));
+    const bar = screen.getByRole('progressbar', { name: 'Uploading cat.png: 40%' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('40');
+    expect(send.disabled).toBe(true);
+
+    await act(async () => pending.resolve(stored));
+    expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(screen.getByRole('status').textContent).toBe('cat.png is ready to send.');
+    expect(send.disabled).toBe(false);
+    await user.click(send);
+    expect(onSend).toHaveBeenCalledExactlyOnceWith('', stored);
+    expect(screen.queryByText('cat.png')).toBeNull();
+  });
+
+  it('sends the text with the attachment', async () => {
+    const { onSend, user, box } = setup();
+    await user.upload(screen.getByLabelText('Choose a file to attach'), pngFile());
+    await act(async () => pending.resolve(stored));
+    await user.type(box, 'look {Enter}');
+    expect(onSend).toHaveBeenCalledExactlyOnceWith('look', stored);
+  });
+
+  it('cancels: aborts the upload and says so, with a retry', async () => {
+    const { user } = setup();
+    await user.upload(screen.getByLabelText('Choose a file to attach'), pngFile());
+    const signal = options.signal;
+    signal?.addEventListener('abort', () => pending.reject(new UploadCancelledError()));
+    await user.click(screen.getByRole('button', { name: 'Cancel upload' }));
+    expect(signal?.aborted).toBe(true);
+    expect(await screen.findByText('Upload cancelled.')).toBeTruthy();
+    expect(screen.queryByRole('progressbar')).toBeNull();
+
+    pending = deferred<Attachment>();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(upload).toHaveBeenCalledTimes(2);
+    expect(screen.getByRole('progressbar')).toBeTruthy();
+  });
+
+  it('shows a failed upload’s message, and removes it', async () => {
+    const { user, send } = setup();
+    await user.upload(screen.getByLabelText('Choose a file to attach'), pngFile());
+    const error = new UploadError('Files can be at most 50 MB.', { status: 413, statusText: 'Payload Too Large' }, { msg: 'Files can be at most 50 MB.' });
+    await act(async () => pending.reject(error));
+    expect(screen.getByRole('alert').textContent).toBe('Upload failed: Files can be at most 50 MB.');
+    expect(send.disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Remove attachment' }));
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -1,8 +1,10 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { MAX_MESSAGE_LENGTH } from '@/lib/contract';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MAX_MESSAGE_LENGTH, type Attachment } from '@/lib/contract';
 import { validateMessage } from '@/lib/stores/message-validation';
-import { useT } from '@/lib/i18n';
-import { SendIcon } from '@/components/ui/icons';
+import { formatFileSize, useT } from '@/lib/i18n';
+import { CloseIcon, PaperclipIcon, SendIcon } from '@/components/ui/icons';
+import { useAttachment, type AttachmentControls } from './use-attachment';
 import styles from './composer.module.css';
 
 /** The counter appears once this few characters are left. */
@@ -10,26 +12,35 @@ export const COUNTER_THRESHOLD = 400;
 const MAX_HEIGHT_PX = 180;
 
 interface Props {
-  /** Called with the trimmed text of a message that passed validation. */
-  onSend: (text: string) => void;
+  /**
+   * Called with the trimmed text of a message that passed validation, and the uploaded file when
+   * one is attached (the text may then be empty).
+   */
+  onSend: (text: string, attachment?: Attachment) => void;
   placeholder: string;
-  /** Where an attach button goes when uploads arrive (before the text box). */
+  /** Extra controls before the text box, after the attach button. */
   leading?: ReactNode;
   autoFocus?: boolean;
 }
 
 /**
  * The message box: Enter sends, Shift+Enter starts a new line. Too long a message is explained
- * and cannot be sent; an empty one cannot be sent either.
+ * and cannot be sent; an empty one cannot be sent either, unless a file is attached. A file is
+ * checked against the size limit, uploaded with progress (cancellable), then sent with the text.
  */
 export function Composer({ onSend, placeholder, leading, autoFocus = false }: Props) {
   const t = useT();
   const id = useId();
   const [text, setText] = useState('');
   const box = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const upload = useAttachment();
+  const { attachment } = upload;
 
   const trimmed = text.trim();
-  const problem = validateMessage(trimmed, false);
+  const problem = validateMessage(trimmed, attachment !== null);
+  const uploading = upload.state.status === 'uploading';
+  const blocked = problem !== null || uploading;
   const left = MAX_MESSAGE_LENGTH - trimmed.length;
 
   // Grows with its text up to a few lines, then scrolls (field-sizing is not everywhere yet).
@@ -45,9 +56,18 @@ export function Composer({ onSend, placeholder, leading, autoFocus = false }: Pr
   }, [autoFocus]);
 
   function send() {
-    if (problem) return;
-    onSend(trimmed);
+    if (blocked) return;
+    if (attachment) onSend(trimmed, attachment);
+    else onSend(trimmed);
     setText('');
+    upload.clear();
+  }
+
+  function onPick(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    // Emptied, so picking the same file again (after a remove or a failure) still fires a change.
+    event.target.value = '';
+    if (file) upload.pick(file);
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -77,7 +97,25 @@ export function Composer({ onSend, placeholder, leading, autoFocus = false }: Pr
   return (
     <form className={styles.composer} onSubmit={onSubmit}>
       {note}
+      <AttachmentChip upload={upload} />
       <div className={styles.row}>
+        <input
+          ref={fileInput}
+          type="file"
+          className="visually-hidden"
+          tabIndex={-1}
+          aria-label={t('composer.chooseFile')}
+          onChange={onPick}
+        />
+        <button
+          type="button"
+          className={styles.attach}
+          aria-label={t('composer.attach')}
+          title={t('composer.attach')}
+          onClick={() => fileInput.current?.click()}
+        >
+          <PaperclipIcon size={20} />
+        </button>
         {leading}
         <label htmlFor={id} className="visually-hidden">
           {t('composer.label')}
@@ -95,10 +133,103 @@ export function Composer({ onSend, placeholder, leading, autoFocus = false }: Pr
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
         />
-        <button type="submit" className={styles.send} disabled={problem !== null} aria-label={t('composer.send')} title={t('composer.send')}>
+        <button type="submit" className={styles.send} disabled={blocked} aria-label={t('composer.send')} title={t('composer.send')}>
           <SendIcon size={18} />
         </button>
       </div>
     </form>
+  );
+}
+
+/** The attached file: its name and size, the upload's progress, and what can be done with it. */
+function AttachmentChip({ upload }: { upload: AttachmentControls }) {
+  const t = useT();
+  const { i18n } = useTranslation();
+  const language = i18n.language;
+  const { state } = upload;
+  if (state.status === 'none') return null;
+
+  const { file } = state;
+  const size = formatFileSize(file.size, language);
+  const remove = (
+    <button type="button" className={styles.chipButton} aria-label={t('composer.removeAttachment')} title={t('composer.removeAttachment')} onClick={upload.clear}>
+      <CloseIcon size={16} />
+    </button>
+  );
+  const retry = (
+    <button type="button" className={styles.chipAction} onClick={upload.retry}>
+      {t('common.retry')}
+    </button>
+  );
+
+  let detail: ReactNode = null;
+  let actions: ReactNode = remove;
+  if (state.status === 'too_large') {
+    detail = (
+      <p className={styles.chipError} role="alert">
+        {t('composer.fileTooLarge', { name: file.name, size, max: formatFileSize(state.max, language) })}
+      </p>
+    );
+  } else if (state.status === 'uploading') {
+    const percent = Math.round(state.progress * 100);
+    detail = (
+      <progress
+        className={styles.progress}
+        max={100}
+        value={percent}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-label={t('composer.uploadProgress', { name: file.name, percent })}
+      />
+    );
+    actions = (
+      <button type="button" className={styles.chipButton} aria-label={t('composer.uploadCancel')} title={t('composer.uploadCancel')} onClick={upload.cancel}>
+        <CloseIcon size={16} />
+      </button>
+    );
+  } else if (state.status === 'ready') {
+    detail = (
+      <p className="visually-hidden" role="status">
+        {t('composer.uploaded', { name: file.name })}
+      </p>
+    );
+  } else if (state.status === 'cancelled') {
+    detail = (
+      <p className={styles.chipNote} role="status">
+        {t('composer.uploadCancelled')}
+      </p>
+    );
+    actions = (
+      <>
+        {retry}
+        {remove}
+      </>
+    );
+  } else {
+    detail = (
+      <p className={styles.chipError} role="alert">
+        {t('composer.uploadFailed', { message: state.error })}
+      </p>
+    );
+    actions = (
+      <>
+        {retry}
+        {remove}
+      </>
+    );
+  }
+
+  return (
+    <div className={styles.chip} data-status={state.status}>
+      <PaperclipIcon size={16} className={styles.chipIcon} />
+      <div className={styles.chipBody}>
+        <p className={styles.chipName}>
+          <span className={styles.fileName}>{file.name}</span> <span className={styles.fileSize}>{size}</span>
+        </p>
+        {detail}
+      </div>
+      <div className={styles.chipActions}>{actions}</div>
+    </div>
   );
 }

@@ -55,4 +55,30 @@ describe('MessageItem', () => {
     expect(container.querySelector('img, b')).toBeNull();
     expect(container.querySelector('p')?.textContent).toBe(text);
   });
+
+  it('renders an image inline with its size reserved, lazily, named by its alt text', () => {
+    const attachment = { id: 'a1', name: 'cat.png', mime_type: 'image/png', size: 2048, width: 800, height: 600, url: '/api/uploads/a1/cat.png' };
+    render(<MessageItem message={fromServer(message(5, { text: '', attachment }))} own={false} language="en" />);
+    const image = screen.getByRole('img', { name: 'Image: cat.png' }) as HTMLImageElement;
+    expect(image.getAttribute('src')).toBe('/api/uploads/a1/cat.png');
+    expect(image.getAttribute('width')).toBe('800');
+    expect(image.getAttribute('height')).toBe('600');
+    expect(image.getAttribute('loading')).toBe('lazy');
+    expect(image.style.aspectRatio).toBe('800 / 600');
+    expect(screen.queryByRole('link', { name: /Download/ })).toBeNull();
+  });
+
+  it('renders any other file as a download link with its name and size, opened safely', () => {
+    const attachment = { id: 'a2', name: 'report.pdf', mime_type: 'application/pdf', size: 1536, width: null, height: null, url: '/api/uploads/a2/report.pdf' };
+    const { container } = render(<MessageItem message={fromServer(message(6, { text: 'the report', attachment }))} own={false} language="en" />);
+    const link = screen.getByRole('link', { name: 'Download report.pdf' });
+    expect(link.getAttribute('href')).toBe('/api/uploads/a2/report.pdf');
+    expect(link.getAttribute('download')).toBe('report.pdf');
+    expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.textContent).toContain('report.pdf');
+    expect(link.textContent).toContain('1.5 kB');
+    expect(container.querySelector('img')).toBeNull();
+    expect(screen.getByText('the report')).toBeTruthy();
+  });
 });

@@ -1,8 +1,11 @@
 import { memo } from 'react';
+import type { CSSProperties } from 'react';
+import type { Attachment } from '@/lib/contract';
 import type { ThreadMessage } from '@/lib/stores/thread-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
-import { useT } from '@/lib/i18n';
+import { formatFileSize, useT } from '@/lib/i18n';
 import { formatClock, formatFull, parseTime } from './time-format';
+import { PaperclipIcon } from '@/components/ui/icons';
 import styles from './thread.module.css';
 
 interface Props {
@@ -30,9 +33,36 @@ export function MessageStatus({ message }: { message: ThreadMessage }) {
   );
 }
 
+const isImage = (attachment: Attachment) => attachment.mime_type.startsWith('image/');
+
+/**
+ * An image inline, its box reserved from its stored size (aspect-ratio + max-width) so the list
+ * does not jump when it loads; any other file as a link to download it, with its name and size.
+ */
+export function AttachmentView({ attachment, language }: { attachment: Attachment; language: string }) {
+  const t = useT();
+  const { width, height } = attachment;
+  if (isImage(attachment) && width && height) {
+    const box: CSSProperties = { aspectRatio: `${width} / ${height}`, width: `${width}px` };
+    return (
+      <a className={styles.imageLink} href={attachment.url} target="_blank" rel="noopener noreferrer">
+        {/* The API serves the upload as stored; its size is known, so there is nothing for next/image to add. */}
+        {/* eslint-disable-next-line @next/next/no-img-element */}
+        <img className={styles.image} src={attachment.url} width={width} height={height} alt={t('thread.imageAlt', { name: attachment.name })} loading="lazy" decoding="async" style={box} />
+      </a>
+    );
+  }
+  return (
+    <a className={styles.file} href={attachment.url} download={attachment.name} target="_blank" rel="noopener noreferrer" aria-label={t('thread.download', { name: attachment.name })}>
+      <PaperclipIcon size={16} />
+      <span className={styles.fileName}>{attachment.name}</span>
+      <span className={styles.fileSize}>{formatFileSize(attachment.size, language)}</span>
+    </a>
+  );
+}
+
 /** One message. Its text is React text, never HTML: whatever someone typed shows as typed. */
 export const MessageItem = memo(function MessageItem({ message, own, language, continued = false }: Props) {
-  const t = useT();
   const time = parseTime(message.created_at);
   const attachment = message.attachment;
 
@@ -40,12 +70,7 @@ export const MessageItem = memo(function MessageItem({ message, own, language, c
     <div className={styles.message} data-own={own} data-status={message.status} data-continued={continued}>
       <div className={styles.bubble}>
         {message.text ? <p className={styles.text}>{message.text}</p> : null}
-        {attachment ? (
-          // Uploads are a later piece of work: for now a received file is at least reachable.
-          <a className={styles.file} href={attachment.url} download={attachment.name} rel="noopener">
-            {t('thread.download', { name: attachment.name })}
-          </a>
-        ) : null}
+        {attachment ? <AttachmentView attachment={attachment} language={language} /> : null}
       </div>
       <div className={styles.meta}>
         {time ? (

@@ -26,6 +26,18 @@ vi.mock('@/lib/api/users', () => ({
   getProfile: vi.fn(async () => ({ ...user(2, { username: 'Ada' }), followers_count: 3, following_count: 1 })),
   searchUsers: vi.fn(),
 }));
+vi.mock('@/lib/api/uploads', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/api/uploads')>()),
+  uploadFile: vi.fn(async () => ({
+    id: 'up1',
+    name: 'cat.png',
+    mime_type: 'image/png',
+    size: 3,
+    width: 40,
+    height: 30,
+    url: '/api/uploads/up1/cat.png',
+  })),
+}));
 vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
   (await import('@/lib/socket/testing/fake-service')).fakeSocketServiceModule(await importOriginal()),
 );
@@ -89,6 +101,21 @@ describe('ThreadView', () => {
     });
     expect(screen.queryByText('Sending…')).toBeNull();
     expect(screen.getByText('Sent')).toBeTruthy();
+  });
+
+  it('sends an uploaded file without text, and shows the image at once', async () => {
+    socket.ackResponder = () => new Promise(() => undefined);
+    await openThread();
+
+    await userEvent.upload(screen.getByLabelText('Choose a file to attach'), new File(['png'], 'cat.png', { type: 'image/png' }));
+    await screen.findByText('cat.png is ready to send.');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+
+    const sent = socket.sentEvents('send')[0]?.[1] as SendPayload;
+    expect(sent).toMatchObject({ recipient_id: 2, text: '', attachment_id: 'up1' });
+    const image = screen.getByRole('img', { name: 'Image: cat.png' });
+    expect(image.getAttribute('width')).toBe('40');
+    expect(screen.getByText('Sending…')).toBeTruthy();
   });
 
   it('a refused message says why, is announced, and Retry sends it again with the same client id', async () => {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
+import type { Attachment } from '@/lib/contract';
 import { usePeopleStore } from '@/lib/stores/people-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useT } from '@/lib/i18n';
@@ -31,11 +32,11 @@ export function ThreadView({ peerId }: { peerId: number }) {
     void usePeopleStore.getState().loadProfile(peerId);
   }, [peerId]);
 
-  function send(text: string) {
+  function send(text: string, attachment?: Attachment) {
     setAnnouncement('');
     void useThreadStore
       .getState()
-      .sendMessage(peerId, text)
+      .sendMessage(peerId, text, { attachment: attachment ?? null })
       .then((result) => {
         // The message says so in the list too; this tells those who cannot see it.
         if (result.status !== 'sent') setAnnouncement(t('thread.failedWithReason', { message: result.error }));

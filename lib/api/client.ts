@@ -10,6 +10,15 @@ import { errorMessage } from './errors';
 /** SPEC §4 says /accounts here, unlike /account elsewhere; it falls through to /main, then /account. */
 export const UNAUTHORIZED_REDIRECT = '/accounts';
 
+/**
+ * SPEC §4's 401 rule, for every HTTP request (this client, uploads): the token is no longer
+ * accepted, so sign out and go to the sign-in page.
+ */
+export function handleUnauthorized(): void {
+  signOut();
+  navigate(UNAUTHORIZED_REDIRECT);
+}
+
 /** Node's fetch (SSR, tests) cannot resolve a relative URL, so anchor the API at the page origin. */
 export function resolveApiPrefix(apiUrl: string): string {
   if (typeof window === 'undefined') return apiUrl;
@@ -29,10 +38,7 @@ const handleError: BeforeErrorHook = ({ error, request }) => {
   // Keep the ky error (status, response, data stay readable); only its message follows SPEC §8.
   error.message = errorMessage(error);
   console.error(error);
-  if ('response' in error && (error.response as Response | undefined)?.status === 401) {
-    signOut();
-    navigate(UNAUTHORIZED_REDIRECT);
-  }
+  if ('response' in error && (error.response as Response | undefined)?.status === 401) handleUnauthorized();
   return error;
 };
 

@@ -118,6 +118,7 @@ export const en = {
     charactersLeft_other: '{{count, number}} characters left',
     empty: 'Write something or attach a file first.',
     attach: 'Attach file',
+    chooseFile: 'Choose a file to attach',
     removeAttachment: 'Remove attachment',
     fileTooLarge: '“{{name}}” is {{size}}. Files can be at most {{max}}.',
     uploading: 'Uploading {{name}}…',

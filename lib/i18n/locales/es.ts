@@ -127,6 +127,7 @@ export const es: Translation = {
     charactersLeft_other: 'Quedan {{count, number}} caracteres',
     empty: 'Escribe algo o adjunta un archivo primero.',
     attach: 'Adjuntar archivo',
+    chooseFile: 'Elegir un archivo para adjuntar',
     removeAttachment: 'Quitar el adjunto',
     fileTooLarge: '«{{name}}» ocupa {{size}}. Los archivos pueden ocupar como máximo {{max}}.',
     uploading: 'Subiendo {{name}}…',

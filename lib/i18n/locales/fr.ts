@@ -127,6 +127,7 @@ export const fr: Translation = {
     charactersLeft_other: '{{count, number}} caractères restants',
     empty: 'Écrivez quelque chose ou joignez d’abord un fichier.',
     attach: 'Joindre un fichier',
+    chooseFile: 'Choisir un fichier à joindre',
     removeAttachment: 'Retirer la pièce jointe',
     fileTooLarge: '« {{name}} » fait {{size}}. Les fichiers ne peuvent pas dépasser {{max}}.',
     uploading: 'Envoi de {{name}}…',
