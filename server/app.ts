@@ -1,5 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { FirebaseTokenVerifier } from './auth/firebase-verifier';
@@ -8,15 +9,18 @@ import type { Database } from './db/open-database';
 import { buildHttpApp } from './http/build-http-app';
 import { createRealtime } from './realtime/create-realtime';
 import type { RealtimeServer } from './realtime/types';
+import { createLocalFileStorage, type FileStorage } from './storage/file-storage';
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
 
 export interface ServerDeps {
-  config: Pick<Config, 'port' | 'host' | 'logLevel'>;
+  config: Pick<Config, 'port' | 'host' | 'logLevel'> & Partial<Pick<Config, 'dataDir'>>;
   /** Owned by the server from here on: close() closes it. */
   db: Database;
   verifier: FirebaseTokenVerifier;
+  /** Where uploads go; by default `<dataDir>/uploads` on the local disk. */
+  storage?: FileStorage;
   /** Next's request handler; without it, non-API paths answer 404 (split deployment, tests). */
   nextHandler?: RequestHandler;
   /** Next's upgrade handler (dev HMR websocket); without it, foreign upgrades are refused. */
@@ -37,7 +41,7 @@ const SOCKET_PATH = '/socket.io/';
 const CLOSE_GRACE_MS = 2_000;
 
 /** One node server, one port: /api → Fastify, /socket.io → Socket.IO, everything else → Next. */
-export function createServer({ config, db, verifier, nextHandler, nextUpgradeHandler }: ServerDeps): ParleyServer {
+export function createServer({ config, db, verifier, storage, nextHandler, nextUpgradeHandler }: ServerDeps): ParleyServer {
   let fastifyHandler: RequestHandler = () => {};
   const httpServer = createHttpServer((req, res) => {
     if (API_PATH.test(req.url ?? '')) return void fastifyHandler(req, res);
@@ -52,6 +56,7 @@ export function createServer({ config, db, verifier, nextHandler, nextUpgradeHan
   const app = buildHttpApp({
     db: db.db,
     verifier,
+    storage: storage ?? createLocalFileStorage(path.join(config.dataDir ?? '.data', 'uploads')),
     logLevel: config.logLevel,
     // Late-bound: the realtime layer needs app.log, the routes need the realtime layer.
     sockets: {

@@ -5,9 +5,10 @@ import { accountsRoutes, type AccountsRoutesDeps } from './accounts-routes';
 import { conversationsRoutes } from './conversations-routes';
 import { installErrorHandling } from './errors';
 import { healthRoutes } from './health-routes';
+import { uploadsRoutes, type UploadsRoutesDeps } from './uploads-routes';
 import { usersRoutes } from './users-routes';
 
-export interface HttpAppDeps extends AccountsRoutesDeps {
+export interface HttpAppDeps extends AccountsRoutesDeps, UploadsRoutesDeps {
   logLevel: LogLevel;
   /** The shared node server; Fastify hands us its request handler instead of owning the server. */
   serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server;
@@ -30,6 +31,7 @@ export function buildHttpApp({ logLevel, serverFactory, ...deps }: HttpAppDeps):
   app.register(async (api) => accountsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => usersRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => conversationsRoutes(api, deps), { prefix: '/api' });
+  app.register(async (api) => uploadsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => healthRoutes(api), { prefix: '/api' });
   return app;
 }

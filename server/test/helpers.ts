@@ -7,6 +7,7 @@ import type { AuthorizeRequest, AuthorizeResponse } from '../../lib/contract';
 import { createServer, type ParleyServer } from '../app';
 import { createFirebaseVerifier, type FirebaseTokenVerifier } from '../auth/firebase-verifier';
 import { openDatabase, type Db } from '../db/open-database';
+import { createLocalFileStorage } from '../storage/file-storage';
 import { EMULATOR_PROJECT_ID, emulatorSignIn, type EmulatorAccount } from './emulator';
 
 export { emulatorSignIn, emulatorSignInAnonymously, clearEmulatorAccounts } from './emulator';
@@ -17,6 +18,8 @@ export interface TestServer {
   server: ParleyServer;
   /** The server's own database, for arranging and asserting rows directly. */
   db: Db;
+  /** The server's upload storage directory (a temporary one). */
+  uploadsDir: string;
   close(): Promise<void>;
 }
 
@@ -26,7 +29,8 @@ export interface TestServer {
  */
 export async function startTestServer(options: { verifier?: FirebaseTokenVerifier } = {}): Promise<TestServer> {
   const dir = await mkdtemp(path.join(tmpdir(), 'parley-test-'));
-  const database = await openDatabase({ pgliteDir: dir });
+  const database = await openDatabase({ pgliteDir: path.join(dir, 'db') });
+  const uploadsDir = path.join(dir, 'uploads');
   const verifier =
     options.verifier ??
     createFirebaseVerifier({ projectId: EMULATOR_PROJECT_ID, authEmulatorHost: inject('firebaseAuthEmulatorHost') });
@@ -34,12 +38,14 @@ export async function startTestServer(options: { verifier?: FirebaseTokenVerifie
     config: { port: 0, host: '127.0.0.1', logLevel: 'silent' },
     db: database,
     verifier,
+    storage: createLocalFileStorage(uploadsDir),
   });
   const { port } = await server.listen();
   return {
     url: `http://127.0.0.1:${port}`,
     server,
     db: database.db,
+    uploadsDir,
     close: async () => {
       await server.close();
       await rm(dir, { recursive: true, force: true });

@@ -1,0 +1,85 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filesIn } from '../test/uploads';
+import { createLocalFileStorage, FileTooLargeError, type FileStorage } from './file-storage';
+import { sniff } from './sniff';
+
+let dir: string;
+let storage: FileStorage;
+beforeAll(async () => {
+  dir = path.join(await mkdtemp(path.join(tmpdir(), 'parley-storage-')), 'uploads');
+  storage = createLocalFileStorage(dir);
+});
+afterAll(() => rm(path.dirname(dir), { recursive: true, force: true }));
+
+const chunks = (...parts: string[]) => Readable.from(parts.map((part) => Buffer.from(part)));
+
+describe('local file storage', () => {
+  it('writes, reads back and removes a file', async () => {
+    expect(await storage.write('abc_1-2', chunks('hello ', 'world'), { maxBytes: 11 })).toEqual({ bytes: 11 });
+    expect(await filesIn(dir)).toEqual(['abc_1-2']);
+    expect(await text((await storage.read('abc_1-2'))!)).toBe('hello world');
+    await storage.remove('abc_1-2');
+    expect(await storage.read('abc_1-2')).toBeNull();
+    await storage.remove('abc_1-2'); // removing twice is fine
+  });
+
+  it('stops at maxBytes while streaming, whatever was announced, and leaves nothing behind', async () => {
+    const endless = new Readable({ read() { this.push(Buffer.alloc(1024)); } });
+    await expect(storage.write('big', endless, { maxBytes: 10_000 })).rejects.toBeInstanceOf(FileTooLargeError);
+    expect(endless.destroyed).toBe(true);
+    expect(await filesIn(dir)).toEqual([]);
+  });
+
+  it('leaves nothing behind when the source fails midway (a client abort)', async () => {
+    const failing = new Readable({ read() {} });
+    failing.push(Buffer.alloc(4096));
+    setTimeout(() => failing.destroy(new Error('aborted')), 20);
+    await expect(storage.write('half', failing, { maxBytes: 1e6 })).rejects.toThrow('aborted');
+    expect(await filesIn(dir)).toEqual([]);
+  });
+
+  it('refuses keys that could leave its directory', async () => {
+    await expect(storage.write('../x', chunks('x'), { maxBytes: 10 })).rejects.toThrow(/invalid storage key/);
+    await expect(storage.read('a/b')).rejects.toThrow(/invalid storage key/);
+  });
+});
+
+const bytes = (...parts: (number[] | string | Buffer)[]) =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part))));
+const u16be = (n: number) => [n >> 8, n & 0xff];
+const u16le = (n: number) => [n & 0xff, n >> 8];
+const u24le = (n: number) => [n & 0xff, (n >> 8) & 0xff, n >> 16];
+
+describe('sniff', () => {
+  it('reads JPEG dimensions from the frame header after other segments', () => {
+    const app0 = bytes([0xff, 0xe0], u16be(16), 'JFIF\0', Array(9).fill(0));
+    const sof = bytes([0xff, 0xc2], u16be(17), [8], u16be(300), u16be(1200), Array(10).fill(0));
+    expect(sniff(bytes([0xff, 0xd8], app0, sof), false)).toEqual({ mimeType: 'image/jpeg', width: 1200, height: 300 });
+    expect(sniff(bytes([0xff, 0xd8], app0), false)).toEqual({ mimeType: 'image/jpeg', width: null, height: null });
+  });
+
+  it('reads GIF and WebP (VP8X, VP8L, VP8) dimensions', () => {
+    expect(sniff(bytes('GIF89a', u16le(20), u16le(10), [0, 0, 0]), true)).toMatchObject({ mimeType: 'image/gif', width: 20, height: 10 });
+    const riff = (chunk: Buffer) => bytes('RIFF', [0, 0, 0, 0], 'WEBP', chunk);
+    const vp8x = bytes('VP8X', [10, 0, 0, 0], [0, 0, 0, 0], u24le(4095), u24le(2047));
+    expect(sniff(riff(vp8x), false)).toMatchObject({ mimeType: 'image/webp', width: 4096, height: 2048 });
+    const bits = (99 & 0x3fff) | ((49 & 0x3fff) << 14); // 100 × 50
+    const vp8l = bytes('VP8L', [0, 0, 0, 0], [0x2f], [bits & 0xff, (bits >> 8) & 0xff, (bits >> 16) & 0xff, bits >>> 24], [0]);
+    expect(sniff(riff(vp8l), false)).toMatchObject({ width: 100, height: 50 });
+    const vp8 = bytes('VP8 ', [0, 0, 0, 0], [0, 0, 0], [0x9d, 0x01, 0x2a], u16le(640), u16le(360));
+    expect(sniff(riff(vp8), false)).toMatchObject({ width: 640, height: 360 });
+  });
+
+  it('tells UTF-8 text from binary, even when the head ends inside a character', () => {
+    expect(sniff(Buffer.from('naïve café\r\n\tok'), true).mimeType).toBe('text/plain');
+    expect(sniff(Buffer.from('ab€').subarray(0, 4), false).mimeType).toBe('text/plain');
+    expect(sniff(Buffer.from('ab€').subarray(0, 4), true).mimeType).toBe('application/octet-stream');
+    expect(sniff(Buffer.from([0x41, 0x00, 0x42]), true).mimeType).toBe('application/octet-stream');
+    expect(sniff(bytes('<svg xmlns="http://www.w3.org/2000/svg">'), true).mimeType).toBe('text/plain');
+  });
+});
