@@ -7,6 +7,8 @@ export class ChatPage {
   readonly conversations: Locator;
   readonly composer: Locator;
   readonly unreadCount: Locator;
+  readonly fileInput: Locator;
+  readonly sendButton: Locator;
 
   constructor(readonly page: Page) {
     this.searchBox = page.getByRole('searchbox', { name: 'Search people' });
@@ -14,6 +16,8 @@ export class ChatPage {
     this.conversations = page.getByRole('navigation', { name: 'Messages' });
     this.composer = page.getByRole('textbox', { name: 'Message' });
     this.unreadCount = page.getByTestId('unread-count');
+    this.fileInput = page.locator('input[type="file"]');
+    this.sendButton = page.getByRole('button', { name: 'Send', exact: true });
   }
 
   /** A search result's main button: named by the person, followed by chips like "Follows you". */
