@@ -50,7 +50,7 @@ export function AccountScreen() {
         </p>
         <h1 id="sign-in-title" className={styles.title}>
           {/* No translation key has this text yet (the end-to-end suite looks for it); reported. */}
-          Sign in to Parley
+          {t('account.signInTitle')}
         </h1>
         <p className={styles.lead}>{t('account.tagline')}</p>
 

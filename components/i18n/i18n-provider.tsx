@@ -2,7 +2,7 @@
 
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { initI18n } from '@/lib/i18n';
+import { initI18n, useT } from '@/lib/i18n';
 import { Spinner } from '@/components/ui/spinner';
 
 const I18nReadyContext = createContext(false);
@@ -34,7 +34,8 @@ export function I18nProvider({ children }: { children: ReactNode }) {
 /** Renders its children once the language is loaded; the same spinner as the guard until then. */
 export function I18nReady({ children }: { children: ReactNode }) {
   const ready = useContext(I18nReadyContext);
-  return ready ? children : <Spinner label="Loading Parley" fullScreen />;
+  const t = useT();
+  return ready ? children : <Spinner label={t('account.loading')} fullScreen />;
 }
 
 /** The language the UI is shown in (re-renders on change), for Intl date and number formats. */

@@ -27,8 +27,7 @@ export function AppHeader() {
       <span className={styles.brand}>{t('common.appName')}</span>
       <UnreadBadge />
       <ConnectionIndicator />
-      {/* "Signed in user" has no translation key yet; the end-to-end suite finds the user by it. */}
-      <div className={styles.account} role="group" aria-label="Signed in user">
+      <div className={styles.account} role="group" aria-label={t('header.signedInUser')}>
         <Avatar name={name} src={user?.avatar ?? null} size={32} />
         <span className={styles.identity}>
           <span className={styles.name}>{name}</span>

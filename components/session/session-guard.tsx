@@ -5,12 +5,14 @@ import { usePathname, useRouter } from 'next/navigation';
 import { setNavigator } from '@/lib/navigation';
 import { areaOf, runGuard, type Area } from '@/lib/session/guard';
 import { Spinner } from '@/components/ui/spinner';
+import { useT } from '@/lib/i18n';
 
 /**
  * Runs the token guard (SPEC §2) whenever the user enters an area, and renders the area only
  * once the guard has allowed it: a blocked route never renders, not even for one frame.
  */
 export function SessionGuard({ children }: { children: ReactNode }) {
+  const t = useT();
   const router = useRouter();
   const area = areaOf(usePathname());
   const [allowedArea, setAllowedArea] = useState<Area | null>(null);
@@ -32,6 +34,6 @@ export function SessionGuard({ children }: { children: ReactNode }) {
     };
   }, [area]);
 
-  if (allowedArea !== area) return <Spinner label="Loading Parley" fullScreen />;
+  if (allowedArea !== area) return <Spinner label={t('account.loading')} fullScreen />;
   return children;
 }

@@ -14,6 +14,8 @@ export const en = {
     unknownUser: 'Unknown user',
   },
   account: {
+    signInTitle: 'Sign in to Parley',
+    loading: 'Loading Parley',
     title: 'Welcome to Parley',
     tagline: 'Find people, follow them and talk in real time.',
     signInHeading: 'Sign in',
@@ -26,6 +28,7 @@ export const en = {
     deactivated: 'This account has been deactivated.',
   },
   header: {
+    signedInUser: 'Signed in user',
     unread_one: '{{count, number}} unread message',
     unread_other: '{{count, number}} unread messages',
     accountMenu: 'Account menu',

@@ -15,6 +15,8 @@ export const es: Translation = {
     unknownUser: 'Usuario desconocido',
   },
   account: {
+    signInTitle: 'Inicia sesión en Parley',
+    loading: 'Cargando Parley',
     title: 'Te damos la bienvenida a Parley',
     tagline: 'Encuentra personas, síguelas y conversa en tiempo real.',
     signInHeading: 'Iniciar sesión',
@@ -28,6 +30,7 @@ export const es: Translation = {
     deactivated: 'Esta cuenta ha sido desactivada.',
   },
   header: {
+    signedInUser: 'Usuario con sesión iniciada',
     unread_one: '{{count, number}} mensaje sin leer',
     unread_many: '{{count, number}} de mensajes sin leer',
     unread_other: '{{count, number}} mensajes sin leer',

@@ -15,6 +15,8 @@ export const fr: Translation = {
     unknownUser: 'Utilisateur inconnu',
   },
   account: {
+    signInTitle: 'Connectez-vous à Parley',
+    loading: 'Chargement de Parley',
     title: 'Bienvenue sur Parley',
     tagline: 'Trouvez des personnes, suivez-les et discutez en temps réel.',
     signInHeading: 'Connexion',
@@ -28,6 +30,7 @@ export const fr: Translation = {
     deactivated: 'Ce compte a été désactivé.',
   },
   header: {
+    signedInUser: 'Utilisateur connecté',
     unread_one: '{{count, number}} message non lu',
     unread_many: '{{count, number}} de messages non lus',
     unread_other: '{{count, number}} messages non lus',
