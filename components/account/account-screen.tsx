@@ -49,7 +49,6 @@ export function AccountScreen() {
           {t('common.appName')}
         </p>
         <h1 id="sign-in-title" className={styles.title}>
-          {/* No translation key has this text yet (the end-to-end suite looks for it); reported. */}
           {t('account.signInTitle')}
         </h1>
         <p className={styles.lead}>{t('account.tagline')}</p>
