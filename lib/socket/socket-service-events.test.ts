@@ -1,57 +1,33 @@
 // The messaging events added for issue #3; the SPEC events are in socket-service.test.ts.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetConnectionStore } from '@/lib/stores/connection-store';
-import { resetCounterStore, useCounterStore } from '@/lib/stores/counter-store';
+import { useCounterStore } from '@/lib/stores/counter-store';
 import { message as buildMessage } from '@/lib/testing/fixtures';
-import { createSocketService, type SocketService } from './socket-service';
-import { FakeSocket } from './testing/fake-socket';
+import { createServiceHarness, type ServiceHarness } from './testing/service-harness';
 
 const message = buildMessage(1);
 
-let sockets: FakeSocket[];
-let service: SocketService;
-
-function lastSocket(): FakeSocket {
-  const socket = sockets.at(-1);
-  if (!socket) throw new Error('no socket was created');
-  return socket;
-}
-
-function connectedService(id = 7): FakeSocket {
-  service.initSocket(id);
-  const socket = lastSocket();
-  socket.serverAcceptsConnection();
-  return socket;
-}
+let harness: ServiceHarness;
 
 describe('socket service: messaging events', () => {
   beforeEach(() => {
-    localStorage.clear();
-    resetCounterStore();
-    resetConnectionStore();
-    sockets = [];
-    service = createSocketService((url, options) => {
-      const socket = new FakeSocket(url, options);
-      sockets.push(socket);
-      return socket.asClientSocket();
-    });
+    harness = createServiceHarness();
   });
 
   it('read emits {user_id} and resolves with the server ack', async () => {
-    const socket = connectedService();
+    const socket = harness.connectedService();
     socket.ackResponder = async () => ({ data: { count: 3 } });
-    await expect(service.readConversation({ user_id: 2 })).resolves.toEqual({ data: { count: 3 } });
+    await expect(harness.service.readConversation({ user_id: 2 })).resolves.toEqual({ data: { count: 3 } });
     expect(socket.sentEvents('read')).toEqual([['read', { user_id: 2 }, { timeout: expect.any(Number) }]]);
     // The total comes from message_count only (SPEC §4), never from this ack.
     expect(useCounterStore.getState().unread).toBe(0);
   });
 
   it('followed also reaches follow-change subscribers with its payload', () => {
-    const socket = connectedService();
+    const socket = harness.connectedService();
     const spec = vi.fn();
     const change = vi.fn();
-    service.onFollowed(spec);
-    service.onFollowChange(change);
+    harness.service.onFollowed(spec);
+    harness.service.onFollowChange(change);
     const payload = { follower_id: 7, followee_id: 2, following: true, followers_count: 4 };
     socket.serverEmits('followed', payload);
     expect(spec).toHaveBeenCalledExactlyOnceWith(false);
@@ -59,11 +35,11 @@ describe('socket service: messaging events', () => {
   });
 
   it('message_sent is forwarded without touching the unread count', () => {
-    const socket = connectedService();
+    const socket = harness.connectedService();
     const sentListener = vi.fn();
     const messageListener = vi.fn();
-    service.onMessageSent(sentListener);
-    service.onMessage(messageListener);
+    harness.service.onMessageSent(sentListener);
+    harness.service.onMessage(messageListener);
     const own = { ...message, sender_id: 7, recipient_id: 2 };
     socket.serverEmits('message_sent', own);
     expect(sentListener).toHaveBeenCalledExactlyOnceWith(own);
@@ -72,11 +48,11 @@ describe('socket service: messaging events', () => {
   });
 
   it('follower and conversation_read reach their subscribers until they unsubscribe', () => {
-    const socket = connectedService();
+    const socket = harness.connectedService();
     const follower = vi.fn();
     const read = vi.fn();
-    const stopFollower = service.onFollower(follower);
-    const stopRead = service.onConversationRead(read);
+    const stopFollower = harness.service.onFollower(follower);
+    const stopRead = harness.service.onConversationRead(read);
     const payload = { follower_id: 2, followee_id: 7, following: false, followers_count: 0 };
     socket.serverEmits('follower', payload);
     socket.serverEmits('conversation_read', { user_id: 2 });
@@ -90,10 +66,10 @@ describe('socket service: messaging events', () => {
   });
 
   it('connect subscribers run on every connection, after its init went out', () => {
-    service.initSocket(7);
-    const socket = lastSocket();
+    harness.service.initSocket(7);
+    const socket = harness.lastSocket();
     const initsSeen: number[] = [];
-    service.onConnect(() => initsSeen.push(socket.sentEvents('init').length));
+    harness.service.onConnect(() => initsSeen.push(socket.sentEvents('init').length));
     socket.serverAcceptsConnection();
     socket.transportDrops();
     socket.managerReconnects(1);

@@ -1,10 +1,9 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MessagePayload } from '@/lib/contract';
 import { storeToken } from '@/lib/session/storage';
-import { resetConnectionStore, useConnectionStore } from '@/lib/stores/connection-store';
-import { resetCounterStore, useCounterStore } from '@/lib/stores/counter-store';
-import { createSocketService, type SocketService } from './socket-service';
-import { FakeSocket } from './testing/fake-socket';
+import { useConnectionStore } from '@/lib/stores/connection-store';
+import { useCounterStore } from '@/lib/stores/counter-store';
+import { createServiceHarness, type ServiceHarness } from './testing/service-harness';
 
 const message: MessagePayload = {
   id: 1,
@@ -17,53 +16,31 @@ const message: MessagePayload = {
   attachment: null,
 };
 
-let sockets: FakeSocket[];
-let service: SocketService;
-
-function lastSocket(): FakeSocket {
-  const socket = sockets.at(-1);
-  if (!socket) throw new Error('no socket was created');
-  return socket;
-}
-
-function connectedService(id = 7): FakeSocket {
-  service.initSocket(id);
-  const socket = lastSocket();
-  socket.serverAcceptsConnection();
-  return socket;
-}
+let harness: ServiceHarness;
 
 describe('socket service', () => {
   beforeEach(() => {
-    localStorage.clear();
-    resetCounterStore();
-    resetConnectionStore();
-    sockets = [];
-    service = createSocketService((url, options) => {
-      const socket = new FakeSocket(url, options);
-      sockets.push(socket);
-      return socket.asClientSocket();
-    });
+    harness = createServiceHarness();
   });
 
   it('creates the socket lazily, once, without auto-connecting', () => {
-    expect(sockets).toHaveLength(0);
-    service.initSocket(7);
-    service.initSocket(7);
-    expect(sockets).toHaveLength(1);
-    expect(lastSocket().options.autoConnect).toBe(false);
-    expect(lastSocket().options).not.toHaveProperty('reconnectionDelay');
-    expect(lastSocket().connectCalls).toBe(1);
+    expect(harness.sockets).toHaveLength(0);
+    harness.service.initSocket(7);
+    harness.service.initSocket(7);
+    expect(harness.sockets).toHaveLength(1);
+    expect(harness.lastSocket().options.autoConnect).toBe(false);
+    expect(harness.lastSocket().options).not.toHaveProperty('reconnectionDelay');
+    expect(harness.lastSocket().connectCalls).toBe(1);
   });
 
   it('sends init {id} exactly once on the first connect and records the id', () => {
-    const socket = connectedService(7);
+    const socket = harness.connectedService(7);
     expect(useCounterStore.getState().socketUserId).toBe(7);
     expect(socket.sentEvents('init')).toEqual([['init', { id: 7 }]]);
   });
 
   it('sends init again after every reconnect', () => {
-    const socket = connectedService(7);
+    const socket = harness.connectedService(7);
     socket.transportDrops();
     expect(useConnectionStore.getState().status).toBe('connecting');
     socket.managerReconnects(1);
@@ -77,16 +54,16 @@ describe('socket service', () => {
   });
 
   it('does nothing for the same user on a live connection (no second init, no second count)', () => {
-    const socket = connectedService(7);
-    service.initSocket(7);
+    const socket = harness.connectedService(7);
+    harness.service.initSocket(7);
     expect(socket.sentEvents('init')).toEqual([['init', { id: 7 }]]);
     expect(socket.connectCalls).toBe(1);
   });
 
   it('reconnects for a different user so the handshake carries the new token', () => {
-    const socket = connectedService(7);
+    const socket = harness.connectedService(7);
     storeToken('second-user');
-    service.initSocket(8);
+    harness.service.initSocket(8);
     expect(socket.connected).toBe(false);
     expect(socket.connectCalls).toBe(2);
     expect(socket.handshakeAuth()).toEqual({ token: 'Bearer second-user' });
@@ -98,15 +75,15 @@ describe('socket service', () => {
   });
 
   it('reads the stored token at every handshake', () => {
-    service.initSocket(7);
-    const socket = lastSocket();
+    harness.service.initSocket(7);
+    const socket = harness.lastSocket();
     expect(socket.handshakeAuth()).toEqual({ token: '' });
     storeToken('abc');
     expect(socket.handshakeAuth()).toEqual({ token: 'Bearer abc' });
   });
 
   it('ignores connect apart from the status', () => {
-    const socket = connectedService(7);
+    const socket = harness.connectedService(7);
     expect(useCounterStore.getState().unread).toBe(0);
     expect(useConnectionStore.getState().status).toBe('connected');
     socket.serverEmits('connect');
@@ -114,7 +91,7 @@ describe('socket service', () => {
   });
 
   it('message_count sets the unread count', () => {
-    const socket = connectedService();
+    const socket = harness.connectedService();
     useCounterStore.getState().setUnread(9);
     socket.serverEmits('message_count', { count: 4 });
     expect(useCounterStore.getState().unread).toBe(4);
@@ -123,9 +100,9 @@ describe('socket service', () => {
   });
 
   it('message adds one to the unread count and reaches subscribers until they unsubscribe', () => {
-    const socket = connectedService();
+    const socket = harness.connectedService();
     const listener = vi.fn();
-    const unsubscribe = service.onMessage(listener);
+    const unsubscribe = harness.service.onMessage(listener);
     socket.serverEmits('message_count', { count: 2 });
     socket.serverEmits('message', message);
     expect(useCounterStore.getState().unread).toBe(3);
@@ -137,9 +114,9 @@ describe('socket service', () => {
   });
 
   it('followed notifies subscribers with false, whatever the payload', () => {
-    const socket = connectedService();
+    const socket = harness.connectedService();
     const listener = vi.fn();
-    const unsubscribe = service.onFollowed(listener);
+    const unsubscribe = harness.service.onFollowed(listener);
     socket.serverEmits('followed', { follower_id: 2, followee_id: 7, following: true, followers_count: 1 });
     expect(listener).toHaveBeenCalledExactlyOnceWith(false);
     unsubscribe();
@@ -148,45 +125,45 @@ describe('socket service', () => {
   });
 
   it('send and follow resolve with the server ack', async () => {
-    const socket = connectedService();
+    const socket = harness.connectedService();
     socket.ackResponder = async (event, payload) => ({ data: { event, payload } });
     const send = { client_id: 'c1', recipient_id: 2, text: 'hi' };
-    await expect(service.sendMessage(send)).resolves.toEqual({ data: { event: 'send', payload: send } });
-    await expect(service.followUser({ user_id: 2, follow: true })).resolves.toEqual({
+    await expect(harness.service.sendMessage(send)).resolves.toEqual({ data: { event: 'send', payload: send } });
+    await expect(harness.service.followUser({ user_id: 2, follow: true })).resolves.toEqual({
       data: { event: 'follow', payload: { user_id: 2, follow: true } },
     });
     expect(socket.sentEvents('send')[0]?.[2]).toEqual({ timeout: expect.any(Number) });
   });
 
   it('turns a timed-out ack into an error ack', async () => {
-    const socket = connectedService();
+    const socket = harness.connectedService();
     socket.ackResponder = () => Promise.reject(new Error('operation has timed out'));
-    await expect(service.sendMessage({ client_id: 'c1', recipient_id: 2, text: 'hi' })).resolves.toEqual({
+    await expect(harness.service.sendMessage({ client_id: 'c1', recipient_id: 2, text: 'hi' })).resolves.toEqual({
       error: { msg: 'operation has timed out' },
     });
   });
 
   it('refuses to send before any connection', async () => {
-    await expect(service.followUser({ user_id: 2, follow: true })).resolves.toEqual({
+    await expect(harness.service.followUser({ user_id: 2, follow: true })).resolves.toEqual({
       error: { msg: 'Not connected.' },
     });
   });
 
   it('disconnect drops queued emits and reports disconnected', () => {
-    const socket = connectedService();
+    const socket = harness.connectedService();
     socket.transportDrops();
     socket.emit('send', { text: 'queued while offline' });
-    service.disconnectSocket();
+    harness.service.disconnectSocket();
     expect(socket.active).toBe(false);
     expect(socket.sendBuffer).toEqual([]);
     expect(useConnectionStore.getState().status).toBe('disconnected');
   });
 
   it('reconnects the same socket for the next user', () => {
-    const socket = connectedService(7);
-    service.disconnectSocket();
-    service.initSocket(8);
-    expect(sockets).toHaveLength(1);
+    const socket = harness.connectedService(7);
+    harness.service.disconnectSocket();
+    harness.service.initSocket(8);
+    expect(harness.sockets).toHaveLength(1);
     expect(socket.connectCalls).toBe(2);
     socket.serverAcceptsConnection();
     expect(socket.sentEvents('init')).toEqual([
@@ -196,8 +173,8 @@ describe('socket service', () => {
   });
 
   it('tracks the connection status through a reconnect', () => {
-    service.initSocket(7);
-    const socket = lastSocket();
+    harness.service.initSocket(7);
+    const socket = harness.lastSocket();
     expect(useConnectionStore.getState().status).toBe('connecting');
     socket.serverAcceptsConnection();
     expect(useConnectionStore.getState().status).toBe('connected');
