@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
-import { E2E_BASE_URL, E2E_EMULATOR_HOST } from './e2e/support/env';
+import { E2E_BASE_URL, E2E_EMULATOR_HOST, E2E_PORT } from './e2e/support/env';
 
 const CI = Boolean(process.env.CI);
 // Debian's Chromium when present; Playwright's own browser otherwise (never downloaded by CI).
@@ -42,6 +42,7 @@ export default defineConfig({
     {
       // A production build with the emulator switched on, served by our own server.
       command: 'node scripts/e2e-server.mjs',
+      env: { E2E_PORT: String(E2E_PORT), E2E_EMULATOR_HOST },
       url: `${E2E_BASE_URL}/api/health`,
       reuseExistingServer: !CI,
       timeout: 600_000,

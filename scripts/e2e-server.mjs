@@ -5,8 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const PORT = '3100';
-const EMULATOR_HOST = '127.0.0.1:9199';
+// Both come from playwright.config.ts (e2e/support/env.ts), the one place they are set.
+const PORT = process.env.E2E_PORT;
+const EMULATOR_HOST = process.env.E2E_EMULATOR_HOST;
+if (!PORT || !EMULATOR_HOST) throw new Error('Run through Playwright: E2E_PORT and E2E_EMULATOR_HOST are not set.');
 
 const env = {
   ...process.env,

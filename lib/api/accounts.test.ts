@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthorizeRequest, AuthorizeResponse, User } from '@/lib/contract';
 import { storeToken } from '@/lib/session/storage';
-import { authorize, deactivateAccount, fetchAccountInfo, logout } from './accounts';
+import { authorize, fetchAccountInfo, logout } from './accounts';
 
 const user: User = { id: 7, username: 'ada', email: 'ada@example.com', avatar: null, language: 'en', is_active: true };
 
@@ -59,13 +59,11 @@ describe('accounts api', () => {
     expect(requests[0]?.headers.get('authorization')).toBe('Bearer abc');
   });
 
-  it('logout and deactivate POST and accept an empty 204', async () => {
+  it('logout POSTs and accepts an empty 204', async () => {
     respondWith(204);
     await expect(logout()).resolves.toBeUndefined();
-    await expect(deactivateAccount()).resolves.toBeUndefined();
     expect(requests.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
       'POST /api/accounts/logout',
-      'POST /api/accounts/deactivate',
     ]);
   });
 });

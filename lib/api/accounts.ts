@@ -15,11 +15,6 @@ export async function logout(): Promise<void> {
   await api.post('accounts/logout');
 }
 
-/** Marks the account inactive (204); the next guard run then signs the user out. */
-export async function deactivateAccount(): Promise<void> {
-  await api.post('accounts/deactivate');
-}
-
 /** Saves the user's settings (the UI language) and returns the updated user. */
 export function updateSettings(settings: SettingsRequest): Promise<User> {
   return api.patch('accounts/settings', { json: settings }).json<User>();
