@@ -1,6 +1,6 @@
 // Direct messages, conversations, attachments and their limits (issue #3).
 // Payload schemas are in schemas.ts (server-side validation); the client uses the inferred types.
-import type { UserSummary } from './people';
+import type { Page, UserSummary } from './people';
 
 /** Longest message text, in characters (UTF-16 code units, as String.length counts). */
 export const MAX_MESSAGE_LENGTH = 4000;
@@ -8,6 +8,8 @@ export const MAX_MESSAGE_LENGTH = 4000;
 export const THREAD_PAGE_SIZE = 50;
 /** Conversations per page (GET /api/conversations). */
 export const CONVERSATION_PAGE_SIZE = 30;
+/** Most messages one socket `sync` answer carries (and its default). */
+export const SYNC_PAGE_MAX = 500;
 
 /** An uploaded file, as stored (POST /api/uploads) and as attached to a message. */
 export interface Attachment {
@@ -32,6 +34,13 @@ export interface MessagePayload {
   attachment: Attachment | null;
   created_at: string;
   read_at: string | null;
+  /**
+   * The viewer's sequence number of this message: each account numbers the messages it sent or
+   * received 1, 2, 3… in the order they were stored, with no gaps. The same message has one seq
+   * for its sender and another for its recipient. A client that holds 1…n has missed nothing up
+   * to n; `sync` fetches what comes after (docs/DELIVERY.md).
+   */
+  seq: number;
 }
 
 /** One row of GET /api/conversations: newest first by last message. */
@@ -40,6 +49,14 @@ export interface Conversation {
   last_message: MessagePayload;
   /** Unread messages from this person to the signed-in user. */
   unread_count: number;
+}
+
+/**
+ * GET /api/conversations. `last_seq` is the account's latest message seq, read with the page:
+ * everything up to it is reflected in the answer, so `sync` from it misses nothing.
+ */
+export interface ConversationPage extends Page<Conversation> {
+  last_seq: number;
 }
 
 export type { FollowPayload, ReadPayload, SendPayload, SettingsRequest } from './schemas';

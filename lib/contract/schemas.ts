@@ -3,7 +3,7 @@
 // browser bundle. Deliberately not re-exported from index.ts.
 import { z } from 'zod';
 import { SOCIAL_TYPES } from './http';
-import { MAX_MESSAGE_LENGTH, SUPPORTED_LANGUAGES } from './messaging';
+import { MAX_MESSAGE_LENGTH, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './messaging';
 
 const optionalText = (max: number) => z.string().trim().max(max).nullish();
 
@@ -43,3 +43,10 @@ export type ReadPayload = z.infer<typeof readPayloadSchema>;
 
 export const settingsRequestSchema = z.strictObject({ language: z.enum(SUPPORTED_LANGUAGES) });
 export type SettingsRequest = z.infer<typeof settingsRequestSchema>;
+
+/** Socket `sync`: the signed-in account's messages with seq > after, oldest first. */
+export const syncPayloadSchema = z.strictObject({
+  after: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  limit: z.number().int().min(1).max(SYNC_PAGE_MAX).optional(),
+});
+export type SyncPayload = z.infer<typeof syncPayloadSchema>;

@@ -2,8 +2,9 @@
 // Event names are the spec's (SPEC §7); payload fields beyond `id` and `count` are ours.
 import type { ErrorBody } from './http';
 import type { FollowPayload, MessagePayload, ReadPayload, SendPayload } from './messaging';
+import type { SyncPayload } from './schemas';
 
-export type { FollowPayload, MessagePayload, ReadPayload, SendPayload };
+export type { FollowPayload, MessagePayload, ReadPayload, SendPayload, SyncPayload };
 
 /** Every acknowledgement is either the result or an error in the HTTP error shapes. */
 export type Ack<T> = { data: T } | { error: ErrorBody };
@@ -11,6 +12,16 @@ export type AckCallback<T> = (response: Ack<T>) => void;
 
 export interface InitPayload {
   id: number;
+}
+
+/** The ack of `sync`. */
+export interface SyncResult {
+  /** seq > after, ascending, at most `limit` (default and maximum SYNC_PAGE_MAX). */
+  messages: MessagePayload[];
+  /** The account's latest seq when the answer was read: a cursor that is safe to resume from. */
+  last_seq: number;
+  /** More messages follow the last one returned: ask again after its seq. */
+  has_more: boolean;
 }
 
 export interface MessageCountPayload {
@@ -36,6 +47,8 @@ export interface ClientToServerEvents {
   send: (payload: SendPayload, ack?: AckCallback<MessagePayload>) => void;
   follow: (payload: FollowPayload, ack?: AckCallback<FollowedPayload>) => void;
   read: (payload: ReadPayload, ack?: AckCallback<MessageCountPayload>) => void;
+  /** Catch-up after a (re)connect or a gap: the account's messages after a seq it holds. */
+  sync: (payload: SyncPayload, ack?: AckCallback<SyncResult>) => void;
 }
 
 export interface ServerToClientEvents {
