@@ -27,6 +27,7 @@ const message: MessagePayload = {
   created_at: '2025-01-01T00:00:00.000Z',
   read_at: null,
   attachment: null,
+  seq: 1,
 };
 
 let httpServer: HttpServer;

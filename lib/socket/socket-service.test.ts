@@ -14,6 +14,7 @@ const message: MessagePayload = {
   created_at: '2025-01-01T00:00:00.000Z',
   read_at: null,
   attachment: null,
+  seq: 1,
 };
 
 let harness: ServiceHarness;

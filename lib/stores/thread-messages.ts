@@ -4,9 +4,11 @@ import type { MessagePayload } from '@/lib/contract';
 
 export type MessageStatus = 'sending' | 'sent' | 'failed';
 
-export interface ThreadMessage extends Omit<MessagePayload, 'id'> {
+export interface ThreadMessage extends Omit<MessagePayload, 'id' | 'seq'> {
   /** The server's id; null until the server has stored the message. */
   id: number | null;
+  /** The signed-in account's seq of it; null until stored. */
+  seq: number | null;
   status: MessageStatus;
   /** Why sending failed (SPEC §8 message); null otherwise. */
   error: string | null;

@@ -172,6 +172,7 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
       if (problem) return { status: 'invalid', problem, error: describeProblem(problem) };
       const local: ThreadMessage = {
         id: null,
+        seq: null,
         client_id: newClientId(),
         sender_id: currentUserId(),
         recipient_id: peerId,

@@ -19,6 +19,7 @@ export function message(id: number, fields: Partial<MessagePayload> & { minute?:
     attachment: null,
     created_at: new Date(Date.UTC(2025, 0, 1, 12, minute)).toISOString(),
     read_at: null,
+    seq: id,
     ...rest,
   };
 }

@@ -36,7 +36,7 @@ export async function listConversations(
   return {
     results: page.results.map((row) => ({
       user: row.user,
-      last_message: toMessagePayload(row),
+      last_message: toMessagePayload(row, userId),
       unread_count: row.unreadCount,
     })),
     next: page.next,

@@ -107,7 +107,11 @@ describe('messages', () => {
     const first = await insertMessage(db, { senderId: me.id, recipientId: friend.id, clientId: 'dup', text: 'hi' });
     const again = await insertMessage(db, { senderId: me.id, recipientId: friend.id, clientId: 'dup', text: 'changed' });
     expect(first.created).toBe(true);
-    expect(again).toEqual({ message: first.message, created: false });
+    expect(again).toEqual({ message: first.message, forRecipient: first.forRecipient, created: false });
+    // The repeat took no seq: both accounts' next message is their second.
+    expect([first.message.seq, first.forRecipient.seq]).toEqual([1, 1]);
+    const next = await insertMessage(db, { senderId: friend.id, recipientId: me.id, clientId: 'next', text: 'yo' });
+    expect([next.message.seq, next.forRecipient.seq]).toEqual([2, 2]);
     expect(await db.select().from(messages).where(eq(messages.senderId, me.id))).toHaveLength(1);
     expect(await countUnread(db, friend.id)).toBe(1);
   });

@@ -15,6 +15,8 @@ export const users = pgTable('users', {
   socialType: text('social_type').notNull(),
   language: text('language').notNull().default('en'),
   isActive: boolean('is_active').notNull().default(true),
+  /** The seq of the newest message this account sent or received (messages.sender_seq/recipient_seq). */
+  lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (table) => [
@@ -95,11 +97,18 @@ export const messages = pgTable(
     clientId: text('client_id').notNull(),
     text: text('text').notNull(),
     attachmentId: text('attachment_id').references(() => uploads.id),
+    // Each side's per-account sequence (users.last_seq at insert): 1, 2, 3… with no gaps, in commit
+    // order, so a client that holds 1…n knows it has missed nothing up to n (docs/DELIVERY.md).
+    senderSeq: bigint('sender_seq', { mode: 'number' }).notNull(),
+    recipientSeq: bigint('recipient_seq', { mode: 'number' }).notNull(),
     createdAt: createdAt(),
     readAt: timestamp('read_at', { withTimezone: true }),
   },
   (table) => [
     unique('messages_sender_client_id_unique').on(table.senderId, table.clientId),
+    // `sync` reads each side's range in seq order.
+    unique('messages_sender_seq_unique').on(table.senderId, table.senderSeq),
+    unique('messages_recipient_seq_unique').on(table.recipientId, table.recipientSeq),
     // A thread is both directions of a pair: one index over the normalised pair serves its pages
     // newest first with a single backward range scan (see listThread). Ascending id on purpose:
     // drizzle writes .desc() as DESC NULLS LAST, which ORDER BY id DESC (NULLS FIRST) cannot use.

@@ -66,6 +66,7 @@ describe('GET /api/conversations/:userId/messages', () => {
           attachment: null,
           created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
           read_at: null,
+          seq: 1,
         },
       ],
       next_cursor: null,

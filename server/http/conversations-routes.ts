@@ -3,12 +3,12 @@ import { z } from 'zod';
 import {
   CONVERSATION_PAGE_SIZE,
   THREAD_PAGE_SIZE,
-  type Conversation,
+  type ConversationPage,
   type MessagePayload,
   type Page,
 } from '../../lib/contract';
 import { listConversations } from '../db/conversations';
-import { listThread } from '../db/messages';
+import { lastSeqOf, listThread } from '../db/messages';
 import type { Db } from '../db/open-database';
 import { findActiveUser } from '../db/users';
 import { authenticateActive } from './authenticate';
@@ -28,11 +28,17 @@ const threadQuery = z.object({
 });
 
 export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): void {
-  app.get('/conversations', async (request): Promise<Page<Conversation>> => {
+  app.get('/conversations', async (request): Promise<ConversationPage> => {
     const { user } = await authenticateActive(db, request);
     const { cursor } = parseBody(conversationsQuery, request.query);
+    // Read before the page: every message up to it is committed, so the page reflects it.
+    const lastSeq = await lastSeqOf(db, user.id);
     const page = await listConversations(db, user.id, cursor?.[1] ?? null, CONVERSATION_PAGE_SIZE);
-    return { results: page.results, next_cursor: page.next === null ? null : encodeCursor(['c', page.next]) };
+    return {
+      results: page.results,
+      next_cursor: page.next === null ? null : encodeCursor(['c', page.next]),
+      last_seq: lastSeq,
+    };
   });
 
   // Only ever the caller's own conversation with :userId: the caller is always one side of the pair.

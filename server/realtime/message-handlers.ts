@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { readPayloadSchema, sendPayloadSchema } from '../../lib/contract/schemas';
-import { insertMessage, markConversationRead } from '../db/messages';
+import { SYNC_PAGE_MAX } from '../../lib/contract/messaging';
+import { readPayloadSchema, sendPayloadSchema, syncPayloadSchema } from '../../lib/contract/schemas';
+import { insertMessage, lastSeqOf, listMessagesAfter, markConversationRead } from '../db/messages';
 import type { Db } from '../db/open-database';
 import { findUpload } from '../db/uploads';
 import { findActiveUser } from '../db/users';
@@ -9,17 +10,18 @@ import { rooms, type RealtimeSocket } from './types';
 
 const userNotFound = () => refuse({ msg: 'User not found.' });
 
-/** `send` and `read`: direct messages and the unread counts they move. */
+/** `send`, `read` and `sync`: direct messages, the unread counts they move, and catch-up. */
 export function registerMessageHandlers(socket: RealtimeSocket, db: Db, log: FastifyBaseLogger): void {
   onEvent(socket, log, 'send', sendPayloadSchema, async (payload, userId) => {
     if (payload.recipient_id === userId) return fieldError('recipient_id: You cannot message yourself.');
-    if (!(await findActiveUser(db, payload.recipient_id))) return userNotFound();
+    // A field error, not `msg`: clients retry `msg` errors (transient) but give up on field errors.
+    if (!(await findActiveUser(db, payload.recipient_id))) return fieldError('recipient_id: User not found.');
     if (payload.attachment_id) {
       const upload = await findUpload(db, payload.attachment_id);
       // Someone else's upload is answered like a missing one: ids are capabilities, not to be probed.
       if (upload?.ownerId !== userId) return fieldError('attachment_id: No such upload of yours.');
     }
-    const { message, created } = await insertMessage(db, {
+    const { message, forRecipient, created } = await insertMessage(db, {
       senderId: userId,
       recipientId: payload.recipient_id,
       clientId: payload.client_id,
@@ -31,7 +33,7 @@ export function registerMessageHandlers(socket: RealtimeSocket, db: Db, log: Fas
     return {
       data: message,
       broadcast: () => {
-        socket.nsp.to(rooms.user(message.recipient_id)).emit('message', message);
+        socket.nsp.to(rooms.user(message.recipient_id)).emit('message', forRecipient);
         // The sender's other tabs: `message_sent`, never `message`, which would count as unread.
         socket.to(rooms.user(userId)).emit('message_sent', message);
       },
@@ -51,5 +53,12 @@ export function registerMessageHandlers(socket: RealtimeSocket, db: Db, log: Fas
         room.emit('conversation_read', { user_id: peerId });
       },
     };
+  });
+
+  // Read-only, so safe at any time; the seq read first makes last_seq a cursor that misses nothing.
+  onEvent(socket, log, 'sync', syncPayloadSchema, async ({ after, limit = SYNC_PAGE_MAX }, userId) => {
+    const lastSeq = await lastSeqOf(db, userId);
+    const page = await listMessagesAfter(db, userId, after, limit);
+    return { data: { messages: page.messages, last_seq: lastSeq, has_more: page.hasMore } };
   });
 }

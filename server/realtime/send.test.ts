@@ -46,6 +46,7 @@ describe('send', () => {
       attachment: null,
       created_at: expect.stringMatching(/Z$/),
       read_at: null,
+      seq: 1,
     });
     expect(await Promise.all(bobGot)).toEqual([message, message]);
     expect(await otherTabGot).toEqual(message);
@@ -118,7 +119,7 @@ describe('send refusals', () => {
 
   it.each([
     ['a message to yourself', () => ({ recipient_id: alice.user.id }), field],
-    ['a message to an unknown user', () => ({ recipient_id: 2_000_000_000 }), { error: { msg: 'User not found.' } }],
+    ['a message to an unknown user', () => ({ recipient_id: 2_000_000_000 }), { error: { non_field_errors: ['recipient_id: User not found.'] } }],
     ['a text over the limit', () => ({ recipient_id: bob.user.id, text: 'x'.repeat(MAX_MESSAGE_LENGTH + 1) }), field],
     ['an empty text without attachment', () => ({ recipient_id: bob.user.id, text: '   ' }), field],
     ['a client_id that is not a uuid', () => ({ recipient_id: bob.user.id, client_id: 'c1' }), field],
@@ -156,7 +157,9 @@ describe('send refusals', () => {
     const gone = await signIn(t.url, 'Gone');
     await setUserActive(t.db, gone.user.id, false);
     const socket = await tabs.open(alice);
-    expect(await send(socket, { recipient_id: gone.user.id })).toEqual({ error: { msg: 'User not found.' } });
+    expect(await send(socket, { recipient_id: gone.user.id })).toEqual({
+      error: { non_field_errors: ['recipient_id: User not found.'] },
+    });
   });
 
   it('refuses a socket that has not sent init, and answers odd argument lists without throwing', async () => {
