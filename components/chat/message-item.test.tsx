@@ -3,6 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initI18n } from '@/lib/i18n';
 import { fromServer, type ThreadMessage } from '@/lib/stores/thread-messages';
+import { useConnectionStore } from '@/lib/stores/connection-store';
 import { resetThreadStore, useThreadStore } from '@/lib/stores/thread-store';
 import { ME, message } from '@/lib/testing/fixtures';
 import { MessageItem } from './message-item';
@@ -14,6 +15,7 @@ function own(fields: Partial<ThreadMessage>): ThreadMessage {
 describe('MessageItem', () => {
   beforeEach(async () => {
     resetThreadStore();
+    useConnectionStore.getState().setStatus('connected');
     await initI18n('en');
   });
   afterEach(cleanup);
@@ -25,6 +27,12 @@ describe('MessageItem', () => {
     render(<MessageItem message={own({ status, id: status === 'sent' ? 1 : null })} own language="en" />);
     expect(screen.getByText(text)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+  });
+
+  it('says an own message waits for the connection while there is none', () => {
+    useConnectionStore.getState().setStatus('connecting');
+    render(<MessageItem message={own({ status: 'sending', id: null })} own language="en" />);
+    expect(screen.getByText('Waiting for connection…')).toBeTruthy();
   });
 
   it('shows a failed message with its reason and retries it by its client id', async () => {

@@ -3,6 +3,7 @@ import type { CSSProperties } from 'react';
 import type { Attachment } from '@/lib/contract';
 import type { ThreadMessage } from '@/lib/stores/thread-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
+import { useConnectionStore } from '@/lib/stores/connection-store';
 import { formatFileSize, useT } from '@/lib/i18n';
 import { formatClock, formatFull, parseTime } from './time-format';
 import { PaperclipIcon } from '@/components/ui/icons';
@@ -20,8 +21,12 @@ interface Props {
 export function MessageStatus({ message }: { message: ThreadMessage }) {
   const t = useT();
   const retryMessage = useThreadStore((state) => state.retryMessage);
+  const connected = useConnectionStore((state) => state.status === 'connected');
 
-  if (message.status === 'sending') return <span className={styles.status}>{t('thread.sending')}</span>;
+  if (message.status === 'sending') {
+    // Kept in the outbox (it survives a reload) and sent when the connection is back.
+    return <span className={styles.status}>{connected ? t('thread.sending') : t('thread.waiting')}</span>;
+  }
   if (message.status === 'sent') return <span className={styles.status}>{t('thread.sent')}</span>;
   return (
     <span className={styles.failed}>

@@ -7,12 +7,14 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { MessagePayload, Page, SendPayload } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
+import { isReady } from '@/lib/socket/socket-service';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
 import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
 import { resetConversationsStore } from '@/lib/stores/conversations-store';
 import { resetPeopleStore } from '@/lib/stores/people-store';
 import { publishUser, resetSessionStore } from '@/lib/stores/session-store';
-import { resetThreadStore } from '@/lib/stores/thread-store';
+import { resetAppOutboxStorage } from '@/lib/outbox/outbox-storage';
+import { resetThreadStore, useThreadStore } from '@/lib/stores/thread-store';
 import { deferred, settle } from '@/lib/testing/deferred';
 import { ME, message, user } from '@/lib/testing/fixtures';
 import { ThreadView } from './thread-view';
@@ -75,14 +77,22 @@ const firstItemIndex = () => Number(screen.getByTestId('virtuoso').dataset.first
 
 describe('ThreadView', () => {
   beforeEach(async () => {
-    for (const reset of [resetThreadStore, resetConversationsStore, resetPeopleStore, resetSessionStore]) reset();
+    for (const reset of [resetThreadStore, resetAppOutboxStorage, resetConversationsStore, resetPeopleStore, resetSessionStore]) reset();
     resetFakeSocketService();
     api.listMessages.mockReset();
     api.listMessages.mockResolvedValue({ results: [message(2), message(1)], next_cursor: null });
     publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true });
+    await useThreadStore.getState().startOutbox(ME);
     socket = connectFakeSocket(ME);
+    await vi.waitFor(() => expect(isReady()).toBe(true));
     await initI18n('en');
   });
+
+  /** The outbox stores a message before it goes out: wait for the server to see it. */
+  async function sentPayload(index = 0): Promise<SendPayload> {
+    await vi.waitFor(() => expect(socket.sentEvents('send').length).toBeGreaterThan(index));
+    return socket.sentEvents('send')[index]?.[1] as SendPayload;
+  }
   afterEach(cleanup);
 
   it('shows a sent message at once as "Sending…", then "Sent" when the server acknowledges it', async () => {
@@ -94,7 +104,7 @@ describe('ThreadView', () => {
     expect(screen.getByText('Hello <b>Ada</b>')).toBeTruthy();
     expect(screen.getByText('Sending…')).toBeTruthy();
 
-    const sent = socket.sentEvents('send')[0]?.[1] as SendPayload;
+    const sent = await sentPayload();
     await act(async () => {
       ack.resolve({ data: message(9, { sender_id: ME, recipient_id: 2, client_id: sent.client_id, text: sent.text }) });
       await settle();
@@ -111,7 +121,7 @@ describe('ThreadView', () => {
     await screen.findByText('cat.png is ready to send.');
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
 
-    const sent = socket.sentEvents('send')[0]?.[1] as SendPayload;
+    const sent = await sentPayload();
     expect(sent).toMatchObject({ recipient_id: 2, text: '', attachment_id: 'up1' });
     const image = screen.getByRole('img', { name: 'Image: cat.png' });
     expect(image.getAttribute('width')).toBe('40');
@@ -119,7 +129,7 @@ describe('ThreadView', () => {
   });
 
   it('a refused message says why, is announced, and Retry sends it again with the same client id', async () => {
-    socket.ackResponder = async () => ({ error: { msg: 'Recipient not found.' } });
+    socket.ackResponder = async () => ({ error: { non_field_errors: ['Recipient not found.'] } });
     await openThread();
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'are you there?{Enter}');
@@ -133,6 +143,7 @@ describe('ThreadView', () => {
     };
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText('Sent')).toBeTruthy();
+    await sentPayload(1);
     const [first, second] = socket.sentEvents('send').map(([, payload]) => (payload as SendPayload).client_id);
     expect(second).toBe(first);
   });

@@ -1,11 +1,11 @@
 // Conversations and thread history (issue #3). Both are newest first; next_cursor pages to older.
-import type { Conversation, MessagePayload, Page } from '@/lib/contract';
+import type { ConversationPage, MessagePayload, Page } from '@/lib/contract';
 import { THREAD_PAGE_SIZE } from '@/lib/contract';
 import { api } from './client';
 
-export function listConversations(cursor?: string | null): Promise<Page<Conversation>> {
+export function listConversations(cursor?: string | null): Promise<ConversationPage> {
   const searchParams: Record<string, string> = cursor ? { cursor } : {};
-  return api.get('conversations', { searchParams }).json<Page<Conversation>>();
+  return api.get('conversations', { searchParams }).json<ConversationPage>();
 }
 
 /** One page of the thread with `userId`, newest message first. */

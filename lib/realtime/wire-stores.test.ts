@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Conversation, MessagePayload, Page } from '@/lib/contract';
+import type { Conversation, ConversationPage, MessagePayload, Page } from '@/lib/contract';
 import { signOut } from '@/lib/session/sign-out';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
 import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
@@ -7,6 +7,7 @@ import { resetConversationsStore, selectUnreadFor, useConversationsStore } from 
 import { resetCounterStore, useCounterStore } from '@/lib/stores/counter-store';
 import { resetPeopleStore, usePeopleStore } from '@/lib/stores/people-store';
 import { resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
+import { resetAppOutboxStorage } from '@/lib/outbox/outbox-storage';
 import { resetThreadStore, useThreadStore } from '@/lib/stores/thread-store';
 import { settle } from '@/lib/testing/deferred';
 import { conversation, ME, message, user } from '@/lib/testing/fixtures';
@@ -14,7 +15,7 @@ import { openConversation } from './read-marking';
 import { wireStores } from './wire-stores';
 
 const api = vi.hoisted(() => ({
-  listConversations: vi.fn<(cursor?: string | null) => Promise<Page<Conversation>>>(),
+  listConversations: vi.fn<(cursor?: string | null) => Promise<ConversationPage>>(),
   listMessages: vi.fn<(userId: number, cursor?: string | null) => Promise<Page<MessagePayload>>>(),
 }));
 vi.mock('@/lib/api/conversations', () => api);
@@ -36,16 +37,19 @@ const unreadFrom = (peerId: number) => selectUnreadFor(useConversationsStore.get
 const reads = () => socket.sentEvents('read').map(([, payload]) => payload);
 
 async function start(rows: Conversation[] = [conversation(2, message(1), 2)]): Promise<void> {
-  api.listConversations.mockResolvedValue({ results: rows, next_cursor: null });
+  api.listConversations.mockResolvedValue({ results: rows, next_cursor: null, last_seq: 1 });
   socket = connectFakeSocket(ME);
-  socket.ackResponder = async (event) => (event === 'read' ? { data: { count: 0 } } : { data: null });
+  socket.ackResponder = async (event) => {
+    if (event === 'sync') return { data: { messages: [], last_seq: 1, has_more: false } };
+    return event === 'read' ? { data: { count: 0 } } : { data: null };
+  };
   unwire = wireStores();
   await settle();
 }
 
 describe('wired stores', () => {
   beforeEach(() => {
-    for (const reset of [resetConversationsStore, resetThreadStore, resetPeopleStore, resetSessionStore, resetCounterStore]) reset();
+    for (const reset of [resetConversationsStore, resetThreadStore, resetAppOutboxStorage, resetPeopleStore, resetSessionStore, resetCounterStore]) reset();
     resetFakeSocketService();
     api.listConversations.mockReset();
     api.listMessages.mockReset();
@@ -168,19 +172,27 @@ describe('wired stores', () => {
     expect(usePeopleStore.getState().followsYou[4]).toBe(true);
   });
 
-  it('after a reconnect the list and the open thread are read again', async () => {
+  it('after a reconnect it syncs from its cursor: missed messages reach the open thread, the list is read again', async () => {
     await start();
     openConversation(2);
     await settle();
-    api.listConversations.mockResolvedValue({ results: [conversation(2, message(8), 1)], next_cursor: null });
-    api.listMessages.mockResolvedValue({ results: [message(8), message(1)], next_cursor: null });
+    const syncs: unknown[] = [];
+    const missed = message(8, { seq: 2 });
+    socket.ackResponder = async (event, payload) => {
+      if (event === 'sync') {
+        syncs.push(payload);
+        return { data: { messages: [missed], last_seq: 2, has_more: false } };
+      }
+      return event === 'read' ? { data: { count: 0 } } : { data: null };
+    };
+    api.listConversations.mockResolvedValue({ results: [conversation(2, missed, 1)], next_cursor: null, last_seq: 2 });
     socket.transportDrops();
     socket.managerReconnects(1);
-    await settle();
-    expect(useConversationsStore.getState().conversations[0]?.last_message.id).toBe(8);
-    expect(useThreadStore.getState().threads[2]?.messages.map((m) => m.id)).toEqual([1, 8]);
-    // The open conversation had unread messages again: read at once.
-    expect(reads()).toEqual([{ user_id: 2 }, { user_id: 2 }]);
+    await vi.waitFor(() => expect(useThreadStore.getState().threads[2]?.messages.map((m) => m.id)).toContain(8));
+    expect(syncs).toEqual([{ after: 1 }]);
+    await vi.waitFor(() => expect(useConversationsStore.getState().conversations[0]?.last_message.id).toBe(8));
+    // The open conversation had an unread message again: read at once.
+    await vi.waitFor(() => expect(reads()).toEqual([{ user_id: 2 }, { user_id: 2 }]));
   });
 
   it('wiring twice subscribes once', async () => {

@@ -9,12 +9,23 @@ import { startSearchSync } from '@/lib/stores/search-sync';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { resetThreadStore, useThreadStore } from '@/lib/stores/thread-store';
 import type { MessagePayload } from '@/lib/contract';
+import { createCatchUp, type CatchUp } from './catch-up';
 import { isViewing, markConversationRead, readOpenConversationIfUnread } from './read-marking';
 
 let teardown: (() => void) | null = null;
+let catchUp: CatchUp | null = null;
 
-function loadConversations(): void {
-  void useConversationsStore.getState().loadConversations().then(readOpenConversationIfUnread);
+/**
+ * The first page of conversations (again): unread badges are the server's. Its last_seq starts
+ * catch-up the first time, so nothing stored between this read and the socket's init is missed.
+ */
+function loadConversations(): Promise<void> {
+  const conversations = useConversationsStore.getState();
+  return conversations.loadConversations().then(() => {
+    const { lastSeq } = useConversationsStore.getState();
+    if (lastSeq !== null) catchUp?.begin(lastSeq);
+    readOpenConversationIfUnread();
+  });
 }
 
 function handleIncoming(message: MessagePayload): void {
@@ -23,21 +34,31 @@ function handleIncoming(message: MessagePayload): void {
   const readNow = isViewing(peerId);
   useConversationsStore.getState().receiveIncoming(message, { countUnread: !readNow });
   useThreadStore.getState().receiveMessage(peerId, message);
+  catchUp?.note(message.seq);
   if (readNow) void markConversationRead(peerId, 1);
 }
 
 function handleSentElsewhere(message: MessagePayload): void {
   useConversationsStore.getState().recordOutgoing(message);
   useThreadStore.getState().receiveMessage(message.recipient_id, message);
+  catchUp?.note(message.seq);
 }
 
-/** After a reconnect, events sent while we were away are lost: read again what is shown. */
-function catchUp(): void {
-  if (useConversationsStore.getState().status !== 'ready') return;
-  loadConversations();
-  const receiver = useSessionStore.getState().receiver;
-  useThreadStore.getState().forgetThreadsExcept(receiver);
-  if (receiver !== null) void useThreadStore.getState().refreshThread(receiver);
+/**
+ * Messages a sync brought: into the threads held (the merge drops what is already there). Badges
+ * and the list's order then come from the server with the list (loadConversations).
+ */
+function applySynced(messages: MessagePayload[]): void {
+  const me = useSessionStore.getState().user?.id;
+  const threads = useThreadStore.getState();
+  for (const message of messages) threads.receiveMessage(message.sender_id === me ? message.recipient_id : message.sender_id, message);
+}
+
+/** Every (re)connect, once init is acknowledged: what was missed, then the list with its badges. */
+function onReconnected(): void {
+  void catchUp?.sync().then(() => {
+    if (useConversationsStore.getState().status === 'ready') void loadConversations();
+  });
 }
 
 function onTabVisible(): void {
@@ -53,13 +74,24 @@ export function wireStores(): () => void {
   // A new session starts with no open conversation. This happens here, not at sign-out, because
   // SPEC §4 has sign-out remove the stored token and nothing else.
   useSessionStore.getState().setReceiver(null);
+  const sync = createCatchUp({
+    sync: service.syncMessages,
+    isReady: service.isReady,
+    apply: applySynced,
+    // A gap closed without a reconnect: the list's badges and order catch up too.
+    onGapFilled: () => void loadConversations(),
+  });
+  catchUp = sync;
+  const userId = useSessionStore.getState().user?.id;
+  if (userId !== undefined) void useThreadStore.getState().startOutbox(userId, { onSent: (message) => sync.note(message.seq) });
   const stops = [
     service.onMessage(handleIncoming),
     service.onMessageSent(handleSentElsewhere),
+    () => sync.stop(),
     service.onConversationRead(({ user_id }) => void useConversationsStore.getState().markRead(user_id)),
     service.onFollowChange((payload) => usePeopleStore.getState().applyFollowed(payload)),
     service.onFollower((payload) => usePeopleStore.getState().applyFollower(payload)),
-    service.onConnect(catchUp),
+    service.onConnect(onReconnected),
     startSearchSync(),
   ];
   document.addEventListener('visibilitychange', onTabVisible);
@@ -70,6 +102,7 @@ export function wireStores(): () => void {
     for (const unsubscribe of stops) unsubscribe();
     document.removeEventListener('visibilitychange', onTabVisible);
     stopOnSignOut();
+    if (catchUp === sync) catchUp = null;
     // Cached conversations are the signed-out user's private data: gone with the session.
     resetConversationsStore();
     resetThreadStore();
@@ -77,7 +110,7 @@ export function wireStores(): () => void {
   };
   const stopOnSignOut = onSignOut(stop);
   teardown = stop;
-  loadConversations();
+  void loadConversations();
   return stop;
 }
 

@@ -1,5 +1,6 @@
 // The messaging events added for issue #3; the SPEC events are in socket-service.test.ts.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { useConnectionStore } from '@/lib/stores/connection-store';
 import { useCounterStore } from '@/lib/stores/counter-store';
 import { message as buildMessage } from '@/lib/testing/fixtures';
 import { createServiceHarness, type ServiceHarness } from './testing/service-harness';
@@ -65,14 +66,40 @@ describe('socket service: messaging events', () => {
     expect(useCounterStore.getState().unread).toBe(0);
   });
 
-  it('connect subscribers run on every connection, after its init went out', () => {
+  it('connect subscribers run on every connection once the server acknowledged its init', async () => {
     harness.service.initSocket(7);
     const socket = harness.lastSocket();
     const initsSeen: number[] = [];
     harness.service.onConnect(() => initsSeen.push(socket.sentEvents('init').length));
     socket.serverAcceptsConnection();
+    expect(harness.service.isReady()).toBe(false); // init sent, not yet acknowledged
+    await vi.waitFor(() => expect(initsSeen).toEqual([1]));
+    expect(harness.service.isReady()).toBe(true);
     socket.transportDrops();
+    expect(harness.service.isReady()).toBe(false);
     socket.managerReconnects(1);
-    expect(initsSeen).toEqual([1, 2]);
+    await vi.waitFor(() => expect(initsSeen).toEqual([1, 2]));
+  });
+
+  it('a refused init neither makes the socket ready nor runs connect subscribers', async () => {
+    harness.service.initSocket(7);
+    const socket = harness.lastSocket();
+    socket.ackResponder = async () => ({ error: { msg: 'Unauthorized' } });
+    const connected = vi.fn();
+    harness.service.onConnect(connected);
+    socket.serverAcceptsConnection();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(connected).not.toHaveBeenCalled();
+    expect(harness.service.isReady()).toBe(false);
+  });
+
+  it('drops the connection when the browser goes offline and reconnects when it is back', () => {
+    const socket = harness.connectedService(7);
+    window.dispatchEvent(new Event('offline'));
+    expect(socket.active).toBe(false);
+    expect(useConnectionStore.getState().status).toBe('disconnected');
+    window.dispatchEvent(new Event('online'));
+    expect(socket.active).toBe(true);
+    expect(socket.connectCalls).toBe(2);
   });
 });

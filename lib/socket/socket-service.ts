@@ -16,6 +16,8 @@ import type {
   ReadPayload,
   SendPayload,
   ServerToClientEvents,
+  SyncPayload,
+  SyncResult,
 } from '@/lib/contract';
 import { getStoredToken } from '@/lib/session/storage';
 import { useConnectionStore } from '@/lib/stores/connection-store';
@@ -53,7 +55,14 @@ export interface SocketService {
   onFollower(listener: FollowChangeListener): () => void;
   /** `conversation_read`: another of the user's devices read that conversation. */
   onConversationRead(listener: ConversationReadListener): () => void;
-  /** Every established connection after its init went out: a moment to catch up on missed events. */
+  /** The account's messages after a seq (catch-up; lib/realtime/catch-up.ts). */
+  syncMessages(payload: SyncPayload): Promise<Ack<SyncResult>>;
+  /** Connected and the server has acknowledged this connection's init: other events may go out. */
+  isReady(): boolean;
+  /**
+   * Every established connection once the server has acknowledged its init: the moment to catch
+   * up on missed messages and send what is waiting in the outbox.
+   */
   onConnect(listener: ConnectListener): () => void;
 }
 
@@ -81,9 +90,20 @@ export function createSocketService(
   const counters = () => useCounterStore.getState();
   const connection = () => useConnectionStore.getState();
 
+  // The connection whose init the server acknowledged; events other than init wait for it.
+  let readyConnection: ClientSocket | null = null;
+  let browserOffline = false;
+
   function sendInit(target: ClientSocket): void {
     const id = counters().socketUserId;
-    if (id) target.emit('init', { id });
+    if (!id) return;
+    // The server refuses other events until init is done: listeners hear of the connection only
+    // once it is acknowledged (a refused init means the session is ending; the guard handles it).
+    target.emit('init', { id }, (ack) => {
+      if (!target.connected || counters().socketUserId !== id || !('data' in ack)) return;
+      readyConnection = target;
+      notify(connectListeners);
+    });
   }
 
   function createSocket(): ClientSocket {
@@ -99,9 +119,11 @@ export function createSocketService(
     created.on('connect', () => {
       connection().setStatus('connected');
       sendInit(created);
-      notify(connectListeners);
     });
-    created.on('disconnect', () => connection().setStatus(created.active ? 'connecting' : 'disconnected'));
+    created.on('disconnect', () => {
+      readyConnection = null;
+      connection().setStatus(created.active ? 'connecting' : 'disconnected');
+    });
     created.on('connect_error', () => connection().setStatus(created.active ? 'connecting' : 'disconnected'));
     created.io.on('reconnect_attempt', (attempt) => connection().setReconnectAttempt(attempt));
 
@@ -123,13 +145,17 @@ export function createSocketService(
   function initSocket(id: number): void {
     const previousId = counters().socketUserId;
     counters().setSocketUserId(id);
-    socket ??= createSocket();
+    if (!socket) {
+      socket = createSocket();
+      watchBrowserConnectivity();
+    }
     if (socket.connected && previousId === id) return; // init went out when this connection opened
     if (socket.connected) {
       // This connection was authenticated as someone else: the server would refuse the init.
       // Reconnect so the handshake carries the token stored now; its 'connect' sends the init.
       disconnectSocket();
     }
+    if (browserOffline) return; // 'online' connects
     if (!socket.active) {
       connection().setStatus('connecting');
       socket.connect();
@@ -137,8 +163,30 @@ export function createSocketService(
     // Otherwise a connection attempt is under way and its 'connect' sends init with this id.
   }
 
+  /**
+   * The browser knows at once when the network goes (a dead WebSocket takes up to a ping timeout
+   * to notice): drop the connection then, so sends queue in the outbox instead of vanishing into
+   * a dead transport, and reconnect as soon as the network is back.
+   */
+  function watchBrowserConnectivity(): void {
+    if (typeof window === 'undefined') return;
+    window.addEventListener('offline', () => {
+      browserOffline = true;
+      if (socket?.active) disconnectSocket();
+    });
+    window.addEventListener('online', () => {
+      browserOffline = false;
+      const id = counters().socketUserId;
+      if (socket && id && !socket.active) {
+        connection().setStatus('connecting');
+        socket.connect();
+      }
+    });
+  }
+
   function disconnectSocket(): void {
     if (!socket) return;
+    readyConnection = null;
     socket.disconnect();
     // disconnect() keeps queued emits; they must not go out later under the next user's token.
     socket.sendBuffer = [];
@@ -164,6 +212,9 @@ export function createSocketService(
       withAck<FollowedPayload>((target) => target.timeout(ackTimeoutMs).emitWithAck('follow', payload)),
     readConversation: (payload) =>
       withAck<MessageCountPayload>((target) => target.timeout(ackTimeoutMs).emitWithAck('read', payload)),
+    syncMessages: (payload) =>
+      withAck<SyncResult>((target) => target.timeout(ackTimeoutMs).emitWithAck('sync', payload)),
+    isReady: () => readyConnection !== null && readyConnection === socket && socket.connected,
     onMessage: (listener) => subscribe(messageListeners, listener),
     onFollowed: (listener) => subscribe(followedListeners, listener),
     onFollowChange: (listener) => subscribe(followChangeListeners, listener),
@@ -192,6 +243,8 @@ export const {
   sendMessage,
   followUser,
   readConversation,
+  syncMessages,
+  isReady,
   onMessage,
   onFollowed,
   onFollowChange,

@@ -16,6 +16,8 @@ export interface ConversationsState {
   status: ListStatus;
   loadingMore: boolean;
   error: string | null;
+  /** The account's latest message seq when the first page was last read (catch-up's cursor). */
+  lastSeq: number | null;
 }
 
 export interface ConversationsActions {
@@ -40,6 +42,7 @@ const initialConversationsState: ConversationsState = {
   status: 'idle',
   loadingMore: false,
   error: null,
+  lastSeq: null,
 };
 
 // Bumped on reset (sign-out), so answers to requests made before it are dropped.
@@ -73,6 +76,7 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
         // A refresh re-reads the first page; the cursor already reaches further back.
         nextCursor: refreshing ? state.nextCursor : page.next_cursor,
         status: 'ready',
+        lastSeq: page.last_seq,
       }));
     } catch (error) {
       if (started !== generation) return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ME, message } from '@/lib/testing/fixtures';
-import { appendLocal, fromServer, mergeMessages, mergeNewestPage, settleLocal, type ThreadMessage } from './thread-messages';
+import { appendLocal, fromServer, mergeMessages, settleLocal, type ThreadMessage } from './thread-messages';
 
 const ids = (messages: readonly ThreadMessage[]) => messages.map((m) => m.id ?? m.client_id);
 
@@ -28,8 +28,8 @@ describe('thread message merging', () => {
     expect(ids(mergeMessages([], [theirs, mine]))).toEqual([1, 2]);
   });
 
-  it('orders equal times by id and keeps unsent messages last', () => {
-    const merged = mergeMessages([local('a')], [message(9, { minute: 1 }), message(8, { minute: 1 })]);
+  it('orders by id (the order stored), whatever the timestamps say, and keeps unsent messages last', () => {
+    const merged = mergeMessages([local('a')], [message(9, { minute: 1 }), message(8, { minute: 2 })]);
     expect(ids(merged)).toEqual([8, 9, 'a']);
   });
 
@@ -48,17 +48,5 @@ describe('thread message merging', () => {
     const stored = message(2, { sender_id: ME, recipient_id: 2, client_id: 'c-1' });
     const settled = settleLocal(settleLocal(thread, `${ME}:c-1`, stored), `${ME}:c-1`, stored);
     expect(ids(settled)).toEqual([1, 2]);
-  });
-
-  it('a newest page that overlaps is merged; one that does not restarts the thread', () => {
-    const held = mergeMessages([local('x')], [message(3), message(2)]);
-    const overlapping = mergeNewestPage(held, [message(5), message(4), message(3)], true);
-    expect(overlapping.restarted).toBe(false);
-    expect(ids(overlapping.messages)).toEqual([2, 3, 4, 5, 'x']);
-    const gap = mergeNewestPage(held, [message(90), message(89)], true);
-    expect(gap.restarted).toBe(true);
-    expect(ids(gap.messages)).toEqual([89, 90, 'x']);
-    const wholeThread = mergeNewestPage(held, [message(90)], false);
-    expect(ids(wholeThread.messages)).toEqual([2, 3, 90, 'x']);
   });
 });

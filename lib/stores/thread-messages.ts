@@ -23,13 +23,13 @@ export function fromServer(message: MessagePayload): ThreadMessage {
   return { ...message, status: 'sent', error: null };
 }
 
-function time(message: ThreadMessage): number {
-  const parsed = Date.parse(message.created_at);
-  return Number.isNaN(parsed) ? 0 : parsed;
-}
-
+/**
+ * Stored messages in the order the server stored them: a conversation's ids increase in commit
+ * order (both accounts are locked while a message is stored), which a created_at taken at the
+ * start of a transaction that then waited could contradict.
+ */
 function chronological(a: ThreadMessage, b: ThreadMessage): number {
-  return time(a) - time(b) || (a.id ?? 0) - (b.id ?? 0);
+  return (a.id ?? 0) - (b.id ?? 0);
 }
 
 /** Stored messages in time order, then the ones not stored yet in the order they were written. */
@@ -82,20 +82,4 @@ export function settleLocal(existing: readonly ThreadMessage[], key: string, sto
     existing.filter((message) => !(messageKey(message) === key && message.id === null)),
     [stored],
   );
-}
-
-/**
- * The newest page read again (after a reconnect). If it does not reach the messages we hold,
- * more were missed than one page holds: the thread restarts from this page, so no gap is shown.
- */
-export function mergeNewestPage(
-  existing: readonly ThreadMessage[],
-  page: readonly MessagePayload[],
-  pageHasMore: boolean,
-): { messages: ThreadMessage[]; restarted: boolean } {
-  const storedIds = new Set(existing.flatMap((message) => (message.id === null ? [] : [message.id])));
-  const overlaps = page.some((message) => storedIds.has(message.id));
-  if (storedIds.size === 0 || overlaps || !pageHasMore) return { messages: mergeMessages(existing, page), restarted: false };
-  const unsent = existing.filter((message) => message.id === null);
-  return { messages: mergeMessages(unsent, page), restarted: true };
 }

@@ -1,12 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MessagePayload, Page, SendPayload } from '@/lib/contract';
 import { MAX_MESSAGE_LENGTH } from '@/lib/contract';
+import { isReady } from '@/lib/socket/socket-service';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
 import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
 import { deferred } from '@/lib/testing/deferred';
 import { ME, message, user } from '@/lib/testing/fixtures';
 import { resetConversationsStore, useConversationsStore } from './conversations-store';
 import { publishUser, resetSessionStore } from './session-store';
+import { resetAppOutboxStorage } from '@/lib/outbox/outbox-storage';
 import { resetThreadStore, useThreadStore } from './thread-store';
 
 const api = vi.hoisted(() => ({
@@ -27,6 +29,7 @@ const shown = (peerId = 2) => (thread(peerId)?.messages ?? []).map((m) => m.id ?
 function storingServer(socket: FakeSocket): MessagePayload[] {
   const stored: MessagePayload[] = [];
   socket.ackResponder = async (event, payload) => {
+    if (event !== 'send') return { data: payload };
     const send = payload as SendPayload;
     const existing = stored.find((m) => m.client_id === send.client_id);
     if (existing) return { data: existing };
@@ -81,46 +84,34 @@ describe('thread store: history', () => {
     threads().receiveMessage(3, message(8, { sender_id: 3 }));
     expect(thread(3)).toBeUndefined();
   });
-
-  it('a refresh merges the newest page and keeps the older cursor', async () => {
-    api.listMessages
-      .mockResolvedValueOnce({ results: [message(2), message(1)], next_cursor: 'older' })
-      .mockResolvedValueOnce({ results: [message(3), message(2)], next_cursor: 'other' });
-    await threads().loadThread(2);
-    await threads().refreshThread(2);
-    expect(shown()).toEqual([1, 2, 3]);
-    expect(thread()?.nextCursor).toBe('older');
-  });
-
-  it('forgetting threads keeps the open one and unsent messages', async () => {
-    api.listMessages.mockResolvedValue({ results: [message(1)], next_cursor: null });
-    await threads().loadThread(2);
-    await threads().loadThread(3);
-    await threads().sendMessage(4, 'not connected, so it fails');
-    threads().forgetThreadsExcept(2);
-    expect(shown(2)).toEqual([1]);
-    expect(thread(3)).toBeUndefined();
-    expect(thread(4)).toMatchObject({ status: 'idle' });
-    expect(shown(4)).toEqual(['failed']);
-  });
 });
 
 describe('thread store: sending', () => {
-  beforeEach(() => {
+  beforeEach(async () => {
     resetThreadStore();
+    resetAppOutboxStorage();
     resetConversationsStore();
     resetSessionStore();
     resetFakeSocketService();
     publishUser({ id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true });
+    await threads().startOutbox(ME);
   });
 
-  it('shows the message at once as sending, then sent with the stored id; the conversation moves up', async () => {
+  /** A live socket whose init the server has acknowledged: sends may go out. */
+  async function readySocket(): Promise<FakeSocket> {
     const socket = connectFakeSocket(ME);
+    await vi.waitFor(() => expect(isReady()).toBe(true));
+    return socket;
+  }
+
+  it('shows the message at once as sending, then sent with the stored id; the conversation moves up', async () => {
+    const socket = await readySocket();
     const ack = deferred<unknown>();
     socket.ackResponder = () => ack.promise;
     const sending = threads().sendMessage(2, '  hello  ');
     const [optimistic] = thread()?.messages ?? [];
     expect(optimistic).toMatchObject({ id: null, status: 'sending', text: 'hello', sender_id: ME, recipient_id: 2 });
+    await vi.waitFor(() => expect(socket.sentEvents('send')).toHaveLength(1));
     const [, payload] = socket.sentEvents('send')[0] ?? [];
     expect(payload).toEqual({ client_id: optimistic?.client_id, recipient_id: 2, text: 'hello', attachment_id: null });
 
@@ -131,51 +122,81 @@ describe('thread store: sending', () => {
     expect(useConversationsStore.getState().conversations[0]).toMatchObject({ last_message: stored, unread_count: 0 });
   });
 
-  it('an error ack marks the message failed with the server’s message', async () => {
-    const socket = connectFakeSocket(ME);
+  it('a refusal marks the message failed with the server’s message', async () => {
+    const socket = await readySocket();
     socket.ackResponder = async () => ({ error: { non_field_errors: ['recipient_id: unknown user.'] } });
     const result = await threads().sendMessage(2, 'hi');
     expect(result).toMatchObject({ status: 'failed', error: 'recipient_id: unknown user.' });
     expect(thread()?.messages[0]).toMatchObject({ id: null, status: 'failed', error: 'recipient_id: unknown user.' });
   });
 
-  it('retry resends the same client id; the server’s dedup leaves one message', async () => {
+  it('while offline the message waits as sending and goes out once connected, exactly once', async () => {
+    const sending = threads().sendMessage(2, 'written offline');
+    expect(thread()?.messages[0]).toMatchObject({ id: null, status: 'sending' });
     const socket = connectFakeSocket(ME);
     const stored = storingServer(socket);
-    const respond = socket.ackResponder;
-    let dropFirstAck = true;
-    // The server stores the first send but its ack is lost (timeout).
-    socket.ackResponder = async (event, payload) => {
-      const answer = await respond(event, payload);
-      if (!dropFirstAck) return answer;
-      dropFirstAck = false;
-      return { error: { msg: 'operation has timed out' } };
-    };
-    const first = await threads().sendMessage(2, 'hi');
-    expect(first.status).toBe('failed');
-    const clientId = first.status === 'failed' ? first.clientId : '';
-    const retried = await threads().retryMessage(clientId);
-    const sends = socket.sentEvents('send').map(([, payload]) => (payload as SendPayload).client_id);
-    expect(sends).toEqual([clientId, clientId]);
-    expect(stored).toHaveLength(1);
-    expect(retried).toEqual({ status: 'sent', message: stored[0] });
+    await expect(sending).resolves.toMatchObject({ status: 'sent' });
+    expect(stored.map((m) => m.text)).toEqual(['written offline']);
     expect(shown()).toEqual([100]);
   });
 
-  it('retrying a message already being resent joins that delivery', async () => {
-    const socket = connectFakeSocket(ME);
-    socket.ackResponder = async () => ({ error: { msg: 'offline' } });
+  it('a lost ack is retried with the same client id; the server’s dedup leaves one message', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const socket = await readySocket();
+      const stored = storingServer(socket);
+      const respond = socket.ackResponder;
+      let dropFirstAck = true;
+      // The server stores the first send but its ack is lost (timeout).
+      socket.ackResponder = async (event, payload) => {
+        const answer = await respond(event, payload);
+        if (event !== 'send' || !dropFirstAck) return answer;
+        dropFirstAck = false;
+        return { error: { msg: 'operation has timed out' } };
+      };
+      const sending = threads().sendMessage(2, 'hi');
+      await vi.waitFor(() => expect(socket.sentEvents('send')).toHaveLength(1));
+      expect(thread()?.messages[0]).toMatchObject({ status: 'sending' });
+      await vi.advanceTimersByTimeAsync(2_000);
+      await expect(sending).resolves.toEqual({ status: 'sent', message: stored[0] });
+      const sends = socket.sentEvents('send').map(([, payload]) => (payload as SendPayload).client_id);
+      expect(new Set(sends).size).toBe(1);
+      expect(sends).toHaveLength(2);
+      expect(stored).toHaveLength(1);
+      expect(shown()).toEqual([100]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('retry sends a refused message again with its client id', async () => {
+    const socket = await readySocket();
+    socket.ackResponder = async () => ({ error: { non_field_errors: ['recipient_id: User not found.'] } });
     const failed = await threads().sendMessage(2, 'hi');
     const clientId = failed.status === 'failed' ? failed.clientId : '';
-    storingServer(socket);
-    const [a, b] = await Promise.all([threads().retryMessage(clientId), threads().retryMessage(clientId)]);
-    expect(a).toEqual(b);
-    expect(socket.sentEvents('send')).toHaveLength(2);
+    const stored = storingServer(socket);
+    await expect(threads().retryMessage(clientId)).resolves.toMatchObject({ status: 'sent' });
+    expect(stored.map((m) => m.client_id)).toEqual([clientId]);
     await expect(threads().retryMessage('unknown')).resolves.toMatchObject({ status: 'failed' });
   });
 
-  it('refuses text over the limit, or nothing at all, before sending', async () => {
+  it('what an earlier session left unsent reappears as sending and goes out', async () => {
+    // Written while offline, then the session ends (a reload): it stays in the outbox.
+    const abandoned = threads().sendMessage(2, 'left behind');
+    resetThreadStore();
+    await expect(abandoned).resolves.toMatchObject({ status: 'failed' });
+    expect(thread()).toBeUndefined();
+
+    await threads().startOutbox(ME);
+    expect(thread()?.messages).toEqual([expect.objectContaining({ text: 'left behind', status: 'sending', id: null })]);
     const socket = connectFakeSocket(ME);
+    const stored = storingServer(socket);
+    await vi.waitFor(() => expect(shown()).toEqual([100]));
+    expect(stored.map((m) => m.text)).toEqual(['left behind']);
+  });
+
+  it('refuses text over the limit, or nothing at all, before sending', async () => {
+    const socket = await readySocket();
     const tooLong = await threads().sendMessage(2, 'x'.repeat(MAX_MESSAGE_LENGTH + 1));
     expect(tooLong).toMatchObject({ status: 'invalid', problem: { reason: 'too_long', length: MAX_MESSAGE_LENGTH + 1, max: MAX_MESSAGE_LENGTH } });
     expect(tooLong.status === 'invalid' && tooLong.error).toMatch(/too long/);
@@ -187,7 +208,7 @@ describe('thread store: sending', () => {
   });
 
   it('sends an attachment without text, by its id', async () => {
-    const socket = connectFakeSocket(ME);
+    const socket = await readySocket();
     storingServer(socket);
     const attachment = { id: 'f1', name: 'a.png', mime_type: 'image/png', size: 10, width: 1, height: 1, url: '/api/uploads/f1/a.png' };
     await threads().sendMessage(2, '', { attachment });

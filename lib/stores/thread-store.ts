@@ -1,15 +1,18 @@
 // Threads by person: history in pages (newest first from the server, oldest first for display),
-// live messages, and an outbox: a message shows at once as "sending", then "sent" or "failed".
+// live messages, and what the user sends: shown at once as "sending" while it waits in the
+// persistent outbox (lib/outbox), then "sent", or "failed" if the server refused it.
 import { create } from 'zustand';
 import { listMessages } from '@/lib/api/conversations';
 import { errorBodyMessage, errorMessage } from '@/lib/api/errors';
-import type { Attachment, MessagePayload } from '@/lib/contract';
-import { sendMessage as emitSend } from '@/lib/socket/socket-service';
+import type { Attachment, ErrorBody, MessagePayload } from '@/lib/contract';
+import { createOutbox, type OutboxEntry } from '@/lib/outbox/outbox';
+import { appOutboxStorage } from '@/lib/outbox/outbox-storage';
+import { isReady, onConnect, sendMessage as emitSend } from '@/lib/socket/socket-service';
 import { newClientId } from '@/lib/utils/client-id';
 import { useConversationsStore } from './conversations-store';
 import { useCounterStore } from './counter-store';
 import { useSessionStore } from './session-store';
-import { appendLocal, mergeMessages, mergeNewestPage, messageKey, settleLocal, updateLocal, type ThreadMessage } from './thread-messages';
+import { appendLocal, mergeMessages, messageKey, settleLocal, updateLocal, type ThreadMessage } from './thread-messages';
 import { describeProblem, validateMessage, type MessageProblem } from './message-validation';
 
 export type { ThreadMessage, MessageProblem };
@@ -30,7 +33,7 @@ export type SendResult =
   | { status: 'sent'; message: MessagePayload }
   /** Refused before sending; nothing was added to the thread. `error` is an English sentence. */
   | { status: 'invalid'; problem: MessageProblem; error: string }
-  /** The message stays in the thread as failed, for retryMessage(clientId). */
+  /** Refused by the server (or the session ended first); it stays in the thread as failed. */
   | { status: 'failed'; clientId: string; error: string };
 
 export interface SendOptions {
@@ -45,19 +48,21 @@ export interface ThreadsState {
 export interface ThreadsActions {
   /** Loads the newest page unless already loaded (or loading). */
   loadThread: (peerId: number) => Promise<void>;
-  /** Reads the newest page again and merges it (after a reconnect). */
-  refreshThread: (peerId: number) => Promise<void>;
   loadOlder: (peerId: number) => Promise<void>;
+  /**
+   * Puts the message in the outbox, which keeps it (across reloads) and retries it until the
+   * server acknowledges it. Resolves once it is sent or refused.
+   */
   sendMessage: (peerId: number, text: string, options?: SendOptions) => Promise<SendResult>;
-  /** Sends a failed message again with the same client id, so the server cannot store it twice. */
+  /** Sends a refused message again with the same client id, or hurries one still waiting. */
   retryMessage: (clientId: string) => Promise<SendResult>;
+  /**
+   * Starts the signed-in user's outbox: what an earlier session left unsent reappears in its
+   * threads as sending, and goes out on every (re)connect.
+   */
+  startOutbox: (userId: number, options?: { onSent?: (message: MessagePayload) => void }) => Promise<void>;
   /** A live message (`message`, `message_sent`) for the thread with `peerId`, if one is held. */
   receiveMessage: (peerId: number, message: MessagePayload) => void;
-  /**
-   * Forgets the history of every thread but `keep`'s: after a reconnect they may have missed
-   * messages, and reload when opened. Messages not stored yet are kept.
-   */
-  forgetThreadsExcept: (keep: number | null) => void;
 }
 
 export type ThreadsStore = ThreadsState & ThreadsActions;
@@ -67,6 +72,11 @@ const initialThreadsState: ThreadsState = { threads: {} };
 
 // Bumped on reset (sign-out), so answers to requests made before it are dropped.
 let generation = 0;
+// Set up with the store; module-level so resetThreadStore can stop the outbox.
+let outbox: ReturnType<typeof createOutbox>;
+let abandonWaiting: () => void = () => {};
+let stopOutbox: () => void = () => {};
+let onStored: (message: MessagePayload) => void = () => {};
 
 function currentUserId(): number {
   return useSessionStore.getState().user?.id ?? useCounterStore.getState().socketUserId;
@@ -74,8 +84,18 @@ function currentUserId(): number {
 
 export const useThreadStore = create<ThreadsStore>()((set, get) => {
   const thread = (peerId: number): Thread => get().threads[peerId] ?? emptyThread;
-  // Deliveries awaiting their ack, by message key: a retry during one joins it.
-  const inFlight = new Map<string, Promise<SendResult>>();
+  // Callers awaiting a message's fate, by message key.
+  const waiting = new Map<string, Array<(result: SendResult) => void>>();
+
+  function whenSettled(key: string): Promise<SendResult> {
+    return new Promise((resolve) => waiting.set(key, [...(waiting.get(key) ?? []), resolve]));
+  }
+
+  function settle(key: string, result: SendResult): void {
+    const resolvers = waiting.get(key) ?? [];
+    waiting.delete(key);
+    for (const resolve of resolvers) resolve(result);
+  }
 
   function update(peerId: number, change: (current: Thread) => Partial<Thread>): void {
     set((state) => {
@@ -84,52 +104,57 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     });
   }
 
-  function deliver(peerId: number, local: ThreadMessage): Promise<SendResult> {
-    const key = messageKey(local);
-    const pending = inFlight.get(key) ?? emit(peerId, local).finally(() => inFlight.delete(key));
-    inFlight.set(key, pending);
-    return pending;
+  function sent(entry: OutboxEntry, message: MessagePayload): void {
+    const key = messageKey(entry);
+    update(entry.recipient_id, (current) => ({ messages: settleLocal(current.messages, key, message) }));
+    useConversationsStore.getState().recordOutgoing(message);
+    onStored(message);
+    settle(key, { status: 'sent', message });
   }
 
-  async function emit(peerId: number, local: ThreadMessage): Promise<SendResult> {
-    const started = generation;
-    const key = messageKey(local);
-    const ack = await emitSend({
+  function refused(entry: OutboxEntry, body: ErrorBody): void {
+    const key = messageKey(entry);
+    const error = errorBodyMessage(body) ?? errorMessage(body);
+    update(entry.recipient_id, (current) => ({ messages: updateLocal(current.messages, key, { status: 'failed', error }) }));
+    settle(key, { status: 'failed', clientId: entry.client_id, error });
+  }
+
+  outbox = createOutbox({ storage: appOutboxStorage, send: emitSend, isReady, onSent: sent, onRefused: refused });
+
+  function enqueue(local: ThreadMessage): Promise<SendResult> {
+    const result = whenSettled(messageKey(local));
+    void outbox.enqueue({
       client_id: local.client_id,
-      recipient_id: peerId,
+      sender_id: local.sender_id,
+      recipient_id: local.recipient_id,
       text: local.text,
-      attachment_id: local.attachment?.id ?? null,
+      attachment: local.attachment,
+      created_at: local.created_at,
     });
-    if ('data' in ack) {
-      if (started === generation) {
-        update(peerId, (current) => ({ messages: settleLocal(current.messages, key, ack.data) }));
-        useConversationsStore.getState().recordOutgoing(ack.data);
-      }
-      return { status: 'sent', message: ack.data };
-    }
-    const error = errorBodyMessage(ack.error) ?? errorMessage(ack.error);
-    if (started === generation) {
-      update(peerId, (current) => ({ messages: updateLocal(current.messages, key, { status: 'failed', error }) }));
-    }
-    return { status: 'failed', clientId: local.client_id, error };
+    return result;
   }
 
-  async function loadNewest(peerId: number, refresh: boolean): Promise<void> {
+  abandonWaiting = () => {
+    for (const key of [...waiting.keys()]) {
+      const [, clientId = ''] = key.split(':');
+      settle(key, { status: 'failed', clientId, error: 'Signed out before it was sent; it goes out at your next sign-in.' });
+    }
+  };
+
+  async function loadNewest(peerId: number): Promise<void> {
     const started = generation;
-    if (!refresh) update(peerId, () => ({ status: 'loading', error: null }));
+    update(peerId, () => ({ status: 'loading', error: null }));
     try {
       const page = await listMessages(peerId);
       if (started !== generation) return;
-      update(peerId, (current) => {
-        if (!refresh) {
-          return { messages: mergeMessages(current.messages, page.results), nextCursor: page.next_cursor, status: 'ready' };
-        }
-        const merged = mergeNewestPage(current.messages, page.results, page.next_cursor !== null);
-        return { messages: merged.messages, nextCursor: merged.restarted ? page.next_cursor : current.nextCursor };
-      });
+      update(peerId, (current) => ({
+        messages: mergeMessages(current.messages, page.results),
+        nextCursor: page.next_cursor,
+        status: 'ready',
+      }));
     } catch (error) {
       if (started !== generation) return;
-      update(peerId, () => (refresh ? { error: errorMessage(error) } : { status: 'error', error: errorMessage(error) }));
+      update(peerId, () => ({ status: 'error', error: errorMessage(error) }));
     }
   }
 
@@ -139,12 +164,7 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     async loadThread(peerId) {
       const { status } = thread(peerId);
       if (status === 'ready' || status === 'loading') return;
-      await loadNewest(peerId, false);
-    },
-
-    async refreshThread(peerId) {
-      if (thread(peerId).status !== 'ready') return;
-      await loadNewest(peerId, true);
+      await loadNewest(peerId);
     },
 
     async loadOlder(peerId) {
@@ -184,40 +204,45 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
         error: null,
       };
       update(peerId, (current) => ({ messages: appendLocal(current.messages, local) }));
-      return deliver(peerId, local);
+      return enqueue(local);
     },
 
     async retryMessage(clientId) {
       for (const [peer, { messages }] of Object.entries(get().threads)) {
-        const failed = messages.find((message) => message.client_id === clientId && message.id === null);
-        if (!failed) continue;
-        const peerId = Number(peer);
-        // Already on its way: join that delivery rather than race it.
-        if (failed.status !== 'failed') return deliver(peerId, failed);
-        update(peerId, (current) => ({
-          messages: updateLocal(current.messages, messageKey(failed), { status: 'sending', error: null }),
-        }));
-        return deliver(peerId, failed);
+        const local = messages.find((message) => message.client_id === clientId && message.id === null);
+        if (!local) continue;
+        const key = messageKey(local);
+        if (local.status === 'sending') {
+          // Still in the outbox: try now rather than at the end of the backoff, and wait with it.
+          const result = whenSettled(key);
+          outbox.flush();
+          return result;
+        }
+        update(Number(peer), (current) => ({ messages: updateLocal(current.messages, key, { status: 'sending', error: null }) }));
+        return enqueue(local);
       }
       return { status: 'failed', clientId, error: 'No such message to retry.' };
+    },
+
+    async startOutbox(userId, { onSent = () => {} } = {}) {
+      stopOutbox();
+      onStored = onSent;
+      const stopFlushing = onConnect(() => outbox.flush());
+      stopOutbox = () => {
+        stopFlushing();
+        outbox.stop();
+        abandonWaiting();
+      };
+      const stored = await outbox.start(userId);
+      for (const entry of stored) {
+        const local: ThreadMessage = { ...entry, id: null, seq: null, read_at: null, status: 'sending', error: null };
+        update(entry.recipient_id, (current) => ({ messages: appendLocal(current.messages, local) }));
+      }
     },
 
     receiveMessage(peerId, message) {
       if (!get().threads[peerId]) return;
       update(peerId, (current) => ({ messages: mergeMessages(current.messages, [message]) }));
-    },
-
-    forgetThreadsExcept(keep) {
-      set((state) => {
-        const threads: Record<number, Thread> = {};
-        for (const [peer, current] of Object.entries(state.threads)) {
-          const peerId = Number(peer);
-          const unsent = current.messages.filter((message) => message.id === null);
-          if (peerId === keep) threads[peerId] = current;
-          else if (unsent.length > 0) threads[peerId] = { ...emptyThread, messages: unsent };
-        }
-        return { threads };
-      });
     },
   };
 });
@@ -232,5 +257,7 @@ export const useThreadMessages = (peerId: number) =>
 /** Tests and sign-out: back to the initial values; answers to earlier requests are dropped. */
 export function resetThreadStore(): void {
   generation += 1;
+  // The outbox stops sending; what it holds stays stored for the user's next session.
+  stopOutbox();
   useThreadStore.setState(initialThreadsState);
 }

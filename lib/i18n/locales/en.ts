@@ -99,6 +99,7 @@ export const en = {
     beginning: 'This is the beginning of your conversation with {{name}}.',
     loadFailed: 'Could not load messages: {{message}}',
     sending: 'Sending…',
+    waiting: 'Waiting for connection…',
     sent: 'Sent',
     failed: 'Not sent',
     failedWithReason: 'Not sent: {{message}}',

@@ -106,6 +106,7 @@ export const es: Translation = {
     beginning: 'Este es el comienzo de tu conversación con {{name}}.',
     loadFailed: 'No se pudieron cargar los mensajes: {{message}}',
     sending: 'Enviando…',
+    waiting: 'Esperando conexión…',
     sent: 'Enviado',
     failed: 'No enviado',
     failedWithReason: 'No enviado: {{message}}',

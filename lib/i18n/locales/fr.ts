@@ -106,6 +106,7 @@ export const fr: Translation = {
     beginning: 'C’est le début de votre conversation avec {{name}}.',
     loadFailed: 'Impossible de charger les messages : {{message}}',
     sending: 'Envoi…',
+    waiting: 'En attente de connexion…',
     sent: 'Envoyé',
     failed: 'Non envoyé',
     failedWithReason: 'Non envoyé : {{message}}',

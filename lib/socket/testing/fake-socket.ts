@@ -30,7 +30,8 @@ export class FakeSocket extends Emitter {
   readonly sent: unknown[][] = [];
   readonly io = new Emitter();
   connectCalls = 0;
-  ackResponder: AckResponder = async () => ({ data: null });
+  /** How the fake server answers acks; by default every event succeeds (init echoes its payload). */
+  ackResponder: AckResponder = async (_event, payload) => ({ data: payload ?? null });
 
   constructor(
     readonly url: string | undefined,
@@ -54,9 +55,18 @@ export class FakeSocket extends Emitter {
   }
 
   emit(event: string, ...args: unknown[]): this {
-    if (this.connected) this.sent.push([event, ...args]);
+    if (this.connected) this.deliver([event, ...args]);
     else this.sendBuffer.push([event, ...args]);
     return this;
+  }
+
+  /** The server receives a packet; a trailing callback is its ack, answered by ackResponder. */
+  private deliver(packet: unknown[]): void {
+    const callback = packet.at(-1);
+    if (typeof callback !== 'function') return void this.sent.push(packet);
+    const [event, ...args] = packet.slice(0, -1);
+    this.sent.push([event, ...args]);
+    void this.ackResponder(event as string, args[0]).then((response) => callback(response));
   }
 
   timeout(ms: number) {
@@ -79,8 +89,9 @@ export class FakeSocket extends Emitter {
   serverAcceptsConnection(): void {
     this.connected = true;
     this.active = true;
-    for (const packet of this.sendBuffer) this.sent.push(packet);
+    const buffered = this.sendBuffer;
     this.sendBuffer = [];
+    for (const packet of buffered) this.deliver(packet);
     this.fire('connect');
   }
 

@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Ack, MessagePayload, SyncPayload, SyncResult } from '@/lib/contract';
+import { message } from '@/lib/testing/fixtures';
+import { createCatchUp } from './catch-up';
+
+/** A server holding the account's messages with seqs 1..latest; answers pages of `pageSize`. */
+function server(latest: number, pageSize = 500) {
+  const fake = {
+    calls: [] as SyncPayload[],
+    latest,
+    sync: vi.fn(async (payload: SyncPayload): Promise<Ack<SyncResult>> => {
+      fake.calls.push(payload);
+      const seqs: number[] = [];
+      for (let seq = payload.after + 1; seq <= fake.latest && seqs.length <= pageSize; seq += 1) seqs.push(seq);
+      const page = seqs.slice(0, pageSize);
+      return { data: { messages: page.map((seq) => message(seq)), last_seq: fake.latest, has_more: seqs.length > pageSize } };
+    }),
+  };
+  return fake;
+}
+
+describe('catch-up by seq', () => {
+  let applied: MessagePayload[];
+  const apply = (messages: MessagePayload[]) => void applied.push(...messages);
+
+  beforeEach(() => {
+    applied = [];
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('starts from the list’s last_seq and fetches what came after it, page by page', async () => {
+    const fake = server(1_203, 500);
+    const catchUp = createCatchUp({ sync: fake.sync, isReady: () => true, apply });
+    catchUp.begin(100);
+    await vi.waitFor(() => expect(catchUp.cursor()).toBe(1_203));
+    expect(fake.calls.map((call) => call.after)).toEqual([100, 600, 1_100]);
+    expect(applied.map((m) => m.seq)).toEqual(Array.from({ length: 1_103 }, (_, i) => 101 + i));
+    expect(catchUp.cursor()).toBe(1_203);
+  });
+
+  it('moves the cursor over live messages only while they are contiguous', () => {
+    const fake = server(0);
+    const catchUp = createCatchUp({ sync: fake.sync, isReady: () => false, apply });
+    catchUp.note(5); // before the list: remembered
+    catchUp.begin(3);
+    expect(catchUp.cursor()).toBe(3);
+    catchUp.note(4);
+    expect(catchUp.cursor()).toBe(5);
+    catchUp.note(5);
+    catchUp.note(2);
+    expect(catchUp.cursor()).toBe(5);
+  });
+
+  it('a gap that stays open for a second is filled by a sync; one closed in time is not', async () => {
+    const fake = server(4);
+    const onGapFilled = vi.fn();
+    const catchUp = createCatchUp({ sync: fake.sync, isReady: () => true, apply, onGapFilled });
+    catchUp.begin(1);
+    await catchUp.sync(); // holds 1..4 now
+    fake.calls.length = 0;
+    applied = [];
+
+    catchUp.note(6); // 5 is late…
+    await vi.advanceTimersByTimeAsync(500);
+    catchUp.note(5); // …and arrives: no sync
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(fake.calls).toEqual([]);
+    expect(catchUp.cursor()).toBe(6);
+
+    fake.latest = 8;
+    catchUp.note(8); // 7 was lost on the way
+    await vi.advanceTimersByTimeAsync(999);
+    expect(fake.calls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await vi.waitFor(() => expect(onGapFilled).toHaveBeenCalledOnce());
+    expect(fake.calls).toEqual([{ after: 6 }]);
+    expect(applied.map((m) => m.seq)).toEqual([7, 8]);
+    expect(catchUp.cursor()).toBe(8);
+  });
+
+  it('does nothing while not connected, and runs once more when asked during a sync', async () => {
+    let ready = false;
+    const fake = server(3);
+    const catchUp = createCatchUp({ sync: fake.sync, isReady: () => ready, apply });
+    catchUp.begin(0);
+    await catchUp.sync();
+    expect(fake.calls).toEqual([]);
+    ready = true;
+    const first = catchUp.sync();
+    const second = catchUp.sync();
+    expect(await first).toBe(3);
+    expect(await second).toBe(3);
+    expect(fake.calls.map((call) => call.after)).toEqual([0, 3]);
+  });
+
+  it('a failed sync leaves the cursor where it was', async () => {
+    const sync = vi.fn(async (): Promise<Ack<SyncResult>> => ({ error: { msg: 'operation has timed out' } }));
+    const catchUp = createCatchUp({ sync, isReady: () => true, apply });
+    catchUp.begin(7);
+    expect(await catchUp.sync()).toBe(0);
+    expect(catchUp.cursor()).toBe(7);
+  });
+});

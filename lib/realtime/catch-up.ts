@@ -1,0 +1,111 @@
+// Catch-up by sequence (docs/DELIVERY.md). Every message carries the signed-in account's `seq`:
+// 1, 2, 3… with no gaps. The client knows a cursor, the highest seq up to which it holds every
+// message, and asks the server (`sync`) for everything after it whenever it may have missed
+// something: on every (re)connect, and when a live message skips a seq (one was lost on the way).
+import type { Ack, MessagePayload, SyncPayload, SyncResult } from '@/lib/contract';
+
+export interface CatchUpOptions {
+  sync: (payload: SyncPayload) => Promise<Ack<SyncResult>>;
+  isReady: () => boolean;
+  /** Messages the sync brought, oldest first; some may already be held (merge without duplicates). */
+  apply: (messages: MessagePayload[]) => void;
+  /** A sync started by a gap (not by the caller) brought `received` > 0 messages. */
+  onGapFilled?: (received: number) => void;
+  /** How long a gap may stay open before a sync fills it (a late live message may close it). */
+  gapDelayMs?: number;
+}
+
+export interface CatchUp {
+  /** A cursor from a snapshot that reflects every message up to it (the conversation list's last_seq). */
+  begin(lastSeq: number): void;
+  /** A message the client now holds (live event or ack). */
+  note(seq: number): void;
+  /** Fetches everything after the cursor (again if asked meanwhile); resolves to how many came. */
+  sync(): Promise<number>;
+  /** The highest seq up to which every message is held; null before begin(). */
+  cursor(): number | null;
+  stop(): void;
+}
+
+export function createCatchUp({ sync, isReady, apply, onGapFilled, gapDelayMs = 1_000 }: CatchUpOptions): CatchUp {
+  let cursor: number | null = null;
+  const above = new Set<number>(); // held seqs beyond the cursor, waiting for the gap below them
+  let running: Promise<number> | null = null;
+  let again = false;
+  let gapTimer: ReturnType<typeof setTimeout> | null = null;
+  let stopped = false;
+
+  function advance(): void {
+    if (cursor === null) return;
+    for (const seq of above) if (seq <= cursor) above.delete(seq);
+    while (above.delete(cursor + 1)) cursor += 1;
+    if (above.size === 0 && gapTimer !== null) {
+      clearTimeout(gapTimer);
+      gapTimer = null;
+    } else if (above.size > 0 && gapTimer === null) {
+      gapTimer = setTimeout(() => {
+        gapTimer = null;
+        void runSync().then((received) => {
+          if (received > 0) onGapFilled?.(received);
+        });
+      }, gapDelayMs);
+    }
+  }
+
+  async function syncOnce(): Promise<number> {
+    let received = 0;
+    for (;;) {
+      if (stopped || cursor === null || !isReady()) return received;
+      const after = cursor;
+      const ack = await sync({ after });
+      if (stopped || !('data' in ack)) return received; // the next connect (or gap) tries again
+      const { messages, last_seq: lastSeq, has_more: hasMore } = ack.data;
+      if (messages.length > 0) apply(messages);
+      received += messages.length;
+      for (const message of messages) above.add(message.seq);
+      // Without more to come, everything up to last_seq (read before the page) is now held.
+      if (!hasMore) cursor = Math.max(cursor, lastSeq);
+      advance();
+      if (!hasMore || messages.length === 0) return received;
+    }
+  }
+
+  function runSync(): Promise<number> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      let received = 0;
+      do {
+        again = false;
+        received += await syncOnce();
+      } while (again && !stopped);
+      return received;
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  return {
+    begin(lastSeq) {
+      if (cursor !== null) return;
+      cursor = lastSeq;
+      advance();
+      void runSync();
+    },
+    note(seq) {
+      if (cursor !== null && seq <= cursor) return;
+      above.add(seq);
+      advance();
+    },
+    sync: runSync,
+    cursor: () => cursor,
+    stop() {
+      stopped = true;
+      if (gapTimer !== null) clearTimeout(gapTimer);
+      gapTimer = null;
+    },
+  };
+}
