@@ -4,9 +4,10 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { FirebaseTokenVerifier } from './auth/firebase-verifier';
-import type { Config } from './config';
+import { DEFAULT_RATE_LIMITS, type Config } from './config';
 import type { Database } from './db/open-database';
 import { buildHttpApp } from './http/build-http-app';
+import type { LogDestination } from './logging/logger-options';
 import { createRealtime } from './realtime/create-realtime';
 import type { RealtimeServer } from './realtime/types';
 import { createLocalFileStorage, type FileStorage } from './storage/file-storage';
@@ -15,7 +16,8 @@ type RequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
 
 export interface ServerDeps {
-  config: Pick<Config, 'port' | 'host' | 'logLevel'> & Partial<Pick<Config, 'dataDir'>>;
+  /** Unset rateLimits: the defaults; unset allowedOrigins: same origin only. */
+  config: Pick<Config, 'port' | 'host' | 'logLevel'> & Partial<Pick<Config, 'dataDir' | 'rateLimits' | 'allowedOrigins'>>;
   /** Owned by the server from here on: close() closes it. */
   db: Database;
   verifier: FirebaseTokenVerifier;
@@ -25,6 +27,8 @@ export interface ServerDeps {
   nextHandler?: RequestHandler;
   /** Next's upgrade handler (dev HMR websocket); without it, foreign upgrades are refused. */
   nextUpgradeHandler?: UpgradeHandler;
+  /** Where the JSON log lines go; stdout by default (tests capture them). */
+  logDestination?: LogDestination;
 }
 
 export interface ParleyServer {
@@ -41,7 +45,9 @@ const SOCKET_PATH = '/socket.io/';
 const CLOSE_GRACE_MS = 2_000;
 
 /** One node server, one port: /api → Fastify, /socket.io → Socket.IO, everything else → Next. */
-export function createServer({ config, db, verifier, storage, nextHandler, nextUpgradeHandler }: ServerDeps): ParleyServer {
+export function createServer(deps: ServerDeps): ParleyServer {
+  const { config, db, verifier, storage, nextHandler, nextUpgradeHandler, logDestination } = deps;
+  const rateLimits = config.rateLimits ?? DEFAULT_RATE_LIMITS;
   let fastifyHandler: RequestHandler = () => {};
   const httpServer = createHttpServer((req, res) => {
     if (API_PATH.test(req.url ?? '')) return void fastifyHandler(req, res);
@@ -58,6 +64,8 @@ export function createServer({ config, db, verifier, storage, nextHandler, nextU
     verifier,
     storage: storage ?? createLocalFileStorage(path.join(config.dataDir ?? '.data', 'uploads')),
     logLevel: config.logLevel,
+    logDestination,
+    rateLimits,
     // Late-bound: the realtime layer needs app.log, the routes need the realtime layer.
     sockets: {
       disconnectUser: (userId) => realtime.disconnectUser(userId),
@@ -68,7 +76,12 @@ export function createServer({ config, db, verifier, storage, nextHandler, nextU
       return httpServer;
     },
   });
-  const realtime = createRealtime(httpServer, { db: db.db, log: app.log });
+  const realtime = createRealtime(httpServer, {
+    db: db.db,
+    log: app.log,
+    rateLimits,
+    allowedOrigins: config.allowedOrigins ?? null,
+  });
 
   // Upgraded sockets no longer count as HTTP connections, yet they keep httpServer.close() waiting.
   const foreignUpgrades = new Set<Duplex>();

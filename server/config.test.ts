@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, DEFAULT_RATE_LIMITS, loadConfig } from './config';
 
 const base = { FIREBASE_PROJECT_ID: 'demo-parley' };
 
@@ -22,6 +22,8 @@ describe('loadConfig', () => {
       allowAuthEmulatorInProduction: false,
       serveNext: true,
       logLevel: 'info',
+      allowedOrigins: null,
+      rateLimits: DEFAULT_RATE_LIMITS,
     });
   });
 
@@ -103,6 +105,43 @@ describe('loadConfig', () => {
   it('rejects an emulator host that is not host:port', () => {
     const env = { ...base, NODE_ENV: 'development', FIREBASE_AUTH_EMULATOR_HOST: 'http://localhost' };
     expect(() => loadConfig(env)).toThrow(/FIREBASE_AUTH_EMULATOR_HOST: must look like host:port/);
+  });
+
+  it('reads rate limits as "<count>/<s|m|h>,burst=<n>", or off', () => {
+    const config = loadConfig({
+      ...base,
+      RATE_LIMIT_SEND: '20/s,burst=60',
+      RATE_LIMIT_FOLLOW: ' 30/m, burst = 5 ',
+      RATE_LIMIT_SEARCH: 'off',
+      RATE_LIMIT_UPLOAD: '0.5/s,burst=1',
+    });
+    expect(config.rateLimits).toEqual({
+      send: { perSecond: 20, burst: 60 },
+      follow: { perSecond: 0.5, burst: 5 },
+      search: null,
+      upload: { perSecond: 0.5, burst: 1 },
+    });
+    expect(loadConfig({ ...base, RATE_LIMIT_UPLOAD: '3600/h,burst=2' }).rateLimits.upload).toEqual({ perSecond: 1, burst: 2 });
+    expect(loadConfig({ ...base, RATE_LIMIT_SEND: '' }).rateLimits.send).toEqual(DEFAULT_RATE_LIMITS.send);
+  });
+
+  it('refuses a rate limit it cannot read', () => {
+    for (const value of ['20', '20/s', '0/s,burst=5', '5/s,burst=0', '5/day,burst=5', '-1/s,burst=5', 'unlimited']) {
+      expect(() => loadConfig({ ...base, RATE_LIMIT_FOLLOW: value })).toThrow(/RATE_LIMIT_FOLLOW: must be "<count>\/<s\|m\|h>,burst=<n>"/);
+    }
+  });
+
+  it('reads ALLOWED_ORIGINS as a comma-separated list of origins', () => {
+    const config = loadConfig({ ...base, ALLOWED_ORIGINS: 'https://Parley.example, http://localhost:3000/ ,https://x.example:443' });
+    expect(config.allowedOrigins).toEqual(['https://parley.example', 'http://localhost:3000', 'https://x.example']);
+    expect(loadConfig({ ...base, ALLOWED_ORIGINS: '' }).allowedOrigins).toBeNull();
+  });
+
+  it('refuses an ALLOWED_ORIGINS entry that is not a bare origin, and an empty list', () => {
+    for (const value of ['parley.example', 'https://parley.example/app', 'https://parley.example?x', 'ftp://parley.example', 'https://u:p@parley.example', '*']) {
+      expect(() => loadConfig({ ...base, ALLOWED_ORIGINS: value })).toThrow(/ALLOWED_ORIGINS: .* is not an origin/);
+    }
+    expect(() => loadConfig({ ...base, ALLOWED_ORIGINS: ' , ' })).toThrow(/ALLOWED_ORIGINS: lists no origin/);
   });
 
   it('logs less under test', () => {

@@ -1,5 +1,6 @@
 import nextEnv from '@next/env';
 import { z } from 'zod';
+import type { RateLimit, RateLimits } from './security/rate-limit';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -7,6 +8,71 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const blankToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optionalText = z.preprocess(blankToUndefined, z.string().trim().min(1).optional());
 const flag = (fallback: boolean) => z.preprocess(blankToUndefined, z.stringbool().default(fallback));
+
+/**
+ * Per-user limits (token buckets: `burst` at once, refilled at a steady rate), sized for people
+ * typing and clicking, with room for several tabs and for the outbox catching up after a reconnect.
+ * - send 5/s, burst 50: nobody sustains 5 messages a second; 50 lets a backlog queued offline
+ *   flush at once (anything past it is retried with backoff by the outbox).
+ * - follow 2/s, burst 20: clicking down a list of people; each change notifies the followee, so
+ *   a follow/unfollow loop must not become a notification cannon.
+ * - search 5/s, burst 20: the client debounces typing at 300 ms (about 3/s at most).
+ * - upload 30/min, burst 20: sharing a batch of photos at once. Bytes are not budgeted here
+ *   (each file may be 50 MB); per-user quotas are a separate piece of work.
+ */
+export const DEFAULT_RATE_LIMITS = {
+  send: { perSecond: 5, burst: 50 },
+  follow: { perSecond: 2, burst: 20 },
+  search: { perSecond: 5, burst: 20 },
+  upload: { perSecond: 30 / 60, burst: 20 },
+} satisfies RateLimits;
+
+const SECONDS_PER: Record<string, number> = { s: 1, m: 60, h: 3600 };
+const RATE_LIMIT_SHAPE = /^(\d+(?:\.\d+)?)\/([smh])\s*,\s*burst\s*=\s*(\d+)$/;
+const RATE_LIMIT_FORMAT = 'must be "<count>/<s|m|h>,burst=<n>" with count > 0 and n >= 1 (e.g. 5/s,burst=50), or off';
+
+/** "<count>/<s|m|h>,burst=<n>" (e.g. "5/s,burst=50"), or "off"; unset: the default. */
+const rateLimit = (fallback: RateLimit) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value, ctx): RateLimit | null => {
+        if (value === undefined) return fallback;
+        if (value.toLowerCase() === 'off') return null;
+        const [, count, unit = 's', burst] = RATE_LIMIT_SHAPE.exec(value) ?? [];
+        const limit = { perSecond: Number(count) / (SECONDS_PER[unit] ?? 1), burst: Number(burst) };
+        if (limit.perSecond > 0 && limit.burst >= 1) return limit;
+        ctx.addIssue({ code: 'custom', message: RATE_LIMIT_FORMAT });
+        return z.NEVER;
+      }),
+  );
+
+/** Comma-separated origins, each exactly http(s)://host[:port]; unset: null (same origin only). */
+const originList = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .optional()
+    .transform((value, ctx): string[] | null => {
+      if (value === undefined) return null;
+      const origins: string[] = [];
+      for (const item of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+        const url = URL.canParse(item) ? new URL(item) : undefined;
+        // href adds what an origin must not have: a path, a query, a fragment, credentials.
+        if (!url || !/^https?:$/.test(url.protocol) || url.href !== `${url.origin}/`) {
+          ctx.addIssue({ code: 'custom', message: `"${item}" is not an origin like https://parley.example.com` });
+          return z.NEVER;
+        }
+        origins.push(url.origin);
+      }
+      if (origins.length > 0) return origins;
+      ctx.addIssue({ code: 'custom', message: 'lists no origin; leave it unset for same-origin only' });
+      return z.NEVER;
+    }),
+);
 
 // Unset means production: a server started by hand (`node dist/server/main.js`) must never fall back
 // to the development settings, which accept the Auth emulator's unsigned tokens.
@@ -28,6 +94,11 @@ const envSchema = z.object({
   ALLOW_AUTH_EMULATOR_IN_PRODUCTION: flag(false),
   SERVE_NEXT: flag(true),
   LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(LOG_LEVELS).optional()),
+  ALLOWED_ORIGINS: originList,
+  RATE_LIMIT_SEND: rateLimit(DEFAULT_RATE_LIMITS.send),
+  RATE_LIMIT_FOLLOW: rateLimit(DEFAULT_RATE_LIMITS.follow),
+  RATE_LIMIT_SEARCH: rateLimit(DEFAULT_RATE_LIMITS.search),
+  RATE_LIMIT_UPLOAD: rateLimit(DEFAULT_RATE_LIMITS.upload),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -46,6 +117,13 @@ export interface Config {
   allowAuthEmulatorInProduction: boolean;
   serveNext: boolean;
   logLevel: LogLevel;
+  /**
+   * Browser origins allowed to open a socket. Null: only the origin the request was addressed to
+   * (its Host). Requests without an Origin header (not a browser) are always allowed.
+   */
+  allowedOrigins: string[] | null;
+  /** Per-user limits on send, follow, search and upload; null switches one off. */
+  rateLimits: RateLimits;
 }
 
 export class ConfigError extends Error {
@@ -95,5 +173,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowAuthEmulatorInProduction: vars.ALLOW_AUTH_EMULATOR_IN_PRODUCTION,
     serveNext: vars.SERVE_NEXT,
     logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === 'test' ? 'warn' : 'info'),
+    allowedOrigins: vars.ALLOWED_ORIGINS,
+    rateLimits: {
+      send: vars.RATE_LIMIT_SEND,
+      follow: vars.RATE_LIMIT_FOLLOW,
+      search: vars.RATE_LIMIT_SEARCH,
+      upload: vars.RATE_LIMIT_UPLOAD,
+    },
   };
 }

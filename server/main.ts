@@ -27,6 +27,8 @@ async function main(): Promise<void> {
 
   const server = createServer({ config, db: database, verifier, ...handlers });
   const { port } = await server.listen();
+  // So a benchmark or an operator can see which limits this instance runs with.
+  server.app.log.info({ allowedOrigins: config.allowedOrigins ?? 'same origin', rateLimits: config.rateLimits }, 'limits');
   console.log(`Parley ready on http://localhost:${port}`);
 
   const shutdown = (signal: string) => {

@@ -1,6 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { LogLevel } from '../config';
+import { loggerOptions, type LogDestination } from '../logging/logger-options';
+import { installRequestLogging, requestId } from '../logging/request-logging';
+import { MAX_JSON_BODY_BYTES } from '../security/payload-limits';
+import { createRateLimiters, type RateLimits } from '../security/rate-limit';
 import { accountsRoutes, type AccountsRoutesDeps } from './accounts-routes';
 import { conversationsRoutes } from './conversations-routes';
 import { installErrorHandling } from './errors';
@@ -8,26 +12,31 @@ import { healthRoutes } from './health-routes';
 import { uploadsRoutes, type UploadsRoutesDeps } from './uploads-routes';
 import { usersRoutes } from './users-routes';
 
-export interface HttpAppDeps extends AccountsRoutesDeps, UploadsRoutesDeps {
+export interface HttpAppDeps extends AccountsRoutesDeps, Omit<UploadsRoutesDeps, 'limiters'> {
   logLevel: LogLevel;
+  /** Where log lines go; stdout by default. */
+  logDestination?: LogDestination;
+  rateLimits: RateLimits;
   /** The shared node server; Fastify hands us its request handler instead of owning the server. */
   serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server;
 }
 
-export function buildHttpApp({ logLevel, serverFactory, ...deps }: HttpAppDeps): FastifyInstance {
+export function buildHttpApp({ logLevel, logDestination, rateLimits, serverFactory, ...rest }: HttpAppDeps): FastifyInstance {
+  const deps = { ...rest, limiters: createRateLimiters(rateLimits) };
   const app = Fastify({
     serverFactory,
-    logger: {
-      level: logLevel,
-      // Session tokens and Firebase ID tokens are credentials: never in the logs.
-      redact: { paths: ['req.headers.authorization', 'body.id_token', 'id_token', 'token'], censor: '[redacted]' },
-    },
+    // Credentials and message text are redacted; requests are logged without headers or bodies.
+    logger: loggerOptions(logLevel, logDestination),
+    genReqId: requestId,
+    // JSON bodies only; the upload route streams raw bodies under its own limit.
+    bodyLimit: MAX_JSON_BODY_BYTES,
     // Only a bad URL reaches here; anything else Fastify already turns into an error response.
     frameworkErrors: (_error, _request, reply) => (reply as FastifyReply).code(400).send({ msg: 'Malformed URL.' }),
   });
   // JSON only: a text/plain body would otherwise parse to a string and fail later as a 400.
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app);
+  installRequestLogging(app);
   app.register(async (api) => accountsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => usersRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => conversationsRoutes(api, deps), { prefix: '/api' });

@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { MAX_UPLOAD_BYTES, type Attachment } from '../../lib/contract';
 import type { Db } from '../db/open-database';
 import { createUpload, findUpload, toAttachment } from '../db/uploads';
+import { enforceRateLimit } from '../security/http-rate-limit';
+import type { RateLimiters } from '../security/rate-limit';
 import { FileTooLargeError, type FileStorage } from '../storage/file-storage';
 import { SNIFF_BYTES, sniff } from '../storage/sniff';
 import { authenticateActive } from './authenticate';
@@ -12,6 +14,7 @@ import { HttpError } from './errors';
 export interface UploadsRoutesDeps {
   db: Db;
   storage: FileStorage;
+  limiters: Pick<RateLimiters, 'upload'>;
 }
 
 const MAX_NAME_LENGTH = 255;
@@ -70,7 +73,7 @@ function attachmentDisposition(name: string): string {
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
-export function uploadsRoutes(app: FastifyInstance, { db, storage }: UploadsRoutesDeps): void {
+export function uploadsRoutes(app: FastifyInstance, { db, storage, limiters }: UploadsRoutesDeps): void {
   // The body is the file itself, in any type: hand the handler the raw stream, never buffer or parse it.
   // Scoped to this plugin, so JSON stays the only body the rest of the API accepts.
   app.removeAllContentTypeParsers();
@@ -78,6 +81,8 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage }: UploadsRout
 
   app.post('/uploads', { bodyLimit: MAX_UPLOAD_BYTES }, async (request, reply): Promise<Attachment> => {
     const { user } = await authenticateActive(db, request);
+    // Refused before a byte of the body is read: like 413, the connection closes instead of draining it.
+    enforceRateLimit(limiters.upload, user.id, reply, { closeConnection: true });
     const name = parseFileName(request.headers['x-file-name']);
     const declared = parseLength(request.headers['content-length']);
     // Refused before a byte of the body is read; the connection closes instead of draining the rest.

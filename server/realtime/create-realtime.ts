@@ -3,6 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Server } from 'socket.io';
 import type { Db } from '../db/open-database';
 import type { SocketDisconnector } from '../http/accounts-routes';
+import { originAllowRequest } from '../security/origin';
+import { MAX_SOCKET_PAYLOAD_BYTES } from '../security/payload-limits';
+import { createRateLimiters, type RateLimits } from '../security/rate-limit';
+import { rateLimitEvents } from '../security/socket-rate-limit';
 import { registerAccountHandlers } from './account-handlers';
 import { registerFollowHandlers } from './follow-handlers';
 import { handshakeAuth } from './handshake';
@@ -14,20 +18,40 @@ export interface Realtime extends SocketDisconnector {
   close(): Promise<void>;
 }
 
-export function createRealtime(httpServer: HttpServer, { db, log }: { db: Db; log: FastifyBaseLogger }): Realtime {
+export interface RealtimeDeps {
+  db: Db;
+  log: FastifyBaseLogger;
+  rateLimits: RateLimits;
+  /** Browser origins allowed to connect; null: the request's own (Host) only. */
+  allowedOrigins: readonly string[] | null;
+}
+
+export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, allowedOrigins }: RealtimeDeps): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
     // Other upgrade requests (Next's dev HMR websocket) belong to the next listener, not to us.
     destroyUpgrade: false,
     serveClient: false,
+    // A foreign page must not open a socket to us (cross-site WebSocket hijacking): checked on
+    // every handshake, polling or WebSocket, before any session exists.
+    allowRequest: originAllowRequest(allowedOrigins, log),
+    // A larger WebSocket frame or polling body closes that connection (the client reconnects).
+    maxHttpBufferSize: MAX_SOCKET_PAYLOAD_BYTES,
   });
+  const limiters = createRateLimiters(rateLimits);
+  const eventLimiters = { send: limiters.send, follow: limiters.follow };
 
   io.use(handshakeAuth(db, log));
   io.on('connection', (socket) => {
+    // Every line about this socket says which socket and whose it is.
+    const socketLog = log.child({ socketId: socket.id, userId: socket.data.userId });
+    socketLog.info({ transport: socket.conn.transport.name }, 'socket connected');
+    socket.once('disconnect', (reason) => socketLog.info({ reason }, 'socket disconnected'));
     void socket.join([rooms.account(socket.data.userId), rooms.session(socket.data.sessionId)]);
-    registerAccountHandlers(socket, db, log);
-    registerMessageHandlers(socket, db, log);
-    registerFollowHandlers(socket, db, log);
+    socket.use(rateLimitEvents(socket, eventLimiters, socketLog));
+    registerAccountHandlers(socket, db, socketLog);
+    registerMessageHandlers(socket, db, socketLog);
+    registerFollowHandlers(socket, db, socketLog);
   });
 
   return {

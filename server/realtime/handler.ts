@@ -21,7 +21,9 @@ type AckData<E extends keyof ClientToServerEvents> =
 /**
  * The shape every messaging event shares: only after init (the socket is in its user room),
  * validate, run (persist), ack, then broadcast. Bad input and failures become error acks; the
- * handler never throws into Socket.IO and never leaves the ack hanging.
+ * handler never throws into Socket.IO and never leaves the ack hanging. `log` is the socket's
+ * (socket and user ids bound): refusals are client faults, logged at info without a stack; only a
+ * failure of our own carries the error.
  */
 export function onEvent<E extends keyof ClientToServerEvents, S extends z.ZodType>(
   socket: RealtimeSocket,
@@ -32,10 +34,14 @@ export function onEvent<E extends keyof ClientToServerEvents, S extends z.ZodTyp
 ): void {
   const listener = async (...args: unknown[]) => {
     const { payload, ack } = splitArgs(args);
+    const refused = (error: ErrorBody) => {
+      log.info({ event, error }, 'socket event refused');
+      ack(errorAck(error));
+    };
     const { userId } = socket.data;
-    if (!socket.rooms.has(rooms.user(userId))) return ack(errorAck({ msg: 'Send init before other events.' }));
+    if (!socket.rooms.has(rooms.user(userId))) return refused({ msg: 'Send init before other events.' });
     const parsed = schema.safeParse(payload);
-    if (!parsed.success) return ack(errorAck({ non_field_errors: formatIssues(parsed.error.issues) }));
+    if (!parsed.success) return refused({ non_field_errors: formatIssues(parsed.error.issues) });
     let outcome: Outcome<AckData<E>>;
     try {
       outcome = await run(parsed.data, userId);
@@ -43,7 +49,8 @@ export function onEvent<E extends keyof ClientToServerEvents, S extends z.ZodTyp
       log.error({ err: error, event }, 'socket event failed');
       return ack(errorAck({ msg: 'Internal server error' }));
     }
-    if ('error' in outcome) return ack(errorAck(outcome.error));
+    if ('error' in outcome) return refused(outcome.error);
+    log.debug({ event }, 'socket event handled');
     ack({ data: outcome.data });
     outcome.broadcast?.();
   };

@@ -8,17 +8,23 @@ import type { RealtimeSocket } from './types';
 /** Refuses the connection unless auth.token is a live session of an active user. */
 export function handshakeAuth(db: Db, log: FastifyBaseLogger) {
   return async (socket: RealtimeSocket, next: (err?: ExtendedError) => void) => {
+    // A client fault: logged at info, with why, never with the token.
+    const unauthorized = (reason: string) => {
+      log.info({ socketId: socket.id, reason }, 'socket handshake refused');
+      next(new Error('Unauthorized'));
+    };
     const auth: unknown = socket.handshake.auth;
     const token = parseBearerToken((auth as { token?: unknown } | null)?.token);
-    if (!token) return next(new Error('Unauthorized'));
+    if (!token) return unauthorized('no token');
     try {
       const session = await findSessionUser(db, token);
-      if (!session || !session.user.isActive) return next(new Error('Unauthorized'));
+      if (!session) return unauthorized('unknown or revoked session');
+      if (!session.user.isActive) return unauthorized('deactivated account');
       socket.data.userId = session.user.id;
       socket.data.sessionId = session.sessionId;
       next();
     } catch (error) {
-      log.error({ err: error }, 'socket handshake failed');
+      log.error({ err: error, socketId: socket.id }, 'socket handshake failed');
       next(new Error('Internal server error'));
     }
   };

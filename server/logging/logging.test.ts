@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Ack, MessagePayload } from '../../lib/contract';
+import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';
+import { api, signIn, type SignedInUser } from '../test/helpers';
+import { emitWithAck } from '../test/socket-client';
+import { socketTabs } from '../test/tabs';
+
+interface LogLine {
+  level: number;
+  msg?: string;
+  reqId?: string;
+  socketId?: string;
+  userId?: number;
+  err?: { message?: string; stack?: string };
+  [key: string]: unknown;
+}
+
+const INFO = 30;
+const ERROR = 50;
+let t: ConfiguredTestServer;
+let alice: SignedInUser;
+let bob: SignedInUser;
+const tabs = socketTabs(() => t);
+beforeAll(async () => {
+  t = await startConfiguredServer({ captureLogs: true });
+  [alice, bob] = await Promise.all([signIn(t.url, 'Alice'), signIn(t.url, 'Bob')]);
+});
+afterEach(() => tabs.closeAll());
+afterAll(() => t.close());
+
+const lines = (): LogLine[] => t.logLines.map((line) => JSON.parse(line) as LogLine);
+const everything = () => t.logLines.join('\n');
+
+const send = (socket: Parameters<typeof emitWithAck>[0], text: string, recipient = bob) =>
+  emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: recipient.user.id, text });
+
+describe('what never reaches the logs', () => {
+  it('keeps ID tokens, session tokens and message text out, through a whole session', async () => {
+    const carol = await signIn(t.url, 'Carol'); // POST /accounts/authorize with an id_token
+    const info = await api(t.url, '/accounts/info', { token: carol.bearer });
+    expect(info.status).toBe(200);
+    const tab = await tabs.open(carol);
+    const text = `distinctive-${randomUUID()}`;
+    expect(await send(tab, text)).toMatchObject({ data: { text } });
+    // Whatever code might one day log these under their usual names is redacted too.
+    t.server.app.log.info(
+      {
+        token: carol.token,
+        id_token: carol.account.idToken,
+        text,
+        headers: { authorization: carol.bearer },
+        payload: { text },
+        req: { method: 'GET', url: '/x', headers: { authorization: carol.bearer }, body: { text } },
+      },
+      'careless line',
+    );
+
+    await expect.poll(() => lines().some((line) => line.msg === 'careless line')).toBe(true);
+    const logged = everything();
+    expect(logged).toContain('/api/accounts/authorize'); // the calls were logged...
+    expect(logged).toContain('socket event handled');
+    for (const secret of [carol.account.idToken, carol.token, text]) expect(logged).not.toContain(secret); // ...their secrets not
+    expect(lines().find((line) => line.msg === 'careless line')).toMatchObject({
+      token: '[redacted]',
+      id_token: '[redacted]',
+      text: '[redacted]',
+      headers: { authorization: '[redacted]' },
+      payload: { text: '[redacted]' },
+      // A request is logged by its method, URL and peer: never its headers or body.
+      req: { method: 'GET', url: '/x' },
+    });
+    expect(lines().find((line) => line.msg === 'careless line')?.req).not.toHaveProperty('headers');
+  });
+
+  it('keeps message text out of a database error’s message, stack and detail', async () => {
+    const marker = `boom-${randomUUID()}`;
+    await t.db.execute(sql.raw(`ALTER TABLE messages ADD CONSTRAINT no_boom CHECK (position('boom-' in text) = 0)`));
+    try {
+      const tab = await tabs.open(alice);
+      expect(await send(tab, `the text ${marker}`)).toEqual({ error: { msg: 'Internal server error' } });
+      await expect.poll(() => lines().some((line) => line.msg === 'socket event failed')).toBe(true);
+      const failure = lines().find((line) => line.msg === 'socket event failed');
+      // The failure itself is logged in full (with its stack), only the values are gone.
+      expect(failure).toMatchObject({ level: ERROR, userId: alice.user.id, event: 'send' });
+      expect(failure?.err?.stack).toContain('Failed query');
+      expect(everything()).not.toContain(marker);
+    } finally {
+      await t.db.execute(sql.raw('ALTER TABLE messages DROP CONSTRAINT no_boom'));
+    }
+  });
+});
+
+describe('request ids', () => {
+  it('keeps a sane incoming x-request-id, echoes it and logs every line of the request with it', async () => {
+    const id = `trace_${randomUUID()}`.slice(0, 64);
+    const response = await fetch(`${t.url}/api/accounts/info`, { headers: { authorization: alice.bearer, 'x-request-id': id } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBe(id);
+    await expect.poll(() => lines().filter((line) => line.reqId === id).map((line) => line.msg)).toEqual([
+      'incoming request',
+      'request completed',
+    ]);
+  });
+
+  it.each([
+    ['too long', 'a'.repeat(65)],
+    ['with other characters', 'id with spaces{}'],
+    ['forging a log line', 'x\n{"level":60}'],
+  ])('replaces an incoming id %s with a fresh one', async (_case, incoming) => {
+    const response = await fetch(`${t.url}/api/health`, { headers: { 'x-request-id': encodeURI(incoming) } });
+    const id = response.headers.get('x-request-id');
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    await expect.poll(() => lines().some((line) => line.reqId === id)).toBe(true);
+  });
+
+  it('gives each request its own id when none is sent', async () => {
+    const [a, b] = await Promise.all([fetch(`${t.url}/api/health`), fetch(`${t.url}/api/health`)]);
+    expect(a.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a.headers.get('x-request-id')).not.toBe(b.headers.get('x-request-id'));
+  });
+});
+
+describe('faults', () => {
+  it('logs a client fault at info with its reason and no stack', async () => {
+    const response = await api(t.url, '/users/search?q=', { token: alice.bearer });
+    expect(response.status).toBe(400);
+    const reqId = response.headers.get('x-request-id');
+    await expect.poll(() => lines().some((line) => line.reqId === reqId && line.msg === 'request refused')).toBe(true);
+    const refusal = lines().find((line) => line.reqId === reqId && line.msg === 'request refused');
+    expect(refusal).toMatchObject({ level: INFO, statusCode: 400, reason: expect.stringContaining('q:') });
+    expect(lines().filter((line) => line.reqId === reqId).some((line) => 'err' in line || line.level > INFO)).toBe(false);
+  });
+
+  it('logs a refused socket event at info, with the socket and user ids and no stack', async () => {
+    const tab = await tabs.open(alice);
+    const error = { non_field_errors: ['recipient_id: You cannot message yourself.'] };
+    expect(await send(tab, 'to myself', alice)).toEqual({ error });
+    await expect.poll(() => lines().some((line) => line.msg === 'socket event refused' && line.socketId === tab.id)).toBe(true);
+    const refusal = lines().find((line) => line.msg === 'socket event refused' && line.socketId === tab.id);
+    expect(refusal).toMatchObject({ level: INFO, userId: alice.user.id, event: 'send', error });
+    expect(refusal).not.toHaveProperty('err');
+  });
+
+  it('logs a server fault at error with the stack, under the request id', async () => {
+    await t.db.execute(sql.raw(`ALTER TABLE users ADD CONSTRAINT no_fr CHECK (language <> 'fr')`));
+    try {
+      const response = await api(t.url, '/accounts/settings', { method: 'PATCH', token: alice.bearer, json: { language: 'fr' } });
+      expect(response.status).toBe(500);
+      expect(response.body).toEqual({ msg: 'Internal server error' });
+      const reqId = response.headers.get('x-request-id');
+      await expect.poll(() => lines().some((line) => line.reqId === reqId && line.level === ERROR)).toBe(true);
+      const failure = lines().find((line) => line.reqId === reqId && line.level === ERROR);
+      expect(failure?.err?.stack).toMatch(/Failed query[\s\S]*\n\s+at /);
+    } finally {
+      await t.db.execute(sql.raw('ALTER TABLE users DROP CONSTRAINT no_fr'));
+    }
+  });
+});

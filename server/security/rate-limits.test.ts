@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Ack, FollowedPayload, MessagePayload } from '../../lib/contract';
+import { messages } from '../db/schema';
+import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';
+import { api, signIn, type SignedInUser } from '../test/helpers';
+import { emitWithAck, type ClientSocket } from '../test/socket-client';
+import { socketTabs } from '../test/tabs';
+import { filesIn, pngBytes, rawUpload } from '../test/uploads';
+
+// So slow a refill that nothing comes back during a test: the burst is all there is.
+const HOURLY = 1 / 3600;
+let t: ConfiguredTestServer;
+const tabs = socketTabs(() => t);
+beforeAll(async () => {
+  t = await startConfiguredServer({
+    config: {
+      rateLimits: {
+        send: { perSecond: HOURLY, burst: 3 },
+        follow: { perSecond: HOURLY, burst: 2 },
+        search: { perSecond: HOURLY, burst: 2 },
+        upload: { perSecond: HOURLY, burst: 1 },
+      },
+    },
+  });
+});
+afterEach(() => tabs.closeAll());
+afterAll(() => t.close());
+
+const TOO_MANY = /^Too many requests\. Try again in (\d+) s\.$/;
+/** The N of "Try again in N s.": a whole number of seconds, no more than the hour a token takes. */
+function waitIn(msg: unknown): number {
+  const seconds = Number(TOO_MANY.exec(String(msg))?.[1]);
+  expect(seconds).toBeGreaterThanOrEqual(1);
+  expect(seconds).toBeLessThanOrEqual(3600);
+  return seconds;
+}
+
+const send = (socket: ClientSocket, recipientId: number, text: string) =>
+  emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: recipientId, text });
+
+describe('socket rate limits', () => {
+  it('refuses a send over the limit with a transient {msg} error ack, across all of the user’s tabs', async () => {
+    const [alice, bob] = await Promise.all([signIn(t.url, 'Alice'), signIn(t.url, 'Bob')]);
+    const [tab1, tab2, bobTab] = await Promise.all([tabs.open(alice), tabs.open(alice), tabs.open(bob)]);
+    for (const [tab, text] of [[tab1, 'one'], [tab2, 'two'], [tab1, 'three']] as const) {
+      expect(await send(tab, bob.user.id, text)).toMatchObject({ data: { text } });
+    }
+    const refused = await send(tab2, bob.user.id, 'four');
+    expect(refused).toEqual({ error: { msg: expect.stringMatching(TOO_MANY) } });
+    // Refused before the handler: nothing stored. Other people keep their own budget.
+    const stored = await t.db.select().from(messages).where(eq(messages.senderId, alice.user.id));
+    expect(stored.map((m) => m.text).sort()).toEqual(['one', 'three', 'two']);
+    expect(await send(bobTab, alice.user.id, 'bob is fine')).toMatchObject({ data: { text: 'bob is fine' } });
+  });
+
+  it('refuses a follow over the limit the same way', async () => {
+    const [fan, a, b, c] = await Promise.all([signIn(t.url, 'Fan'), signIn(t.url, 'A'), signIn(t.url, 'B'), signIn(t.url, 'C')]);
+    const tab = await tabs.open(fan);
+    const follow = (star: SignedInUser) =>
+      emitWithAck<Ack<FollowedPayload>>(tab, 'follow', { user_id: star.user.id, follow: true });
+    expect(await follow(a)).toMatchObject({ data: { following: true } });
+    expect(await follow(b)).toMatchObject({ data: { following: true } });
+    const refused = await follow(c);
+    expect(refused).toEqual({ error: { msg: expect.stringMatching(TOO_MANY) } });
+    const profile = await api<{ followers_count: number }>(t.url, `/users/${c.user.id}`, { token: fan.bearer });
+    expect(profile.body.followers_count).toBe(0);
+  });
+});
+
+describe('HTTP rate limits', () => {
+  it('answers a search over the limit with 429 {msg} and Retry-After', async () => {
+    const [alice, bob] = await Promise.all([signIn(t.url, 'Searcher'), signIn(t.url, 'Other')]);
+    const search = (user: SignedInUser) => api<{ msg?: string }>(t.url, '/users/search?q=a', { token: user.bearer });
+    expect((await search(alice)).status).toBe(200);
+    expect((await search(alice)).status).toBe(200);
+    const refused = await search(alice);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ msg: expect.stringMatching(TOO_MANY) });
+    expect(refused.headers.get('retry-after')).toBe(String(waitIn(refused.body.msg)));
+    expect((await search(bob)).status).toBe(200);
+  });
+
+  it('answers an upload over the limit with 429 before reading the body, and stores nothing', async () => {
+    const alice = await signIn(t.url, 'Uploader');
+    const file = pngBytes(4, 4);
+    const upload = () =>
+      rawUpload(t.url, { authorization: alice.bearer, 'x-file-name': 'a.png', 'content-length': file.length }, [file]);
+    expect((await upload()).status).toBe(201);
+    const before = await filesIn(t.uploadsDir);
+    const refused = await upload();
+    expect(refused.status).toBe(429);
+    const body = JSON.parse(refused.body) as { msg: string };
+    expect(body).toEqual({ msg: expect.stringMatching(TOO_MANY) });
+    expect(refused.headers['retry-after']).toBe(String(waitIn(body.msg)));
+    expect(refused.headers.connection).toBe('close');
+    expect(await filesIn(t.uploadsDir)).toEqual(before);
+  });
+
+  it('counts only authenticated callers: a request without a session is a 401, not a 429', async () => {
+    for (let i = 0; i < 4; i += 1) {
+      expect((await api(t.url, '/users/search?q=a')).status).toBe(401);
+    }
+  });
+});
