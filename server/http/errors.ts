@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import type { ErrorBody } from '../../lib/contract';
-import { formatIssues } from '../validation';
+import { formatIssues, unstorableTextIssues } from '../validation';
 
 /** An expected failure, already in the spec's error shape (SPEC §8). */
 export class HttpError extends Error {
@@ -20,7 +20,22 @@ export class HttpError extends Error {
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   const result = schema.safeParse(body);
   if (!result.success) throw new HttpError(400, { non_field_errors: formatIssues(result.error.issues) });
+  const unstorable = unstorableTextIssues(result.data);
+  if (unstorable.length > 0) throw new HttpError(400, { non_field_errors: unstorable });
   return result.data;
+}
+
+const malformedUrl = () => HttpError.msg(400, 'Malformed URL.');
+
+/**
+ * U+0000 reaches a handler only percent-encoded in the URL (Node refuses a raw one), and no
+ * query can take it: refused up front as a malformed URL, whichever route (and however it reads
+ * its parameters), instead of failing in the database as a 500.
+ */
+function refuseNulInUrls(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.url.includes('%00')) throw malformedUrl();
+  });
 }
 
 const PARSER_ERRORS: Record<string, HttpError> = {
@@ -42,8 +57,12 @@ function toHttpError(error: unknown): HttpError | null {
   return null;
 }
 
-/** Every /api response, including failures Fastify raises itself, uses the spec's error bodies. */
+/**
+ * Every /api response, including failures Fastify raises itself, uses the spec's error bodies;
+ * input that could only fail as a server fault (a NUL in the URL) is refused as the client's.
+ */
 export function installErrorHandling(app: FastifyInstance): void {
+  refuseNulInUrls(app);
   app.setErrorHandler((error, request, reply) => {
     const known = toHttpError(error);
     if (known) return reply.code(known.statusCode).send(known.body);
