@@ -1,0 +1,269 @@
+// Malformed and refused socket events. Every generated event is one the server must refuse (or,
+// for unknown names, ignore): a payload the server would accept is never sent, so nothing stored
+// may change. Acceptance is judged on what the server receives (the JSON round trip).
+import { z } from 'zod';
+import {
+  followPayloadSchema,
+  readPayloadSchema,
+  sendPayloadSchema,
+  syncPayloadSchema,
+} from '../../../lib/contract/schemas';
+import { NASTY_KEYS, deepValue, hostileNumber, hostileString, hostileValue, hugeString, jsonRoundTrip, type HostileOptions } from './hostile-values';
+import type { Rng } from './prng';
+
+/** Every client → server event of lib/contract/socket.ts. */
+export const KNOWN_EVENTS = ['init', 'send', 'read', 'follow', 'sync'] as const;
+export type KnownEvent = (typeof KNOWN_EVENTS)[number];
+
+export const UNKNOWN_EVENTS: readonly string[] = [
+  'error', 'message', 'message_count', 'followed', 'follower', 'message_sent', 'conversation_read',
+  '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'emit', 'on', 'join', 'leave', 'use',
+  'disconnect_me', 'INIT', 'Send', 'init ', ' send', 'send\u0000', 'deactivate', 'logout', 'admin',
+  '', '🙂', 'x'.repeat(5_000),
+];
+
+function hasBuffer(value: unknown, depth = 0): boolean {
+  if (Buffer.isBuffer(value)) return true;
+  if (depth > 20 || typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some((item) => hasBuffer(item, depth + 1));
+}
+
+function bufferBytes(value: unknown, depth = 0): number {
+  if (Buffer.isBuffer(value)) return value.length;
+  if (depth > 20 || typeof value !== 'object' || value === null) return 0;
+  return Object.values(value).reduce<number>((sum, item) => sum + bufferBytes(item, depth + 1), 0);
+}
+
+export interface SocketIds {
+  selfId: number;
+  peerId: number;
+  inactiveId: number;
+  missingId: number;
+  /** An upload of the peer's: attaching it must be refused. */
+  foreignUploadId: string;
+  /** Every active user id: a payload aimed at one of them (other than self) would be accepted. */
+  activeIds: ReadonlySet<number>;
+}
+
+export interface SocketCase {
+  category: string;
+  event: string;
+  /** The arguments before the ack (the payload first, when there is one). */
+  args: unknown[];
+  ack: boolean;
+  /** How the arguments are laid out: ack, no-ack, extra-args, extra-args-no-ack, ack-only. */
+  style: string;
+  /** The payload as the server receives it. */
+  wire: unknown;
+}
+
+// account-handlers' init schema is not exported; a copy errs on the safe side (it accepts more).
+const initSchema = z.object({ id: z.number().int().positive() });
+const SCHEMAS: Record<KnownEvent, z.ZodType> = {
+  init: initSchema,
+  send: sendPayloadSchema,
+  read: readPayloadSchema,
+  follow: followPayloadSchema,
+  sync: syncPayloadSchema,
+};
+
+const uuid = (rng: Rng) => {
+  const hex = rng.chars(32, '0123456789abcdef');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
+};
+
+function template(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, unknown> {
+  switch (event) {
+    case 'init':
+      return { id: ids.selfId };
+    case 'send':
+      return { client_id: uuid(rng), recipient_id: ids.peerId, text: 'hello', attachment_id: null };
+    case 'read':
+      return { user_id: ids.peerId };
+    case 'follow':
+      return { user_id: ids.peerId, follow: rng.chance(0.5) };
+    case 'sync':
+      return { after: rng.int(0, 100), limit: rng.int(1, 500) };
+  }
+}
+
+const refusedIds = (ids: SocketIds) => [ids.selfId, ids.inactiveId, ids.missingId, 2_147_483_647];
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Text the database can store as given: no U+0000, well-formed UTF-16. Anything else must be refused. */
+export const isStorableText = (text: string) => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
+
+/** Does the event's payload schema accept what the server receives? (false for unknown events) */
+export function schemaAccepts(event: string, wire: unknown): boolean {
+  return (KNOWN_EVENTS as readonly string[]).includes(event) && SCHEMAS[event as KnownEvent].safeParse(wire).success;
+}
+
+/** Would the server accept (and act on) this payload from the fuzzing user? */
+export function wouldAccept(event: string, wire: unknown, ids: SocketIds): boolean {
+  if (!(KNOWN_EVENTS as readonly string[]).includes(event)) return false;
+  const parsed = SCHEMAS[event as KnownEvent].safeParse(wire);
+  if (!parsed.success) return false;
+  const data = parsed.data as Record<string, unknown>;
+  // Text the database cannot store as given must be refused, never reach a query.
+  if (Object.values(data).some((value) => typeof value === 'string' && !isStorableText(value))) return false;
+  switch (event as KnownEvent) {
+    case 'init':
+      return data.id === ids.selfId;
+    case 'sync':
+      return true;
+    case 'send':
+      // An attachment that is not the sender's is refused; the fuzzing user owns no upload.
+      return ids.activeIds.has(data.recipient_id as number) && data.recipient_id !== ids.selfId && !data.attachment_id;
+    default:
+      return ids.activeIds.has(data.user_id as number) && data.user_id !== ids.selfId;
+  }
+}
+
+type Mutation = (payload: Record<string, unknown>, rng: Rng, options: HostileOptions) => unknown;
+
+const MUTATIONS: Record<string, Mutation> = {
+  'wrong-type': (p, rng, o) => {
+    const key = rng.pick(Object.keys(p));
+    const original = typeof p[key];
+    let value: unknown;
+    do value = hostileValue(rng, o, 1);
+    while (typeof value === original && value !== null);
+    return { ...p, [key]: value };
+  },
+  'missing-field': (p, rng) => {
+    const copy = { ...p };
+    for (let i = rng.int(1, Object.keys(copy).length); i > 0; i--) delete copy[rng.pick(Object.keys(copy))];
+    return copy;
+  },
+  'extra-field': (p, rng, o) => ({ ...p, [rng.pick(NASTY_KEYS.filter((k) => !(k in p)))]: hostileValue(rng, o, 1) }),
+  'proto-keys': (p, rng) => {
+    const poison = rng.pick([
+      '{"__proto__":{"isAdmin":true,"polluted":true}}',
+      '{"constructor":{"prototype":{"polluted":true}}}',
+      '{"__proto__":null}',
+      '{"__proto__":{"user_id":1,"id":1}}',
+    ]);
+    return Object.assign(JSON.parse(poison) as Record<string, unknown>, rng.chance(0.5) ? p : {});
+  },
+  'huge-string': (p, rng, o) => {
+    const key = rng.pick(Object.keys(p));
+    return { ...p, [key]: hugeString(rng, o.maxHuge) };
+  },
+  'deep-nesting': (p, rng, o) => {
+    const deep = deepValue(rng, rng.pick([64, 512, o.maxDepth ?? 1_000]));
+    return rng.chance(0.5) ? deep : { ...p, [rng.pick(Object.keys(p))]: deep };
+  },
+  'array-payload': (p, rng) =>
+    rng.pick<unknown>([[p], [], [p, p], Object.values(p), { ...p, [rng.pick(Object.keys(p))]: [Object.values(p)[0]] }]),
+  'edge-number': (p, rng) => {
+    const key = rng.pick(Object.keys(p));
+    return { ...p, [key]: rng.chance(0.8) ? hostileNumber(rng) : String(p[key]) };
+  },
+  'strings': (p, rng, o) => ({ ...p, [rng.pick(Object.keys(p))]: hostileString(rng, o.maxHuge) }),
+  'binary': (p, rng, o) => {
+    const bytes = rng.bytes(Math.min(o.maxHuge, rng.pick([0, 8, 1024, 64 * 1024])));
+    return rng.pick<unknown>([bytes, { ...p, [rng.pick(Object.keys(p))]: bytes }, [bytes, bytes], { data: bytes }]);
+  },
+  'not-an-object': (_p, rng, o) => rng.pick<unknown>([null, undefined, 0, -1, true, '', 'init', hostileString(rng, 1_000), hostileNumber(rng), [], o.maxHuge]),
+};
+
+export const PAYLOAD_CATEGORIES = [...Object.keys(MUTATIONS), 'semantic'] as const;
+
+function semantic(event: KnownEvent, p: Record<string, unknown>, ids: SocketIds, rng: Rng): unknown {
+  switch (event) {
+    case 'init':
+      return { id: rng.pick([ids.peerId, ids.inactiveId, ids.missingId]) };
+    case 'send':
+      return rng.chance(0.4)
+        ? { ...p, text: rng.pick(['', 'with a file']), attachment_id: rng.pick([ids.foreignUploadId, 'no-such-upload', ids.foreignUploadId.toLowerCase()]) }
+        : { ...p, recipient_id: rng.pick(refusedIds(ids)) };
+    case 'sync':
+      return { after: rng.pick([-1, 1.5, 2 ** 53]), limit: rng.pick([0, 501, 1.5, -1]) };
+    default:
+      return { ...p, user_id: rng.pick(refusedIds(ids)) };
+  }
+}
+
+/** One refused payload for a known event (the category says how it is wrong). */
+export function refusedPayload(
+  event: KnownEvent,
+  ids: SocketIds,
+  rng: Rng,
+  options: HostileOptions,
+): { category: string; payload: unknown; wire: unknown } {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const category = rng.pick(PAYLOAD_CATEGORIES);
+    const base = template(event, ids, rng);
+    let payload = category === 'semantic' ? semantic(event, base, ids, rng) : (MUTATIONS[category] as Mutation)(base, rng, options);
+    const wire = jsonRoundTrip(payload);
+    if (wouldAccept(event, wire, ids)) {
+      if (event === 'init' || event === 'sync') continue;
+      // Same shape, aimed at someone the server refuses: still tests everything up to that check.
+      const idKey = event === 'send' ? 'recipient_id' : 'user_id';
+      payload = { ...(wire as Record<string, unknown>), [idKey]: rng.pick(refusedIds(ids)) };
+      return { category, payload, wire: payload };
+    }
+    return { category, payload, wire };
+  }
+  return { category: 'not-an-object', payload: null, wire: null };
+}
+
+/**
+ * Cases sent on every run whatever the seed: inputs that once broke something, so a regression
+ * cannot hide behind an unlucky seed.
+ */
+export function sentinelCases(ids: SocketIds): SocketCase[] {
+  const send = (extra: Record<string, unknown>) => ({
+    client_id: '00000000-0000-4000-a000-000000000000', recipient_id: ids.peerId, text: 'hello', attachment_id: null, ...extra,
+  });
+  const payloads: [string, unknown][] = [
+    ['send', send({ text: 'a\u0000b' })],
+    ['send', send({ attachment_id: 'a\u0000b' })],
+    ['send', send({ text: 'é\uDE42' })],
+    ['send', send({ text: '', attachment_id: 'é\uDE42' })],
+    ['send', send({ client_id: '00000000-0000-4000-a000-00000000000\u0000' })],
+    ['init', { id: ids.peerId }],
+    ['read', { user_id: ids.inactiveId }],
+    ['follow', { user_id: ids.selfId, follow: true }],
+    ['sync', { after: -1 }],
+  ];
+  const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
+  return [
+    ...payloads.map(([event, payload]) => ({ category: 'sentinel', event, args: [payload], ack: true, style: 'ack', wire: jsonRoundTrip(payload) })),
+    ...names.flatMap((event) => [
+      { category: 'sentinel', event, args: [{}], ack: true, style: 'ack', wire: {} },
+      { category: 'sentinel', event, args: [], ack: false, style: 'no-ack', wire: undefined },
+    ]),
+  ];
+}
+
+/** Arguments around the payload: with or without an ack, extra arguments, the ack alone. */
+export function socketCase(rng: Rng, ids: SocketIds, options: HostileOptions & { maxFrame: number }): SocketCase {
+  const unknown = rng.chance(0.08);
+  const event = unknown ? rng.pick(UNKNOWN_EVENTS) : rng.pick(KNOWN_EVENTS);
+  const generated = unknown
+    ? { category: 'unknown-event', payload: hostileValue(rng, options, 1), wire: undefined }
+    : refusedPayload(event as KnownEvent, ids, rng, options);
+  const { category, payload } = generated;
+  const style = rng.weighted([
+    [70, 'ack'],
+    [14, 'no-ack'],
+    [8, 'extra-args'],
+    [4, 'extra-args-no-ack'],
+    [4, 'ack-only'],
+  ] as const);
+  const extras = () => Array.from({ length: rng.int(1, 3) }, () => hostileValue(rng, { ...options, maxHuge: 1_000 }, 1));
+  const args =
+    style === 'ack-only' ? [] : style === 'extra-args' || style === 'extra-args-no-ack' ? [payload, ...extras()] : [payload];
+  const ack = style === 'ack' || style === 'extra-args' || style === 'ack-only';
+  // An ack-only emit reaches the server with no payload at all.
+  const wire = style === 'ack-only' || unknown ? undefined : generated.wire;
+  // With a Buffer anywhere, socket.io-client copies the arguments key by key, and an own
+  // `__proto__` key becomes a prototype: the server would not get what `wire` says.
+  const text = JSON.stringify(args) ?? '';
+  if (hasBuffer(args) && text.includes('"__proto__"')) return socketCase(rng, ids, options);
+  // Over the frame limit the connection is closed instead: that is runProtocolAbuse's case.
+  if (Buffer.byteLength(text) + bufferBytes(args) > options.maxFrame) return socketCase(rng, ids, options);
+  return { category: style === 'ack-only' && !unknown ? 'no-payload' : category, event, args, ack, style, wire };
+}
