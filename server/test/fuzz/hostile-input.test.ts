@@ -91,6 +91,8 @@ afterAll(async () => {
   const levels = new Map<number, number>();
   for (const line of t?.logs ?? []) levels.set(line.level, (levels.get(line.level) ?? 0) + 1);
   console.log(`${tally.summary(seed)}\n  server log lines by level: ${JSON.stringify(Object.fromEntries(levels))}`);
+  // Every failure, not just the first ones an assertion shows: FUZZ_FAILURES_FILE=<path>.
+  if (process.env.FUZZ_FAILURES_FILE) writeFileSync(process.env.FUZZ_FAILURES_FILE, tally.failures.join('\n'));
   tabs.closeAll();
   for (const { socket } of watched) socket.close();
   await t?.close();
@@ -158,7 +160,6 @@ describe('hostile input', () => {
       tally,
     );
 
-    if (process.env.FUZZ_FAILURES_FILE) writeFileSync(process.env.FUZZ_FAILURES_FILE, tally.failures.join('\n'));
     const sent = tally.socketEvents.total - tally.socketEvents.get('handshake (refused)');
     expect(sent).toBeGreaterThanOrEqual(MIN_SOCKET_EVENTS);
     expect.soft(tally.failures.slice(failuresBefore, failuresBefore + 40), `seed ${seed}`).toEqual([]);

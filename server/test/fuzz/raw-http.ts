@@ -32,7 +32,7 @@ export function sendRequest(base: string, c: RestCase, agent: Agent | false): Pr
       });
       res.on('error', (error) => done({ error: `response: ${error.message}` }));
     });
-    // After an answer, a reset while we were still writing is the server refusing the rest: fine.
+    // Once answered, a reset (the server refusing the rest of a body) changes nothing: done() ignores it.
     req.on('error', (error: NodeJS.ErrnoException) => done({ error: `${error.code ?? ''} ${error.message}` }));
     const timer = setTimeout(() => {
       done({ error: `no answer within ${TIMEOUT_MS} ms` });

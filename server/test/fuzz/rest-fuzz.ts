@@ -1,7 +1,8 @@
 import { Agent } from 'node:http';
 import type { Rng } from './prng';
 import { sendRaw, sendRequest, type HttpOutcome } from './raw-http';
-import { restGenerators, restSentinels, wireCases, type RestCase, type RestIds } from './rest-cases';
+import { restGenerators, type RestCase, type RestIds } from './rest-cases';
+import { restSentinels, wireCases } from './rest-fixed-cases';
 import { isErrorBody, type FuzzTally } from './tally';
 
 const CONCURRENCY = 8;
