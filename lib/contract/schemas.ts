@@ -26,7 +26,8 @@ export const sendPayloadSchema = z
     client_id: z.uuid(),
     recipient_id: userId,
     text: z.string().max(MAX_MESSAGE_LENGTH),
-    attachment_id: z.string().min(1).max(64).nullish(),
+    // Upload ids are base64url (server/db/schema.ts).
+    attachment_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not an upload id.').nullish(),
   })
   .refine((payload) => payload.text.trim() !== '' || payload.attachment_id, {
     message: 'A message needs text or an attachment.',

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { ClientToServerEvents, ErrorBody } from '../../lib/contract';
-import { formatIssues } from '../validation';
+import { formatIssues, unstorableTextIssues } from '../validation';
 import { errorAck, splitArgs } from './ack';
 import { rooms, type RealtimeSocket } from './types';
 
@@ -42,6 +42,9 @@ export function onEvent<E extends keyof ClientToServerEvents, S extends z.ZodTyp
     if (!socket.rooms.has(rooms.user(userId))) return refused({ msg: 'Send init before other events.' });
     const parsed = schema.safeParse(payload);
     if (!parsed.success) return refused({ non_field_errors: formatIssues(parsed.error.issues) });
+    // Valid JSON strings Postgres cannot store (U+0000, lone surrogates): refused, not a 500.
+    const unstorable = unstorableTextIssues(parsed.data);
+    if (unstorable.length > 0) return refused({ non_field_errors: unstorable });
     let outcome: Outcome<AckData<E>>;
     try {
       outcome = await run(parsed.data, userId);

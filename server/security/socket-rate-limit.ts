@@ -14,7 +14,8 @@ export type EventLimiters = Partial<Record<keyof ClientToServerEvents, RateLimit
  */
 export function rateLimitEvents(socket: RealtimeSocket, limiters: EventLimiters, log: FastifyBaseLogger) {
   return ([event, ...args]: Event, next: (error?: Error) => void): void => {
-    const limiter = limiters[event as keyof ClientToServerEvents];
+    // Own keys only: an event named `constructor` or `__proto__` must not find Object's members.
+    const limiter = typeof event === 'string' && Object.hasOwn(limiters, event) ? limiters[event as keyof ClientToServerEvents] : undefined;
     const verdict = limiter?.take(socket.data.userId);
     if (!verdict || verdict.allowed) return next();
     log.info({ event, retryAfterSeconds: verdict.retryAfterSeconds }, 'socket event rate limited');
