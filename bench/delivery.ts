@@ -1,0 +1,143 @@
+// Parts 1 and 2: the same load against the production server and against the floor relay, each a
+// fresh process with the probe preloaded. Server CPU and RSS are read from /proc during each
+// phase, its event-loop delay from the probe (reset at the phase's start, read at its end).
+import path from 'node:path';
+import { closeAll, connectAll, loopbackSources, type BenchUser, type ConnectedClient } from './clients';
+import { runPhase, type PhaseOptions, type PhaseResult } from './load';
+import type { MeasuredProcess, ProbeReport } from './processes';
+import { round } from './stats';
+
+export interface DeliveryOptions {
+  users: number;
+  rate: number;
+  durationS: number;
+  warmupS: number;
+  peakRate: number;
+  peakDurationS: number;
+  capacityConcurrency: number;
+  capacityDurationS: number;
+  drainS: number;
+}
+
+export interface ServerFigures {
+  cpuPercent: number;
+  rssMaxMiB: number;
+  rssEndMiB: number;
+  loopDelay: ProbeReport['loopDelay'];
+  heapUsedMiB: number;
+}
+
+export interface MeasuredPhase extends Omit<PhaseResult, 'raw'> {
+  server: ServerFigures;
+}
+
+export interface TargetRun {
+  target: 'parley' | 'floor';
+  users: number;
+  connectMs: number;
+  serverRssIdleMiB: number;
+  phases: MeasuredPhase[];
+}
+
+async function measured(
+  server: MeasuredProcess,
+  clients: ConnectedClient[],
+  phase: PhaseOptions,
+  log: (line: string) => void,
+  profileFile?: string,
+): Promise<MeasuredPhase> {
+  if (profileFile) await server.probe('profile-start');
+  await server.probe('reset');
+  const cpuStart = server.cpuSeconds();
+  const started = performance.now();
+  let rssMax = server.rss();
+  const sampler = setInterval(() => {
+    rssMax = Math.max(rssMax, server.rss());
+  }, 250);
+  const result = await runPhase(clients, phase);
+  clearInterval(sampler);
+  const elapsedS = (performance.now() - started) / 1000;
+  const cpu = server.cpuSeconds() - cpuStart;
+  const report = await server.probe('report');
+  if (profileFile) await server.probe('profile-stop', { file: profileFile });
+  const rssEnd = server.rss();
+  const { raw, ...rest } = result;
+  void raw;
+  const figures: MeasuredPhase = {
+    ...rest,
+    server: {
+      cpuPercent: round((cpu / elapsedS) * 100, 1),
+      rssMaxMiB: round(Math.max(rssMax, rssEnd) / 1048576, 1),
+      rssEndMiB: round(rssEnd / 1048576, 1),
+      loopDelay: report.loopDelay,
+      heapUsedMiB: round(report.memory.heapUsed / 1048576, 1),
+    },
+  };
+  log(
+    `  ${phase.name}: sent ${result.sent} (${result.sentRate}/s), acked ${result.acked}, received ${result.received}, ` +
+      `lost ${result.lost}, unacked ${result.unacked}; p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms` +
+      (result.saturatedAtMs !== null ? `; SATURATED at ${result.saturatedAtMs} ms` : '') +
+      `; server CPU ${figures.server.cpuPercent}%, loop p99 ${report.loopDelay.p99} ms`,
+  );
+  return figures;
+}
+
+/**
+ * Connects the users and runs warm-up, the steady phase, the peak phase and the capacity phase.
+ * A phase that ends with messages still unacknowledged (a saturated server) leaves a backlog that
+ * would run into the next phase, so the server is then restarted (same data) and the clients
+ * reconnected before going on.
+ */
+export async function runDeliveryAgainst(
+  target: 'parley' | 'floor',
+  start: () => Promise<MeasuredProcess>,
+  url: string,
+  users: BenchUser[],
+  options: DeliveryOptions,
+  log: (line: string) => void,
+  /** Profile the steady phase's server CPU into this file (the figures then include the profiler's cost). */
+  profileFile?: string,
+): Promise<TargetRun> {
+  let server = await start();
+  let clients: ConnectedClient[] = [];
+  const connect = async () => {
+    const connectStart = performance.now();
+    clients = await connectAll(users, { url, concurrency: 100, sourceAddresses: loopbackSources(4) });
+    return Math.round(performance.now() - connectStart);
+  };
+  const drainMs = options.drainS * 1000;
+  const phases: MeasuredPhase[] = [];
+  let connectMs = 0;
+  let serverRssIdleMiB = 0;
+  try {
+    connectMs = await connect();
+    log(`  ${users.length} clients connected and initialised in ${connectMs} ms`);
+    serverRssIdleMiB = round(server.rss() / 1048576, 1);
+    const plan: (PhaseOptions & { profile?: boolean })[] = [];
+    if (options.warmupS > 0) plan.push({ name: 'warm-up', mode: 'open', rate: options.rate, durationMs: options.warmupS * 1000, drainMs });
+    plan.push({ name: 'steady', mode: 'open', rate: options.rate, durationMs: options.durationS * 1000, drainMs, profile: true });
+    if (options.peakDurationS > 0) plan.push({ name: 'peak', mode: 'open', rate: options.peakRate, durationMs: options.peakDurationS * 1000, drainMs });
+    if (options.capacityDurationS > 0) {
+      plan.push({ name: 'capacity', mode: 'closed', concurrency: Math.min(options.capacityConcurrency, users.length), durationMs: options.capacityDurationS * 1000, drainMs });
+    }
+    for (const [index, phase] of plan.entries()) {
+      const result = await measured(server, clients, phase, log, phase.profile ? profileFile : undefined);
+      phases.push(result);
+      if (result.unacked > 0 && index < plan.length - 1) {
+        log(`  ${result.unacked} messages still unacknowledged: restarting the server so its backlog stays out of the next phase`);
+        closeAll(clients);
+        await server.stop(2_000);
+        server = await start();
+        await connect();
+      }
+    }
+  } finally {
+    closeAll(clients);
+    await server.stop();
+  }
+  return { target, users: users.length, connectMs, serverRssIdleMiB, phases };
+}
+
+export const phaseOf = (run: TargetRun | undefined, name: string) => run?.phases.find((phase) => phase.name === name);
+
+export const logFileIn = (dir: string, name: string) => path.join(dir, `${name}.log`);

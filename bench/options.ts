@@ -1,0 +1,127 @@
+// `npm run bench -- [options]`. Defaults are the targets (BENCHMARKS.md); --smoke shrinks every
+// number so the whole thing runs in seconds (CI keeps the harness working, never asserts a time).
+import { parseArgs } from 'node:util';
+
+export const SECTIONS = ['delivery', 'floor', 'connections', 'frontend'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+export interface BenchOptions {
+  sections: Section[];
+  smoke: boolean;
+  users: number;
+  rate: number;
+  durationS: number;
+  warmupS: number;
+  peakRate: number;
+  peakDurationS: number;
+  capacityConcurrency: number;
+  capacityDurationS: number;
+  drainS: number;
+  sockets: number;
+  idleS: number;
+  thread: number;
+  conversations: number;
+  missed: number;
+  profile: boolean;
+  postgres: boolean;
+  latest: boolean;
+  keep: boolean;
+}
+
+const HELP = `npm run bench -- [options]
+
+  --only a,b              sections: delivery, floor, connections, frontend (default: all)
+  --smoke                 tiny numbers, runs in seconds (frontend only when named in --only)
+  --users N               delivery: connected users (2000)
+  --rate M                delivery: msg/s between random pairs (1000)
+  --duration S            delivery: seconds measured at that rate (60)
+  --warmup S              delivery: seconds at that rate first, reported apart (5)
+  --peak-rate M           delivery: the durable-throughput phase's msg/s (5000)
+  --peak-duration S       (20; 0 skips it)
+  --capacity-concurrency C  closed loop: messages in flight, one per sender (200)
+  --capacity-duration S   (15; 0 skips it)
+  --drain S               wait for outstanding acks and deliveries after each phase (10)
+  --sockets K             connections: authenticated idle sockets to ramp to (20000)
+  --idle S                connections: hold at K this long, measuring (30)
+  --thread T              frontend: messages in the long thread (10000)
+  --conversations C       frontend: conversations in the list (50)
+  --missed X              frontend: messages missed while offline, then caught up (10000)
+  --postgres              a throwaway PostgreSQL cluster for this run (initdb; else DATABASE_URL
+                          if set, else PGlite under a temporary DATA_DIR)
+  --profile               CPU-profile the server during the steady phase (figures include its cost)
+  --latest                also write bench/latest.json (the figures BENCHMARKS.md quotes)
+  --keep                  keep the temporary directory (server logs, data)
+`;
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      only: { type: 'string' },
+      smoke: { type: 'boolean', default: false },
+      users: { type: 'string' },
+      rate: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      'peak-rate': { type: 'string' },
+      'peak-duration': { type: 'string' },
+      'capacity-concurrency': { type: 'string' },
+      'capacity-duration': { type: 'string' },
+      drain: { type: 'string' },
+      sockets: { type: 'string' },
+      idle: { type: 'string' },
+      thread: { type: 'string' },
+      conversations: { type: 'string' },
+      missed: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      postgres: { type: 'boolean', default: false },
+      latest: { type: 'boolean', default: false },
+      keep: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    process.exit(0);
+  }
+  const smoke = values.smoke;
+  const number = (name: keyof typeof values, full: number, small: number) => {
+    const raw = values[name];
+    if (raw === undefined) return smoke ? small : full;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a number ≥ 0, not "${raw}"`);
+    return value;
+  };
+  let sections: Section[];
+  if (values.only) {
+    sections = values.only.split(',').map((name) => name.trim()) as Section[];
+    for (const name of sections) if (!SECTIONS.includes(name)) throw new Error(`--only: unknown section "${name}" (${SECTIONS.join(', ')})`);
+  } else {
+    // A smoke run stays in seconds: the front end needs a full Next build.
+    sections = smoke ? ['floor', 'delivery', 'connections'] : [...SECTIONS];
+  }
+  const options: BenchOptions = {
+    sections,
+    smoke,
+    users: number('users', 2000, 20),
+    rate: number('rate', 1000, 50),
+    durationS: number('duration', 60, 3),
+    warmupS: number('warmup', 5, 1),
+    peakRate: number('peak-rate', 5000, 200),
+    peakDurationS: number('peak-duration', 20, 2),
+    capacityConcurrency: number('capacity-concurrency', 200, 10),
+    capacityDurationS: number('capacity-duration', 15, 2),
+    drainS: number('drain', 10, 3),
+    sockets: number('sockets', 20_000, 200),
+    idleS: number('idle', 30, 2),
+    thread: number('thread', 10_000, 200),
+    conversations: number('conversations', 50, 5),
+    missed: number('missed', 10_000, 200),
+    profile: values.profile,
+    postgres: values.postgres,
+    latest: values.latest,
+    keep: values.keep,
+  };
+  if (options.users < 2) throw new Error('--users must be at least 2');
+  return options;
+}

@@ -1,0 +1,240 @@
+// The processes a benchmark measures: the production server bundle (or the floor relay), each
+// started with bench/probe.mjs preloaded and an IPC channel to ask it for its event-loop delay.
+// CPU and RSS are read from outside, from /proc. Every process is ours, stopped by its handle.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readFileSync, readdirSync } from 'node:fs';
+import { mkdir, symlink } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+export const PROBE = path.join(REPO_ROOT, 'bench', 'probe.mjs');
+const CLOCK_TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
+
+/**
+ * Bundles server/main.ts with scripts/build-server.mjs into `<dir>/main.mjs` (never dist/server,
+ * which others may be running). A node_modules link lets the bundle's external packages resolve.
+ */
+export async function buildServerBundle(dir: string, sourceRoot = REPO_ROOT): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir').catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+  const outfile = path.join(dir, 'main.mjs');
+  await run(process.execPath, ['scripts/build-server.mjs', '--outfile', outfile], { cwd: sourceRoot });
+  return outfile;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface LoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+  mean: number;
+  samples: number;
+}
+export interface ProbeReport {
+  windowMs: number;
+  loopDelay: LoopDelay;
+  memory: { rss: number; heapUsed: number; heapTotal: number; external: number };
+}
+
+export interface MeasuredProcessOptions {
+  /** What to run: node flags and the script, e.g. ['--enable-source-maps', 'main.mjs']. */
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  logFile: string;
+  /** Resolves true when the process is ready (polled every 50 ms). */
+  ready: () => Promise<boolean>;
+  readyTimeoutMs?: number;
+}
+
+export interface MeasuredProcess {
+  readonly pid: number;
+  probe(command: 'reset' | 'report' | 'gc' | 'profile-start' | 'profile-stop', extra?: Record<string, unknown>): Promise<ProbeReport>;
+  /** user+system CPU seconds used so far. */
+  cpuSeconds(): number;
+  /** Resident set size in bytes (VmRSS). */
+  rss(): number;
+  /** Open file descriptors. */
+  fds(): number;
+  /** SIGTERM, SIGKILL after a timeout; resolves when it has exited. */
+  stop(timeoutMs?: number): Promise<void>;
+  tail(lines?: number): string;
+}
+
+export async function startMeasured(options: MeasuredProcessOptions): Promise<MeasuredProcess> {
+  const log = createWriteStream(options.logFile, { flags: 'a' });
+  const recent: string[] = [];
+  const child: ChildProcess = spawn(process.execPath, ['--import', PROBE, ...options.args], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('could not start process');
+  const orphanGuard = () => child.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      process.off('exit', orphanGuard);
+      resolve();
+    }),
+  );
+  const record = (chunk: Buffer) => {
+    log.write(chunk);
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (!line) continue;
+      recent.push(line);
+      if (recent.length > 60) recent.shift();
+    }
+  };
+  child.stdout?.on('data', record);
+  child.stderr?.on('data', record);
+  const tail = (lines = 30) => recent.slice(-lines).join('\n');
+
+  const waiting = new Map<string, (report: ProbeReport) => void>();
+  child.on('message', (message: { probe?: string } & ProbeReport) => {
+    const resolve = message?.probe ? waiting.get(message.probe) : undefined;
+    if (resolve) {
+      waiting.delete(message.probe!);
+      resolve(message);
+    }
+  });
+
+  const until = Date.now() + (options.readyTimeoutMs ?? 120_000);
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`process exited while starting (${child.exitCode ?? child.signalCode}):\n${tail()}`);
+    }
+    if (await options.ready().catch(() => false)) break;
+    if (Date.now() > until) {
+      child.kill('SIGKILL');
+      throw new Error(`process not ready in time:\n${tail()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  const stat = () => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return {
+    pid,
+    probe(command, extra) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`probe ${command} timed out`)), 30_000);
+        waiting.set(command, (report) => {
+          clearTimeout(timer);
+          resolve(report);
+        });
+        child.send({ probe: command, ...extra });
+      });
+    },
+    cpuSeconds() {
+      const fields = stat();
+      // After "pid (comm) ": field 3 is index 0, so utime (14) and stime (15) are 11 and 12.
+      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    },
+    rss() {
+      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      return match ? Number(match[1]) * 1024 : NaN;
+    },
+    fds() {
+      try {
+        return readdirSync(`/proc/${pid}/fd`).length;
+      } catch {
+        return NaN;
+      }
+    },
+    async stop(timeoutMs = 15_000) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+        await exited;
+        clearTimeout(timer);
+      }
+      await new Promise<void>((resolve) => log.end(resolve));
+    },
+    tail,
+  };
+}
+
+/** Polls /api/health until it answers 200. */
+export const healthReady = (url: string) => async () => (await fetch(`${url}/api/health`)).ok;
+
+export interface ServerUnderTestOptions {
+  entry: string;
+  cwd?: string;
+  port: number;
+  dataDir: string;
+  logFile: string;
+  env?: Record<string, string>;
+  nodeArgs?: string[];
+}
+
+/** The production server bundle as `npm start` runs it, API and socket only unless env says otherwise. */
+export function startServer(options: ServerUnderTestOptions): Promise<MeasuredProcess> {
+  const url = `http://127.0.0.1:${options.port}`;
+  return startMeasured({
+    args: [...(options.nodeArgs ?? []), '--enable-source-maps', options.entry],
+    cwd: options.cwd ?? REPO_ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      SERVE_NEXT: 'false',
+      HOST: '127.0.0.1',
+      PORT: String(options.port),
+      DATA_DIR: options.dataDir,
+      DATABASE_URL: process.env.DATABASE_URL ?? '',
+      // Required by the production config; never called: every session is seeded.
+      FIREBASE_PROJECT_ID: 'parley-bench',
+      FIREBASE_AUTH_EMULATOR_HOST: '',
+      NEXT_PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: '',
+      ALLOW_AUTH_EMULATOR_IN_PRODUCTION: 'false',
+      // The benchmark measures delivery, not the per-user limiter (a load test sends far faster
+      // than any person): switched off, as .env.local.example suggests for load tests.
+      RATE_LIMIT_SEND: 'off',
+      RATE_LIMIT_FOLLOW: 'off',
+      RATE_LIMIT_SEARCH: 'off',
+      RATE_LIMIT_UPLOAD: 'off',
+      // Production's default level (connections are logged, messages are not).
+      LOG_LEVEL: 'info',
+      ...options.env,
+    },
+    logFile: options.logFile,
+    ready: healthReady(url),
+  });
+}
+
+/** bench/floor-server.mjs: the bare Socket.IO relay. */
+export function startFloor(options: { port: number; logFile: string; nodeArgs?: string[] }): Promise<MeasuredProcess> {
+  const url = `http://127.0.0.1:${options.port}`;
+  return startMeasured({
+    args: [...(options.nodeArgs ?? []), path.join(REPO_ROOT, 'bench', 'floor-server.mjs')],
+    cwd: REPO_ROOT,
+    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(options.port) },
+    logFile: options.logFile,
+    ready: healthReady(url),
+  });
+}
+
+/** Runs a TypeScript script with tsx and returns its stdout (the seed scripts print JSON). */
+export async function runTs(script: string, args: string[], cwd = REPO_ROOT): Promise<string> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd,
+    maxBuffer: 1024 * 1024 * 1024,
+    env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? '' },
+  });
+  return stdout;
+}

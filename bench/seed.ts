@@ -1,0 +1,109 @@
+// Seeds a data directory (or DATABASE_URL) before the server starts: PGlite admits one process at
+// a time, and this keeps its memory out of the load generator. Writes the users as JSON to --out.
+//   node --import tsx bench/seed.ts --data-dir D --count N --prefix P --out users.json
+// With --thread T --conversations C (front-end benchmark): the first user gets C conversations,
+// the one with the second user T messages long. The long thread's first T-1 messages are written
+// in one statement (rows as insertMessage leaves them: both seqs, read, the pair's conversation
+// rows and last_seq), since one transaction per message would take minutes on PGlite; the
+// others, and the thread's last message (unread), go through the server's own insertMessage.
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { insertMessage } from '../server/db/messages';
+import { openDatabase } from '../server/db/open-database';
+import { seedUsers } from '../server/db/seed';
+
+const { values } = parseArgs({
+  options: {
+    'data-dir': { type: 'string' },
+    count: { type: 'string' },
+    prefix: { type: 'string', default: 'bench' },
+    out: { type: 'string' },
+    thread: { type: 'string', default: '0' },
+    conversations: { type: 'string', default: '0' },
+    missed: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+  },
+});
+
+// --missed X --from A --to B: X messages from A to B as if sent while B was away (run with the
+// server stopped): rows as insertMessage leaves them, with both accounts' next seqs, unread for B.
+if (values.missed) {
+  const missed = Number(values.missed);
+  const from = Number(values.from);
+  const to = Number(values.to);
+  const database = await openDatabase({ dataDir: values['data-dir'], databaseUrl: process.env.DATABASE_URL || undefined });
+  try {
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`select id from users where id in (${from}::int, ${to}::int) order by id for update`);
+      await tx.execute(sql`
+        insert into messages (sender_id, recipient_id, client_id, text, sender_seq, recipient_seq, created_at)
+        select ${from}::int, ${to}::int, gen_random_uuid()::text, 'missed message ' || i || ' of ' || ${missed}::int,
+               s.last_seq + i, r.last_seq + i, clock_timestamp()
+        from generate_series(1, ${missed}::int) as i,
+             (select last_seq from users where id = ${from}::int) as s,
+             (select last_seq from users where id = ${to}::int) as r`);
+      await tx.execute(sql`update users set last_seq = last_seq + ${missed}::int where id in (${from}::int, ${to}::int)`);
+      await tx.execute(sql`
+        update conversations set last_message_id = m.id, last_message_at = m.created_at,
+               unread_count = unread_count + case when user_id = ${to}::int then ${missed}::int else 0 end
+        from (select id, created_at from messages where sender_id = ${from}::int order by id desc limit 1) as m
+        where (user_id = ${to}::int and peer_id = ${from}::int) or (user_id = ${from}::int and peer_id = ${to}::int)`);
+    });
+  } finally {
+    await database.close();
+  }
+  if (values.out) await writeFile(values.out, JSON.stringify({ missed }));
+  process.exit(0);
+}
+const count = Number(values.count);
+const thread = Number(values.thread);
+const conversations = Number(values.conversations);
+if (!values['data-dir'] || !values.out || !Number.isInteger(count) || count < 1) {
+  console.error('usage: seed.ts --data-dir <dir> --count <n> --out <file> [--prefix p] [--thread t --conversations c]');
+  process.exit(2);
+}
+if (conversations >= count) throw new Error('--conversations needs more users than conversations');
+
+const database = await openDatabase({ dataDir: values['data-dir'], databaseUrl: process.env.DATABASE_URL || undefined });
+try {
+  const started = performance.now();
+  const users = await seedUsers(database.db, { count, prefix: values.prefix });
+  const [me, peer] = users;
+  let messages = 0;
+  if (me && peer && conversations > 0) {
+    // The long thread first (oldest), then one message from each other peer, so the list shows
+    // them above it as a busy person's list would; the long thread's last message is newest.
+    const bulk = thread - 1;
+    if (bulk > 0) {
+      await database.db.transaction(async (tx) => {
+        // Only this pair's messages so far, so both accounts' seqs are simply 1…bulk.
+        await tx.execute(sql`
+          insert into messages (sender_id, recipient_id, client_id, text, sender_seq, recipient_seq, created_at, read_at)
+          select case when i % 2 = 1 then ${me.id}::int else ${peer.id}::int end,
+                 case when i % 2 = 1 then ${peer.id}::int else ${me.id}::int end,
+                 gen_random_uuid()::text, 'thread message ' || i || ' of ' || ${thread}::int, i, i,
+                 now() - (${bulk}::int - i + 60) * interval '1 second', now() - interval '30 seconds'
+          from generate_series(1, ${bulk}::int) as i`);
+        await tx.execute(sql`update users set last_seq = ${bulk}::int where id in (${me.id}::int, ${peer.id}::int)`);
+        await tx.execute(sql`
+          insert into conversations (user_id, peer_id, last_message_id, last_message_at, unread_count)
+          select u, p, m.id, m.created_at, 0
+          from (values (${me.id}::int, ${peer.id}::int), (${peer.id}::int, ${me.id}::int)) as pair(u, p),
+               (select id, created_at from messages order by id desc limit 1) as m`);
+      });
+      messages += bulk;
+    }
+    for (const other of users.slice(2, conversations + 1)) {
+      await insertMessage(database.db, { senderId: other.id, recipientId: me.id, clientId: randomUUID(), text: `hello from ${other.username}` });
+      messages++;
+    }
+    await insertMessage(database.db, { senderId: peer.id, recipientId: me.id, clientId: randomUUID(), text: `thread message ${thread} of ${thread}` });
+    messages++;
+  }
+  await writeFile(values.out, JSON.stringify({ users, messages, seedMs: Math.round(performance.now() - started) }));
+} finally {
+  await database.close();
+}

@@ -1,0 +1,113 @@
+// The printed table: one row per figure, its target, and whether the target was met. A target is
+// judged only when the run used the target's load (a smoke run or a smaller run says "n/a").
+import { phaseOf } from './delivery';
+import type { BenchResults } from './main';
+import { kib, ms } from './stats';
+
+export interface Row {
+  section: string;
+  metric: string;
+  value: string;
+  target: string;
+  verdict: 'met' | 'MISSED' | 'n/a' | '';
+}
+
+const num = (value: unknown) => (typeof value === 'number' ? value : typeof value === 'string' && value === 'Infinity' ? Infinity : NaN);
+
+export function buildTable(results: BenchResults): Row[] {
+  const rows: Row[] = [];
+  const o = results.options;
+  const judge = (applies: boolean, ok: boolean): Row['verdict'] => (!applies ? 'n/a' : ok ? 'met' : 'MISSED');
+  const add = (section: string, metric: string, value: string, target = '', verdict: Row['verdict'] = '') =>
+    rows.push({ section, metric, value, target, verdict });
+
+  const steady = phaseOf(results.delivery, 'steady');
+  const floorSteady = phaseOf(results.floor, 'steady');
+  const atTargetLoad = o.users >= 2000 && o.rate >= 1000 && o.durationS >= 60;
+  const ratio = (ours: unknown, floor: unknown) => {
+    const a = num(ours);
+    const b = num(floor);
+    return Number.isFinite(a) && Number.isFinite(b) && b > 0 ? a / b : a === Infinity ? Infinity : NaN;
+  };
+  const x = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)}×` : value === Infinity ? '∞' : '–');
+
+  for (const [label, phase] of [
+    ['delivery', steady],
+    ['floor', floorSteady],
+  ] as const) {
+    if (!phase) continue;
+    const isOurs = label === 'delivery';
+    const load = `${o.users} users, ${o.rate} msg/s, ${o.durationS} s`;
+    add(label, 'load', `${load}; sent ${phase.sentRate}/s, delivered ${phase.deliveredRate}/s${phase.saturatedAtMs !== null ? `, SATURATED at ${phase.saturatedAtMs} ms` : ''}`, isOurs ? '2000 users, 1000 msg/s, 60 s' : '');
+    const l = phase.latency;
+    add(label, 'send→receive p50 / p95 / p99 / max', `${ms(l.p50)} / ${ms(l.p95)} / ${ms(l.p99)} / ${ms(l.max)}`, isOurs ? 'p50 ≤ 5 ms, p99 ≤ 30 ms' : '', isOurs ? judge(atTargetLoad, num(l.p50) <= 5 && num(l.p99) <= 30) : '');
+    const a = phase.ack;
+    add(label, 'ack p50 / p99 / max', `${ms(a.p50)} / ${ms(a.p99)} / ${ms(a.max)}`);
+    add(label, 'lost / unacked / errors / dup', `${phase.lost} / ${phase.unacked} / ${phase.ackErrors} / ${phase.duplicates}`, isOurs ? '0 lost' : '', isOurs ? judge(atTargetLoad, phase.lost === 0 && phase.unacked === 0 && phase.ackErrors === 0) : '');
+    add(label, 'server CPU / RSS max / loop delay p99', `${phase.server.cpuPercent}% / ${phase.server.rssMaxMiB} MiB / ${ms(phase.server.loopDelay.p99)}`);
+    add(label, 'load generator loop p99 / send lag p99', `${ms(phase.generatorLoopDelay.p99)} / ${ms(phase.scheduleLag.p99)}`);
+  }
+  if (steady && floorSteady) {
+    const p50 = ratio(steady.latency.p50, floorSteady.latency.p50);
+    const p99 = ratio(steady.latency.p99, floorSteady.latency.p99);
+    add('delivery', 'ratio to floor: p50 / p99 / server CPU', `${x(p50)} / ${x(p99)} / ${x(ratio(steady.server.cpuPercent, floorSteady.server.cpuPercent))}`, 'p99 ≤ 2× floor', judge(atTargetLoad, p99 <= 2));
+  }
+
+  const peak = phaseOf(results.delivery, 'peak');
+  const floorPeak = phaseOf(results.floor, 'peak');
+  if (peak) {
+    const peakApplies = o.peakRate >= 5000;
+    add('durable', 'peak load', `${o.peakRate} msg/s for ${o.peakDurationS} s${peak.saturatedAtMs !== null ? `: SATURATED at ${peak.saturatedAtMs} ms` : ''}`, '≥ 5000 msg/s');
+    add(
+      'durable',
+      'acked/s, delivered/s; p99 send→receive',
+      `${peak.ackedRate} / ${peak.deliveredRate}; ${ms(peak.latency.p99)}`,
+      '≥ 5000/s, p99 ≤ 100 ms',
+      judge(peakApplies, peak.saturatedAtMs === null && peak.ackedRate >= 0.98 * o.peakRate && num(peak.latency.p99) <= 100 && peak.unacked === 0),
+    );
+    add('durable', 'server CPU / loop p99 / lost / unacked', `${peak.server.cpuPercent}% / ${ms(peak.server.loopDelay.p99)} / ${peak.lost} / ${peak.unacked}`);
+    if (floorPeak) add('floor', `peak ${o.peakRate} msg/s: delivered/s, p99`, `${floorPeak.deliveredRate}; ${ms(floorPeak.latency.p99)}${floorPeak.saturatedAtMs !== null ? ', SATURATED' : ''}`);
+  }
+  const capacity = phaseOf(results.delivery, 'capacity');
+  const floorCapacity = phaseOf(results.floor, 'capacity');
+  if (capacity) {
+    add('durable', `capacity (closed loop, ${capacity.concurrency} in flight)`, `${capacity.ackedRate} acked/s; ack p50 ${ms(capacity.ack.p50)}, p99 ${ms(capacity.ack.p99)}; CPU ${capacity.server.cpuPercent}%`);
+  }
+  if (floorCapacity) {
+    add('floor', `capacity (closed loop, ${floorCapacity.concurrency} in flight)`, `${floorCapacity.ackedRate} acked/s; ack p99 ${ms(floorCapacity.ack.p99)}; CPU ${floorCapacity.server.cpuPercent}%`);
+  }
+
+  const c = results.connections;
+  if (c) {
+    const applies = c.requested >= 20_000;
+    add('connections', 'idle sockets reached', `${c.reached} of ${c.requested}${c.cappedBy ? ` (capped: ${c.cappedBy})` : ''}`, '20000', judge(applies, c.reached >= 20_000));
+    add('connections', 'server RSS per socket (after GC)', `${kib(c.rssPerSocketBytes)} (heap ${kib(c.heapPerSocketBytes)})`, '≤ 40 KiB', judge(applies, c.rssPerSocketBytes <= 40 * 1024));
+    add('connections', 'connect rate (handshake + init)', `${c.connectRate}/s (${c.rampMs} ms to ${c.reached})`);
+    add('connections', 'server loop delay p99: ramp / idle', `${ms(c.rampLoopDelay.p99)} / ${ms(c.idleLoopDelay.p99)} (idle max ${ms(c.idleLoopDelay.max)})`, 'idle p99 ≤ 20 ms', judge(applies, c.idleLoopDelay.p99 <= 20));
+  }
+
+  const f = results.frontend;
+  if (f) {
+    const full = f.thread >= 10_000 && f.missed >= 10_000;
+    add('front end', '/account first-load JS (gzip)', `${kib(f.account.gzipBytes)} in ${f.account.scripts} files (raw ${kib(f.account.rawBytes)})`, '≤ 140 KiB', judge(true, f.account.gzipBytes <= 140 * 1024));
+    add('front end', '/main first-load JS (gzip)', `${kib(f.main.gzipBytes)} in ${f.main.scripts} files (raw ${kib(f.main.rawBytes)})`, '≤ 180 KiB', judge(true, f.main.gzipBytes <= 180 * 1024));
+    if (f.navigation) {
+      add('front end', 'navigation → list + last 50 on screen', `${ms(f.navigation.readyMs)} (list ${ms(f.navigation.listMs)}, thread ${ms(f.navigation.threadMs)} after click)`, '≤ 500 ms', judge(full, f.navigation.readyMs <= 500));
+    }
+    if (f.catchUp) {
+      add('front end', `catch-up of ${f.catchUp.missed} missed messages`, `${ms(f.catchUp.caughtUpMs)} to the last one on screen`, '≤ 1000 ms', judge(full, f.catchUp.caughtUpMs <= 1000));
+    }
+    add('front end', 'Lighthouse performance /account', 'not run', '≥ 95', 'n/a');
+  }
+  return rows;
+}
+
+export function printTable(rows: Row[], log: (line: string) => void): void {
+  const headers: Row = { section: 'section', metric: 'metric', value: 'value', target: 'target', verdict: '' };
+  const keys = ['section', 'metric', 'value', 'target', 'verdict'] as const;
+  const width = Object.fromEntries(keys.map((key) => [key, Math.max(...[headers, ...rows].map((row) => row[key].length))])) as Record<(typeof keys)[number], number>;
+  const line = (row: Row) => `| ${keys.map((key) => row[key].padEnd(width[key])).join(' | ')} |`;
+  log(line(headers));
+  log(`|${keys.map((key) => '-'.repeat(width[key] + 2)).join('|')}|`);
+  for (const row of rows) log(line(row));
+}
