@@ -1,0 +1,190 @@
+// Compares what the simulated clients wrote, were told and hold with what the database stored.
+import { asc } from 'drizzle-orm';
+import type { Db } from '../server/db/open-database';
+import { messages } from '../server/db/schema';
+import type { SimClient } from './sim-client';
+
+/** What verify reads of a simulated client. */
+export type ClientRecord = Pick<SimClient, 'userId' | 'written' | 'inbox' | 'anomalies'>;
+
+export interface StoredRow {
+  id: number;
+  senderId: number;
+  recipientId: number;
+  clientId: string;
+  text: string;
+  senderSeq: number;
+  recipientSeq: number;
+}
+
+export function readStoredMessages(db: Db): Promise<StoredRow[]> {
+  return db
+    .select({
+      id: messages.id,
+      senderId: messages.senderId,
+      recipientId: messages.recipientId,
+      clientId: messages.clientId,
+      text: messages.text,
+      senderSeq: messages.senderSeq,
+      recipientSeq: messages.recipientSeq,
+    })
+    .from(messages)
+    .orderBy(asc(messages.id));
+}
+
+export interface Verdict {
+  sent: number;
+  acked: number;
+  stored: number;
+  delivered: number;
+  /** Stored rows beyond one per written message. */
+  duplicatesStored: number;
+  /** Messages a recipient holds twice (by sender and text, which is unique per sender here). */
+  duplicatesReceived: number;
+  lost: number;
+  /** Every problem found, grouped by what was broken, a few examples each. */
+  failures: Record<string, string[]>;
+}
+
+const EXAMPLES = 5;
+
+export function verify(clients: ClientRecord[], stored: StoredRow[]): Verdict {
+  const failures: Record<string, string[]> = {};
+  const counts: Record<string, number> = {};
+  const fail = (rule: string, example: string) => {
+    counts[rule] = (counts[rule] ?? 0) + 1;
+    const list = (failures[rule] ??= []);
+    if (list.length < EXAMPLES) list.push(example);
+  };
+  const key = (senderId: number, clientId: string) => `${senderId}/${clientId}`;
+
+  const rowsByKey = new Map<string, StoredRow[]>();
+  for (const row of stored) {
+    const rows = rowsByKey.get(key(row.senderId, row.clientId)) ?? [];
+    rows.push(row);
+    rowsByKey.set(key(row.senderId, row.clientId), rows);
+  }
+  let duplicatesStored = 0;
+  let duplicatesReceived = 0;
+  for (const [k, rows] of rowsByKey) {
+    if (rows.length > 1) {
+      duplicatesStored += rows.length - 1;
+      fail('stored more than once', `${k}: ids ${rows.map((row) => row.id).join(', ')}`);
+    }
+  }
+
+  // Every message written is acknowledged, and the ack names the one stored row.
+  let lost = 0;
+  const written = new Set<string>();
+  const writtenTexts = new Set<string>();
+  for (const client of clients) {
+    for (const entry of client.written) {
+      written.add(key(client.userId, entry.clientId));
+      writtenTexts.add(key(client.userId, entry.text));
+      if (entry.refused) fail('refused', `${client.userId}/${entry.clientId}: ${entry.refused}`);
+      if (!entry.acked) {
+        lost++;
+        fail('never acknowledged', `${client.userId}/${entry.clientId} after ${entry.attempts} attempts`);
+        continue;
+      }
+      const rows = rowsByKey.get(key(client.userId, entry.clientId)) ?? [];
+      const row = rows[0];
+      if (!row) {
+        lost++;
+        fail('acknowledged but not stored', `${client.userId}/${entry.clientId} (ack id ${entry.acked.id})`);
+      } else if (row.id !== entry.acked.id || row.recipientId !== entry.recipientId || row.text !== entry.text) {
+        fail('ack differs from the stored row', `${client.userId}/${entry.clientId}: ack ${entry.acked.id}, stored ${row.id}`);
+      }
+    }
+  }
+  for (const row of stored) {
+    if (written.has(key(row.senderId, row.clientId))) continue;
+    // Texts are unique per sender: a known text under an unknown client_id is a second copy.
+    if (writtenTexts.has(key(row.senderId, row.text))) {
+      duplicatesStored++;
+      fail('stored more than once', `message ${row.id}: "${row.text}" again, under client_id ${row.clientId}`);
+    } else {
+      fail('stored but never written', `message ${row.id}`);
+    }
+  }
+
+  // Every account holds exactly its stored messages, numbered 1…n, each once.
+  let delivered = 0;
+  for (const client of clients) {
+    const me = client.userId;
+    for (const anomaly of [...client.inbox.anomalies, ...client.anomalies]) fail('protocol anomaly', `user ${me}: ${anomaly}`);
+    const held = client.inbox.messages();
+    if (client.inbox.contiguous !== held.length || client.inbox.highest !== held.length) {
+      fail('seq gap', `user ${me}: holds ${held.length}, contiguous to ${client.inbox.contiguous}, highest ${client.inbox.highest}`);
+    }
+    const mine = stored.filter((row) => row.senderId === me || row.recipientId === me);
+    const heldIds = new Set(held.map((message) => message.id));
+    const storedIds = new Set(mine.map((row) => row.id));
+    for (const row of mine) {
+      if (heldIds.has(row.id)) continue;
+      if (row.recipientId === me) {
+        lost++;
+        fail('not delivered', `message ${row.id} from ${row.senderId} to ${me}`);
+      } else {
+        fail('own message missing from sync', `message ${row.id} from ${me}`);
+      }
+    }
+    const rowById = new Map(mine.map((row) => [row.id, row]));
+    for (const message of held) {
+      const row = rowById.get(message.id);
+      if (!row) fail('held but not stored', `user ${me}: message ${message.id}`);
+      else if (message.seq !== (row.senderId === me ? row.senderSeq : row.recipientSeq)) {
+        fail('seq differs from the stored one', `user ${me}: message ${message.id} held as seq ${message.seq}`);
+      }
+    }
+    const received = client.inbox.received();
+    delivered += received.filter((message) => storedIds.has(message.id)).length;
+    const copies = new Map<string, number>();
+    for (const message of received) {
+      const k = key(message.sender_id, message.text);
+      copies.set(k, (copies.get(k) ?? 0) + 1);
+    }
+    for (const [k, n] of copies) {
+      if (n > 1) {
+        duplicatesReceived += n - 1;
+        fail('received more than once', `user ${me}: ${k} ×${n}`);
+      }
+    }
+  }
+
+  // Per sender → recipient: the recipient's seq order and the stored order are the write order.
+  const byId = new Map(clients.map((client) => [client.userId, client]));
+  for (const sender of clients) {
+    const wrote = new Map<number, string[]>();
+    for (const entry of sender.written) {
+      if (!entry.acked) continue;
+      const list = wrote.get(entry.recipientId) ?? [];
+      list.push(entry.clientId);
+      wrote.set(entry.recipientId, list);
+    }
+    for (const [recipientId, order] of wrote) {
+      const recipient = byId.get(recipientId);
+      const seen = recipient?.inbox.received().filter((m) => m.sender_id === sender.userId).map((m) => m.client_id) ?? [];
+      const storedOrder = stored
+        .filter((row) => row.senderId === sender.userId && row.recipientId === recipientId)
+        .map((row) => row.clientId);
+      const pair = `${sender.userId}→${recipientId}`;
+      if (seen.join() !== order.join()) fail('recipient order differs from send order', `${pair}: ${seen.length} held, ${order.length} sent`);
+      if (storedOrder.join() !== order.join()) fail('stored order differs from send order', pair);
+    }
+  }
+
+  for (const [rule, list] of Object.entries(failures)) {
+    if ((counts[rule] ?? 0) > list.length) list.push(`… ${counts[rule]! - list.length} more`);
+  }
+  return {
+    sent: clients.reduce((n, client) => n + client.written.length, 0),
+    acked: clients.reduce((n, client) => n + client.written.filter((entry) => entry.acked).length, 0),
+    stored: stored.length,
+    delivered,
+    duplicatesStored,
+    duplicatesReceived,
+    lost,
+    failures,
+  };
+}
