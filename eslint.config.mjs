@@ -34,6 +34,23 @@ export default defineConfig([
     },
   },
   {
+    // The session token is in localStorage, so injected markup must never become script:
+    // text is always React text, and a new tab never gets a handle on this one (Next's config
+    // turns jsx-no-target-blank off). docs/DECISIONS.md, "Security headers".
+    files: ['app/**', 'components/**', 'lib/**'],
+    rules: {
+      'react/no-danger': 'error',
+      'react/jsx-no-target-blank': ['error', { allowReferrer: false, enforceDynamicLinks: 'always', forms: true }],
+      'no-restricted-properties': [
+        'error',
+        ...['innerHTML', 'outerHTML', 'insertAdjacentHTML'].map((property) => ({
+          property,
+          message: 'Markup from strings can run script; build elements or use React text.',
+        })),
+      ],
+    },
+  },
+  {
     // Playwright fixtures receive a `use` callback that is not React's hook.
     files: ['e2e/**'],
     rules: { 'react-hooks/rules-of-hooks': 'off' },

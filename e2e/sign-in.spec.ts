@@ -1,4 +1,5 @@
 import { test, expect } from './fixtures';
+import { recordCspViolations } from './support/csp';
 import { routeGapi } from './support/gapi';
 import { readStorage } from './support/storage';
 
@@ -41,6 +42,8 @@ for (const provider of [
     accountPage,
     mainPage,
   }) => {
+    // Firebase's gapi loader and the auth iframe must get through our CSP.
+    const violations = await recordCspViolations(context);
     await routeGapi(context);
     await accountPage.goto();
     const popupPromise = page.waitForEvent('popup');
@@ -55,6 +58,7 @@ for (const provider of [
 
     await mainPage.expectSignedInAs(generatedName);
     expect((await readStorage(page)).token).toMatch(/^Bearer \S+$/);
+    expect(violations).toEqual([]);
   });
 }
 

@@ -16,8 +16,9 @@ type RequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
 
 export interface ServerDeps {
-  /** Unset rateLimits: the defaults; unset allowedOrigins: same origin only. */
-  config: Pick<Config, 'port' | 'host' | 'logLevel'> & Partial<Pick<Config, 'dataDir' | 'rateLimits' | 'allowedOrigins'>>;
+  /** Unset rateLimits: the defaults; unset allowedOrigins: same origin only; nodeEnv 'production' adds HSTS. */
+  config: Pick<Config, 'port' | 'host' | 'logLevel'> &
+    Partial<Pick<Config, 'dataDir' | 'rateLimits' | 'allowedOrigins' | 'nodeEnv'>>;
   /** Owned by the server from here on: close() closes it. */
   db: Database;
   verifier: FirebaseTokenVerifier;
@@ -66,6 +67,7 @@ export function createServer(deps: ServerDeps): ParleyServer {
     logLevel: config.logLevel,
     logDestination,
     rateLimits,
+    production: config.nodeEnv === 'production',
     // Late-bound: the realtime layer needs app.log, the routes need the realtime layer.
     sockets: {
       disconnectUser: (userId) => realtime.disconnectUser(userId),

@@ -9,6 +9,7 @@ import { accountsRoutes, type AccountsRoutesDeps } from './accounts-routes';
 import { conversationsRoutes } from './conversations-routes';
 import { installErrorHandling } from './errors';
 import { healthRoutes } from './health-routes';
+import { withSecurityHeaders } from './security-headers';
 import { uploadsRoutes, type UploadsRoutesDeps } from './uploads-routes';
 import { usersRoutes } from './users-routes';
 
@@ -17,14 +18,23 @@ export interface HttpAppDeps extends AccountsRoutesDeps, Omit<UploadsRoutesDeps,
   /** Where log lines go; stdout by default. */
   logDestination?: LogDestination;
   rateLimits: RateLimits;
+  /** Production adds Strict-Transport-Security. */
+  production?: boolean;
   /** The shared node server; Fastify hands us its request handler instead of owning the server. */
   serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server;
 }
 
-export function buildHttpApp({ logLevel, logDestination, rateLimits, serverFactory, ...rest }: HttpAppDeps): FastifyInstance {
+export function buildHttpApp({
+  logLevel,
+  logDestination,
+  rateLimits,
+  production = false,
+  serverFactory,
+  ...rest
+}: HttpAppDeps): FastifyInstance {
   const deps = { ...rest, limiters: createRateLimiters(rateLimits) };
   const app = Fastify({
-    serverFactory,
+    serverFactory: (handler) => serverFactory(withSecurityHeaders(handler, { production })),
     // Credentials and message text are redacted; requests are logged without headers or bodies.
     logger: loggerOptions(logLevel, logDestination),
     genReqId: requestId,
