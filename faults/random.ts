@@ -1,16 +1,10 @@
 // A seeded generator (mulberry32): the same FAULTS_SEED gives the same recipients, drops and pacing.
+import { mulberry32 } from '../server/test/fuzz/prng';
+
 export type Random = () => number;
 
-export function seededRandom(seed: number): Random {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** The fuzz test's generator, so both suites replay the same way. */
+export const seededRandom: (seed: number) => Random = mulberry32;
 
 export const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 

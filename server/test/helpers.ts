@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import type { AuthorizeRequest, AuthorizeResponse } from '../../lib/contract';
-import { createServer, type ParleyServer } from '../app';
+import { createServer, type ParleyServer, type ServerDeps } from '../app';
 import { createFirebaseVerifier, type FirebaseTokenVerifier } from '../auth/firebase-verifier';
 import { openDatabase, type Db } from '../db/open-database';
+import type { LogDestination } from '../logging/logger-options';
 import { createLocalFileStorage } from '../storage/file-storage';
 import { EMULATOR_PROJECT_ID, emulatorSignIn, type EmulatorAccount } from './emulator';
 
@@ -23,23 +24,37 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+export interface TestServerOptions {
+  /** Only to force failures; by default the real firebase-admin verifier on the test emulator. */
+  verifier?: FirebaseTokenVerifier;
+  /** Merged over the test defaults: port 0, 127.0.0.1, silent logs. */
+  config?: Partial<ServerDeps['config']>;
+  logDestination?: LogDestination;
+  /** PGlite in memory instead of the temporary directory: faster, for servers nothing reopens. */
+  inMemory?: boolean;
+  /** Runs before listen(): hooks that must see the routes being registered, say. */
+  beforeListen?: (server: ParleyServer) => void;
+}
+
 /**
  * A real server on a free port: PGlite in a temporary directory, the real firebase-admin
- * verifier pointed at the test emulator, no Next. Pass `verifier` only to force failures.
+ * verifier pointed at the test emulator, no Next.
  */
-export async function startTestServer(options: { verifier?: FirebaseTokenVerifier } = {}): Promise<TestServer> {
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = await mkdtemp(path.join(tmpdir(), 'parley-test-'));
-  const database = await openDatabase({ pgliteDir: path.join(dir, 'db') });
+  const database = await openDatabase({ pgliteDir: options.inMemory ? 'memory' : path.join(dir, 'db') });
   const uploadsDir = path.join(dir, 'uploads');
   const verifier =
     options.verifier ??
     createFirebaseVerifier({ projectId: EMULATOR_PROJECT_ID, authEmulatorHost: inject('firebaseAuthEmulatorHost') });
   const server = createServer({
-    config: { port: 0, host: '127.0.0.1', logLevel: 'silent' },
+    config: { port: 0, host: '127.0.0.1', logLevel: 'silent', ...options.config },
     db: database,
     verifier,
     storage: createLocalFileStorage(uploadsDir),
+    logDestination: options.logDestination,
   });
+  options.beforeListen?.(server);
   const { port } = await server.listen();
   return {
     url: `http://127.0.0.1:${port}`,

@@ -1,15 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { inject } from 'vitest';
 import type { LogLevel } from '../config';
 import type { RateLimits } from '../security/rate-limit';
-import { createServer } from '../app';
-import { createFirebaseVerifier } from '../auth/firebase-verifier';
-import { openDatabase } from '../db/open-database';
-import { createLocalFileStorage } from '../storage/file-storage';
-import { EMULATOR_PROJECT_ID } from './emulator';
-import type { TestServer } from './helpers';
+import { startTestServer, type TestServer } from './helpers';
 
 /** One JSON line the server logged. */
 export interface LogLine {
@@ -47,39 +38,22 @@ export const NO_RATE_LIMITS: RateLimits = { send: null, follow: null, search: nu
  * registers.
  */
 export async function startObservedServer({ logLevel = 'info', rateLimits }: ObservedServerOptions = {}): Promise<ObservedServer> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'parley-observed-'));
-  // In memory: nothing here needs to outlive the server, and it is several times faster.
-  const database = await openDatabase({ pgliteDir: 'memory' });
-  const uploadsDir = path.join(dir, 'uploads');
   const logs: LogLine[] = [];
-  const server = createServer({
-    config: { port: 0, host: '127.0.0.1', logLevel, ...(rateLimits && { rateLimits }) },
-    db: database,
-    verifier: createFirebaseVerifier({ projectId: EMULATOR_PROJECT_ID, authEmulatorHost: inject('firebaseAuthEmulatorHost') }),
-    storage: createLocalFileStorage(uploadsDir),
+  const routes: RegisteredRoute[] = [];
+  const server = await startTestServer({
+    config: { logLevel, ...(rateLimits && { rateLimits }) },
+    // In memory: nothing here needs to outlive the server, and it is several times faster.
+    inMemory: true,
     logDestination: {
       write: (chunk) => {
         for (const line of chunk.split('\n')) if (line) logs.push(JSON.parse(line) as LogLine);
       },
     },
+    // Routes are registered inside plugins, which only run at ready(): this hook sees all of them.
+    beforeListen: (parley) =>
+      parley.app.addHook('onRoute', (route) => {
+        for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+      }),
   });
-  const routes: RegisteredRoute[] = [];
-  // Routes are registered inside plugins, which only run at ready(): this hook sees all of them.
-  server.app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
-  });
-
-  const { port } = await server.listen();
-  return {
-    url: `http://127.0.0.1:${port}`,
-    server,
-    db: database.db,
-    uploadsDir,
-    logs,
-    routes,
-    close: async () => {
-      await server.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  return { ...server, logs, routes };
 }
