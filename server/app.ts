@@ -44,6 +44,7 @@ const API_PATH = /^\/api(?:[/?#]|$)/;
 const SOCKET_PATH = '/socket.io/';
 // In-flight requests get this long to finish on close before their connections are cut.
 const CLOSE_GRACE_MS = 2_000;
+const KEEP_ALIVE_MS = 65_000;
 
 /** One node server, one port: /api → Fastify, /socket.io → Socket.IO, everything else → Next. */
 export function createServer(deps: ServerDeps): ParleyServer {
@@ -59,6 +60,11 @@ export function createServer(deps: ServerDeps): ParleyServer {
       res.end('Internal server error');
     });
   });
+  // Idle keep-alive connections stay open longer than a load balancer's (60 s) or a client's idle
+  // timeout, so the client always closes first. Node's 5 s default lets a request race the
+  // server's close and fail with ECONNRESET.
+  httpServer.keepAliveTimeout = KEEP_ALIVE_MS;
+  httpServer.headersTimeout = KEEP_ALIVE_MS + 1_000;
 
   const app = buildHttpApp({
     db: db.db,
