@@ -57,10 +57,18 @@ export function emulatorSignInAnonymously(): Promise<EmulatorAccount> {
 }
 
 async function identityToolkit(method: string, payload: unknown): Promise<EmulatorAccount> {
-  const response = await fetch(`${IDENTITY_TOOLKIT}/${method}?key=fake-api-key`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(payload),
+  const request = () =>
+    fetch(`${IDENTITY_TOOLKIT}/${method}?key=fake-api-key`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+    });
+  // The emulator closes idle keep-alive connections after 5 s; a test process whose event loop was
+  // busy longer than that can send on one it is closing ("other side closed"). One fresh try is
+  // safe: an IdP credential signs in to the same account again; an anonymous sign-up makes another.
+  const response = await request().catch((error: unknown) => {
+    if (!(error instanceof TypeError)) throw error;
+    return request();
   });
   const body = (await response.json()) as { idToken?: string; localId?: string; email?: string };
   if (!response.ok || !body.idToken || !body.localId) {
