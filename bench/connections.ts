@@ -52,7 +52,7 @@ export async function runConnections({ dir, entry, sockets, idleS, seed, log }: 
   const limit = Number(execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim());
   const maxServerSockets = Number.isFinite(limit) ? limit - SERVER_FD_MARGIN : Infinity;
   const k = Math.min(sockets, maxServerSockets);
-  const cappedBy = k < sockets ? `open-file limit ${limit} per process here (ulimit -n; the hard limit cannot be raised in this sandbox)` : null;
+  const cappedBy = k < sockets ? `open-file limit ${limit} per process (ulimit -n, already at its hard limit)` : null;
   if (cappedBy) log(`  capped at ${k} sockets: ${cappedBy}`);
 
   const seeded = await seed(dir, k, 'conn');

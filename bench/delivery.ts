@@ -29,6 +29,7 @@ export interface ServerFigures {
 
 export interface MeasuredPhase extends Omit<PhaseResult, 'raw'> {
   server: ServerFigures;
+  notes: string[];
 }
 
 export interface TargetRun {
@@ -46,8 +47,17 @@ async function measured(
   log: (line: string) => void,
   profileFile?: string,
 ): Promise<MeasuredPhase> {
-  if (profileFile) await server.probe('profile-start');
-  await server.probe('reset');
+  const notes: string[] = [];
+  const attempt = async <T>(what: Promise<T>): Promise<T | null> => {
+    try {
+      return await what;
+    } catch (error) {
+      notes.push(error instanceof Error ? error.message : String(error));
+      return null;
+    }
+  };
+  if (profileFile) await attempt(server.probe('profile-start'));
+  await attempt(server.probe('reset'));
   const cpuStart = server.cpuSeconds();
   const started = performance.now();
   let rssMax = server.rss();
@@ -58,8 +68,9 @@ async function measured(
   clearInterval(sampler);
   const elapsedS = (performance.now() - started) / 1000;
   const cpu = server.cpuSeconds() - cpuStart;
-  const report = await server.probe('report');
-  if (profileFile) await server.probe('profile-stop', { file: profileFile });
+  const report = await attempt(server.probe('report'));
+  if (profileFile) await attempt(server.probe('profile-stop', { file: profileFile }));
+  const noReport = { p50: NaN, p99: NaN, max: NaN, mean: NaN, samples: 0 };
   const rssEnd = server.rss();
   const { raw, ...rest } = result;
   void raw;
@@ -69,15 +80,17 @@ async function measured(
       cpuPercent: round((cpu / elapsedS) * 100, 1),
       rssMaxMiB: round(Math.max(rssMax, rssEnd) / 1048576, 1),
       rssEndMiB: round(rssEnd / 1048576, 1),
-      loopDelay: report.loopDelay,
-      heapUsedMiB: round(report.memory.heapUsed / 1048576, 1),
+      loopDelay: report?.loopDelay ?? noReport,
+      heapUsedMiB: report ? round(report.memory.heapUsed / 1048576, 1) : NaN,
     },
+    notes,
   };
   log(
     `  ${phase.name}: sent ${result.sent} (${result.sentRate}/s), acked ${result.acked}, received ${result.received}, ` +
       `lost ${result.lost}, unacked ${result.unacked}; p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms` +
       (result.saturatedAtMs !== null ? `; SATURATED at ${result.saturatedAtMs} ms` : '') +
-      `; server CPU ${figures.server.cpuPercent}%, loop p99 ${report.loopDelay.p99} ms`,
+      `; server CPU ${figures.server.cpuPercent}%, loop p99 ${figures.server.loopDelay.p99} ms; load generator CPU ${result.generatorCpuPercent}%` +
+      (notes.length ? `; ${notes.join('; ')}` : ''),
   );
   return figures;
 }
@@ -123,7 +136,7 @@ export async function runDeliveryAgainst(
     for (const [index, phase] of plan.entries()) {
       const result = await measured(server, clients, phase, log, phase.profile ? profileFile : undefined);
       phases.push(result);
-      if (result.unacked > 0 && index < plan.length - 1) {
+      if ((result.unacked > 0 || result.saturatedAtMs !== null || result.notes.length > 0) && index < plan.length - 1) {
         log(`  ${result.unacked} messages still unacknowledged: restarting the server so its backlog stays out of the next phase`);
         closeAll(clients);
         await server.stop(2_000);

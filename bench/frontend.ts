@@ -27,7 +27,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright';
-import type { BenchUser } from './clients';
+import { connectOne, type BenchUser } from './clients';
 import { REPO_ROOT, buildServerBundle, freePort, runTs, startServer, type MeasuredProcess } from './processes';
 import { delay, round } from './stats';
 
@@ -43,6 +43,8 @@ export interface NavigationRun {
   listMs: number;
   threadMs: number;
   readyMs: number;
+  /** Where the time to the list went: page milestones and the API requests (ms since navigation start). */
+  timeline: { what: string; startMs: number; endMs: number }[];
 }
 export interface FrontendResult {
   thread: number;
@@ -56,7 +58,18 @@ export interface FrontendResult {
   /** The median run (by readyMs). */
   navigation: NavigationRun | null;
   navigationRuns: NavigationRun[];
-  catchUp: { missed: number; caughtUpMs: number; reconnectedMs: number | null; listUpdatedMs: number | null } | null;
+  catchUp: {
+    missed: number;
+    caughtUpMs: number;
+    reconnectedMs: number | null;
+    listUpdatedMs: number | null;
+    /** From the WebSocket frames as the page saw them (its main thread handles both). */
+    sync: SyncTrace | null;
+    /** The page's long tasks (> 50 ms) during the catch-up: main-thread time. */
+    longTasks: { count: number; totalMs: number; longestMs: number };
+    /** The same sync pages asked again afterwards by a Node client: the server's share. */
+    serverReplay: { requests: number; totalMs: number; slowestMs: number } | null;
+  } | null;
   notes: string[];
 }
 export interface FrontendOptions {
@@ -65,6 +78,8 @@ export interface FrontendOptions {
   conversations: number;
   missed: number;
   runs?: number;
+  /** Keep the built copy (to look into its chunks). */
+  keep?: boolean;
   seed: (dir: string, count: number, prefix: string, extra?: string[]) => Promise<{ users: BenchUser[]; seedMs: number }>;
   log: (line: string) => void;
 }
@@ -150,8 +165,92 @@ function benchInitScript(init: { peerName: string; lastText: string; missedLast:
       requestAnimationFrame(check);
     };
     requestAnimationFrame(check);
+    // The page's main thread: long tasks (> 50 ms) from the moment the catch-up starts.
+    try {
+      new PerformanceObserver((list) => {
+        const b = window.__bench;
+        for (const entry of list.getEntries()) {
+          if (!b.catchFrom || entry.startTime < b.catchFrom) continue;
+          b.longTaskMs = (b.longTaskMs || 0) + entry.duration;
+          b.longTasks = (b.longTasks || 0) + 1;
+          b.longestTask = Math.max(b.longestTask || 0, entry.duration);
+        }
+      }).observe({ type: 'longtask', buffered: true });
+    } catch (error) {}
     document.addEventListener('click', () => { if (!window.__bench.clickAt) window.__bench.clickAt = performance.now(); }, true);
   })();`;
+}
+
+export interface SyncTrace {
+  requests: number;
+  /**
+   * Sum over sync requests of request sent → ack received, as the page's WebSocket saw them:
+   * the renderer reports a frame when its main thread handles it, so a busy page counts here too.
+   */
+  serverMs: number;
+  /** Sum of ack handled → next request sent (the client merging a page). */
+  clientBetweenMs: number;
+  /** Bytes of the acks (uncompressed frames). */
+  ackBytes: number;
+  /** The slowest single request → ack. */
+  slowestMs: number;
+}
+
+/** Watches the page's WebSockets for Socket.IO `sync` requests (42<id>["sync",…]) and their acks (43<id>[…]). */
+function syncTracer(page: Page) {
+  const sent = new Map<string, number>();
+  const pairs: { sentAt: number; ackAt: number; bytes: number }[] = [];
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (frame) => {
+      const text = typeof frame.payload === 'string' ? frame.payload : frame.payload.toString('utf8');
+      const match = /^42(\d+)\["sync"/.exec(text);
+      if (match) sent.set(match[1]!, performance.now());
+    });
+    ws.on('framereceived', (frame) => {
+      const text = typeof frame.payload === 'string' ? frame.payload : frame.payload.toString('utf8');
+      const match = /^43(\d+)/.exec(text);
+      const sentAt = match ? sent.get(match[1]!) : undefined;
+      if (match && sentAt !== undefined) {
+        sent.delete(match[1]!);
+        pairs.push({ sentAt, ackAt: performance.now(), bytes: text.length });
+      }
+    });
+  });
+  return (): SyncTrace | null => {
+    if (pairs.length === 0) return null;
+    pairs.sort((a, b) => a.sentAt - b.sentAt);
+    let clientBetweenMs = 0;
+    for (let i = 1; i < pairs.length; i++) clientBetweenMs += Math.max(0, pairs[i]!.sentAt - pairs[i - 1]!.ackAt);
+    return {
+      requests: pairs.length,
+      serverMs: round(pairs.reduce((sum, pair) => sum + pair.ackAt - pair.sentAt, 0), 1),
+      clientBetweenMs: round(clientBetweenMs, 1),
+      ackBytes: pairs.reduce((sum, pair) => sum + pair.bytes, 0),
+      slowestMs: round(Math.max(...pairs.map((pair) => pair.ackAt - pair.sentAt)), 1),
+    };
+  };
+}
+
+/** Asks the server for the last `missed` messages again, page by page, from Node: its share of the catch-up. */
+async function replaySync(url: string, user: BenchUser, missed: number): Promise<{ requests: number; totalMs: number; slowestMs: number }> {
+  const socket = await connectOne(url, user, undefined, 30_000);
+  try {
+    type SyncAck = { data: { messages: { seq: number }[]; last_seq: number; has_more: boolean } };
+    const probe = (await socket.emitWithAck('sync', { after: 0, limit: 1 })) as SyncAck;
+    let after = probe.data.last_seq - missed;
+    const times: number[] = [];
+    for (;;) {
+      const started = performance.now();
+      const ack = (await socket.emitWithAck('sync', { after })) as SyncAck;
+      times.push(performance.now() - started);
+      const last = ack.data.messages.at(-1);
+      if (!ack.data.has_more || !last) break;
+      after = last.seq;
+    }
+    return { requests: times.length, totalMs: round(times.reduce((a, b) => a + b, 0), 1), slowestMs: round(Math.max(...times), 1) };
+  } finally {
+    socket.close();
+  }
 }
 
 const bench = (page: Page) => page.evaluate(() => (window as unknown as { __bench: Record<string, number> }).__bench);
@@ -234,7 +333,28 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
       await page.locator('nav[aria-label="Messages"] [data-row]', { hasText: peer.username }).first().click();
       await page.waitForFunction(() => (window as unknown as { __bench: Record<string, number> }).__bench?.thread, null, { timeout: 60_000 });
       const b = await bench(page);
-      const timing = { listMs: round(b.list!, 1), threadMs: round(b.thread! - b.clickAt!, 1), readyMs: round(b.list! + (b.thread! - b.clickAt!), 1) };
+      const timeline = await page.evaluate(() => {
+        const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+        const paint = performance.getEntriesByName('first-contentful-paint')[0];
+        const rows = [
+          { what: 'document', startMs: 0, endMs: navigation?.responseEnd ?? 0 },
+          { what: 'DOMContentLoaded', startMs: 0, endMs: navigation?.domContentLoadedEventEnd ?? 0 },
+          { what: 'first contentful paint', startMs: 0, endMs: paint?.startTime ?? 0 },
+        ];
+        for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+          const url = new URL(entry.name);
+          if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/socket.io/')) {
+            rows.push({ what: `${url.pathname}${url.search.slice(0, 40)}`, startMs: entry.startTime, endMs: entry.responseEnd });
+          }
+        }
+        return rows;
+      });
+      const timing: NavigationRun = {
+        listMs: round(b.list!, 1),
+        threadMs: round(b.thread! - b.clickAt!, 1),
+        readyMs: round(b.list! + (b.thread! - b.clickAt!), 1),
+        timeline: timeline.map((row) => ({ what: row.what, startMs: round(row.startMs, 1), endMs: round(row.endMs, 1) })),
+      };
       if (i >= 0) navigationRuns.push(timing);
       log(`  /main ${i < 0 ? 'warm-up' : `run ${i + 1}`}: list on screen ${timing.listMs} ms after navigation start; thread ${timing.threadMs} ms after the click`);
       if (i === 0) {
@@ -258,6 +378,7 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
       await runTs(path.join(REPO_ROOT, 'bench', 'seed.ts'), ['--data-dir', dataDir, '--missed', String(missed), '--from', String(peer.id), '--to', String(me.id)]);
       log(`  wrote ${missed} missed messages in ${Math.round(performance.now() - seedStart)} ms (server stopped, browser offline)`);
       server = await start();
+      const trace = syncTracer(page);
       await page.evaluate(() => {
         (window as unknown as { __bench: Record<string, number> }).__bench.catchFrom = performance.now();
       });
@@ -269,8 +390,23 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
       }
       const b = await bench(page);
       const since = (at: number | undefined) => (at ? round(at - b.catchFrom!, 1) : null);
-      catchUp = { missed, caughtUpMs: since(b.caught) ?? Infinity, reconnectedMs: since(b.reconnected), listUpdatedMs: since(b.listUpdated) };
+      const serverReplay = await replaySync(url, me, missed).catch(() => null);
+      catchUp = {
+        missed,
+        caughtUpMs: since(b.caught) ?? Infinity,
+        reconnectedMs: since(b.reconnected),
+        listUpdatedMs: since(b.listUpdated),
+        sync: trace(),
+        longTasks: { count: b.longTasks ?? 0, totalMs: round(b.longTaskMs ?? 0, 1), longestMs: round(b.longestTask ?? 0, 1) },
+        serverReplay,
+      };
       log(`  catch-up of ${missed}: reconnected after ${catchUp.reconnectedMs} ms, last message on screen after ${catchUp.caughtUpMs} ms, list updated after ${catchUp.listUpdatedMs} ms`);
+      if (catchUp.sync) {
+        const t = catchUp.sync;
+        log(`  sync as the page saw it: ${t.requests} requests, ${t.serverMs} ms request → ack handled (slowest ${t.slowestMs} ms, ${round(t.ackBytes / 1048576, 1)} MiB), ${t.clientBetweenMs} ms between them`);
+      }
+      log(`  page long tasks during the catch-up: ${catchUp.longTasks.count}, ${catchUp.longTasks.totalMs} ms in all, longest ${catchUp.longTasks.longestMs} ms`);
+      if (serverReplay) log(`  the same ${serverReplay.requests} sync pages from a Node client: ${serverReplay.totalMs} ms in all (slowest ${serverReplay.slowestMs} ms)`);
     }
     await context?.close();
     return {
@@ -289,6 +425,7 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
   } finally {
     await browser?.close();
     await server?.stop();
-    await rm(source, { recursive: true, force: true });
+    if (options.keep) log(`  kept the build in ${path.relative(REPO_ROOT, source)}`);
+    else await rm(source, { recursive: true, force: true });
   }
 }

@@ -37,7 +37,7 @@ export interface PhaseResult {
   ackErrors: number;
   firstAckError: string | null;
   received: number;
-  /** Acknowledged (stored) but never delivered to the recipient's socket. */
+  /** Acknowledged (stored) but not delivered to the recipient's socket by the end of the drain. */
   lost: number;
   /** No ack by the end of the drain. */
   unacked: number;
@@ -55,6 +55,8 @@ export interface PhaseResult {
   /** How late the generator's sends were against their schedule (open loop). */
   scheduleLag: Record<string, number | string>;
   generatorLoopDelay: { p50: number; p99: number; max: number };
+  /** This process's CPU over the phase (100 = one core): near 100 means the generator is the limit. */
+  generatorCpuPercent: number;
   raw: { latency: Percentiles; ack: Percentiles };
 }
 
@@ -128,6 +130,7 @@ export async function runPhase(clients: ConnectedClient[], options: PhaseOptions
   let lastAckAt = 0;
   let saturatedAtMs: number | null = null;
   const monitor = loopMonitor();
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   const end = start + options.durationMs;
   let onAckHook: (() => void) | null = null;
@@ -199,6 +202,8 @@ export async function runPhase(clients: ConnectedClient[], options: PhaseOptions
   };
   while (performance.now() < drainUntil && !settled()) await delay(50);
   const generatorLoopDelay = monitor.report();
+  const cpu = process.cpuUsage(cpuStart);
+  const generatorCpuPercent = round(((cpu.user + cpu.system) / 1000 / (performance.now() - start)) * 100, 1);
   monitor.histogram.disable();
   for (const client of clients) client.socket.off('disconnect', onDisconnect);
   current = null;
@@ -244,6 +249,7 @@ export async function runPhase(clients: ConnectedClient[], options: PhaseOptions
     ack: rounded(ackP),
     scheduleLag: rounded(percentiles(lag)),
     generatorLoopDelay,
+    generatorCpuPercent,
     raw: { latency: latencyP, ack: ackP },
   };
 }

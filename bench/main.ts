@@ -157,7 +157,7 @@ async function main(): Promise<void> {
 
   if (wants('frontend')) {
     await section('front end (production build in Chromium)', async () => {
-      results.frontend = await runFrontend({ dir, thread: options.thread, conversations: options.conversations, missed: options.missed, seed, log });
+      results.frontend = await runFrontend({ dir, thread: options.thread, conversations: options.conversations, missed: options.missed, keep: options.keep, seed, log });
     });
   }
 
@@ -174,10 +174,6 @@ async function main(): Promise<void> {
   const json = `${JSON.stringify(results, null, 2)}\n`;
   await writeFile(file, json);
   log(`figures: ${path.relative(REPO_ROOT, file)}`);
-  if (options.latest) {
-    await writeFile(path.join(REPO_ROOT, 'bench', 'latest.json'), json);
-    log('and bench/latest.json');
-  }
   if (options.keep) log(`kept ${dir}`);
   else await rm(dir, { recursive: true, force: true });
   process.exitCode = results.errors.length ? 1 : 0;

@@ -24,7 +24,6 @@ export interface BenchOptions {
   missed: number;
   profile: boolean;
   postgres: boolean;
-  latest: boolean;
   keep: boolean;
 }
 
@@ -49,7 +48,6 @@ const HELP = `npm run bench -- [options]
   --postgres              a throwaway PostgreSQL cluster for this run (initdb; else DATABASE_URL
                           if set, else PGlite under a temporary DATA_DIR)
   --profile               CPU-profile the server during the steady phase (figures include its cost)
-  --latest                also write bench/latest.json (the figures BENCHMARKS.md quotes)
   --keep                  keep the temporary directory (server logs, data)
 `;
 
@@ -75,7 +73,6 @@ export function parseOptions(argv: string[]): BenchOptions {
       missed: { type: 'string' },
       profile: { type: 'boolean', default: false },
       postgres: { type: 'boolean', default: false },
-      latest: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -119,7 +116,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     missed: number('missed', 10_000, 200),
     profile: values.profile,
     postgres: values.postgres,
-    latest: values.latest,
     keep: values.keep,
   };
   if (options.users < 2) throw new Error('--users must be at least 2');

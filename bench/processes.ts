@@ -11,7 +11,8 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 export const PROBE = path.join(REPO_ROOT, 'bench', 'probe.mjs');
-const CLOCK_TICKS = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
+const CLOCK_TICKS = 100;
+const PROBE_TIMEOUT_MS = 60_000; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
 
 /**
  * Bundles server/main.ts with scripts/build-server.mjs into `<dir>/main.mjs` (never dist/server,
@@ -133,7 +134,11 @@ export async function startMeasured(options: MeasuredProcessOptions): Promise<Me
     pid,
     probe(command, extra) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`probe ${command} timed out`)), 30_000);
+        // A server whose event loop is starved (a saturated PGlite) answers late, or not at all.
+        const timer = setTimeout(() => {
+          waiting.delete(command);
+          reject(new Error(`the server did not answer the probe (${command}) within ${PROBE_TIMEOUT_MS / 1000} s: its event loop is starved`));
+        }, PROBE_TIMEOUT_MS);
         waiting.set(command, (report) => {
           clearTimeout(timer);
           resolve(report);

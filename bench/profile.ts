@@ -25,11 +25,11 @@ export interface ProfileSummary {
   byArea: { area: string; selfMs: number; busyPercent: number }[];
 }
 
-const shortUrl = (url: string) =>
-  url
-    .replace(/^file:\/\//, '')
-    .replace(/^.*\/node_modules\//, 'node_modules/')
-    .replace(/^.*\/(server|lib)\//, '$1/');
+const shortUrl = (url: string) => {
+  const path = url.replace(/^file:\/\//, '');
+  const inPackage = /^.*\/node_modules\/(.*)$/.exec(path);
+  return inPackage ? `node_modules/${inPackage[1]}` : path.replace(/^.*\/(server|lib)\//, '$1/');
+};
 
 function areaOf(url: string, name: string): string {
   if (!url) return name.startsWith('(') ? name : '(native)';
