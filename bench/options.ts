@@ -1,5 +1,5 @@
 // `npm run bench -- [options]`. Defaults are the targets (BENCHMARKS.md); --smoke shrinks every
-// number so the whole thing runs in seconds (CI keeps the harness working, never asserts a time).
+// number so the whole thing runs in a minute or two (to keep the harness working; never asserts a time).
 import { parseArgs } from 'node:util';
 
 export const SECTIONS = ['delivery', 'floor', 'connections', 'frontend'] as const;
@@ -30,7 +30,7 @@ export interface BenchOptions {
 const HELP = `npm run bench -- [options]
 
   --only a,b              sections: delivery, floor, connections, frontend (default: all)
-  --smoke                 tiny numbers, runs in seconds (frontend only when named in --only)
+  --smoke                 tiny numbers, a minute or two (frontend only when named in --only)
   --users N               delivery: connected users (2000)
   --rate M                delivery: msg/s between random pairs (1000)
   --duration S            delivery: seconds measured at that rate (60)
