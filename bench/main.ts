@@ -11,7 +11,7 @@ import { runConnections, type ConnectionsResult } from './connections';
 import { runDeliveryAgainst, type TargetRun } from './delivery';
 import { runFrontend, type FrontendResult } from './frontend';
 import { parseOptions, type BenchOptions } from './options';
-import { startPostgres, type ThrowawayPostgres } from './postgres';
+import { startPostgres, type ThrowawayPostgres } from '../testing/postgres';
 import { REPO_ROOT, buildServerBundle, freePort, runTs, startFloor, startServer } from './processes';
 import { summariseProfiles, type ProfileSummary } from './profile';
 import { buildTable, printTable } from './table';

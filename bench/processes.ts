@@ -1,43 +1,16 @@
 // The processes a benchmark measures: the production server bundle (or the floor relay), each
 // started with bench/probe.mjs preloaded and an IPC channel to ask it for its event-loop delay.
 // CPU and RSS are read from outside, from /proc. Every process is ours, stopped by its handle.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync, readdirSync } from 'node:fs';
-import { mkdir, symlink } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { REPO_ROOT, productionServerEnv, run } from '../testing/processes';
 
-const run = promisify(execFile);
-export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+export { REPO_ROOT, buildServerBundle, freePort } from '../testing/processes';
 export const PROBE = path.join(REPO_ROOT, 'bench', 'probe.mjs');
+// USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux.
 const CLOCK_TICKS = 100;
-const PROBE_TIMEOUT_MS = 60_000; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
-
-/**
- * Bundles server/main.ts with scripts/build-server.mjs into `<dir>/main.mjs` (never dist/server,
- * which others may be running). A node_modules link lets the bundle's external packages resolve.
- */
-export async function buildServerBundle(dir: string, sourceRoot = REPO_ROOT): Promise<string> {
-  await mkdir(dir, { recursive: true });
-  await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir').catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
-  const outfile = path.join(dir, 'main.mjs');
-  await run(process.execPath, ['scripts/build-server.mjs', '--outfile', outfile], { cwd: sourceRoot });
-  return outfile;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+const PROBE_TIMEOUT_MS = 60_000;
 
 export interface LoopDelay {
   p50: number;
@@ -195,18 +168,8 @@ export function startServer(options: ServerUnderTestOptions): Promise<MeasuredPr
     args: [...(options.nodeArgs ?? []), '--enable-source-maps', options.entry],
     cwd: options.cwd ?? REPO_ROOT,
     env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      SERVE_NEXT: 'false',
-      HOST: '127.0.0.1',
-      PORT: String(options.port),
-      DATA_DIR: options.dataDir,
+      ...productionServerEnv({ port: options.port, dataDir: options.dataDir, projectId: 'parley-bench' }),
       DATABASE_URL: process.env.DATABASE_URL ?? '',
-      // Required by the production config; never called: every session is seeded.
-      FIREBASE_PROJECT_ID: 'parley-bench',
-      FIREBASE_AUTH_EMULATOR_HOST: '',
-      NEXT_PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: '',
-      ALLOW_AUTH_EMULATOR_IN_PRODUCTION: 'false',
       // The benchmark measures delivery, not the per-user limiter (a load test sends far faster
       // than any person): switched off, as .env.local.example suggests for load tests.
       RATE_LIMIT_SEND: 'off',

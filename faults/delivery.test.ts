@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../server/db/open-database';
 import type { SeededUser } from '../server/db/seed';
 import { pick, sample, seededRandom } from './random';
-import { REPO_ROOT, buildServer, freePort, serverProcess, type ServerProcess } from './server-process';
+import { REPO_ROOT, buildServerBundle, freePort, serverProcess, type ServerProcess } from './server-process';
 import { SimClient, type OutboxEntry } from './sim-client';
 import { readStoredMessages, verify } from './verify';
 
@@ -56,7 +56,7 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
   const startedAt = clock();
   const dataDir = path.join(dir, 'data');
   // Seeding and bundling are independent; PGlite's directory is closed again before the server opens it.
-  const [users, entry, port] = await Promise.all([seed(dataDir), buildServer(dir), freePort()]);
+  const [users, entry, port] = await Promise.all([seed(dataDir), buildServerBundle(path.join(dir, 'build')), freePort()]);
   server = serverProcess({ entry, port, dataDir, logFile: path.join(dir, 'server.log'), env: RATE_LIMIT_ENV });
   await server.start();
   const setupMs = clock() - startedAt;

@@ -1,42 +1,13 @@
 // The production server as a child process: bundled by scripts/build-server.mjs into a temporary
 // directory (never dist/server, which others may be running), started with NODE_ENV=production.
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, symlink } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { REPO_ROOT, productionServerEnv, waitForOk } from '../testing/processes';
 
-const run = promisify(execFile);
-export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+export { REPO_ROOT, buildServerBundle, freePort } from '../testing/processes';
 
 const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 15_000;
-
-/**
- * Bundles the server into `<dir>/build/main.mjs`. Packages stay external (as for `npm start`), so
- * a `node_modules` link next to it lets Node resolve them from the repository.
- */
-export async function buildServer(dir: string): Promise<string> {
-  const buildDir = path.join(dir, 'build');
-  await mkdir(buildDir, { recursive: true });
-  await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
-  const outfile = path.join(buildDir, 'main.mjs');
-  await run(process.execPath, ['scripts/build-server.mjs', '--outfile', outfile], { cwd: REPO_ROOT });
-  return outfile;
-}
-
-/** A port nobody listens on right now (the restarted server must get the same one). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 export interface ServerProcessOptions {
   entry: string;
@@ -73,18 +44,7 @@ export function serverProcess(options: ServerProcessOptions): ServerProcess {
   let exited: Promise<void> = Promise.resolve();
 
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    // No pages in this test: only /api and /socket.io, so no Next build is needed.
-    SERVE_NEXT: 'false',
-    HOST: '127.0.0.1',
-    PORT: String(options.port),
-    DATA_DIR: options.dataDir,
-    DATABASE_URL: '',
-    // Required by production config; never called, since every session is seeded.
-    FIREBASE_PROJECT_ID: 'parley-fault-test',
-    FIREBASE_AUTH_EMULATOR_HOST: '',
-    ALLOW_AUTH_EMULATOR_IN_PRODUCTION: 'false',
+    ...productionServerEnv({ port: options.port, dataDir: options.dataDir, projectId: 'parley-fault-test' }),
     LOG_LEVEL: 'warn',
     ...options.env,
   };
@@ -101,20 +61,10 @@ export function serverProcess(options: ServerProcessOptions): ServerProcess {
   };
 
   async function waitReady(started: ChildProcess): Promise<void> {
-    const until = Date.now() + READY_TIMEOUT_MS;
-    while (Date.now() < until) {
-      if (started.exitCode !== null || started.signalCode !== null) {
-        throw new Error(`server exited while starting (${started.exitCode ?? started.signalCode}):\n${tail()}`);
-      }
-      try {
-        const response = await fetch(`${url}/api/health`);
-        if (response.ok) return;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`server not ready within ${READY_TIMEOUT_MS} ms:\n${tail()}`);
+    const exited = () => (started.exitCode ?? started.signalCode)?.toString() ?? null;
+    await waitForOk(`${url}/api/health`, { timeoutMs: READY_TIMEOUT_MS, exited }).catch((error: Error) => {
+      throw new Error(`server ${error.message}:\n${tail()}`);
+    });
   }
 
   function tail(lines = 40): string {

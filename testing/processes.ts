@@ -1,0 +1,75 @@
+// Pieces every harness that runs the real server as a process shares (the fault test, the cluster
+// test, the benchmarks): the repository root, a free loopback port, the production server bundle.
+import { execFile } from 'node:child_process';
+import { mkdir, symlink } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+export const run = promisify(execFile);
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+
+/**
+ * Bundles server/main.ts with scripts/build-server.mjs into `<dir>/main.mjs` (never dist/server,
+ * which someone may be running). Packages stay external, as for `npm start`, so a node_modules
+ * link next to the bundle lets Node resolve them from the repository.
+ */
+export async function buildServerBundle(dir: string, sourceRoot = REPO_ROOT): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  await symlink(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir').catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') throw error;
+  });
+  const outfile = path.join(dir, 'main.mjs');
+  await run(process.execPath, ['scripts/build-server.mjs', '--outfile', outfile], { cwd: sourceRoot });
+  return outfile;
+}
+
+/** A loopback port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * The environment of a production server under test: API and socket only (no Next build needed),
+ * on 127.0.0.1, no Auth emulator. FIREBASE_PROJECT_ID is required by the production config but
+ * never called: every session is seeded. `DATABASE_URL: ''` means PGlite under dataDir.
+ */
+export function productionServerEnv(options: { port: number; dataDir: string; projectId: string }): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    SERVE_NEXT: 'false',
+    HOST: '127.0.0.1',
+    PORT: String(options.port),
+    DATA_DIR: options.dataDir,
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    FIREBASE_PROJECT_ID: options.projectId,
+    FIREBASE_AUTH_EMULATOR_HOST: '',
+    NEXT_PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: '',
+    ALLOW_AUTH_EMULATOR_IN_PRODUCTION: 'false',
+  };
+}
+
+/** Resolves once `url` answers 200, polling; rejects after timeoutMs or when `exited()` says so. */
+export async function waitForOk(url: string, options: { timeoutMs: number; exited?: () => string | null }): Promise<void> {
+  const until = Date.now() + options.timeoutMs;
+  while (Date.now() < until) {
+    const exit = options.exited?.();
+    if (exit !== null && exit !== undefined) throw new Error(`exited while starting (${exit})`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`${url} did not answer 200 within ${options.timeoutMs} ms`);
+}
