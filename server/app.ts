@@ -9,6 +9,7 @@ import type { Database } from './db/open-database';
 import { buildHttpApp } from './http/build-http-app';
 import type { LogDestination } from './logging/logger-options';
 import { createRealtime } from './realtime/create-realtime';
+import type { RedisLink } from './realtime/redis-adapter';
 import type { RealtimeServer } from './realtime/types';
 import { createLocalFileStorage, type FileStorage } from './storage/file-storage';
 
@@ -22,6 +23,8 @@ export interface ServerDeps {
   /** Owned by the server from here on: close() closes it. */
   db: Database;
   verifier: FirebaseTokenVerifier;
+  /** Several nodes (REDIS_URL): Socket.IO's Redis adapter. Owned by the server: close() closes it. */
+  redis?: RedisLink;
   /** Where uploads go; by default `<dataDir>/uploads` on the local disk. */
   storage?: FileStorage;
   /** Next's request handler; without it, non-API paths answer 404 (split deployment, tests). */
@@ -48,7 +51,7 @@ const KEEP_ALIVE_MS = 65_000;
 
 /** One node server, one port: /api → Fastify, /socket.io → Socket.IO, everything else → Next. */
 export function createServer(deps: ServerDeps): ParleyServer {
-  const { config, db, verifier, storage, nextHandler, nextUpgradeHandler, logDestination } = deps;
+  const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination } = deps;
   const rateLimits = config.rateLimits ?? DEFAULT_RATE_LIMITS;
   let fastifyHandler: RequestHandler = () => {};
   const httpServer = createHttpServer((req, res) => {
@@ -89,6 +92,11 @@ export function createServer(deps: ServerDeps): ParleyServer {
     log: app.log,
     rateLimits,
     allowedOrigins: config.allowedOrigins ?? null,
+    adapter: redis?.adapter,
+  });
+  redis?.onOutage((event) => {
+    if (event.down) app.log.warn({ err: event.error }, 'redis unreachable, reconnecting');
+    else app.log.info('redis reachable again');
   });
 
   // Upgraded sockets no longer count as HTTP connections, yet they keep httpServer.close() waiting.
@@ -115,6 +123,7 @@ export function createServer(deps: ServerDeps): ParleyServer {
       clearTimeout(cut);
       await app.close();
       await verifier.close?.();
+      await redis?.close();
       await db.close();
     })());
 

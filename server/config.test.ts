@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: undefined,
       databaseUrl: undefined,
+      redisUrl: undefined,
       dataDir: '.data',
       firebaseProjectId: 'demo-parley',
       firebaseAuthEmulatorHost: undefined,
@@ -24,6 +25,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       allowedOrigins: null,
       rateLimits: DEFAULT_RATE_LIMITS,
+      shutdownDrainMs: 0,
     });
   });
 
@@ -34,8 +36,10 @@ describe('loadConfig', () => {
       PORT: '8080',
       HOST: '127.0.0.1',
       DATABASE_URL: 'postgres://u:p@db:5432/parley',
+      REDIS_URL: 'rediss://:secret@cache:6380/1',
       DATA_DIR: '/var/parley',
       SERVE_NEXT: 'false',
+      SHUTDOWN_DRAIN_MS: '5000',
     });
     expect(config).toMatchObject({
       nodeEnv: 'production',
@@ -43,27 +47,30 @@ describe('loadConfig', () => {
       port: 8080,
       host: '127.0.0.1',
       databaseUrl: 'postgres://u:p@db:5432/parley',
+      redisUrl: 'rediss://:secret@cache:6380/1',
       dataDir: '/var/parley',
       serveNext: false,
+      shutdownDrainMs: 5000,
     });
   });
 
   it('treats blank values as unset', () => {
-    const config = loadConfig({ ...base, PORT: '', DATABASE_URL: '', FIREBASE_AUTH_EMULATOR_HOST: '' });
+    const config = loadConfig({ ...base, PORT: '', DATABASE_URL: '', REDIS_URL: '', FIREBASE_AUTH_EMULATOR_HOST: '' });
     expect(config.port).toBe(3000);
     expect(config.databaseUrl).toBeUndefined();
+    expect(config.redisUrl).toBeUndefined();
     expect(config.firebaseAuthEmulatorHost).toBeUndefined();
   });
 
   it('lists every bad variable in one error', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SERVE_NEXT: 'maybe' });
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', REDIS_URL: 'http://cache:6379', SERVE_NEXT: 'maybe', SHUTDOWN_DRAIN_MS: '-1' });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    for (const name of ['PORT', 'DATABASE_URL', 'SERVE_NEXT', 'FIREBASE_PROJECT_ID']) {
+    for (const name of ['PORT', 'DATABASE_URL', 'REDIS_URL', 'SERVE_NEXT', 'SHUTDOWN_DRAIN_MS', 'FIREBASE_PROJECT_ID']) {
       expect((error as Error).message).toContain(name);
     }
   });

@@ -85,6 +85,7 @@ const envSchema = z.object({
   PORT: z.preprocess(blankToUndefined, z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000)),
   HOST: optionalText,
   DATABASE_URL: z.preprocess(blankToUndefined, z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional()),
+  REDIS_URL: z.preprocess(blankToUndefined, z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default('.data')),
   FIREBASE_PROJECT_ID: z.preprocess(blankToUndefined, z.string({ error: 'is required' }).trim().min(1)),
   FIREBASE_AUTH_EMULATOR_HOST: z.preprocess(
@@ -95,6 +96,10 @@ const envSchema = z.object({
   SERVE_NEXT: flag(true),
   LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(LOG_LEVELS).optional()),
   ALLOWED_ORIGINS: originList,
+  SHUTDOWN_DRAIN_MS: z.preprocess(
+    blankToUndefined,
+    z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(600_000).default(0),
+  ),
   RATE_LIMIT_SEND: rateLimit(DEFAULT_RATE_LIMITS.send),
   RATE_LIMIT_FOLLOW: rateLimit(DEFAULT_RATE_LIMITS.follow),
   RATE_LIMIT_SEARCH: rateLimit(DEFAULT_RATE_LIMITS.search),
@@ -111,6 +116,8 @@ export interface Config {
   /** Undefined means every interface. */
   host: string | undefined;
   databaseUrl: string | undefined;
+  /** Set: Socket.IO broadcasts go through Redis (several nodes); unset: in-process (one node). */
+  redisUrl: string | undefined;
   dataDir: string;
   firebaseProjectId: string;
   firebaseAuthEmulatorHost: string | undefined;
@@ -124,6 +131,11 @@ export interface Config {
   allowedOrigins: string[] | null;
   /** Per-user limits on send, follow, search and upload; null switches one off. */
   rateLimits: RateLimits;
+  /**
+   * On SIGTERM, how long the node keeps serving with /api/ready answering 503 before it stops
+   * accepting, so a load balancer takes it out of rotation first (docs/DEPLOY.md).
+   */
+  shutdownDrainMs: number;
 }
 
 export class ConfigError extends Error {
@@ -167,6 +179,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: vars.PORT,
     host: vars.HOST,
     databaseUrl: vars.DATABASE_URL,
+    redisUrl: vars.REDIS_URL,
     dataDir: vars.DATA_DIR,
     firebaseProjectId: vars.FIREBASE_PROJECT_ID,
     firebaseAuthEmulatorHost: vars.FIREBASE_AUTH_EMULATOR_HOST,
@@ -180,5 +193,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       search: vars.RATE_LIMIT_SEARCH,
       upload: vars.RATE_LIMIT_UPLOAD,
     },
+    shutdownDrainMs: vars.SHUTDOWN_DRAIN_MS,
   };
 }

@@ -4,6 +4,7 @@ import { createServer, type ServerDeps } from './app';
 import { createFirebaseVerifier } from './auth/firebase-verifier';
 import { loadConfig } from './config';
 import { openDatabase } from './db/open-database';
+import { connectRedis } from './realtime/redis-adapter';
 
 // A stuck shutdown (an open HMR websocket, a hung query) must not keep the process alive.
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -11,6 +12,7 @@ const SHUTDOWN_TIMEOUT_MS = 10_000;
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config);
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const verifier = createFirebaseVerifier({
     projectId: config.firebaseProjectId,
     authEmulatorHost: config.firebaseAuthEmulatorHost,
@@ -25,10 +27,18 @@ async function main(): Promise<void> {
     handlers.nextUpgradeHandler = nextApp.getUpgradeHandler();
   }
 
-  const server = createServer({ config, db: database, verifier, ...handlers });
+  const server = createServer({ config, db: database, verifier, redis, ...handlers });
   const { port } = await server.listen();
   // So a benchmark or an operator can see which limits this instance runs with.
-  server.app.log.info({ allowedOrigins: config.allowedOrigins ?? 'same origin', rateLimits: config.rateLimits }, 'limits');
+  server.app.log.info(
+    {
+      allowedOrigins: config.allowedOrigins ?? 'same origin',
+      rateLimits: config.rateLimits,
+      database: config.databaseUrl ? 'postgres' : 'pglite',
+      socketAdapter: redis ? 'redis' : 'in-process',
+    },
+    'limits',
+  );
   console.log(`Parley ready on http://localhost:${port}`);
 
   const shutdown = (signal: string) => {

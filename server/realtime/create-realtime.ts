@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { Server } from 'socket.io';
+import { Server, type ServerOptions } from 'socket.io';
 import type { Db } from '../db/open-database';
 import type { SocketDisconnector } from '../http/accounts-routes';
 import { originAllowRequest } from '../security/origin';
@@ -24,11 +24,16 @@ export interface RealtimeDeps {
   rateLimits: RateLimits;
   /** Browser origins allowed to connect; null: the request's own (Host) only. */
   allowedOrigins: readonly string[] | null;
+  /** Several nodes: the Redis adapter (redis-adapter.ts); unset: Socket.IO's in-process one. */
+  adapter?: ServerOptions['adapter'];
 }
 
-export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, allowedOrigins }: RealtimeDeps): Realtime {
+export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, allowedOrigins, adapter }: RealtimeDeps): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
+    // No connectionStateRecovery: the client's catch-up already restores what a reconnect missed,
+    // and recovery would skip the handshake's session check (docs/DEPLOY.md, "Redis").
+    ...(adapter ? { adapter } : {}),
     // Other upgrade requests (Next's dev HMR websocket) belong to the next listener, not to us.
     destroyUpgrade: false,
     serveClient: false,
