@@ -8,7 +8,8 @@ export interface BenchUser {
 }
 
 export interface ConnectOptions {
-  url: string;
+  /** Server nodes: user i connects to urls[i % urls.length]. */
+  urls: readonly string[];
   /** Handshakes in flight at once. */
   concurrency?: number;
   /**
@@ -24,6 +25,8 @@ export interface ConnectOptions {
 export interface ConnectedClient {
   user: BenchUser;
   socket: Socket;
+  /** Index of the node (ConnectOptions.urls) it is connected to. */
+  node: number;
 }
 
 /** Loopback addresses 127.0.0.2 … 127.0.0.(n+1). */
@@ -68,8 +71,9 @@ export async function connectAll(users: BenchUser[], options: ConnectOptions): P
     while (next < users.length) {
       const index = next++;
       const user = users[index]!;
-      const socket = await connectOne(options.url, user, sources.length ? sources[index % sources.length] : undefined, options.timeoutMs ?? 30_000);
-      clients[index] = { user, socket };
+      const node = index % options.urls.length;
+      const socket = await connectOne(options.urls[node]!, user, sources.length ? sources[index % sources.length] : undefined, options.timeoutMs ?? 30_000);
+      clients[index] = { user, socket, node };
       options.onReady?.(++done);
     }
   };

@@ -4,20 +4,14 @@
 import path from 'node:path';
 import { closeAll, connectAll, loopbackSources, type BenchUser, type ConnectedClient } from './clients';
 import { runPhase, type PhaseOptions, type PhaseResult } from './load';
+import type { BenchOptions } from './options';
 import type { MeasuredProcess, ProbeReport } from './processes';
 import { round } from './stats';
 
-export interface DeliveryOptions {
-  users: number;
-  rate: number;
-  durationS: number;
-  warmupS: number;
-  peakRate: number;
-  peakDurationS: number;
-  capacityConcurrency: number;
-  capacityDurationS: number;
-  drainS: number;
-}
+export type DeliveryOptions = Pick<
+  BenchOptions,
+  'users' | 'rate' | 'durationS' | 'warmupS' | 'peakRate' | 'peakDurationS' | 'capacityConcurrency' | 'capacityDurationS' | 'drainS'
+>;
 
 export interface ServerFigures {
   cpuPercent: number;
@@ -34,14 +28,17 @@ export interface MeasuredPhase extends Omit<PhaseResult, 'raw'> {
 
 export interface TargetRun {
   target: 'parley' | 'floor';
+  /** Server processes the clients were spread over. */
+  nodes: number;
   users: number;
   connectMs: number;
   serverRssIdleMiB: number;
   phases: MeasuredPhase[];
 }
 
+/** One phase, with the servers' CPU (summed), RSS (summed) and event-loop delay (the worst node). */
 async function measured(
-  server: MeasuredProcess,
+  servers: MeasuredProcess[],
   clients: ConnectedClient[],
   phase: PhaseOptions,
   log: (line: string) => void,
@@ -56,22 +53,27 @@ async function measured(
       return null;
     }
   };
-  if (profileFile) await attempt(server.probe('profile-start'));
-  await attempt(server.probe('reset'));
-  const cpuStart = server.cpuSeconds();
+  const cpuSeconds = () => servers.reduce((sum, server) => sum + server.cpuSeconds(), 0);
+  const rss = () => servers.reduce((sum, server) => sum + server.rss(), 0);
+  // The profile is of the first node (with one node, of the server).
+  if (profileFile) await attempt(servers[0]!.probe('profile-start'));
+  await Promise.all(servers.map((server) => attempt(server.probe('reset'))));
+  const cpuStart = cpuSeconds();
   const started = performance.now();
-  let rssMax = server.rss();
+  let rssMax = rss();
   const sampler = setInterval(() => {
-    rssMax = Math.max(rssMax, server.rss());
+    rssMax = Math.max(rssMax, rss());
   }, 250);
   const result = await runPhase(clients, phase);
   clearInterval(sampler);
   const elapsedS = (performance.now() - started) / 1000;
-  const cpu = server.cpuSeconds() - cpuStart;
-  const report = await attempt(server.probe('report'));
-  if (profileFile) await attempt(server.probe('profile-stop', { file: profileFile }));
+  const cpu = cpuSeconds() - cpuStart;
+  const reports = (await Promise.all(servers.map((server) => attempt(server.probe('report'))))).filter((report) => report !== null);
+  if (profileFile) await attempt(servers[0]!.probe('profile-stop', { file: profileFile }));
+  const worst = reports.length === servers.length ? reports.reduce((a, b) => (b.loopDelay.p99 > a.loopDelay.p99 ? b : a)) : null;
+  const report = worst && { loopDelay: worst.loopDelay, memory: { heapUsed: reports.reduce((sum, r) => sum + r.memory.heapUsed, 0) } };
   const noReport = { p50: NaN, p99: NaN, max: NaN, mean: NaN, samples: 0 };
-  const rssEnd = server.rss();
+  const rssEnd = rss();
   const { raw, ...rest } = result;
   void raw;
   const figures: MeasuredPhase = {
@@ -88,6 +90,7 @@ async function measured(
   log(
     `  ${phase.name}: sent ${result.sent} (${result.sentRate}/s), acked ${result.acked}, received ${result.received}, ` +
       `lost ${result.lost}, unacked ${result.unacked}; p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms` +
+      (result.latencyByRoute ? ` (same node p99 ${result.latencyByRoute.sameNode.p99} ms, cross node p99 ${result.latencyByRoute.crossNode.p99} ms)` : '') +
       (result.saturatedAtMs !== null ? `; SATURATED at ${result.saturatedAtMs} ms` : '') +
       `; server CPU ${figures.server.cpuPercent}%, loop p99 ${figures.server.loopDelay.p99} ms; load generator CPU ${result.generatorCpuPercent}%` +
       (notes.length ? `; ${notes.join('; ')}` : ''),
@@ -103,19 +106,21 @@ async function measured(
  */
 export async function runDeliveryAgainst(
   target: 'parley' | 'floor',
-  start: () => Promise<MeasuredProcess>,
-  url: string,
+  /** Starts the target's processes: one, or one per node (clients spread over them in turn). */
+  start: () => Promise<MeasuredProcess[]>,
+  urls: string[],
   users: BenchUser[],
   options: DeliveryOptions,
   log: (line: string) => void,
   /** Profile the steady phase's server CPU into this file (the figures then include the profiler's cost). */
   profileFile?: string,
 ): Promise<TargetRun> {
-  let server = await start();
+  let servers = await start();
   let clients: ConnectedClient[] = [];
+  const stopAll = (timeoutMs?: number) => Promise.all(servers.map((server) => server.stop(timeoutMs)));
   const connect = async () => {
     const connectStart = performance.now();
-    clients = await connectAll(users, { url, concurrency: 100, sourceAddresses: loopbackSources(4) });
+    clients = await connectAll(users, { urls, concurrency: 100, sourceAddresses: loopbackSources(4) });
     return Math.round(performance.now() - connectStart);
   };
   const drainMs = options.drainS * 1000;
@@ -125,7 +130,7 @@ export async function runDeliveryAgainst(
   try {
     connectMs = await connect();
     log(`  ${users.length} clients connected and initialised in ${connectMs} ms`);
-    serverRssIdleMiB = round(server.rss() / 1048576, 1);
+    serverRssIdleMiB = round(servers.reduce((sum, server) => sum + server.rss(), 0) / 1048576, 1);
     const plan: (PhaseOptions & { profile?: boolean })[] = [];
     if (options.warmupS > 0) plan.push({ name: 'warm-up', mode: 'open', rate: options.rate, durationMs: options.warmupS * 1000, drainMs });
     plan.push({ name: 'steady', mode: 'open', rate: options.rate, durationMs: options.durationS * 1000, drainMs, profile: true });
@@ -134,21 +139,21 @@ export async function runDeliveryAgainst(
       plan.push({ name: 'capacity', mode: 'closed', concurrency: Math.min(options.capacityConcurrency, users.length), durationMs: options.capacityDurationS * 1000, drainMs });
     }
     for (const [index, phase] of plan.entries()) {
-      const result = await measured(server, clients, phase, log, phase.profile ? profileFile : undefined);
+      const result = await measured(servers, clients, phase, log, phase.profile ? profileFile : undefined);
       phases.push(result);
       if ((result.unacked > 0 || result.saturatedAtMs !== null || result.notes.length > 0) && index < plan.length - 1) {
         log(`  ${result.unacked} messages still unacknowledged: restarting the server so its backlog stays out of the next phase`);
         closeAll(clients);
-        await server.stop(2_000);
-        server = await start();
+        await stopAll(2_000);
+        servers = await start();
         await connect();
       }
     }
   } finally {
     closeAll(clients);
-    await server.stop();
+    await stopAll();
   }
-  return { target, users: users.length, connectMs, serverRssIdleMiB, phases };
+  return { target, nodes: urls.length, users: users.length, connectMs, serverRssIdleMiB, phases };
 }
 
 export const phaseOf = (run: TargetRun | undefined, name: string) => run?.phases.find((phase) => phase.name === name);

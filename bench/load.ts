@@ -51,6 +51,8 @@ export interface PhaseResult {
   /** Delivered per second, from the first send to the last delivery. */
   deliveredRate: number;
   latency: Record<string, number | string>;
+  /** With several server nodes: send→receive for pairs on the same node and on different nodes. */
+  latencyByRoute: { sameNode: Record<string, number | string>; crossNode: Record<string, number | string> } | null;
   ack: Record<string, number | string>;
   /** How late the generator's sends were against their schedule (open loop). */
   scheduleLag: Record<string, number | string>;
@@ -66,6 +68,8 @@ interface Tracker {
   ackAt: Float64Array;
   recvAt: Float64Array;
   recipient: Int32Array;
+  /** 1 when sender and recipient are connected to different nodes. */
+  crossNode: Uint8Array;
   received: number;
   duplicates: number;
   misrouted: number;
@@ -113,6 +117,7 @@ export async function runPhase(clients: ConnectedClient[], options: PhaseOptions
     ackAt: new Float64Array(capacity),
     recvAt: new Float64Array(capacity),
     recipient: new Int32Array(capacity),
+    crossNode: new Uint8Array(capacity),
     received: 0,
     duplicates: 0,
     misrouted: 0,
@@ -143,6 +148,7 @@ export async function runPhase(clients: ConnectedClient[], options: PhaseOptions
     const from = clients[fromIndex]!;
     const to = clients[toIndex]!;
     tracker.recipient[k] = to.user.id;
+    tracker.crossNode[k] = from.node === to.node ? 0 : 1;
     const at = performance.now();
     tracker.sendAt[k] = at;
     from.socket.emit(
@@ -224,6 +230,8 @@ export async function runPhase(clients: ConnectedClient[], options: PhaseOptions
     if (recvAt > lastRecvAt) lastRecvAt = recvAt;
   }
   const latencyP = percentiles(latency);
+  const multiNode = new Set(clients.map((client) => client.node)).size > 1;
+  const onRoute = (cross: number) => latency.filter((_, k) => tracker.crossNode[k] === cross);
   const ackP = percentiles(ackLatency);
   return {
     name: options.name,
@@ -246,6 +254,7 @@ export async function runPhase(clients: ConnectedClient[], options: PhaseOptions
     ackedRate: round(acked / (((lastAckAt || start) - start) / 1000 || 1), 1),
     deliveredRate: round(tracker.received / (((lastRecvAt || start) - start) / 1000 || 1), 1),
     latency: rounded(latencyP),
+    latencyByRoute: multiNode ? { sameNode: rounded(percentiles(onRoute(0))), crossNode: rounded(percentiles(onRoute(1))) } : null,
     ack: rounded(ackP),
     scheduleLag: rounded(percentiles(lag)),
     generatorLoopDelay,

@@ -9,9 +9,10 @@ import path from 'node:path';
 import type { BenchUser } from './clients';
 import { runConnections, type ConnectionsResult } from './connections';
 import { runDeliveryAgainst, type TargetRun } from './delivery';
-import { runFrontend, type FrontendResult } from './frontend';
+import { runFrontend, type FrontendResult } from './frontend/index';
 import { parseOptions, type BenchOptions } from './options';
 import { startPostgres, type ThrowawayPostgres } from '../testing/postgres';
+import { startRedis, type ThrowawayRedis } from '../testing/redis';
 import { REPO_ROOT, buildServerBundle, freePort, runTs, startFloor, startServer } from './processes';
 import { summariseProfiles, type ProfileSummary } from './profile';
 import { buildTable, printTable } from './table';
@@ -88,11 +89,18 @@ async function main(): Promise<void> {
   const results: BenchResults = { startedAt: startedAt.toISOString(), environment: environment(), options, errors: [] };
   const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-bench-'));
   let postgres: ThrowawayPostgres | undefined;
-  if (options.postgres) {
+  let redis: ThrowawayRedis | undefined;
+  // Several nodes share one database: a Postgres, never a PGlite directory per node.
+  if (options.postgres || (options.nodes > 1 && !process.env.DATABASE_URL)) {
     postgres = await startPostgres(path.join(dir, 'pg'));
     process.env.DATABASE_URL = postgres.url;
-    results.environment.database = `${postgres.version}, throwaway cluster (--postgres)`;
+    results.environment.database = `${postgres.version}, throwaway cluster`;
     log(`throwaway ${postgres.version} on ${postgres.url}`);
+  }
+  if (options.nodes > 1) {
+    redis = await startRedis(path.join(dir, 'redis'));
+    results.environment.redis = `throwaway redis-server on ${redis.url}`;
+    log(`throwaway Redis on ${redis.url} for ${options.nodes} nodes`);
   }
   const resultsDir = path.join(REPO_ROOT, 'bench', 'results');
   await mkdir(resultsDir, { recursive: true });
@@ -128,17 +136,31 @@ async function main(): Promise<void> {
     await section('floor (bare Socket.IO relay)', async () => {
       const users = await usersFor();
       const port = await freePort();
-      const start = () => startFloor({ port, logFile: path.join(dir, 'floor.log') });
-      results.floor = await runDeliveryAgainst('floor', start, `http://127.0.0.1:${port}`, users, options, log);
+      const start = async () => [await startFloor({ port, logFile: path.join(dir, 'floor.log') })];
+      results.floor = await runDeliveryAgainst('floor', start, [`http://127.0.0.1:${port}`], users, options, log);
     });
   }
 
   if (wants('delivery')) {
     await section('delivery (production server)', async () => {
-      const [users, entry, port] = await Promise.all([usersFor(), serverBundle(), freePort()]);
-      const start = () => startServer({ entry, port, dataDir: path.join(dir, 'data-bench'), logFile: path.join(dir, 'server-delivery.log') });
+      const [users, entry] = await Promise.all([usersFor(), serverBundle()]);
+      const ports: number[] = [];
+      while (ports.length < options.nodes) {
+        const port = await freePort();
+        if (!ports.includes(port)) ports.push(port);
+      }
+      const env = redis ? { REDIS_URL: redis.url } : undefined;
+      // One after the other: the first applies any migrations, the others find them done.
+      const start = async () => {
+        const servers = [];
+        for (const [node, port] of ports.entries()) {
+          servers.push(await startServer({ entry, port, dataDir: path.join(dir, 'data-bench'), logFile: path.join(dir, `server-delivery-${node}.log`), env }));
+        }
+        return servers;
+      };
       const profileFile = options.profile ? path.join(resultsDir, `${stamp}-steady.cpuprofile`) : undefined;
-      results.delivery = await runDeliveryAgainst('parley', start, `http://127.0.0.1:${port}`, users, options, log, profileFile);
+      const urls = ports.map((port) => `http://127.0.0.1:${port}`);
+      results.delivery = await runDeliveryAgainst('parley', start, urls, users, options, log, profileFile);
       if (profileFile) {
           results.profile = await summariseProfiles(profileFile);
           log(`  profile of the steady phase: ${path.relative(REPO_ROOT, profileFile)} (open it in Chrome DevTools), idle ${results.profile.idlePercent}%`);
@@ -161,6 +183,7 @@ async function main(): Promise<void> {
     });
   }
 
+  await redis?.stop();
   await postgres?.stop();
   results.finishedAt = new Date().toISOString();
   results.environment.loadAverageAtEnd = os.loadavg().map((value) => Math.round(value * 100) / 100);

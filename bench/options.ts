@@ -24,6 +24,8 @@ export interface BenchOptions {
   missed: number;
   profile: boolean;
   postgres: boolean;
+  /** Delivery against this many server nodes sharing Postgres and Redis. */
+  nodes: number;
   keep: boolean;
 }
 
@@ -47,6 +49,9 @@ const HELP = `npm run bench -- [options]
   --missed X              frontend: messages missed while offline, then caught up (10000)
   --postgres              a throwaway PostgreSQL cluster for this run (initdb; else DATABASE_URL
                           if set, else PGlite under a temporary DATA_DIR)
+  --nodes N               delivery: N server nodes sharing one Postgres (DATABASE_URL, else a
+                          throwaway one) and a throwaway Redis; clients spread over them, p99
+                          reported for same-node and cross-node pairs (1; the floor stays one node)
   --profile               CPU-profile the server during the steady phase (figures include its cost)
   --keep                  keep the temporary directory (server logs, data)
 `;
@@ -73,6 +78,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       missed: { type: 'string' },
       profile: { type: 'boolean', default: false },
       postgres: { type: 'boolean', default: false },
+      nodes: { type: 'string' },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -116,8 +122,10 @@ export function parseOptions(argv: string[]): BenchOptions {
     missed: number('missed', 10_000, 200),
     profile: values.profile,
     postgres: values.postgres,
+    nodes: number('nodes', 1, 1),
     keep: values.keep,
   };
   if (options.users < 2) throw new Error('--users must be at least 2');
+  if (!Number.isInteger(options.nodes) || options.nodes < 1) throw new Error('--nodes must be a whole number ≥ 1');
   return options;
 }

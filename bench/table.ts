@@ -39,10 +39,14 @@ export function buildTable(results: BenchResults): Row[] {
   ] as const) {
     if (!phase) continue;
     const isOurs = label === 'delivery';
-    const load = `${o.users} users, ${o.rate} msg/s, ${o.durationS} s`;
+    const load = `${o.users} users, ${o.rate} msg/s, ${o.durationS} s${isOurs && (o.nodes ?? 1) > 1 ? `, ${o.nodes} nodes` : ''}`;
     add(label, 'load', `${load}; sent ${phase.sentRate}/s, delivered ${phase.deliveredRate}/s${phase.saturatedAtMs !== null ? `, SATURATED at ${phase.saturatedAtMs} ms` : ''}`, isOurs ? '2000 users, 1000 msg/s, 60 s' : '');
     const l = phase.latency;
     add(label, 'send→receive p50 / p95 / p99 / max', `${ms(l.p50)} / ${ms(l.p95)} / ${ms(l.p99)} / ${ms(l.max)}`, isOurs ? 'p50 ≤ 5 ms, p99 ≤ 30 ms' : '', isOurs ? judge(atTargetLoad, num(l.p50) <= 5 && num(l.p99) <= 30) : '');
+    if (phase.latencyByRoute) {
+      const { sameNode, crossNode } = phase.latencyByRoute;
+      add(label, `p50 / p99 on one node / across nodes (${o.nodes} nodes)`, `${ms(sameNode.p50)} / ${ms(sameNode.p99)}; ${ms(crossNode.p50)} / ${ms(crossNode.p99)}`);
+    }
     const a = phase.ack;
     add(label, 'ack p50 / p99 / max', `${ms(a.p50)} / ${ms(a.p99)} / ${ms(a.max)}`);
     add(label, 'lost (acked, undelivered) / unacked / errors / dup', `${phase.lost} / ${phase.unacked} / ${phase.ackErrors} / ${phase.duplicates}`, isOurs ? '0 lost' : '', isOurs ? judge(atTargetLoad, phase.lost === 0 && phase.unacked === 0 && phase.ackErrors === 0) : '');
@@ -116,7 +120,14 @@ export function buildTable(results: BenchResults): Row[] {
         judge(full, f.catchUp.caughtUpMs <= 1000),
       );
     }
-    add('front end', 'Lighthouse performance /account', 'not run', '≥ 95', 'n/a');
+    const lh = f.lighthouse;
+    add(
+      'front end',
+      'Lighthouse performance /account (mobile)',
+      lh ? `${lh.score} (runs ${lh.runs.map((run) => run.score).join(', ')}); FCP ${ms(lh.metrics.fcp)}, LCP ${ms(lh.metrics.lcp)}, TBT ${ms(lh.metrics.tbt)}` : 'not measured (see notes)',
+      '≥ 95',
+      judge(lh != null, (lh?.score ?? 0) >= 95),
+    );
   }
   return rows;
 }

@@ -1,0 +1,283 @@
+// Part 4: the production build in Chromium (build: ./build.ts).
+//
+// Measured:
+// - JS weight (./page-weight.ts): /account signed out, first visit; /main signed in, first visit,
+//   until the conversation list is on screen and the network is idle.
+// - Lighthouse performance on /account (./lighthouse.ts).
+// - Navigation: a signed-in user (token and locale in localStorage) with C conversations, one of
+//   them T messages long. From navigation start (the page's performance.now() origin) until the
+//   list is on screen; then from the click on the long conversation until its newest message is
+//   on screen (the thread is virtualised: only the messages that fit are in the DOM). Marked on the
+//   page's own clock (./page-clock.ts). One warm-up visit first (not counted), then `runs` visits;
+//   the median is reported.
+// - Catch-up: with that thread open, the browser goes offline, X messages from the peer are
+//   written while it is away (server stopped, rows written straight into its database, server
+//   started again: one transaction per message through a socket would take far longer than the
+//   thing measured), then the browser comes back online: time until the last of them is on screen.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
+import type { BenchUser } from '../clients';
+import { REPO_ROOT, freePort, runTs, startServer, type MeasuredProcess } from '../processes';
+import { delay, round } from '../stats';
+import { buildProductionCopy, type ProductionBuild } from './build';
+import { runLighthouse, type LighthouseResult } from './lighthouse';
+import { benchInitScript, marks, replaySync, syncTracer, waitForMark, type SyncTrace } from './page-clock';
+import { scriptRecorder, type PageWeight } from './page-weight';
+
+export type { PageWeight } from './page-weight';
+
+export interface NavigationRun {
+  listMs: number;
+  threadMs: number;
+  readyMs: number;
+  /** Where the time to the list went: page milestones and the API requests (ms since navigation start). */
+  timeline: { what: string; startMs: number; endMs: number }[];
+}
+export interface CatchUpResult {
+  missed: number;
+  caughtUpMs: number;
+  reconnectedMs: number | null;
+  listUpdatedMs: number | null;
+  /** From the WebSocket frames as the page saw them (its main thread handles both). */
+  sync: SyncTrace | null;
+  /** The page's long tasks (> 50 ms) during the catch-up: main-thread time. */
+  longTasks: { count: number; totalMs: number; longestMs: number };
+  /** The same sync pages asked again afterwards by a Node client: the server's share. */
+  serverReplay: { requests: number; totalMs: number; slowestMs: number } | null;
+}
+export interface FrontendResult {
+  thread: number;
+  conversations: number;
+  missed: number;
+  buildMs: number;
+  account: PageWeight;
+  lighthouse: LighthouseResult | null;
+  main: PageWeight;
+  /** Scripts loaded after the click that opened the thread (lazy chunks), not in main's figure. */
+  mainAfterClick: PageWeight;
+  /** The median run (by readyMs). */
+  navigation: NavigationRun | null;
+  navigationRuns: NavigationRun[];
+  catchUp: CatchUpResult | null;
+  notes: string[];
+}
+export interface FrontendOptions {
+  dir: string;
+  thread: number;
+  conversations: number;
+  missed: number;
+  runs?: number;
+  lighthouseRuns?: number;
+  /** Keep the built copy (to look into its chunks). */
+  keep?: boolean;
+  seed: (dir: string, count: number, prefix: string, extra?: string[]) => Promise<{ users: BenchUser[]; seedMs: number }>;
+  log: (line: string) => void;
+}
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CONVERSATION_PAGE_SIZE = 30; // lib/contract: the list's first page
+
+type SeededUser = BenchUser & { username: string };
+
+export async function runFrontend(options: FrontendOptions): Promise<FrontendResult> {
+  const { dir, thread, conversations, missed, log } = options;
+  const notes: string[] = [];
+  let build: ProductionBuild | undefined;
+  let server: MeasuredProcess | undefined;
+  let browser: Browser | undefined;
+  try {
+    log(`  copying the working tree to .data/ and building it there (next build, server bundle)`);
+    const seeding = options.seed(dir, Math.max(2, conversations + 1), 'fe', ['--thread', String(thread), '--conversations', String(conversations)]);
+    build = await buildProductionCopy();
+    const seeded = await seeding;
+    log(`  built in ${build.buildMs} ms; seeded ${seeded.users.length} users, a ${thread}-message thread, ${conversations} conversations in ${seeded.seedMs} ms`);
+
+    const [me, peer] = seeded.users as [SeededUser, SeededUser];
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const dataDir = path.join(dir, 'data-fe');
+    const { entry, source } = build;
+    const start = () => startServer({ entry, cwd: source, port, dataDir, logFile: path.join(dir, 'server-frontend.log'), env: { SERVE_NEXT: 'true' } });
+    server = await start();
+    browser = await chromium.launch({ executablePath: existsSync(CHROMIUM) ? CHROMIUM : undefined, args: CHROMIUM_ARGS });
+
+    const account = await weighAccount(browser, url);
+    log(`  /account: ${account.scripts} scripts, ${round(account.gzipBytes / 1024, 1)} KiB gzip`);
+    let lighthouse: LighthouseResult | null = null;
+    try {
+      lighthouse = await runLighthouse(`${url}/account`, { dir, runs: options.lighthouseRuns ?? 3, chromePath: CHROMIUM });
+      const m = lighthouse.metrics;
+      log(`  Lighthouse ${lighthouse.version} /account: performance ${lighthouse.score} (median of ${lighthouse.runs.map((r) => r.score).join(', ')}); FCP ${m.fcp} ms, LCP ${m.lcp} ms, TBT ${m.tbt} ms, CLS ${m.cls}`);
+    } catch (error) {
+      notes.push(`lighthouse failed: ${error instanceof Error ? error.message.slice(0, 500) : String(error)}`);
+    }
+
+    const navigation = await measureNavigation(browser, url, me, peer, options);
+    let catchUp: CatchUpResult | null = null;
+    if (missed > 0) {
+      const restart = async () => {
+        await server!.stop();
+        const seedStart = performance.now();
+        await runTs(path.join(REPO_ROOT, 'bench', 'seed.ts'), ['--data-dir', dataDir, '--missed', String(missed), '--from', String(peer.id), '--to', String(me.id)]);
+        log(`  wrote ${missed} missed messages in ${Math.round(performance.now() - seedStart)} ms (server stopped, browser offline)`);
+        server = await start();
+      };
+      catchUp = await measureCatchUp(navigation.page, navigation.context, { url, me, missed, restart, notes, log });
+    }
+    await navigation.context.close();
+    return {
+      thread,
+      conversations,
+      missed,
+      buildMs: build.buildMs,
+      account,
+      lighthouse,
+      main: navigation.main,
+      mainAfterClick: navigation.mainAfterClick,
+      navigation: navigation.median,
+      navigationRuns: navigation.runs,
+      catchUp,
+      notes,
+    };
+  } finally {
+    await browser?.close();
+    await server?.stop();
+    if (options.keep && build) log(`  kept the build in ${path.relative(REPO_ROOT, build.source)}`);
+    else await build?.remove();
+  }
+}
+
+/** /account, signed out, first visit: the scripts until the sign-in buttons are there and the network is idle. */
+async function weighAccount(browser: Browser, url: string): Promise<PageWeight> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const scripts = scriptRecorder(page);
+    await page.goto(`${url}/account`, { waitUntil: 'networkidle' });
+    await page.getByRole('button', { name: /Google/ }).waitFor();
+    return await scripts.collect('load');
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * /main, signed in, first visits: the list, then the long thread. Run -1 warms the server up (Next
+ * loads a page's modules on its first request) and is not counted; every run, that one included,
+ * is a first visit of its own (fresh context, no cache). The last run's page stays open.
+ */
+async function measureNavigation(browser: Browser, url: string, me: SeededUser, peer: SeededUser, options: FrontendOptions) {
+  const { thread, conversations, missed, log } = options;
+  const init = {
+    peerName: peer.username,
+    lastText: `thread message ${thread} of ${thread}`,
+    missedLast: `missed message ${missed} of ${missed}`,
+    minRows: Math.min(conversations, CONVERSATION_PAGE_SIZE),
+  };
+  const runs: NavigationRun[] = [];
+  let main: PageWeight | undefined;
+  let mainAfterClick: PageWeight | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page | undefined;
+  for (let i = -1; i < (options.runs ?? 3); i++) {
+    await context?.close();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    await page.goto(`${url}/api/health`);
+    await page.evaluate((token) => {
+      localStorage.setItem('token', `Bearer ${token}`);
+      localStorage.setItem('locale', 'en');
+    }, me.token);
+    await context.addInitScript(benchInitScript(init));
+    const scripts = scriptRecorder(page);
+    await page.goto(`${url}/main`, { waitUntil: 'commit' });
+    await waitForMark(page, 'list');
+    await page.waitForLoadState('networkidle');
+    scripts.setPhase('click');
+    await page.locator('nav[aria-label="Messages"] [data-row]', { hasText: peer.username }).first().click();
+    await waitForMark(page, 'thread');
+    const b = await marks(page);
+    const timing: NavigationRun = {
+      listMs: round(b.list!, 1),
+      threadMs: round(b.thread! - b.clickAt!, 1),
+      readyMs: round(b.list! + (b.thread! - b.clickAt!), 1),
+      timeline: await timeline(page),
+    };
+    if (i >= 0) runs.push(timing);
+    log(`  /main ${i < 0 ? 'warm-up' : `run ${i + 1}`}: list on screen ${timing.listMs} ms after navigation start; thread ${timing.threadMs} ms after the click`);
+    if (i === 0) {
+      await page.waitForLoadState('networkidle');
+      main = await scripts.collect('load');
+      mainAfterClick = await scripts.collect('click');
+      log(`  /main: ${main.scripts} scripts, ${round(main.gzipBytes / 1024, 1)} KiB gzip (+${mainAfterClick.scripts} after opening the thread)`);
+    }
+  }
+  const sorted = [...runs].sort((a, b) => a.readyMs - b.readyMs);
+  return { runs, median: sorted[Math.floor((sorted.length - 1) / 2)] ?? null, main: main!, mainAfterClick: mainAfterClick!, context: context!, page: page! };
+}
+
+/** Page milestones and the API/socket requests, ms since navigation start. */
+async function timeline(page: Page): Promise<NavigationRun['timeline']> {
+  const rows = await page.evaluate(() => {
+    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    const paint = performance.getEntriesByName('first-contentful-paint')[0];
+    const rows = [
+      { what: 'document', startMs: 0, endMs: navigation?.responseEnd ?? 0 },
+      { what: 'DOMContentLoaded', startMs: 0, endMs: navigation?.domContentLoadedEventEnd ?? 0 },
+      { what: 'first contentful paint', startMs: 0, endMs: paint?.startTime ?? 0 },
+    ];
+    for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+      const url = new URL(entry.name);
+      if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/socket.io/')) {
+        rows.push({ what: `${url.pathname}${url.search.slice(0, 40)}`, startMs: entry.startTime, endMs: entry.responseEnd });
+      }
+    }
+    return rows;
+  });
+  return rows.map((row) => ({ what: row.what, startMs: round(row.startMs, 1), endMs: round(row.endMs, 1) }));
+}
+
+/** On the open thread: offline, `restart` writes the missed messages, online, until the last one is on screen. */
+async function measureCatchUp(
+  page: Page,
+  context: BrowserContext,
+  options: { url: string; me: BenchUser; missed: number; restart: () => Promise<void>; notes: string[]; log: (line: string) => void },
+): Promise<CatchUpResult> {
+  const { url, me, missed, notes, log } = options;
+  await delay(1000);
+  await context.setOffline(true);
+  await page.waitForSelector('[role="status"][data-state]:not([data-state="connected"])', { timeout: 15_000 });
+  await options.restart();
+  const trace = syncTracer(page);
+  await page.evaluate(() => {
+    (window as unknown as { __bench: { catchFrom?: number } }).__bench.catchFrom = performance.now();
+  });
+  await context.setOffline(false);
+  try {
+    await waitForMark(page, 'caught');
+  } catch {
+    notes.push(`catch-up: the last missed message was not on screen within 60 s`);
+  }
+  const b = await marks(page);
+  const since = (at: number | undefined) => (at ? round(at - b.catchFrom!, 1) : null);
+  const serverReplay = await replaySync(url, me, missed).catch(() => null);
+  const result: CatchUpResult = {
+    missed,
+    caughtUpMs: since(b.caught) ?? Infinity,
+    reconnectedMs: since(b.reconnected),
+    listUpdatedMs: since(b.listUpdated),
+    sync: trace(),
+    longTasks: { count: b.longTasks ?? 0, totalMs: round(b.longTaskMs ?? 0, 1), longestMs: round(b.longestTask ?? 0, 1) },
+    serverReplay,
+  };
+  log(`  catch-up of ${missed}: reconnected after ${result.reconnectedMs} ms, last message on screen after ${result.caughtUpMs} ms, list updated after ${result.listUpdatedMs} ms`);
+  if (result.sync) {
+    const t = result.sync;
+    log(`  sync as the page saw it: ${t.requests} requests, ${t.serverMs} ms request → ack handled (slowest ${t.slowestMs} ms, ${round(t.ackBytes / 1048576, 1)} MiB), ${t.clientBetweenMs} ms between them`);
+  }
+  log(`  page long tasks during the catch-up: ${result.longTasks.count}, ${result.longTasks.totalMs} ms in all, longest ${result.longTasks.longestMs} ms`);
+  if (serverReplay) log(`  the same ${serverReplay.requests} sync pages from a Node client: ${serverReplay.totalMs} ms in all (slowest ${serverReplay.slowestMs} ms)`);
+  return result;
+}
