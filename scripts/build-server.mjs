@@ -1,20 +1,27 @@
-// Bundles server/ (and the shared lib/contract) into one ESM file for `npm start`;
-// packages stay external and are loaded from node_modules at run time.
+// Bundles server/ (and the shared lib/contract) into one ESM file for `npm start`, and the
+// migration command next to it (migrate.js, `npm run db:migrate`), so a production install with
+// only dependencies can run both; packages stay external and are loaded from node_modules.
 // `--outfile <path>` builds elsewhere (the fault test builds into a temporary directory, so it
 // never replaces the dist/server someone else is running); the default is what `npm start` runs.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 
 const { values } = parseArgs({ options: { outfile: { type: 'string', default: 'dist/server/main.js' } } });
 
-await build({
-  entryPoints: ['server/main.ts'],
-  outfile: values.outfile,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  packages: 'external',
-  sourcemap: true,
-  logLevel: 'info',
-});
+const { dir, ext } = path.parse(values.outfile);
+const entries = { 'server/main.ts': values.outfile, 'server/migrate.ts': path.join(dir, `migrate${ext}`) };
+
+for (const [entry, outfile] of Object.entries(entries)) {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'info',
+  });
+}

@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       port: 3000,
       host: undefined,
       databaseUrl: undefined,
+      migrateOnStart: true,
       redisUrl: undefined,
       dataDir: '.data',
       firebaseProjectId: 'demo-parley',

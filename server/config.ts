@@ -94,6 +94,7 @@ const envSchema = z.object({
   ),
   ALLOW_AUTH_EMULATOR_IN_PRODUCTION: flag(false),
   SERVE_NEXT: flag(true),
+  MIGRATE_ON_START: flag(true),
   LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(LOG_LEVELS).optional()),
   ALLOWED_ORIGINS: originList,
   SHUTDOWN_DRAIN_MS: z.preprocess(
@@ -116,6 +117,11 @@ export interface Config {
   /** Undefined means every interface. */
   host: string | undefined;
   databaseUrl: string | undefined;
+  /**
+   * Apply pending migrations at start (under an advisory lock on Postgres); false: only check
+   * that none is pending and refuse to start otherwise (`npm run db:migrate` applies them).
+   */
+  migrateOnStart: boolean;
   /** Set: Socket.IO broadcasts go through Redis (several nodes); unset: in-process (one node). */
   redisUrl: string | undefined;
   dataDir: string;
@@ -149,19 +155,8 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const nodeEnvUnset = !env.NODE_ENV;
-  if (env === process.env) {
-    // Next and React pick their production builds from NODE_ENV too; make them agree with us.
-    if (nodeEnvUnset) env.NODE_ENV = DEFAULT_NODE_ENV;
-    // .env.development (which points at the Auth emulator) only when NODE_ENV=development says so;
-    // @next/env reads .env.test by itself when NODE_ENV=test.
-    nextEnv.loadEnvConfig(process.cwd(), env.NODE_ENV === 'development');
-  }
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`Invalid environment configuration:\n${problems.join('\n')}`);
-  }
-  const vars = parsed.data;
+  loadEnvFiles(env);
+  const vars = parseEnv(envSchema, env);
   // Emulator ID tokens are unsigned: accepting them in production would let anyone sign in as anyone.
   const emulatorAllowed = EMULATOR_NODE_ENVS.has(vars.NODE_ENV) || vars.ALLOW_AUTH_EMULATOR_IN_PRODUCTION;
   if (vars.FIREBASE_AUTH_EMULATOR_HOST && !emulatorAllowed) {
@@ -179,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: vars.PORT,
     host: vars.HOST,
     databaseUrl: vars.DATABASE_URL,
+    migrateOnStart: vars.MIGRATE_ON_START,
     redisUrl: vars.REDIS_URL,
     dataDir: vars.DATA_DIR,
     firebaseProjectId: vars.FIREBASE_PROJECT_ID,
@@ -195,4 +191,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     shutdownDrainMs: vars.SHUTDOWN_DRAIN_MS,
   };
+}
+
+/** Only when reading the real process.env: the .env files, with the precedence Next uses. */
+function loadEnvFiles(env: Record<string, string | undefined>): void {
+  if (env !== process.env) return;
+  // Next and React pick their production builds from NODE_ENV too; make them agree with us.
+  if (!env.NODE_ENV) env.NODE_ENV = DEFAULT_NODE_ENV;
+  // .env.development (which points at the Auth emulator) only when NODE_ENV=development says so;
+  // @next/env reads .env.test by itself when NODE_ENV=test.
+  nextEnv.loadEnvConfig(process.cwd(), env.NODE_ENV === 'development');
+}
+
+function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): z.output<S> {
+  const parsed = schema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+  throw new ConfigError(`Invalid environment configuration:\n${problems.join('\n')}`);
+}
+
+/** What `npm run db:migrate` needs: the database alone (no Firebase project, no port). */
+export function loadDatabaseConfig(
+  env: Record<string, string | undefined> = process.env,
+): Pick<Config, 'databaseUrl' | 'dataDir'> {
+  loadEnvFiles(env);
+  const vars = parseEnv(envSchema.pick({ DATABASE_URL: true, DATA_DIR: true }), env);
+  return { databaseUrl: vars.DATABASE_URL, dataDir: vars.DATA_DIR };
 }

@@ -4,9 +4,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
-import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { migrateWithLock, pendingMigrations } from './migrate';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -27,6 +27,16 @@ export interface DatabaseOptions {
   pgliteDir?: string;
   /** Defaults to drizzle/ under the working directory (the repo root in every entry point). */
   migrationsFolder?: string;
+  /**
+   * Postgres only (PGlite always migrates): false checks that no migration is pending and
+   * refuses to open otherwise, for deployments that run `npm run db:migrate` as a release step.
+   * Default true: apply them, under the advisory lock that makes concurrent starts safe.
+   */
+  migrateOnStart?: boolean;
+}
+
+export class PendingMigrationsError extends Error {
+  override name = 'PendingMigrationsError';
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -36,7 +46,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({ connectionString: options.databaseUrl });
     const db = drizzleNodePg({ client: pool, schema });
     try {
-      await migrateNodePg(db, { migrationsFolder });
+      if (options.migrateOnStart === false) {
+        const pending = await pendingMigrations(pool, migrationsFolder);
+        if (pending.length > 0) {
+          throw new PendingMigrationsError(
+            `The database lacks migrations ${pending.join(', ')} and MIGRATE_ON_START=false: run npm run db:migrate first.`,
+          );
+        }
+      } else {
+        await migrateWithLock(pool, migrationsFolder);
+      }
     } catch (error) {
       await pool.end();
       throw error;
