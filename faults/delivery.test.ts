@@ -9,9 +9,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../server/db/open-database';
 import type { SeededUser } from '../server/db/seed';
+import { delay, within } from '../testing/wait';
 import { pick, sample, seededRandom } from './random';
 import { REPO_ROOT, buildServerBundle, freePort, serverProcess, type ServerProcess } from './server-process';
-import { SimClient, type OutboxEntry } from './sim-client';
+import { SimClient, allCaughtUp, type OutboxEntry } from './sim-client';
 import { readStoredMessages, verify } from './verify';
 
 const run = promisify(execFile);
@@ -35,7 +36,6 @@ const SETTLE_TIMEOUT_MS = 30_000;
 // recovery; a refusal would still be retried as transient.
 const RATE_LIMIT_ENV = { RATE_LIMIT_SEND: '1000/s,burst=1000' };
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const clock = () => performance.now();
 
 let dir: string;
@@ -119,20 +119,7 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
 
   // Settle: every outbox empty and everyone holding all they should (acks tell what was stored).
   const settleStart = clock();
-  const expected = new Map(clients.map((client) => [client.userId, 0]));
-  const settled = () => {
-    if (clients.some((client) => client.pending > 0 || !client.isReady || client.inbox.hasGap)) return false;
-    for (const id of ids) expected.set(id, 0);
-    for (const client of clients) {
-      for (const entry of client.written) {
-        if (!entry.acked) continue;
-        expected.set(client.userId, expected.get(client.userId)! + 1);
-        expected.set(entry.recipientId, expected.get(entry.recipientId)! + 1);
-      }
-    }
-    return clients.every((client) => client.inbox.contiguous >= expected.get(client.userId)!);
-  };
-  while (!settled() && clock() - settleStart < SETTLE_TIMEOUT_MS) await delay(50);
+  while (!allCaughtUp(clients) && clock() - settleStart < SETTLE_TIMEOUT_MS) await delay(50);
   const settleMs = clock() - settleStart;
   const catchUp = catchUpTime(clients, killedAt, readyAt);
 
@@ -194,19 +181,6 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
 /** A retry answered with the row its first attempt had stored: that attempt's ack was lost. */
 function storedBeforeRetry(entry: OutboxEntry): boolean {
   return entry.attempts > 1 && entry.acked !== undefined && Date.parse(entry.acked.created_at) < entry.lastAttemptAt!;
-}
-
-/** The promise's value, or a clear failure after `ms` instead of a hang until the test times out. */
-async function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`not within ${ms / 1000} s: ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function seed(dataDir: string): Promise<SeededUser[]> {

@@ -6,6 +6,8 @@ export class Inbox {
   private readonly seqById = new Map<number, number>();
   /** When each message first arrived, by id (for catch-up times). */
   readonly arrivedAt = new Map<number, number>();
+  /** How each message first arrived, by id: a live event (or the send's ack) or a sync page. */
+  readonly arrivedVia = new Map<number, 'live' | 'sync'>();
   /** Every seq from 1 to this is held: nothing up to it was missed. */
   contiguous = 0;
   /** The highest seq seen; above `contiguous` means a gap. */
@@ -42,6 +44,7 @@ export class Inbox {
     this.bySeq.set(message.seq, message);
     this.seqById.set(message.id, message.seq);
     this.arrivedAt.set(message.id, this.now());
+    this.arrivedVia.set(message.id, via);
     if (via === 'sync' && message.recipient_id === this.userId) this.receivedBySync++;
     this.highest = Math.max(this.highest, message.seq);
     while (this.bySeq.has(this.contiguous + 1)) this.contiguous++;

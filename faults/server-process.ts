@@ -23,6 +23,8 @@ export interface ServerProcessOptions {
 export interface ServerProcess {
   readonly url: string;
   readonly pid: number | undefined;
+  /** Started and not exited (a crash shows here as false). */
+  readonly running: boolean;
   /** Starts (or starts again, on the same data and port); resolves once /api/health answers. */
   start(): Promise<void>;
   /** kill -9: no shutdown hooks, no flushing, sockets cut. */
@@ -85,6 +87,9 @@ export function serverProcess(options: ServerProcessOptions): ServerProcess {
     url,
     get pid() {
       return child?.pid;
+    },
+    get running() {
+      return child !== undefined && child.exitCode === null && child.signalCode === null;
     },
     async start() {
       if (child && child.exitCode === null && child.signalCode === null) throw new Error('server already running');

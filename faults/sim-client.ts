@@ -333,3 +333,20 @@ export class SimClient {
     }
   }
 }
+
+/**
+ * Every outbox empty, every client ready with no gap, and each holding at least as many messages
+ * as the acks say were written to or by it: nothing acknowledged is still on its way.
+ */
+export function allCaughtUp(clients: SimClient[]): boolean {
+  if (clients.some((client) => client.pending > 0 || !client.isReady || client.inbox.hasGap)) return false;
+  const expected = new Map(clients.map((client) => [client.userId, 0]));
+  for (const client of clients) {
+    for (const entry of client.written) {
+      if (!entry.acked) continue;
+      expected.set(client.userId, (expected.get(client.userId) ?? 0) + 1);
+      expected.set(entry.recipientId, (expected.get(entry.recipientId) ?? 0) + 1);
+    }
+  }
+  return clients.every((client) => client.inbox.contiguous >= expected.get(client.userId)!);
+}
