@@ -1,0 +1,75 @@
+// Simulated users writing to each other through their outboxes while a test breaks things, and
+// the check afterwards: every acknowledged message stored once and held by both sides (Postgres).
+import { pick, seededRandom } from '../faults/random';
+import { SimClient, allCaughtUp } from '../faults/sim-client';
+import { readStoredMessages, verify, type Verdict } from '../faults/verify';
+import type { Db } from '../server/db/open-database';
+import type { SeededUser } from '../server/db/seed';
+import { delay, waitUntil, within } from '../testing/wait';
+
+const CONNECT_TIMEOUT_MS = 30_000;
+const SETTLE_TIMEOUT_MS = 30_000;
+
+export interface Group {
+  clients: SimClient[];
+  /** Which URL each user was given (a node, or a balancer in front of the nodes). */
+  urlOf: Map<number, string>;
+  close(): void;
+}
+
+/** One SimClient per user, connected to `urlFor(user)`; resolves once all are initialised and synced. */
+export async function connectGroup(users: SeededUser[], urlFor: (user: SeededUser, index: number) => string): Promise<Group> {
+  const urlOf = new Map(users.map((user, index) => [user.id, urlFor(user, index)]));
+  const clients = users.map((user) => new SimClient({ url: urlOf.get(user.id)!, user, now: Date.now }));
+  for (const client of clients) client.connect();
+  const group = { clients, urlOf, close: () => clients.forEach((client) => client.close()) };
+  await within(CONNECT_TIMEOUT_MS, Promise.all(clients.map((client) => client.whenReady())), 'every client connected').catch((error: Error) => {
+    group.close();
+    throw error;
+  });
+  return group;
+}
+
+/**
+ * Every client writes to random others of the group, one message every `everyMs` on average,
+ * until `going()` says stop; resolves when all writers have stopped. Texts are unique per sender
+ * (verify recognises second copies by them).
+ */
+export function traffic(clients: SimClient[], options: { everyMs: number; seed: number; going: () => boolean }): Promise<void> {
+  const ids = clients.map((client) => client.userId);
+  return Promise.all(
+    clients.map(async (client) => {
+      const random = seededRandom(options.seed + client.userId * 7_919);
+      const others = ids.filter((id) => id !== client.userId);
+      for (let n = 1; ; n++) {
+        await delay(options.everyMs * (0.5 + random()));
+        if (!options.going()) return;
+        client.write(pick(random, others), `#${n} from ${client.userId}`);
+      }
+    }),
+  ).then(() => undefined);
+}
+
+/**
+ * Waits until every outbox is empty and every client holds all it should (`settled`, with why not
+ * when it timed out), then checks what they hold against Postgres.
+ */
+export async function settleAndVerify(clients: SimClient[], db: Db): Promise<{ settled: string; verdict: Verdict }> {
+  const settled = await waitUntil(() => allCaughtUp(clients), {
+    timeoutMs: SETTLE_TIMEOUT_MS,
+    everyMs: 50,
+    what: 'every outbox empty and every client caught up',
+    detail: () =>
+      clients
+        .filter((client) => client.pending > 0 || !client.isReady || client.inbox.hasGap)
+        .map((client) => `user ${client.userId}: ${client.pending} pending, ready ${client.isReady}, contiguous ${client.inbox.contiguous}/${client.inbox.highest}`)
+        .join('\n'),
+  }).then(
+    () => 'yes',
+    (error: Error) => error.message,
+  );
+  const ids = new Set(clients.map((client) => client.userId));
+  // The database holds other tests' messages too; this group only writes among itself.
+  const stored = (await readStoredMessages(db)).filter((row) => ids.has(row.senderId) || ids.has(row.recipientId));
+  return { settled, verdict: verify(clients, stored) };
+}
