@@ -1,107 +1,24 @@
-import { and, asc, desc, eq, gt, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { MessagePayload } from '../../lib/contract';
+import { storeMessages } from './message-batch';
+import { attachmentOf, messageColumns, toMessagePayload, type NewMessage, type StoredMessage } from './message-payload';
 import type { Db } from './open-database';
 import { toKeysetPage, type KeysetPage } from './paging';
-import { conversations, messages, uploads, users, type MessageRow, type UploadRow } from './schema';
-import { toAttachment } from './uploads';
+import { conversations, messages, uploads, users } from './schema';
 
-export interface NewMessage {
-  senderId: number;
-  recipientId: number;
-  clientId: string;
-  text: string;
-  attachmentId?: string | null;
-}
-
-/** Selects a message with its attachment: `.from(messages)` plus attachmentOf's join. */
-export const messageColumns = { message: messages, upload: uploads };
-
-/** The join that fills MessagePayload.attachment; pair it with messageColumns. */
-export const attachmentOf = eq(uploads.id, messages.attachmentId);
-
-/** A message as `viewerId` (its sender or its recipient) sees it: `seq` is the viewer's. */
-export function toMessagePayload(
-  { message, upload }: { message: MessageRow; upload: UploadRow | null },
-  viewerId: number,
-): MessagePayload {
-  return {
-    id: message.id,
-    client_id: message.clientId,
-    sender_id: message.senderId,
-    recipient_id: message.recipientId,
-    text: message.text,
-    attachment: upload ? toAttachment(upload) : null,
-    created_at: message.createdAt.toISOString(),
-    read_at: message.readAt?.toISOString() ?? null,
-    seq: message.senderId === viewerId ? message.senderSeq : message.recipientSeq,
-  };
-}
-
-type MessageWithUpload = { message: MessageRow; upload: UploadRow | null };
-
-async function findMessage(db: Db, where: SQL): Promise<MessageWithUpload | null> {
-  const [row] = await db.select(messageColumns).from(messages).leftJoin(uploads, attachmentOf).where(where).limit(1);
-  return row ?? null;
-}
-
-export interface StoredMessage {
-  /** The stored message as its sender sees it. */
-  message: MessagePayload;
-  /** The same message as its recipient sees it (their seq). */
-  forRecipient: MessagePayload;
-  /** False when the sender's client_id was already stored: `message` is that first row, unchanged. */
-  created: boolean;
-}
+export { attachmentOf, messageColumns, toMessagePayload, type NewMessage, type StoredMessage } from './message-payload';
 
 /**
- * Stores a message once per (sender, client_id) and, in the same transaction, gives it the next
- * seq of both accounts, moves both sides' conversation rows to it and counts it unread for the
- * recipient. A repeat changes nothing. The caller has checked the recipient and the attachment.
- *
- * Both users' rows are locked first, lowest id first (no deadlock between A→B and B→A): the seqs
- * are then taken, stored and committed in one order per account, so a seq is never visible before
- * a smaller one of the same account, and a retry of the same client_id waits for the first try.
+ * Stores one message (a batch of one: storeMessages in message-batch.ts has the whole story) and
+ * returns it as both sides see it; a repeat of (sender, client_id) returns the first row, unchanged.
+ * Throws when storeMessages refuses it: callers that answer users go through the message writer.
  */
 export async function insertMessage(db: Db, message: NewMessage): Promise<StoredMessage> {
-  const { senderId, recipientId, clientId } = message;
-  return db.transaction(async (tx) => {
-    await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(inArray(users.id, [senderId, recipientId]))
-      .orderBy(users.id)
-      .for('update');
-    const existing = await findMessage(tx, and(eq(messages.senderId, senderId), eq(messages.clientId, clientId))!);
-    if (existing) return storedMessage(existing, false);
-
-    const seqs = await tx
-      .update(users)
-      .set({ lastSeq: sql`${users.lastSeq} + 1` })
-      .where(inArray(users.id, [senderId, recipientId]))
-      .returning({ id: users.id, lastSeq: users.lastSeq });
-    const seqOf = (userId: number) => {
-      const seq = seqs.find((row) => row.id === userId)?.lastSeq;
-      if (seq === undefined) throw new Error(`user ${userId} not found`);
-      return seq;
-    };
-    const [row] = await tx
-      .insert(messages)
-      .values({ ...message, senderSeq: seqOf(senderId), recipientSeq: seqOf(recipientId) })
-      .returning({ id: messages.id, createdAt: messages.createdAt });
-    await touchConversations(tx, message, row!);
-    const stored = await findMessage(tx, eq(messages.id, row!.id));
-    if (!stored) throw new Error('stored message not found');
-    return storedMessage(stored, true);
-  });
-}
-
-function storedMessage(row: MessageWithUpload, created: boolean): StoredMessage {
-  return {
-    message: toMessagePayload(row, row.message.senderId),
-    forRecipient: toMessagePayload(row, row.message.recipientId),
-    created,
-  };
+  const [outcome] = await storeMessages(db, [message]);
+  if (!outcome) throw new Error('no outcome for the message');
+  if ('refused' in outcome) throw new Error(`message refused: ${outcome.refused}`);
+  return outcome.stored;
 }
 
 export interface SyncPage {
@@ -134,28 +51,6 @@ export async function listMessagesAfter(db: Db, userId: number, after: number, l
 export async function lastSeqOf(db: Db, userId: number): Promise<number> {
   const [row] = await db.select({ lastSeq: users.lastSeq }).from(users).where(eq(users.id, userId));
   return row?.lastSeq ?? 0;
-}
-
-async function touchConversations(db: Db, message: NewMessage, row: { id: number; createdAt: Date }): Promise<void> {
-  const sides = [
-    { userId: message.senderId, peerId: message.recipientId, unreadCount: 0 },
-    { userId: message.recipientId, peerId: message.senderId, unreadCount: 1 },
-  ]
-    // Rows are locked in this order; the same order for A→B and B→A sends means no deadlock.
-    .sort((a, b) => a.userId - b.userId)
-    .map((side) => ({ ...side, lastMessageId: row.id, lastMessageAt: row.createdAt }));
-  // SET expressions all read the row as it was, so last_message_at is judged against the old id.
-  await db
-    .insert(conversations)
-    .values(sides)
-    .onConflictDoUpdate({
-      target: [conversations.userId, conversations.peerId],
-      set: {
-        lastMessageAt: sql`case when excluded.last_message_id > ${conversations.lastMessageId} then excluded.last_message_at else ${conversations.lastMessageAt} end`,
-        lastMessageId: sql`greatest(${conversations.lastMessageId}, excluded.last_message_id)`,
-        unreadCount: sql`${conversations.unreadCount} + excluded.unread_count`,
-      },
-    });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { Server, type ServerOptions } from 'socket.io';
+import { createMessageWriter, type MessageWriter } from '../db/message-writer';
 import type { Db } from '../db/open-database';
 import type { SocketDisconnector } from '../http/accounts-routes';
 import { originAllowRequest } from '../security/origin';
@@ -15,6 +16,7 @@ import { rooms, type RealtimeServer } from './types';
 
 export interface Realtime extends SocketDisconnector {
   io: RealtimeServer;
+  /** Stops taking sends, commits (and acks) those already taken, then closes Socket.IO. */
   close(): Promise<void>;
 }
 
@@ -26,9 +28,11 @@ export interface RealtimeDeps {
   allowedOrigins: readonly string[] | null;
   /** Several nodes: the Redis adapter (redis-adapter.ts); unset: Socket.IO's in-process one. */
   adapter?: ServerOptions['adapter'];
+  /** The group commit for `send` (message-writer.ts), closed by close(); unset: one over db with its defaults. */
+  messageWriter?: MessageWriter;
 }
 
-export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, allowedOrigins, adapter }: RealtimeDeps): Realtime {
+export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, allowedOrigins, adapter, messageWriter }: RealtimeDeps): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
     // No connectionStateRecovery: the client's catch-up already restores what a reconnect missed,
@@ -45,6 +49,7 @@ export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, al
   });
   const limiters = createRateLimiters(rateLimits);
   const eventLimiters = { send: limiters.send, follow: limiters.follow };
+  const writer = messageWriter ?? createMessageWriter(db);
 
   io.use(handshakeAuth(db, log));
   io.on('connection', (socket) => {
@@ -55,7 +60,7 @@ export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, al
     void socket.join([rooms.account(socket.data.userId), rooms.session(socket.data.sessionId)]);
     socket.use(rateLimitEvents(socket, eventLimiters, socketLog));
     registerAccountHandlers(socket, db, socketLog);
-    registerMessageHandlers(socket, db, socketLog);
+    registerMessageHandlers(socket, db, writer, socketLog);
     registerFollowHandlers(socket, db, socketLog);
   });
 
@@ -63,6 +68,9 @@ export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, al
     io,
     disconnectUser: (userId) => io.in(rooms.account(userId)).disconnectSockets(true),
     disconnectSession: (sessionId) => io.in(rooms.session(sessionId)).disconnectSockets(true),
-    close: () => io.close(),
+    close: async () => {
+      await writer.close();
+      await io.close();
+    },
   };
 }

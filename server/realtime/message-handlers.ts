@@ -1,33 +1,48 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { SYNC_PAGE_MAX } from '../../lib/contract/messaging';
 import { readPayloadSchema, sendPayloadSchema, syncPayloadSchema } from '../../lib/contract/schemas';
-import { insertMessage, lastSeqOf, listMessagesAfter, markConversationRead } from '../db/messages';
+import type { Refusal } from '../db/message-batch';
+import type { MessageWriter } from '../db/message-writer';
+import { lastSeqOf, listMessagesAfter, markConversationRead } from '../db/messages';
 import type { Db } from '../db/open-database';
-import { findUpload } from '../db/uploads';
 import { findActiveUser } from '../db/users';
-import { fieldError, onEvent, refuse } from './handler';
+import { fieldError, onEvent, refuse, type Outcome } from './handler';
 import { rooms, type RealtimeSocket } from './types';
 
 const userNotFound = () => refuse({ msg: 'User not found.' });
 
+// Field errors, not `msg`: clients retry `msg` errors (transient) but give up on field errors.
+const refusals: Record<Refusal, Outcome<never>> = {
+  recipient: fieldError('recipient_id: User not found.'),
+  attachment: fieldError('attachment_id: No such upload of yours.'),
+  sender: fieldError('User not found.'),
+};
+// `msg`: the outbox sends the message again later, with the same client_id.
+const notNow = {
+  busy: refuse({ msg: 'Too many messages right now, try again shortly.' }),
+  closing: refuse({ msg: 'The server is restarting, try again shortly.' }),
+};
+
 /** `send`, `read` and `sync`: direct messages, the unread counts they move, and catch-up. */
-export function registerMessageHandlers(socket: RealtimeSocket, db: Db, log: FastifyBaseLogger): void {
+export function registerMessageHandlers(socket: RealtimeSocket, db: Db, writer: MessageWriter, log: FastifyBaseLogger): void {
+  // Checked by the writer, in the batch's transaction: the recipient (exists, active) and the
+  // attachment (an upload of the sender's, or refused like a missing one: ids are capabilities).
   onEvent(socket, log, 'send', sendPayloadSchema, async (payload, userId) => {
     if (payload.recipient_id === userId) return fieldError('recipient_id: You cannot message yourself.');
-    // A field error, not `msg`: clients retry `msg` errors (transient) but give up on field errors.
-    if (!(await findActiveUser(db, payload.recipient_id))) return fieldError('recipient_id: User not found.');
-    if (payload.attachment_id) {
-      const upload = await findUpload(db, payload.attachment_id);
-      // Someone else's upload is answered like a missing one: ids are capabilities, not to be probed.
-      if (upload?.ownerId !== userId) return fieldError('attachment_id: No such upload of yours.');
-    }
-    const { message, forRecipient, created } = await insertMessage(db, {
+    const outcome = await writer.write({
       senderId: userId,
       recipientId: payload.recipient_id,
       clientId: payload.client_id,
       text: payload.text,
       attachmentId: payload.attachment_id ?? null,
     });
+    if ('retry' in outcome) {
+      // Logged with its stack and answered as a server fault by onEvent.
+      if (outcome.retry === 'failed') throw outcome.error;
+      return notNow[outcome.retry];
+    }
+    if ('refused' in outcome) return refusals[outcome.refused];
+    const { message, forRecipient, created } = outcome.stored;
     // A repeated client_id is a retry of a message everyone was already told about.
     if (!created) return { data: message };
     return {
