@@ -1,6 +1,7 @@
-import { inArray, sql, type SQL } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { attachmentOf, messageColumns, toStoredMessage, type MessageWithUpload, type NewMessage, type StoredMessage } from './message-payload';
 import type { Db } from './open-database';
+import { rows } from './raw-rows';
 import { messages, uploads, type UploadRow } from './schema';
 
 /**
@@ -127,10 +128,6 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
       return { stored: plan.repeat ? { ...stored, created: false } : stored };
     });
   });
-}
-
-async function rows<T>(db: Db, query: SQL): Promise<T[]> {
-  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 /** Locks every sender and recipient of the batch, lowest id first; missing users are absent. */

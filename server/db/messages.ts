@@ -5,6 +5,7 @@ import { storeMessages } from './message-batch';
 import { attachmentOf, messageColumns, toMessagePayload, type NewMessage, type StoredMessage } from './message-payload';
 import type { Db } from './open-database';
 import { toKeysetPage, type KeysetPage } from './paging';
+import { rows } from './raw-rows';
 import { conversations, messages, uploads, users } from './schema';
 
 export { attachmentOf, messageColumns, toMessagePayload, type NewMessage, type StoredMessage } from './message-payload';
@@ -114,4 +115,18 @@ export async function countUnread(db: Db, userId: number): Promise<number> {
     .innerJoin(users, eq(users.id, conversations.peerId))
     .where(and(eq(conversations.userId, userId), eq(users.isActive, true)));
   return row?.value ?? 0;
+}
+
+/**
+ * What `init` reads, in one query: whether the account is still active, and its unread total
+ * (countUnread's sum). Null when there is no such account.
+ */
+export async function initialCounts(db: Db, userId: number): Promise<{ active: boolean; unread: number } | null> {
+  const [row] = await rows<{ active: boolean; unread: number }>(db, sql`
+    select u.is_active as active,
+      (select coalesce(sum(c.unread_count), 0)::int from conversations c
+        join users peer on peer.id = c.peer_id
+        where c.user_id = u.id and peer.is_active) as unread
+    from users u where u.id = ${userId}`);
+  return row ?? null;
 }

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessagePayload } from '../../lib/contract';
 import { listConversations } from './conversations';
-import { countUnread, insertMessage, listThread, markConversationRead } from './messages';
+import { countUnread, initialCounts, insertMessage, listThread, markConversationRead } from './messages';
 import { openDatabase, type Database, type Db } from './open-database';
 import { conversations, messages } from './schema';
 import { createUpload } from './uploads';
@@ -132,8 +132,12 @@ describe('conversations and unread counts', () => {
     await setUserActive(db, gone.id, false);
     expect((await listConversations(db, me.id, null, 10)).results).toEqual([]);
     expect(await countUnread(db, me.id)).toBe(0);
+    expect(await initialCounts(db, me.id)).toEqual({ active: true, unread: 0 });
+    expect(await initialCounts(db, gone.id)).toEqual({ active: false, unread: 0 });
     await setUserActive(db, gone.id, true);
     expect(await countUnread(db, me.id)).toBe(1);
+    expect(await initialCounts(db, me.id)).toEqual({ active: true, unread: 1 });
+    expect(await initialCounts(db, 2_000_000_000)).toBeNull();
   });
 
   it("marks only the peer's messages to the user read, and returns the new total", async () => {

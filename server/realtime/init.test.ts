@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, InitPayload, MessageCountPayload } from '../../lib/contract';
 import { insertMessage, markConversationRead } from '../db/messages';
+import { setUserActive } from '../db/users';
 import { signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
 import { connectSocket, emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
 
@@ -85,6 +86,20 @@ describe('init', () => {
     // A successful init emits message_count before its ack, and events arrive in order.
     expect(ack).toEqual({ error: { non_field_errors: [expect.any(String)] } });
     expect(socket.connected).toBe(true);
+    expect(counts).toEqual([]);
+  });
+
+  it('refuses an account deactivated since the handshake: error ack, no room, disconnected', async () => {
+    const erin = await signIn(t.url, 'Erin');
+    const socket = await connect(erin);
+    const counts = recordCounts(socket);
+    await setUserActive(t.db, erin.user.id, false);
+    const disconnected = nextEvent(socket, 'disconnect');
+
+    const ack = await emitWithAck<Ack<InitPayload>>(socket, 'init', { id: erin.user.id });
+    expect(ack).toEqual({ error: { msg: 'This account has been deactivated.' } });
+    await disconnected;
+    expect(await t.server.io.in(`user:${erin.user.id}`).fetchSockets()).toHaveLength(0);
     expect(counts).toEqual([]);
   });
 
