@@ -25,6 +25,8 @@ export interface ServerProcess {
   readonly pid: number | undefined;
   /** Started and not exited (a crash shows here as false). */
   readonly running: boolean;
+  /** How the last run ended: its exit code, or the signal that ended it; null while running. */
+  readonly exit: { code: number | null; signal: NodeJS.Signals | null } | null;
   /** Starts (or starts again, on the same data and port); resolves once /api/health answers. */
   start(): Promise<void>;
   /** kill -9: no shutdown hooks, no flushing, sockets cut. */
@@ -90,6 +92,10 @@ export function serverProcess(options: ServerProcessOptions): ServerProcess {
     },
     get running() {
       return child !== undefined && child.exitCode === null && child.signalCode === null;
+    },
+    get exit() {
+      if (!child || (child.exitCode === null && child.signalCode === null)) return null;
+      return { code: child.exitCode, signal: child.signalCode };
     },
     async start() {
       if (child && child.exitCode === null && child.signalCode === null) throw new Error('server already running');

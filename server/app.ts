@@ -7,10 +7,12 @@ import type { FirebaseTokenVerifier } from './auth/firebase-verifier';
 import { DEFAULT_RATE_LIMITS, type Config } from './config';
 import type { Database } from './db/open-database';
 import { buildHttpApp } from './http/build-http-app';
+import { trackInFlight } from './in-flight';
 import type { LogDestination } from './logging/logger-options';
 import { createRealtime } from './realtime/create-realtime';
 import type { RedisLink } from './realtime/redis-adapter';
 import type { RealtimeServer } from './realtime/types';
+import { createReadiness } from './readiness';
 import { createLocalFileStorage, type FileStorage } from './storage/file-storage';
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -19,7 +21,7 @@ type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => un
 export interface ServerDeps {
   /** Unset rateLimits: the defaults; unset allowedOrigins: same origin only; nodeEnv 'production' adds HSTS. */
   config: Pick<Config, 'port' | 'host' | 'logLevel'> &
-    Partial<Pick<Config, 'dataDir' | 'rateLimits' | 'allowedOrigins' | 'nodeEnv'>>;
+    Partial<Pick<Config, 'dataDir' | 'rateLimits' | 'allowedOrigins' | 'nodeEnv' | 'shutdownDrainMs'>>;
   /** Owned by the server from here on: close() closes it. */
   db: Database;
   verifier: FirebaseTokenVerifier;
@@ -40,7 +42,15 @@ export interface ParleyServer {
   app: FastifyInstance;
   io: RealtimeServer;
   listen(port?: number, host?: string): Promise<{ port: number }>;
+  /**
+   * Graceful: /api/ready answers 503 at once; after config.shutdownDrainMs, stops accepting,
+   * lets requests and socket events in flight finish (CLOSE_GRACE_MS at most), commits pending
+   * messages, disconnects the sockets (clients reconnect to another node and catch up), then
+   * closes Redis and the database.
+   */
   close(): Promise<void>;
+  /** True from the moment close() is called. */
+  readonly draining: boolean;
 }
 
 const API_PATH = /^\/api(?:[/?#]|$)/;
@@ -53,6 +63,7 @@ const KEEP_ALIVE_MS = 65_000;
 export function createServer(deps: ServerDeps): ParleyServer {
   const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination } = deps;
   const rateLimits = config.rateLimits ?? DEFAULT_RATE_LIMITS;
+  let draining = false;
   let fastifyHandler: RequestHandler = () => {};
   const httpServer = createHttpServer((req, res) => {
     if (API_PATH.test(req.url ?? '')) return void fastifyHandler(req, res);
@@ -77,6 +88,8 @@ export function createServer(deps: ServerDeps): ParleyServer {
     logDestination,
     rateLimits,
     production: config.nodeEnv === 'production',
+    readiness: createReadiness({ db: db.db, redis, draining: () => draining }),
+    allowedOrigins: config.allowedOrigins ?? null,
     // Late-bound: the realtime layer needs app.log, the routes need the realtime layer.
     sockets: {
       disconnectUser: (userId) => realtime.disconnectUser(userId),
@@ -112,14 +125,23 @@ export function createServer(deps: ServerDeps): ParleyServer {
     });
   });
 
+  const inFlight = trackInFlight(httpServer, realtime.io);
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      const ioClosed = realtime.close(); // also closes httpServer
-      for (const socket of foreignUpgrades) socket.destroy();
+      draining = true; // /api/ready: 503, so a load balancer stops sending new traffic here
+      if (config.shutdownDrainMs) await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+      // Stop accepting: no new connection; idle keep-alive ones close now, busy ones after their answer.
+      const connectionsClosed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      inFlight.beginDraining();
       httpServer.closeIdleConnections();
+      if (!(await inFlight.settled(CLOSE_GRACE_MS))) app.log.warn({ inFlight: inFlight.count }, 'closing with work still in flight');
+      // Commits the pending messages, then disconnects every socket ("transport close": clients
+      // reconnect, to another node behind a load balancer, and catch up there).
+      await realtime.close();
+      for (const socket of foreignUpgrades) socket.destroy();
       const cut = setTimeout(() => httpServer.closeAllConnections(), CLOSE_GRACE_MS);
-      await ioClosed;
+      await connectionsClosed;
       clearTimeout(cut);
       await app.close();
       await verifier.close?.();
@@ -140,7 +162,16 @@ export function createServer(deps: ServerDeps): ParleyServer {
     return { port: (httpServer.address() as AddressInfo).port };
   };
 
-  return { httpServer, app, io: realtime.io, listen, close };
+  return {
+    httpServer,
+    app,
+    io: realtime.io,
+    listen,
+    close,
+    get draining() {
+      return draining;
+    },
+  };
 }
 
 function sendNotFound(res: ServerResponse): void {

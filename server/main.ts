@@ -6,7 +6,8 @@ import { loadConfig } from './config';
 import { openDatabase } from './db/open-database';
 import { connectRedis } from './realtime/redis-adapter';
 
-// A stuck shutdown (an open HMR websocket, a hung query) must not keep the process alive.
+// A stuck shutdown (an open HMR websocket, a hung query) must not keep the process alive: past
+// SHUTDOWN_DRAIN_MS and this, it exits 1. A normal one takes well under it (docs/DEPLOY.md).
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 async function main(): Promise<void> {
@@ -43,7 +44,10 @@ async function main(): Promise<void> {
 
   const shutdown = (signal: string) => {
     server.app.log.info(`${signal} received, shutting down`);
-    setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
+    setTimeout(() => {
+      console.error(`Shutdown did not finish within ${(config.shutdownDrainMs + SHUTDOWN_TIMEOUT_MS) / 1000} s; exiting.`);
+      process.exit(1);
+    }, config.shutdownDrainMs + SHUTDOWN_TIMEOUT_MS).unref();
     server
       .close()
       .then(() => nextApp?.close())

@@ -7,19 +7,22 @@ import { MAX_JSON_BODY_BYTES } from '../security/payload-limits';
 import { createRateLimiters, type RateLimits } from '../security/rate-limit';
 import { accountsRoutes, type AccountsRoutesDeps } from './accounts-routes';
 import { conversationsRoutes } from './conversations-routes';
+import { installCors } from './cors';
 import { installErrorHandling } from './errors';
-import { healthRoutes } from './health-routes';
+import { healthRoutes, type HealthRoutesDeps } from './health-routes';
 import { withSecurityHeaders } from './security-headers';
 import { uploadsRoutes, type UploadsRoutesDeps } from './uploads-routes';
 import { usersRoutes } from './users-routes';
 
-export interface HttpAppDeps extends AccountsRoutesDeps, Omit<UploadsRoutesDeps, 'limiters'> {
+export interface HttpAppDeps extends AccountsRoutesDeps, HealthRoutesDeps, Omit<UploadsRoutesDeps, 'limiters'> {
   logLevel: LogLevel;
   /** Where log lines go; stdout by default. */
   logDestination?: LogDestination;
   rateLimits: RateLimits;
   /** Production adds Strict-Transport-Security. */
   production?: boolean;
+  /** Split deployment: browser origins that get CORS (cors.ts); null: same origin only, no CORS. */
+  allowedOrigins?: readonly string[] | null;
   /** The shared node server; Fastify hands us its request handler instead of owning the server. */
   serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server;
 }
@@ -29,6 +32,7 @@ export function buildHttpApp({
   logDestination,
   rateLimits,
   production = false,
+  allowedOrigins = null,
   serverFactory,
   ...rest
 }: HttpAppDeps): FastifyInstance {
@@ -45,12 +49,14 @@ export function buildHttpApp({
   });
   // JSON only: a text/plain body would otherwise parse to a string and fail later as a 400.
   app.removeContentTypeParser('text/plain');
+  // First, so that every answer (errors and 429s included) carries the CORS headers.
+  installCors(app, allowedOrigins);
   installErrorHandling(app);
   installRequestLogging(app);
   app.register(async (api) => accountsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => usersRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => conversationsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => uploadsRoutes(api, deps), { prefix: '/api' });
-  app.register(async (api) => healthRoutes(api), { prefix: '/api' });
+  app.register(async (api) => healthRoutes(api, deps), { prefix: '/api' });
   return app;
 }

@@ -1,6 +1,28 @@
 import type { FastifyInstance } from 'fastify';
+import { NotReadyError, type Readiness } from '../readiness';
 
-/** Liveness: the process is up and serving HTTP (readiness with dependencies comes with issue #6). */
-export function healthRoutes(app: FastifyInstance): void {
+export interface HealthRoutesDeps {
+  readiness: Readiness;
+}
+
+/**
+ * /health is liveness: the process is up and serving HTTP, whatever its dependencies do (restart
+ * it when this fails). /ready is readiness: send it traffic (503 `{msg}` while the database or
+ * Redis is unreachable, or while it shuts down).
+ */
+export function healthRoutes(app: FastifyInstance, { readiness }: HealthRoutesDeps): void {
   app.get('/health', async () => ({ status: 'ok' }));
+  app.get('/ready', async (request, reply) => {
+    try {
+      await readiness.check();
+      return { status: 'ok' };
+    } catch (error) {
+      const msg = error instanceof NotReadyError ? error.message : 'Not ready.';
+      // The reason behind it (a connection error) goes to the log, not to whoever asks.
+      const cause = error instanceof NotReadyError ? error.cause : error;
+      if (cause) request.log.warn({ err: cause, msg }, 'not ready');
+      else request.log.info({ msg }, 'not ready');
+      return reply.code(503).send({ msg });
+    }
+  });
 }

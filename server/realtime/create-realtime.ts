@@ -44,6 +44,8 @@ export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, al
     // A foreign page must not open a socket to us (cross-site WebSocket hijacking): checked on
     // every handshake, polling or WebSocket, before any session exists.
     allowRequest: originAllowRequest(allowedOrigins, log),
+    // Split deployment: the pages' origin may read long-polling answers (WebSocket needs no CORS).
+    ...(allowedOrigins ? { cors: { origin: [...allowedOrigins] } } : {}),
     // A larger WebSocket frame or polling body closes that connection (the client reconnects).
     maxHttpBufferSize: MAX_SOCKET_PAYLOAD_BYTES,
   });

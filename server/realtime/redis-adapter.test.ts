@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type ThrowawayRedis } from '../../testing/redis';
+import { waitUntil } from '../../testing/wait';
 import type { Ack, InitPayload, MessagePayload } from '../../lib/contract';
 import { createServer, type ParleyServer } from '../app';
 import type { FirebaseTokenVerifier } from '../auth/firebase-verifier';
@@ -49,6 +50,11 @@ async function send(socket: ClientSocket, to: SeededUser, text: string): Promise
   const ack = await emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: to.id, text });
   if (!('data' in ack)) throw new Error(`send refused: ${JSON.stringify(ack)}`);
   return ack.data;
+}
+
+async function readiness(url: string): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${url}/api/ready`);
+  return { status: response.status, body: await response.json() };
 }
 
 /** Resolves with the first `message` whose text is `text`. */
@@ -96,14 +102,18 @@ describe('the Redis adapter', () => {
     // Storing and acknowledging do not need Redis; the broadcast waits in ioredis' offline queue.
     const duringOutage = receive(bobTab, 'while Redis was down');
     const queued = await send(aliceTab, bob, 'while Redis was down');
+    // Meanwhile the nodes tell the load balancer they are not ready.
+    for (const node of nodes) expect(await readiness(node.url)).toEqual({ status: 503, body: { msg: 'Redis unreachable.' } });
     await redis.start();
 
     expect((await duringOutage).id).toBe(queued.id);
     const afterwards = receive(bobTab, 'after the restart');
     const sent = await send(aliceTab, bob, 'after the restart');
     expect((await afterwards).id).toBe(sent.id);
-    // Both nodes still answer.
-    for (const node of nodes) expect((await fetch(`${node.url}/api/health`)).status).toBe(200);
+    // Both nodes are up and ready again.
+    for (const node of nodes) {
+      await waitUntil(async () => (await readiness(node.url)).status === 200, { timeoutMs: 10_000, what: 'ready again' });
+    }
   });
 
   it('reconnects at most about a second after each attempt (ioredis backs off to 5 s by default)', () => {

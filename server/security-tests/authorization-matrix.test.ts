@@ -116,8 +116,8 @@ const ROUTES: RouteRow[] = [
   },
 ];
 
-/** Routes anyone may call: sign-in, liveness, and downloads whose unguessable id is the capability. */
-const PUBLIC_ROUTES = ['POST /api/accounts/authorize', 'GET /api/health', 'GET /api/uploads/:id/:name'];
+/** Routes anyone may call: sign-in, liveness, readiness, and downloads whose unguessable id is the capability. */
+const PUBLIC_ROUTES = ['POST /api/accounts/authorize', 'GET /api/health', 'GET /api/ready', 'GET /api/uploads/:id/:name'];
 
 async function send(method: string, call: HttpCall, authorization?: string): Promise<{ status: number; body: unknown }> {
   const headers = { ...call.headers, ...(authorization !== undefined && { authorization }) };
@@ -171,6 +171,7 @@ describe('HTTP authorisation matrix', () => {
 
   it('serves the public routes without a token', async () => {
     expect((await send('GET', { path: '/api/health' })).status).toBe(200);
+    expect((await send('GET', { path: '/api/ready' })).status).toBe(200);
     // A bad ID token is a 400 at sign-in, never a 401 (docs/API.md).
     const authorize = await send('POST', { path: '/api/accounts/authorize', ...json({ firebase_id: 'x', social_type: 'google', id_token: 'bad' }) });
     expect(authorize.status).toBe(400);
