@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import type { CSSProperties } from 'react';
+import { attachmentUrl } from '@/lib/api/attachment-url';
 import type { Attachment } from '@/lib/contract';
 import type { ThreadMessage } from '@/lib/stores/thread-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
@@ -47,18 +48,19 @@ const isImage = (attachment: Attachment) => attachment.mime_type.startsWith('ima
 export function AttachmentView({ attachment, language }: { attachment: Attachment; language: string }) {
   const t = useT();
   const { width, height } = attachment;
+  const url = attachmentUrl(attachment.url);
   if (isImage(attachment) && width && height) {
     const box: CSSProperties = { aspectRatio: `${width} / ${height}`, width: `${width}px` };
     return (
-      <a className={styles.imageLink} href={attachment.url} target="_blank" rel="noopener noreferrer">
+      <a className={styles.imageLink} href={url} target="_blank" rel="noopener noreferrer">
         {/* The API serves the upload as stored; its size is known, so there is nothing for next/image to add. */}
         {/* eslint-disable-next-line @next/next/no-img-element */}
-        <img className={styles.image} src={attachment.url} width={width} height={height} alt={t('thread.imageAlt', { name: attachment.name })} loading="lazy" decoding="async" style={box} />
+        <img className={styles.image} src={url} width={width} height={height} alt={t('thread.imageAlt', { name: attachment.name })} loading="lazy" decoding="async" style={box} />
       </a>
     );
   }
   return (
-    <a className={styles.file} href={attachment.url} download={attachment.name} target="_blank" rel="noopener noreferrer" aria-label={t('thread.download', { name: attachment.name })}>
+    <a className={styles.file} href={url} download={attachment.name} target="_blank" rel="noopener noreferrer" aria-label={t('thread.download', { name: attachment.name })}>
       <PaperclipIcon size={16} />
       <span className={styles.fileName}>{attachment.name}</span>
       <span className={styles.fileSize}>{formatFileSize(attachment.size, language)}</span>
