@@ -14,16 +14,19 @@ describe('publicConfig', () => {
   it('falls back to /api and the page origin when nothing is set', async () => {
     vi.stubEnv('NEXT_PUBLIC_API_URL', '');
     vi.stubEnv('NEXT_PUBLIC_SOCKET_URL', '');
+    vi.stubEnv('NEXT_PUBLIC_SOCKET_WEBSOCKET_ONLY', '');
     vi.stubEnv('NEXT_PUBLIC_FIREBASE_AUTH_EMULATOR_HOST', '');
     const config = await loadConfig();
     expect(config.apiUrl).toBe('/api');
     expect(config.socketUrl).toBeUndefined();
+    expect(config.socketWebSocketOnly).toBe(false);
     expect(config.authEmulatorHost).toBeUndefined();
   });
 
   it('uses the NEXT_PUBLIC_ variables when they are set', async () => {
     vi.stubEnv('NEXT_PUBLIC_API_URL', 'https://parley.test/api');
     vi.stubEnv('NEXT_PUBLIC_SOCKET_URL', 'https://parley.test');
+    vi.stubEnv('NEXT_PUBLIC_SOCKET_WEBSOCKET_ONLY', 'true');
     vi.stubEnv('NEXT_PUBLIC_FIREBASE_API_KEY', 'key');
     vi.stubEnv('NEXT_PUBLIC_FIREBASE_AUTH_DOMAIN', 'parley.firebaseapp.com');
     vi.stubEnv('NEXT_PUBLIC_FIREBASE_PROJECT_ID', 'parley');
@@ -33,6 +36,7 @@ describe('publicConfig', () => {
     expect(config).toEqual({
       apiUrl: 'https://parley.test/api',
       socketUrl: 'https://parley.test',
+      socketWebSocketOnly: true,
       firebase: { apiKey: 'key', authDomain: 'parley.firebaseapp.com', projectId: 'parley', appId: 'app' },
       authEmulatorHost: '127.0.0.1:9099',
     });

@@ -13,6 +13,11 @@ export interface PublicConfig {
   apiUrl: string;
   /** Socket.IO server; undefined means the page's own origin. */
   socketUrl: string | undefined;
+  /**
+   * WebSocket from the start, no long-polling first: behind a load balancer without sticky
+   * sessions, a polling session's requests could reach different nodes (docs/DEPLOY.md).
+   */
+  socketWebSocketOnly: boolean;
   firebase: FirebasePublicConfig;
   /** host:port of the Firebase Auth emulator, when the app runs against it. */
   authEmulatorHost: string | undefined;
@@ -21,6 +26,7 @@ export interface PublicConfig {
 export const publicConfig: PublicConfig = Object.freeze({
   apiUrl: process.env.NEXT_PUBLIC_API_URL || '/api',
   socketUrl: process.env.NEXT_PUBLIC_SOCKET_URL || undefined,
+  socketWebSocketOnly: process.env.NEXT_PUBLIC_SOCKET_WEBSOCKET_ONLY === 'true',
   firebase: Object.freeze({
     apiKey: process.env.NEXT_PUBLIC_FIREBASE_API_KEY,
     authDomain: process.env.NEXT_PUBLIC_FIREBASE_AUTH_DOMAIN,

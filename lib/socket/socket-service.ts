@@ -109,6 +109,7 @@ export function createSocketService(
   function createSocket(): ClientSocket {
     const created = factory(publicConfig.socketUrl, {
       autoConnect: false,
+      ...(publicConfig.socketWebSocketOnly ? { transports: ['websocket'] } : {}),
       // A callback, not a value: every (re)connect must carry the token stored at that moment.
       auth: (callback) => callback({ token: getStoredToken() ?? '' } satisfies HandshakeAuth),
     });
