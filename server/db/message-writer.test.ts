@@ -111,6 +111,7 @@ describe('storeMessages (one transaction per batch)', () => {
     const mine = await createUpload(db, { ownerId: a, name: 'a.png', mimeType: 'image/png', size: 1, storageKey: 'ka' });
     const foreign = await createUpload(db, { ownerId: other, name: 'o.png', mimeType: 'image/png', size: 1, storageKey: 'ko' });
     const toGone = msg(a, gone);
+    const withFile = msg(a, b, { text: '', attachmentId: mine.id });
     const out = await storeMessages(db, [
       msg(a, 2_000_000_000),
       msg(a, b),
@@ -119,7 +120,7 @@ describe('storeMessages (one transaction per batch)', () => {
       msg(a, b, { attachmentId: foreign.id }),
       msg(a, b, { attachmentId: 'no-such-upload' }),
       msg(2_000_000_001, b),
-      msg(a, b, { text: '', attachmentId: mine.id }),
+      withFile,
     ]);
     expect(out.map((o) => ('refused' in o ? o.refused : stored(o).message.seq))).toEqual([
       'recipient',
@@ -132,6 +133,7 @@ describe('storeMessages (one transaction per batch)', () => {
       2,
     ]);
     expect(stored(out[7]).message.attachment).toMatchObject({ id: mine.id, name: 'a.png' });
+    expect(stored((await storeMessages(db, [withFile]))[0])).toEqual({ ...stored(out[7]), created: false });
     expect([await lastSeq(a), await lastSeq(b), await lastSeq(gone)]).toEqual([2, 2, 0]);
     // A refused client_id is free: the same message to someone valid is stored.
     expect(stored((await storeMessages(db, [{ ...toGone, recipientId: b }]))[0]).message.seq).toBe(3);
