@@ -1,8 +1,7 @@
-import { inArray, sql } from 'drizzle-orm';
+import { findStored, findUploads, freshMessageRow, lockUsers, toMessageRow, toUploadRow, writeBatch, type FreshRow } from './message-batch-sql';
 import { toStoredMessage, type NewMessage, type StoredMessage } from './message-payload';
 import type { Db } from './open-database';
-import { rows } from './raw-rows';
-import { uploads, type MessageRow, type UploadRow } from './schema';
+import { scriptTransaction, type Row } from './script-transaction';
 
 /**
  * Why one message of a batch was not stored: its recipient does not exist or is inactive (or is
@@ -11,18 +10,6 @@ import { uploads, type MessageRow, type UploadRow } from './schema';
 export type Refusal = 'recipient' | 'attachment' | 'sender';
 
 export type BatchOutcome = { stored: StoredMessage } | { refused: Refusal };
-
-/** A message that gets a row: what is inserted, in the batch's order (`i`). */
-interface FreshRow {
-  i: number;
-  sender_id: number;
-  recipient_id: number;
-  client_id: string;
-  text: string;
-  attachment_id: string | null;
-  sender_seq: number;
-  recipient_seq: number;
-}
 
 /** `fresh`: the message's index in the rows inserted; `repeat`: a later send of the same key. */
 type Plan = BatchOutcome | { fresh: number; repeat: boolean };
@@ -38,31 +25,40 @@ const keyOf = (senderId: number, clientId: string) => `${senderId}:${clientId}`;
  * Every user involved is locked first, in id order in one statement: batches on several
  * processes sharing one Postgres therefore queue on their common users and cannot deadlock, and
  * each account's seqs are taken and committed in one order, so a seq is never visible before a
- * smaller one of the same account. Then one query finds the pairs already stored (after the lock:
- * a batch of another process storing the same pair has committed by then), one reads the
- * attachments (if any), seqs are counted in JS from the locked rows, and ONE statement writes
- * everything (writeBatch). Raw SQL on purpose: this is the hot path, and per statement the query
- * builder cost more CPU than the database.
+ * smaller one of the same account. In the same round trip, one query finds the pairs already
+ * stored (a statement of its own, so it sees what another process's batch on the same users
+ * committed while this one waited for the locks) and one reads the attachments. Seqs are counted
+ * in JS from the locked rows, then ONE statement writes everything and the transaction commits, in
+ * a second round trip (message-batch-sql.ts has the statements). Raw SQL on purpose: this is the
+ * hot path, and per statement drizzle's query builder cost more CPU than the database.
  */
 export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promise<BatchOutcome[]> {
   if (batch.length === 0) return [];
-  return db.transaction(async (tx) => {
-    const accounts = await lockAccounts(tx, batch);
-    const earlier = await findStored(tx, batch);
-    const uploadsById = await findUploads(tx, [
-      ...batch.map((message) => message.attachmentId),
-      ...[...earlier.values()].map((row) => row.attachmentId),
+  const userIds = [...new Set(batch.flatMap((message) => [message.senderId, message.recipientId]))];
+  // The uploads the batch names, to check them; a stored row comes with its own (findStored).
+  const attachmentIds = [...new Set(batch.flatMap((message) => (message.attachmentId ? [message.attachmentId] : [])))];
+  return scriptTransaction(db, async (tx) => {
+    const [locked = [], found = [], uploadRows = []] = await tx.run([
+      lockUsers(userIds),
+      findStored(batch),
+      ...(attachmentIds.length > 0 ? [findUploads(attachmentIds)] : []),
     ]);
-
-    const uploadOf = (id: string | null) => (id === null ? null : (uploadsById.get(id) ?? null));
+    const accounts = new Map(locked.map((row) => [Number(row.id), { active: row.is_active === true, lastSeq: Number(row.last_seq) }]));
+    const earlier = new Map(
+      found.map((row) => [
+        keyOf(Number(row.sender_id), row.client_id as string),
+        { message: toMessageRow(row), upload: row.upload ? toUploadRow(row.upload as Row) : null },
+      ]),
+    );
+    const uploadsById = new Map(uploadRows.map((row) => toUploadRow(row)).map((row) => [row.id, row]));
 
     const fresh: FreshRow[] = [];
     const freshByKey = new Map<string, number>();
-    const touched = new Set<number>();
+    const lastSeqs = new Map<number, number>();
     const plans = batch.map((message): Plan => {
       const key = keyOf(message.senderId, message.clientId);
       const stored = earlier.get(key);
-      if (stored) return { stored: toStoredMessage({ message: stored, upload: uploadOf(stored.attachmentId) }, false) };
+      if (stored) return { stored: toStoredMessage(stored, false) };
       const first = freshByKey.get(key);
       if (first !== undefined) return { fresh: first, repeat: true };
       const sender = accounts.get(message.senderId);
@@ -76,7 +72,7 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
       }
       sender.lastSeq += 1;
       recipient.lastSeq += 1;
-      touched.add(message.senderId).add(message.recipientId);
+      lastSeqs.set(message.senderId, sender.lastSeq).set(message.recipientId, recipient.lastSeq);
       freshByKey.set(key, fresh.length);
       fresh.push({
         i: fresh.length,
@@ -90,20 +86,18 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
       });
       return { fresh: fresh.length - 1, repeat: false };
     });
-    if (fresh.length === 0) return plans as BatchOutcome[];
+    if (fresh.length === 0) {
+      await tx.commit([]);
+      return plans as BatchOutcome[];
+    }
 
-    const ids = [...touched];
-    const inserted = await writeBatch(tx, fresh, ids, ids.map((id) => accounts.get(id)!.lastSeq));
-    const insertedByKey = new Map(inserted.map((row) => [keyOf(row.sender_id, row.client_id), row]));
-    const created = fresh.map((row) => {
-      const found = insertedByKey.get(keyOf(row.sender_id, row.client_id));
-      if (!found) throw new Error('inserted message not returned');
-      return { id: Number(found.id), createdAt: found.created_at };
-    });
-
-    const storedFresh = fresh.map((row, index) => {
-      const { id, createdAt } = created[index]!;
-      return toStoredMessage({ message: toMessageRow(row, id, new Date(createdAt)), upload: uploadOf(row.attachment_id) }, true);
+    const [inserted = []] = await tx.commit([writeBatch(fresh, lastSeqs)]);
+    const insertedByKey = new Map(inserted.map((row) => [keyOf(Number(row.sender_id), row.client_id as string), row]));
+    const storedFresh = fresh.map((row) => {
+      const returned = insertedByKey.get(keyOf(row.sender_id, row.client_id));
+      if (!returned) throw new Error('inserted message not returned');
+      const upload = row.attachment_id === null ? null : (uploadsById.get(row.attachment_id) ?? null);
+      return toStoredMessage({ message: freshMessageRow(row, returned), upload }, true);
     });
     return plans.map((plan): BatchOutcome => {
       if (!('fresh' in plan)) return plan;
@@ -111,117 +105,4 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
       return { stored: plan.repeat ? { ...stored, created: false } : stored };
     });
   });
-}
-
-/** Locks every sender and recipient of the batch, lowest id first; missing users are absent. */
-async function lockAccounts(db: Db, batch: readonly NewMessage[]) {
-  const ids = [...new Set(batch.flatMap((message) => [message.senderId, message.recipientId]))];
-  const locked = await rows<{ id: number; is_active: boolean; last_seq: number | string }>(db, sql`
-    select id, is_active, last_seq from users where id = any(${sql.param(ids)}::int[]) order by id for update`);
-  return new Map(locked.map((row) => [row.id, { active: row.is_active, lastSeq: Number(row.last_seq) }]));
-}
-
-/**
- * Rows already stored under one of the batch's (sender, client_id) pairs, by that pair: one probe of
- * the unique index per pair (LATERAL … LIMIT 1 keeps the planner from hashing a scan of messages).
- */
-async function findStored(db: Db, batch: readonly NewMessage[]): Promise<Map<string, MessageRow>> {
-  const pairs = JSON.stringify(batch.map((message) => ({ s: message.senderId, c: message.clientId })));
-  const found = await rows<RawMessage>(db, sql`
-    select m.id, m.sender_id, m.recipient_id, m.client_id, m.text, m.attachment_id, m.sender_seq,
-      m.recipient_seq, m.created_at, m.read_at
-    from json_to_recordset(${pairs}::json) as k(s int, c text)
-    cross join lateral (select * from messages where sender_id = k.s and client_id = k.c limit 1) m`);
-  return new Map(found.map((row) => [keyOf(row.sender_id, row.client_id), fromRawMessage(row)]));
-}
-
-async function findUploads(db: Db, ids: readonly (string | null | undefined)[]): Promise<Map<string, UploadRow>> {
-  const wanted = [...new Set(ids.filter((id): id is string => !!id))];
-  if (wanted.length === 0) return new Map();
-  const found = await db.select().from(uploads).where(inArray(uploads.id, wanted));
-  return new Map(found.map((row) => [row.id, row]));
-}
-
-/** A messages row as the driver returns it to raw SQL: int8 may be a string, timestamps are. */
-interface RawMessage {
-  id: number | string;
-  sender_id: number;
-  recipient_id: number;
-  client_id: string;
-  text: string;
-  attachment_id: string | null;
-  sender_seq: number | string;
-  recipient_seq: number | string;
-  created_at: string | Date;
-  read_at: string | Date | null;
-}
-
-function fromRawMessage(row: RawMessage): MessageRow {
-  return {
-    id: Number(row.id),
-    senderId: row.sender_id,
-    recipientId: row.recipient_id,
-    clientId: row.client_id,
-    text: row.text,
-    attachmentId: row.attachment_id,
-    senderSeq: Number(row.sender_seq),
-    recipientSeq: Number(row.recipient_seq),
-    createdAt: new Date(row.created_at),
-    readAt: row.read_at === null ? null : new Date(row.read_at),
-  };
-}
-
-/**
- * The batch's writes, one statement: the accounts' new last_seq, the messages (ids drawn in the
- * batch's order, `order by i`, so they ascend with it), and both sides' conversation rows moved to
- * their newest message, the recipient's counting the new ones unread: one row per (user, peer)
- * (ON CONFLICT may touch a row only once), in key order. SET expressions read the row as it was,
- * so last_message_at is judged against the old id. A conversation row's foreign key to a message
- * inserted by the same statement is checked at its end, when the message is there.
- */
-async function writeBatch(db: Db, fresh: FreshRow[], userIds: number[], lastSeqs: number[]) {
-  return rows<{ id: number | string; sender_id: number; client_id: string; created_at: string | Date }>(db, sql`
-    with seqs as (
-      update users set last_seq = v.last_seq
-      from unnest(${sql.param(userIds)}::int[], ${sql.param(lastSeqs)}::bigint[]) as v(id, last_seq)
-      where users.id = v.id
-    ), inserted as (
-      insert into messages (sender_id, recipient_id, client_id, text, attachment_id, sender_seq, recipient_seq)
-      select sender_id, recipient_id, client_id, "text", attachment_id, sender_seq, recipient_seq
-      from json_to_recordset(${JSON.stringify(fresh)}::json) as r(
-        i int, sender_id int, recipient_id int, client_id text, "text" text, attachment_id text,
-        sender_seq bigint, recipient_seq bigint)
-      order by i
-      returning id, sender_id, recipient_id, client_id, created_at
-    ), sides as (
-      select sender_id as user_id, recipient_id as peer_id, id, created_at, 0 as unread from inserted
-      union all
-      select recipient_id, sender_id, id, created_at, 1 from inserted
-    ), conversations_moved as (
-      insert into conversations (user_id, peer_id, last_message_id, last_message_at, unread_count)
-      select user_id, peer_id, max(id), (array_agg(created_at order by id desc))[1], sum(unread)
-      from sides group by user_id, peer_id
-      order by user_id, peer_id
-      on conflict (user_id, peer_id) do update set
-        last_message_at = case when excluded.last_message_id > conversations.last_message_id
-          then excluded.last_message_at else conversations.last_message_at end,
-        last_message_id = greatest(conversations.last_message_id, excluded.last_message_id),
-        unread_count = conversations.unread_count + excluded.unread_count
-    )
-    select id, sender_id, client_id, created_at from inserted`);
-}
-
-function toMessageRow(row: FreshRow, id: number, createdAt: Date): MessageRow {
-  return {
-    id,
-    senderId: row.sender_id,
-    recipientId: row.recipient_id,
-    clientId: row.client_id,
-    text: row.text,
-    attachmentId: row.attachment_id,
-    senderSeq: row.sender_seq,
-    recipientSeq: row.recipient_seq,
-    createdAt,
-    readAt: null,
-  };
 }

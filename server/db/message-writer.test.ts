@@ -6,6 +6,7 @@ import { createMessageWriter, type WriteOutcome } from './message-writer';
 import { insertMessage } from './messages';
 import { openDatabase, type Database, type Db } from './open-database';
 import { conversations, messages, users } from './schema';
+import { ScriptError } from './script-transaction';
 import { createUpload } from './uploads';
 import { setUserActive, upsertUserFromFirebase } from './users';
 
@@ -133,7 +134,8 @@ describe('storeMessages (one transaction per batch)', () => {
       2,
     ]);
     expect(stored(out[7]).message.attachment).toMatchObject({ id: mine.id, name: 'a.png' });
-    expect(stored((await storeMessages(db, [withFile]))[0])).toEqual({ ...stored(out[7]), created: false });
+    // A retry that lost its attachment on the way still gets the stored row, attachment and all.
+    expect(stored((await storeMessages(db, [{ ...withFile, attachmentId: null }]))[0])).toEqual({ ...stored(out[7]), created: false });
     expect([await lastSeq(a), await lastSeq(b), await lastSeq(gone)]).toEqual([2, 2, 0]);
     // A refused client_id is free: the same message to someone valid is stored.
     expect(stored((await storeMessages(db, [{ ...toGone, recipientId: b }]))[0]).message.seq).toBe(3);
@@ -191,24 +193,27 @@ describe('message writer', () => {
     expect(writer.pending).toBe(0);
   });
 
-  it('when a batch fails, stores its other messages one by one and fails only the culprit', async () => {
+  it('when a batch fails, stores its other messages one by one and fails only the culprit, with an error that quotes no text', async () => {
     const [a, b] = [await newUser(), await newUser()];
-    const marker = `poison-${process.pid}-${++counter}`;
-    await db.execute(sql.raw(`ALTER TABLE messages ADD CONSTRAINT "${marker}" CHECK (position('${marker}' in text) = 0)`));
+    const tag = `poison${process.pid}x${++counter}`;
+    await db.execute(sql.raw(`ALTER TABLE messages ADD CONSTRAINT chk_${tag} CHECK (position('${tag}' in text) = 0)`));
     try {
       const writer = createMessageWriter(db);
       const out = await Promise.all([
         writer.write(msg(a, b)),
-        writer.write(msg(a, b, { text: `the ${marker}` })),
+        writer.write(msg(a, b, { text: `the ${tag} private words` })),
         writer.write(msg(b, a)),
       ]);
       expect(stored(out[0]).message.seq).toBe(1);
-      expect(out[1]).toEqual({ retry: 'failed', error: expect.any(Error) });
+      expect(out[1]).toEqual({ retry: 'failed', error: expect.any(ScriptError) });
+      const error = (out[1] as { error: ScriptError }).error;
+      expect(error).toMatchObject({ message: expect.stringContaining(`chk_${tag}`), constraint: `chk_${tag}` });
+      expect(`${error.stack} ${JSON.stringify(error)}`).not.toContain('private words');
       expect([stored(out[2]).message.seq, stored(out[2]).forRecipient.seq]).toEqual([2, 2]);
       expect([await lastSeq(a), await lastSeq(b)]).toEqual([2, 2]);
       await writer.close();
     } finally {
-      await db.execute(sql.raw(`ALTER TABLE messages DROP CONSTRAINT "${marker}"`));
+      await db.execute(sql.raw(`ALTER TABLE messages DROP CONSTRAINT chk_${tag}`));
     }
   });
 

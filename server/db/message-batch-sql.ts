@@ -1,0 +1,127 @@
+// The statements of a message batch (message-batch.ts), as script text with their values as
+// literals (script-transaction.ts), and the rows they return as the schema's row types.
+import type { MessageRow, UploadRow } from './schema';
+import { sqlInt, sqlText, type Row } from './script-transaction';
+
+/** A message that gets a row: what is inserted, in the batch's order (`i`). */
+export interface FreshRow {
+  i: number;
+  sender_id: number;
+  recipient_id: number;
+  client_id: string;
+  text: string;
+  attachment_id: string | null;
+  sender_seq: number;
+  recipient_seq: number;
+}
+
+const intArray = (values: readonly number[]) => `array[${values.map(sqlInt).join(',')}]::int[]`;
+const json = (value: unknown) => `${sqlText(JSON.stringify(value))}::json`;
+
+/** Locks the users, lowest id first, in one statement; missing users are simply absent. */
+export const lockUsers = (ids: readonly number[]) =>
+  `select id, is_active, last_seq from users where id = any(${intArray(ids)}) order by id for update`;
+
+/**
+ * Rows already stored under these (sender, client_id) pairs, each with its upload as JSON (or
+ * null): one probe of the unique index per pair (LATERAL … LIMIT 1 keeps the planner from hashing
+ * a scan of messages instead).
+ */
+export const findStored = (pairs: readonly { senderId: number; clientId: string }[]) => `
+  select m.id, m.sender_id, m.recipient_id, m.client_id, m.text, m.attachment_id, m.sender_seq,
+    m.recipient_seq, m.created_at, m.read_at, to_json(u) as upload
+  from json_to_recordset(${json(pairs.map(({ senderId, clientId }) => ({ s: senderId, c: clientId })))}) as k(s int, c text)
+  cross join lateral (select * from messages where sender_id = k.s and client_id = k.c limit 1) m
+  left join uploads u on u.id = m.attachment_id`;
+
+export const findUploads = (ids: readonly string[]) =>
+  `select * from uploads where id = any(array[${ids.map(sqlText).join(',')}]::text[])`;
+
+/**
+ * The batch's writes, one statement: the accounts' new last_seq, the messages (ids drawn in the
+ * batch's order, `order by i`, so they ascend with it), and both sides' conversation rows moved to
+ * their newest message, the recipient's counting the new ones unread: one row per (user, peer)
+ * (ON CONFLICT may touch a row only once), in key order. SET expressions read the row as it was,
+ * so last_message_at is judged against the old id. A conversation row's foreign key to a message
+ * inserted by the same statement is checked at its end, when the message is there.
+ */
+export const writeBatch = (fresh: readonly FreshRow[], lastSeqs: ReadonlyMap<number, number>) => `
+  with seqs as (
+    update users set last_seq = v.last_seq
+    from unnest(${intArray([...lastSeqs.keys()])}, ${intArray([...lastSeqs.values()])}::bigint[]) as v(id, last_seq)
+    where users.id = v.id
+  ), inserted as (
+    insert into messages (sender_id, recipient_id, client_id, text, attachment_id, sender_seq, recipient_seq)
+    select sender_id, recipient_id, client_id, "text", attachment_id, sender_seq, recipient_seq
+    from json_to_recordset(${json(fresh)}) as r(
+      i int, sender_id int, recipient_id int, client_id text, "text" text, attachment_id text,
+      sender_seq bigint, recipient_seq bigint)
+    order by i
+    returning id, sender_id, recipient_id, client_id, created_at
+  ), sides as (
+    select sender_id as user_id, recipient_id as peer_id, id, created_at, 0 as unread from inserted
+    union all
+    select recipient_id, sender_id, id, created_at, 1 from inserted
+  ), conversations_moved as (
+    insert into conversations (user_id, peer_id, last_message_id, last_message_at, unread_count)
+    select user_id, peer_id, max(id), (array_agg(created_at order by id desc))[1], sum(unread)
+    from sides group by user_id, peer_id
+    order by user_id, peer_id
+    on conflict (user_id, peer_id) do update set
+      last_message_at = case when excluded.last_message_id > conversations.last_message_id
+        then excluded.last_message_at else conversations.last_message_at end,
+      last_message_id = greatest(conversations.last_message_id, excluded.last_message_id),
+      unread_count = conversations.unread_count + excluded.unread_count
+  )
+  select id, sender_id, client_id, created_at from inserted`;
+
+// Raw rows: int8 arrives as a string from node-postgres, timestamps as Dates or strings.
+const int = (value: unknown) => Number(value);
+const date = (value: unknown) => new Date(value as string | Date);
+const dateOrNull = (value: unknown) => (value === null ? null : date(value));
+
+export function toMessageRow(row: Row): MessageRow {
+  return {
+    id: int(row.id),
+    senderId: int(row.sender_id),
+    recipientId: int(row.recipient_id),
+    clientId: row.client_id as string,
+    text: row.text as string,
+    attachmentId: row.attachment_id as string | null,
+    senderSeq: int(row.sender_seq),
+    recipientSeq: int(row.recipient_seq),
+    createdAt: date(row.created_at),
+    readAt: dateOrNull(row.read_at),
+  };
+}
+
+/** An uploads row, from a result row or from its to_json (find the upload of a stored message). */
+export function toUploadRow(row: Row): UploadRow {
+  return {
+    id: row.id as string,
+    ownerId: int(row.owner_id),
+    name: row.name as string,
+    mimeType: row.mime_type as string,
+    size: int(row.size),
+    width: row.width === null ? null : int(row.width),
+    height: row.height === null ? null : int(row.height),
+    storageKey: row.storage_key as string,
+    createdAt: date(row.created_at),
+  };
+}
+
+/** The new message's row, from what was inserted and what the insert returned. */
+export function freshMessageRow(row: FreshRow, returned: Row): MessageRow {
+  return {
+    id: int(returned.id),
+    senderId: row.sender_id,
+    recipientId: row.recipient_id,
+    clientId: row.client_id,
+    text: row.text,
+    attachmentId: row.attachment_id,
+    senderSeq: row.sender_seq,
+    recipientSeq: row.recipient_seq,
+    createdAt: date(returned.created_at),
+    readAt: null,
+  };
+}
