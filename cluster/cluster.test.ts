@@ -1,13 +1,14 @@
 // The cluster test (issue #6, "Beyond one machine"): two production server nodes sharing a
 // throwaway PostgreSQL and Redis. Everything a user does crosses nodes; a node killed with
-// SIGKILL hands its clients to the other; Redis restarting mid-traffic loses nothing acknowledged.
+// SIGKILL hands its clients to the other, and so does one stopped gracefully (SIGTERM); Redis
+// restarting mid-traffic loses nothing acknowledged.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { ConversationPage, MessagePayload, Page, Profile } from '../lib/contract';
 import type { ServerProcess } from '../faults/server-process';
 import { delay, waitUntil } from '../testing/wait';
 import { startBalancer, type Balancer } from './balancer';
-import { createCluster, type Cluster } from './cluster';
+import { DRAIN_MS_A, createCluster, type Cluster } from './cluster';
 import { Tab, getJson, type SeededSession } from './tab';
 import { connectGroup, settleAndVerify, traffic, type Group } from './traffic';
 
@@ -24,7 +25,7 @@ const REDIS_OUTAGE_MS = 1_500;
 const RESUME_LIMIT_MS = 5_000;
 const SEED = Number(process.env.CLUSTER_SEED || Math.floor(Math.random() * 2 ** 31));
 
-const handle = createCluster({ users: 3 + 2 * GROUP_SIZE });
+const handle = createCluster({ users: 3 + 3 * GROUP_SIZE });
 let cluster: Cluster;
 const cleanups: (() => unknown)[] = [];
 
@@ -225,6 +226,76 @@ it('loses nothing acknowledged when Redis restarts mid-traffic, and cross-node d
   expect([a.running, b.running, a.pid, b.pid]).toEqual([true, true, ...pids]);
   for (const node of [a, b]) expect((await fetch(`${node.url}/api/health`)).status).toBe(200);
   expect(errors.filter((line) => /"level":60|uncaught|unhandled/i.test(line))).toEqual([]);
+});
+
+it('hands node A’s clients to node B on a graceful stop (SIGTERM): ready turns 503, A exits 0, nothing acknowledged lost or doubled', async () => {
+  const { a, b } = cluster;
+  if (!a.running) await a.start(); // an earlier case failed before restarting it
+  const errorsBefore = a.errorLines().length + b.errorLines().length;
+  const viaA = await startBalancer([portOf(a), portOf(b)]);
+  const viaB = await startBalancer([portOf(b), portOf(a)]);
+  cleanups.push(() => viaA.close(), () => viaB.close());
+  const group = await connectGroup(cluster.take(GROUP_SIZE), (_, index) => (index % 2 === 0 ? viaA.url : viaB.url));
+  cleanups.push(() => group.close());
+  const onA = group.clients.filter((client) => group.urlOf.get(client.userId) === viaA.url);
+  expect(routedTo(viaA, 0), 'first connections through A’s balancer').toEqual(onA.map(() => portOf(a)));
+
+  let going = true;
+  const writing = traffic(group.clients, { everyMs: WRITE_EVERY_MS, seed: SEED + 2, going: () => going });
+  cleanups.push(() => (going = false));
+  await waitUntil(() => ackedSince(group, 0) >= ACKED_AROUND_FAULT, { timeoutMs: PROGRESS_TIMEOUT_MS, what: 'traffic before the stop' });
+
+  const stoppedAt = Date.now();
+  const stopped = a.stop();
+  // A's readiness, straight from A (not through a balancer), until the process has gone: the drain
+  // (DRAIN_MS_A) keeps it answering 503 for long enough to be seen, however slow the machine.
+  const readyAnswers: (number | 'refused')[] = [];
+  while (a.running) {
+    readyAnswers.push(await fetch(`${a.url}/api/ready`).then((response) => response.status, () => 'refused' as const));
+    await delay(10);
+  }
+  await stopped;
+  const exitedMs = Date.now() - stoppedAt;
+
+  await waitUntil(() => onA.every((client) => client.connections.some((record) => record.connectedAt > stoppedAt && record.syncedAt)), {
+    timeoutMs: RECONNECT_TIMEOUT_MS,
+    what: 'A’s clients reconnected (to B) and synced',
+  });
+  const reconnectedMs = Date.now() - stoppedAt;
+  await waitUntil(() => ackedSince(group, stoppedAt) >= ACKED_AROUND_FAULT, { timeoutMs: PROGRESS_TIMEOUT_MS, what: 'traffic after the stop' });
+  going = false;
+  await writing;
+  const { settled, verdict } = await settleAndVerify(group.clients, cluster.database.db);
+  const firstRefusal = readyAnswers.indexOf(503);
+  report('Cluster: graceful stop (SIGTERM) of node A', [
+    ['sent / acked / stored', `${verdict.sent} / ${verdict.acked} / ${verdict.stored}`],
+    ['lost / duplicates', `${verdict.lost} / ${verdict.duplicatesStored + verdict.duplicatesReceived}`],
+    ['A’s readiness answers (200 / 503 / refused)', ['200', '503', 'refused'].map((status) => readyAnswers.filter((answer) => String(answer) === status).length).join(' / ')],
+    ['A exited after SIGTERM', `${seconds(exitedMs)} (drain ${seconds(DRAIN_MS_A)}), ${JSON.stringify(a.exit)}`],
+    ['A’s clients reconnected to B and synced', seconds(reconnectedMs)],
+    ['transient refusals retried by clients', group.clients.reduce((n, client) => n + client.stats.transientErrors, 0)],
+    ['seed (CLUSTER_SEED)', SEED],
+  ]);
+
+  expect(a.exit, a.tail(20)).toEqual({ code: 0, signal: null });
+  // Readiness failed before A closed, and never said ready again.
+  expect(firstRefusal, `A’s readiness answers: ${readyAnswers.join(' ')}`).toBeGreaterThanOrEqual(0);
+  expect(readyAnswers.slice(firstRefusal)).not.toContain(200);
+  expect(settled).toBe('yes');
+  expect(verdict.failures, `node output:\n${a.tail(10)}\n${b.tail(10)}`).toEqual({});
+  expect(verdict.acked).toBe(verdict.sent);
+  expect(verdict.lost).toBe(0);
+  expect(verdict.duplicatesStored + verdict.duplicatesReceived).toBe(0);
+  // A closed its clients' sockets only after it stopped accepting: every reconnection through A's
+  // balancer went to B.
+  const afterStop = routedTo(viaA, stoppedAt);
+  expect(afterStop.length).toBeGreaterThanOrEqual(onA.length);
+  expect(new Set(afterStop)).toEqual(new Set([portOf(b)]));
+  expect([...a.errorLines(), ...b.errorLines()].slice(errorsBefore)).toEqual([]);
+
+  // A comes back and rejoins, so whatever runs after this case finds two nodes.
+  await a.start();
+  await cluster.meshed();
 });
 
 /** Messages of the group acknowledged by the server after `since` (Date.now()). */

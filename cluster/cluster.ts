@@ -16,6 +16,11 @@ import { Tab } from './tab';
 // would only slow the outbox down and blur what is measured.
 const RATE_LIMITS_OFF = { RATE_LIMIT_SEND: 'off', RATE_LIMIT_FOLLOW: 'off', RATE_LIMIT_SEARCH: 'off', RATE_LIMIT_UPLOAD: 'off' };
 const MESHED_TIMEOUT_MS = 30_000;
+/**
+ * Node A's SHUTDOWN_DRAIN_MS: on SIGTERM it keeps serving this long with /api/ready at 503, long
+ * enough for the graceful hand-over case to see it on a busy machine, short enough not to slow it.
+ */
+export const DRAIN_MS_A = 750;
 /** How long one probe waits for its event before trying again. */
 const PROBE_WAIT_MS = 1_000;
 
@@ -70,15 +75,17 @@ export function createCluster(options: { users: number }): ClusterHandle {
     database = await openDatabase({ databaseUrl: pg.url });
     const [probeA, probeB, ...users] = await seedUsers(database.db, { count: options.users + 2, prefix: 'cluster' });
 
-    const node = (name: string, port: number) =>
+    const node = (name: string, port: number, env: Record<string, string> = {}) =>
       serverProcess({
         entry,
         port,
         dataDir: path.join(base, `node-${name}`),
         logFile: path.join(base, `node-${name}.log`),
-        env: { DATABASE_URL: pg.url, REDIS_URL: shared.url, ...RATE_LIMITS_OFF },
+        env: { DATABASE_URL: pg.url, REDIS_URL: shared.url, ...RATE_LIMITS_OFF, ...env },
+        // As a load balancer would: a node counts once its database and Redis answer.
+        readyPath: '/api/ready',
       });
-    const a = node('a', portA);
+    const a = node('a', portA, { SHUTDOWN_DRAIN_MS: String(DRAIN_MS_A) });
     const b = node('b', portB);
     nodes.push(a, b);
     await Promise.all([a.start(), b.start()]);

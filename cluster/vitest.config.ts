@@ -1,5 +1,6 @@
 // The cluster test runs alone (`npm run test:cluster`): it starts a throwaway PostgreSQL and Redis
-// and two server nodes, kills one and restarts Redis, so it stays out of the default projects.
+// and two server nodes, kills one, stops one gracefully and restarts Redis, so it stays out of the
+// default projects.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 

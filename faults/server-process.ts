@@ -18,6 +18,11 @@ export interface ServerProcessOptions {
   env?: Record<string, string>;
   /** Extra node flags (e.g. --cpu-prof when looking into a slow run). */
   nodeArgs?: string[];
+  /**
+   * What start() waits on: /api/health (the default: the process serves HTTP) or /api/ready (its
+   * database and Redis answer too, as a load balancer would wait for).
+   */
+  readyPath?: '/api/health' | '/api/ready';
 }
 
 export interface ServerProcess {
@@ -27,7 +32,7 @@ export interface ServerProcess {
   readonly running: boolean;
   /** How the last run ended: its exit code, or the signal that ended it; null while running. */
   readonly exit: { code: number | null; signal: NodeJS.Signals | null } | null;
-  /** Starts (or starts again, on the same data and port); resolves once /api/health answers. */
+  /** Starts (or starts again, on the same data and port); resolves once `readyPath` answers 200. */
   start(): Promise<void>;
   /** kill -9: no shutdown hooks, no flushing, sockets cut. */
   kill(): Promise<void>;
@@ -66,7 +71,7 @@ export function serverProcess(options: ServerProcessOptions): ServerProcess {
 
   async function waitReady(started: ChildProcess): Promise<void> {
     const exited = () => (started.exitCode ?? started.signalCode)?.toString() ?? null;
-    await waitForOk(`${url}/api/health`, { timeoutMs: READY_TIMEOUT_MS, exited }).catch((error: Error) => {
+    await waitForOk(`${url}${options.readyPath ?? '/api/health'}`, { timeoutMs: READY_TIMEOUT_MS, exited }).catch((error: Error) => {
       throw new Error(`server ${error.message}:\n${tail()}`);
     });
   }
