@@ -94,6 +94,17 @@ describe('buildContentSecurityPolicy', () => {
     expect(connect.join(' ')).not.toContain('wss://api.example.com');
   });
 
+  it('shows attachments from the API origin: https: covers an https one, a plain-http one is named', () => {
+    expect(sources(build({ config: { apiUrl: 'https://api.example.com/api' } }), 'img-src')).toEqual(["'self'", 'data:', 'blob:', 'https:']);
+    expect(sources(build({ config: { apiUrl: 'http://127.0.0.1:3311/api' } }), 'img-src')).toEqual([
+      "'self'",
+      'data:',
+      'blob:',
+      'https:',
+      'http://127.0.0.1:3311',
+    ]);
+  });
+
   it('adds each origin once when the API and the socket share one', () => {
     const policy = build({ config: { apiUrl: 'https://api.example.com/api', socketUrl: 'https://api.example.com' } });
     const connect = sources(policy, 'connect-src');

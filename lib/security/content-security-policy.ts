@@ -46,6 +46,7 @@ function checkedHost(name: string, host: string): string {
 }
 
 const unique = (values: string[]) => [...new Set(values)];
+const plainHttp = (origins: string[]) => origins.filter((origin) => origin.startsWith('http:'));
 
 export function buildContentSecurityPolicy({ nonce, dev, config }: CspOptions): string {
   if (!NONCE.test(nonce)) throw new Error('The CSP nonce must be base64 of at least 12 random bytes.');
@@ -64,8 +65,10 @@ export function buildContentSecurityPolicy({ nonce, dev, config }: CspOptions): 
     // Styles cannot run code or reach the token.
     'style-src': ["'self'", "'unsafe-inline'"],
     // Avatars are URLs on any host (Google's and GitHub's CDNs, or whatever the user chose), so
-    // any https: image; images cannot run code. data:/blob: for local previews.
-    'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+    // any https: image; images cannot run code. data:/blob: for local previews. Attachments come
+    // from the API's origin (lib/api/attachment-url.ts), which https: covers only when it is
+    // https: a plain-http split setup (a local check) names it.
+    'img-src': ["'self'", 'data:', 'blob:', 'https:', ...plainHttp(connectOrigins(config.apiUrl, { webSocket: false }))],
     'font-src': ["'self'"],
     // 'self' includes the page's own ws: origin (CSP3), so same-origin Socket.IO and Next's dev
     // HMR websocket need nothing more.
