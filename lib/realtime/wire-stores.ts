@@ -45,13 +45,16 @@ function handleSentElsewhere(message: MessagePayload): void {
 }
 
 /**
- * Messages a sync brought: into the threads held (the merge drops what is already there). Badges
- * and the list's order then come from the server with the list (loadConversations).
+ * A page of messages a sync brought (up to 500): into the threads held (the merge drops what is
+ * already there) and onto the rows' last messages, each store updated once for the whole page:
+ * merging them one by one re-sorted a long thread once per message. Badges then come from the
+ * server with the list (loadConversations); synced messages never count as unread.
  */
 function applySynced(messages: MessagePayload[]): void {
   const me = useSessionStore.getState().user?.id;
-  const threads = useThreadStore.getState();
-  for (const message of messages) threads.receiveMessage(message.sender_id === me ? message.recipient_id : message.sender_id, message);
+  const entries = messages.map((message) => ({ peerId: message.sender_id === me ? message.recipient_id : message.sender_id, message }));
+  useThreadStore.getState().receiveMessages(entries);
+  useConversationsStore.getState().recordSynced(entries);
 }
 
 /** Every (re)connect, once init is acknowledged: what was missed, then the list with its badges. */
