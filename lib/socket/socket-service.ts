@@ -109,10 +109,6 @@ export function createSocketService(
   function createSocket(): ClientSocket {
     const created = factory(publicConfig.socketUrl, {
       autoConnect: false,
-      // WebSocket first: the long-polling start and its upgrade cost several round trips before
-      // init can go out. Polling remains the fallback where WebSocket cannot connect.
-      transports: ['websocket', 'polling'],
-      tryAllTransports: true,
       // A callback, not a value: every (re)connect must carry the token stored at that moment.
       auth: (callback) => callback({ token: getStoredToken() ?? '' } satisfies HandshakeAuth),
     });
