@@ -3,7 +3,8 @@
 import { useState } from 'react';
 import dynamic from 'next/dynamic';
 import { useRouter } from 'next/navigation';
-import { signIn, signInErrorMessage, type SignInMethod } from '@/lib/firebase/sign-in';
+import type { SignInMethod } from '@/lib/firebase/sign-in';
+import { signInErrorMessage } from '@/lib/firebase/sign-in-errors';
 import { useT } from '@/lib/i18n';
 import { ProviderButtons } from './provider-buttons';
 import styles from './account-screen.module.css';
@@ -15,6 +16,10 @@ const TestAccountForm = process.env.NEXT_PUBLIC_FIREBASE_AUTH_EMULATOR_HOST
   : null;
 
 type T = ReturnType<typeof useT>;
+
+// The sign-in flow (API client, socket, stores, then Firebase) is downloaded when a sign-in is
+// about to start, never with the page: the first load stays that of a small page (issue #5).
+const loadSignIn = () => import('@/lib/firebase/sign-in');
 
 /** Firebase's own words for the common cases are English; these have translations. */
 function describeFailure(failure: unknown, t: T): string {
@@ -34,6 +39,7 @@ export function AccountScreen() {
     setPending(method.kind === 'provider' ? method.socialType : method.kind);
     setError(null);
     try {
+      const { signIn } = await loadSignIn();
       await signIn(method);
       router.replace('/main');
     } catch (failure) {
@@ -53,7 +59,11 @@ export function AccountScreen() {
         </h1>
         <p className={styles.lead}>{t('account.tagline')}</p>
 
-        <ProviderButtons pending={pending} onSignIn={(socialType) => start({ kind: 'provider', socialType })} />
+        <ProviderButtons
+          pending={pending}
+          onIntent={() => void loadSignIn().catch(() => {})}
+          onSignIn={(socialType) => start({ kind: 'provider', socialType })}
+        />
 
         {TestAccountForm ? (
           <TestAccountForm

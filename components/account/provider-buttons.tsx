@@ -9,10 +9,12 @@ const PROVIDERS = [
 
 interface Props {
   pending: string | null;
+  /** A sign-in may be about to start (pointer over a button, or focus): fetch its code now. */
+  onIntent?: () => void;
   onSignIn: (socialType: SocialType) => void;
 }
 
-export function ProviderButtons({ pending, onSignIn }: Props) {
+export function ProviderButtons({ pending, onIntent, onSignIn }: Props) {
   const t = useT();
   return (
     <div className={styles.providers}>
@@ -24,6 +26,8 @@ export function ProviderButtons({ pending, onSignIn }: Props) {
           data-provider={type}
           disabled={pending !== null}
           aria-busy={pending === type}
+          onPointerEnter={onIntent}
+          onFocus={onIntent}
           onClick={() => onSignIn(type)}
         >
           <span className={styles.providerIcon} aria-hidden="true">

@@ -1,8 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { MAX_MESSAGE_LENGTH, type Attachment } from '@/lib/contract';
 import { validateMessage } from '@/lib/stores/message-validation';
-import { formatFileSize, useT } from '@/lib/i18n';
+import { formatFileSize, useLanguage, useT } from '@/lib/i18n';
 import { CloseIcon, PaperclipIcon, SendIcon } from '@/components/ui/icons';
 import { useAttachment, type AttachmentControls } from './use-attachment';
 import styles from './composer.module.css';
@@ -144,8 +143,7 @@ export function Composer({ onSend, placeholder, leading, autoFocus = false }: Pr
 /** The attached file: its name and size, the upload's progress, and what can be done with it. */
 function AttachmentChip({ upload }: { upload: AttachmentControls }) {
   const t = useT();
-  const { i18n } = useTranslation();
-  const language = i18n.language;
+  const language = useLanguage();
   const { state } = upload;
   if (state.status === 'none') return null;
 

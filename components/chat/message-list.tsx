@@ -119,13 +119,21 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
   }
   const firstItemIndex = START_INDEX - offset;
 
+  // How many messages the latest change added: one glides in; a batch (a catch-up page of
+  // hundreds) jumps, or the next batch would land while the glide is still on its way and, no
+  // longer at the bottom, the list would stop following.
+  const [counted, setCounted] = useState({ length: messages.length, added: 0 });
+  if (counted.length !== messages.length) setCounted({ length: messages.length, added: messages.length - counted.length });
+  const added = counted.length !== messages.length ? messages.length - counted.length : counted.added;
+
   const last = messages[messages.length - 1];
   const followOutput = useCallback(
     (isAtBottom: boolean) => {
-      if (last && last.sender_id === me && last.status === 'sending') return isAtBottom ? 'smooth' : 'auto';
-      return isAtBottom ? 'smooth' : false;
+      const glide = added > 1 ? 'auto' : 'smooth';
+      if (last && last.sender_id === me && last.status === 'sending') return isAtBottom ? glide : 'auto';
+      return isAtBottom ? glide : false;
     },
-    [last, me],
+    [last, me, added],
   );
 
   const context: ListContext = { peerId, name, messages, firstItemIndex, me, language, now, hasMore, loadingOlder, error };

@@ -1,8 +1,7 @@
 'use client';
 
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { initI18n, useT } from '@/lib/i18n';
+import { initI18n, useLanguage as useShownLanguage, useT } from '@/lib/i18n';
 import { Spinner } from '@/components/ui/spinner';
 
 const I18nReadyContext = createContext(false);
@@ -40,5 +39,5 @@ export function I18nReady({ children }: { children: ReactNode }) {
 
 /** The language the UI is shown in (re-renders on change), for Intl date and number formats. */
 export function useLanguage(): string {
-  return useTranslation().i18n.language;
+  return useShownLanguage();
 }

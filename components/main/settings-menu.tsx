@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { errorMessage } from '@/lib/api/errors';
 import { SUPPORTED_LANGUAGES, type Language } from '@/lib/contract';
-import { normalizeLanguage, setLanguage, useT } from '@/lib/i18n';
+import { normalizeLanguage, useT } from '@/lib/i18n';
+import { setLanguage } from '@/lib/i18n/user-language';
 import { useLanguage } from '@/components/i18n/i18n-provider';
 import { SettingsIcon } from '@/components/ui/icons';
 import buttons from '@/components/ui/button.module.css';

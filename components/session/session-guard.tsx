@@ -3,13 +3,15 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { usePathname, useRouter } from 'next/navigation';
 import { setNavigator } from '@/lib/navigation';
-import { areaOf, runGuard, type Area } from '@/lib/session/guard';
+import { areaOf, runRouteGuard, type Area } from '@/lib/session/route-guard';
 import { Spinner } from '@/components/ui/spinner';
 import { useT } from '@/lib/i18n';
 
 /**
- * Runs the token guard (SPEC §2) whenever the user enters an area, and renders the area only
- * once the guard has allowed it: a blocked route never renders, not even for one frame.
+ * Runs the token guard's route decision (SPEC §2) whenever the user enters an area, and renders
+ * the area only once it is allowed: a blocked route never renders, not even for one frame. With a
+ * stored token, the main area's page then loads the user before it shows anything (MainGate):
+ * that half needs the API client and the socket, which the sign-in page must not download.
  */
 export function SessionGuard({ children }: { children: ReactNode }) {
   const t = useT();
@@ -21,12 +23,10 @@ export function SessionGuard({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let current = true;
-    runGuard(area)
-      .then((outcome) => {
-        if (current && outcome === 'allow') setAllowedArea(area);
-      })
-      // runGuard turns every expected failure into 'blocked'; anything else is a bug to report.
-      .catch((error: unknown) => console.error(error));
+    // After the effect, not in it: the token is read in the browser only (never during SSR).
+    void Promise.resolve().then(() => {
+      if (current && runRouteGuard(area) !== 'blocked') setAllowedArea(area);
+    });
     return () => {
       current = false;
       // Leaving an area revokes its permission: coming back must pass the guard again first.

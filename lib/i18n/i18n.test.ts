@@ -3,7 +3,8 @@ import type { User } from '@/lib/contract';
 import { getStoredLocale, storeLocale } from '@/lib/session/storage';
 import { resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
 import { formatFileSize } from './format';
-import { currentLanguage, i18n, initI18n, normalizeLanguage, resetI18nForTests, setLanguage } from './i18n';
+import { currentLanguage, i18n, initI18n, normalizeLanguage } from './i18n';
+import { followUserLanguage, resetUserLanguageForTests, setLanguage } from './user-language';
 
 const accounts = vi.hoisted(() => ({ updateSettings: vi.fn<(body: { language: string }) => Promise<User>>() }));
 vi.mock('@/lib/api/accounts', () => accounts);
@@ -14,7 +15,7 @@ describe('i18n', () => {
   beforeEach(() => {
     localStorage.clear();
     resetSessionStore();
-    resetI18nForTests();
+    resetUserLanguageForTests();
     accounts.updateSettings.mockReset();
   });
 
@@ -110,6 +111,7 @@ describe('i18n', () => {
 
   it('follows the language of a published user (sign-in, another device) and stores it', async () => {
     await initI18n('en');
+    followUserLanguage();
     useSessionStore.getState().publishUser(user('fr'));
     await vi.waitFor(() => expect(currentLanguage()).toBe('fr'));
     expect(getStoredLocale()).toBe('fr');

@@ -195,6 +195,39 @@ describe('wired stores', () => {
     await vi.waitFor(() => expect(reads()).toEqual([{ user_id: 2 }, { user_id: 2 }]));
   });
 
+  it('a long catch-up merges each sync page in one update of each store, keeping order and dropping duplicates', async () => {
+    await start();
+    openConversation(2);
+    await settle();
+    // 3 pages of 400 from the cursor (1): seqs 2…1201, the second page repeating one of the first.
+    const missed = Array.from({ length: 1200 }, (_, i) => message(i + 2, { seq: i + 2, minute: 0 }));
+    const pages = [missed.slice(0, 400), [missed[399]!, ...missed.slice(400, 800)], missed.slice(800)];
+    socket.ackResponder = async (event) => {
+      if (event === 'sync') {
+        const page = pages.shift() ?? [];
+        return { data: { messages: page, last_seq: 1201, has_more: pages.length > 0 } };
+      }
+      return event === 'read' ? { data: { count: 0 } } : { data: null };
+    };
+    api.listConversations.mockResolvedValue({ results: [conversation(2, missed.at(-1)!, 0)], next_cursor: null, last_seq: 1201 });
+    const threadUpdates = vi.fn();
+    const listUpdates = vi.fn();
+    const counterUpdates = vi.fn();
+    const stops = [useThreadStore.subscribe(threadUpdates), useConversationsStore.subscribe(listUpdates), useCounterStore.subscribe(counterUpdates)];
+    socket.transportDrops();
+    socket.managerReconnects(1);
+    await vi.waitFor(() => expect(useThreadStore.getState().threads[2]?.messages).toHaveLength(1201));
+    await settle();
+    for (const stop of stops) stop();
+    expect(useThreadStore.getState().threads[2]!.messages.map((m) => m.id)).toEqual(Array.from({ length: 1201 }, (_, i) => i + 1));
+    expect(threadUpdates).toHaveBeenCalledTimes(3);
+    // One per page for the rows' last messages, then the list read again (loading, loaded).
+    expect(listUpdates.mock.calls.length).toBeLessThanOrEqual(3 + 3);
+    // Synced messages never count as unread (docs/DELIVERY.md).
+    expect(useCounterStore.getState().unread).toBe(0);
+    expect(counterUpdates).not.toHaveBeenCalled();
+  });
+
   it('wiring twice subscribes once', async () => {
     await start();
     expect(wireStores()).toBe(unwire);

@@ -14,18 +14,33 @@ import { isViewing, markConversationRead, readOpenConversationIfUnread } from '.
 
 let teardown: (() => void) | null = null;
 let catchUp: CatchUp | null = null;
+let stopPreload: (() => void) | null = null;
+// When the first page was last read (performance.now()).
+let listReadAt = -Infinity;
+/** How recent a read of the list the session's first connection takes as current. */
+const FRESH_LIST_MS = 5_000;
 
 /**
  * The first page of conversations (again): unread badges are the server's. Its last_seq starts
  * catch-up the first time, so nothing stored between this read and the socket's init is missed.
+ * `reuse`: a page already read for this session (preloadConversations) is used as it is.
  */
-function loadConversations(): Promise<void> {
-  const conversations = useConversationsStore.getState();
-  return conversations.loadConversations().then(() => {
+function loadConversations({ reuse = false } = {}): Promise<void> {
+  const read = reuse && useConversationsStore.getState().status === 'ready' ? Promise.resolve() : readFirstPage();
+  return read.then(() => {
     const { lastSeq } = useConversationsStore.getState();
     if (lastSeq !== null) catchUp?.begin(lastSeq);
     readOpenConversationIfUnread();
   });
+}
+
+function readFirstPage(): Promise<void> {
+  return useConversationsStore
+    .getState()
+    .loadConversations()
+    .then(() => {
+      if (useConversationsStore.getState().status === 'ready') listReadAt = performance.now();
+    });
 }
 
 function handleIncoming(message: MessagePayload): void {
@@ -45,19 +60,44 @@ function handleSentElsewhere(message: MessagePayload): void {
 }
 
 /**
- * Messages a sync brought: into the threads held (the merge drops what is already there). Badges
- * and the list's order then come from the server with the list (loadConversations).
+ * A page of messages a sync brought (up to 500): into the threads held (the merge drops what is
+ * already there) and onto the rows' last messages, each store updated once for the whole page:
+ * merging them one by one re-sorted a long thread once per message. Badges then come from the
+ * server with the list (loadConversations); synced messages never count as unread.
  */
 function applySynced(messages: MessagePayload[]): void {
   const me = useSessionStore.getState().user?.id;
-  const threads = useThreadStore.getState();
-  for (const message of messages) threads.receiveMessage(message.sender_id === me ? message.recipient_id : message.sender_id, message);
+  const entries = messages.map((message) => ({ peerId: message.sender_id === me ? message.recipient_id : message.sender_id, message }));
+  useThreadStore.getState().receiveMessages(entries);
+  useConversationsStore.getState().recordSynced(entries);
 }
 
-/** Every (re)connect, once init is acknowledged: what was missed, then the list with its badges. */
-function onReconnected(): void {
-  void catchUp?.sync().then(() => {
-    if (useConversationsStore.getState().status === 'ready') void loadConversations();
+/**
+ * Starts reading the conversation list while the session is still being confirmed (alongside
+ * accounts/info, not after it); wireStores then takes that read instead of asking again. If the
+ * session ends instead (inactive account, 401), what was read is dropped with it.
+ */
+export function preloadConversations(): void {
+  if (teardown || stopPreload) return;
+  const stop = onSignOut(() => {
+    stop();
+    stopPreload = null;
+    resetConversationsStore();
+  });
+  stopPreload = stop;
+  void readFirstPage();
+}
+
+/**
+ * Every (re)connect, once init is acknowledged: what was missed, then the list with its badges.
+ * The session's first connection usually follows a read of the list by a moment: unless the sync
+ * brought messages (stored between that read and init), the list would come back the same.
+ */
+function onReconnected(first: boolean): void {
+  void catchUp?.sync().then((received) => {
+    if (useConversationsStore.getState().status !== 'ready') return;
+    const fresh = performance.now() - listReadAt <= FRESH_LIST_MS;
+    if (received > 0 || !first || !fresh) void loadConversations();
   });
 }
 
@@ -82,6 +122,14 @@ export function wireStores(): () => void {
     onGapFilled: () => void loadConversations(),
   });
   catchUp = sync;
+  stopPreload?.();
+  stopPreload = null;
+  // Already connected when wired: any connection from now on is a reconnection.
+  let connectedBefore = service.isReady();
+  const onConnect = () => {
+    onReconnected(!connectedBefore);
+    connectedBefore = true;
+  };
   const userId = useSessionStore.getState().user?.id;
   if (userId !== undefined) void useThreadStore.getState().startOutbox(userId, { onSent: (message) => sync.note(message.seq) });
   const stops = [
@@ -91,7 +139,7 @@ export function wireStores(): () => void {
     service.onConversationRead(({ user_id }) => void useConversationsStore.getState().markRead(user_id)),
     service.onFollowChange((payload) => usePeopleStore.getState().applyFollowed(payload)),
     service.onFollower((payload) => usePeopleStore.getState().applyFollower(payload)),
-    service.onConnect(onReconnected),
+    service.onConnect(onConnect),
     startSearchSync(),
   ];
   document.addEventListener('visibilitychange', onTabVisible);
@@ -110,7 +158,7 @@ export function wireStores(): () => void {
   };
   const stopOnSignOut = onSignOut(stop);
   teardown = stop;
-  void loadConversations();
+  void loadConversations({ reuse: true });
   return stop;
 }
 

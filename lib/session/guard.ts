@@ -1,34 +1,21 @@
-// The sign-in guard (SPEC §2, §4) as pure decisions plus one runner with injected effects,
-// so every branch is testable without React.
+// The sign-in guard (SPEC §2, §4) as pure decisions plus runners with injected effects, so every
+// branch is testable without React. The route decisions live in route-guard.ts (light, for the
+// shared session layout); loading the user needs the API, the socket and the stores.
 import type { AccountInfo } from '@/lib/contract';
 import { fetchAccountInfo } from '@/lib/api/accounts';
+import { followUserLanguage } from '@/lib/i18n/user-language';
 import { navigate } from '@/lib/navigation';
 import { initSocket } from '@/lib/socket/socket-service';
 import { publishUser } from '@/lib/stores/session-store';
+import { runRouteGuard, type GuardResult } from './route-guard';
 import { signOut } from './sign-out';
 import { getStoredToken } from './storage';
 
-export type Area = 'account' | 'main';
-export type GuardResult = 'allow' | 'blocked';
-
-export type RouteDecision =
-  | { kind: 'allow' }
-  | { kind: 'redirect'; to: '/main' | '/account' }
-  | { kind: 'load-user' };
+export { areaOf, decideRoute, runRouteGuard, type Area, type GuardResult, type RouteDecision } from './route-guard';
 
 export type LoadDecision = { kind: 'allow'; user: AccountInfo } | { kind: 'sign-out'; to: '/account' };
 
 export type LoadOutcome = { ok: true; info: AccountInfo } | { ok: false; error: unknown };
-
-/** Which guarded area a pathname (or an area name) belongs to: /account and below, or main. */
-export function areaOf(route: string): Area {
-  return route === 'account' || route === '/account' || route.startsWith('/account/') ? 'account' : 'main';
-}
-
-export function decideRoute(route: string, hasToken: boolean): RouteDecision {
-  if (areaOf(route) === 'account') return hasToken ? { kind: 'redirect', to: '/main' } : { kind: 'allow' };
-  return hasToken ? { kind: 'load-user' } : { kind: 'redirect', to: '/account' };
-}
 
 export function decideAfterLoad(outcome: LoadOutcome): LoadDecision {
   if (outcome.ok && outcome.info.is_active === true) return { kind: 'allow', user: outcome.info };
@@ -44,21 +31,20 @@ export interface GuardDeps {
   navigate: (path: string) => void;
 }
 
-const defaultDeps: GuardDeps = { getStoredToken, fetchAccountInfo, initSocket, publishUser, signOut, navigate };
+function publishWithLanguage(user: AccountInfo): void {
+  // The user's saved language wins over this browser's locale (user-language.ts).
+  followUserLanguage();
+  publishUser(user);
+}
+
+const defaultDeps: GuardDeps = { getStoredToken, fetchAccountInfo, initSocket, publishUser: publishWithLanguage, signOut, navigate };
 
 /**
- * Decides and performs the guard for a pathname or area. The caller renders the route only on
- * 'allow', so a blocked route (the account screen while signed in, say) never renders.
+ * With a stored token: loads the current user; an active one gets the socket and is published
+ * ('allow'), anything else signs out and goes to /account ('blocked').
  */
-export async function runGuard(route: string, deps: Partial<GuardDeps> = {}): Promise<GuardResult> {
+export async function loadUser(deps: Partial<GuardDeps> = {}): Promise<GuardResult> {
   const effects: GuardDeps = { ...defaultDeps, ...deps };
-  const decision = decideRoute(route, effects.getStoredToken() !== null);
-  if (decision.kind === 'allow') return 'allow';
-  if (decision.kind === 'redirect') {
-    effects.navigate(decision.to);
-    return 'blocked';
-  }
-
   let outcome: LoadOutcome;
   try {
     outcome = { ok: true, info: await effects.fetchAccountInfo() };
@@ -75,4 +61,13 @@ export async function runGuard(route: string, deps: Partial<GuardDeps> = {}): Pr
   effects.initSocket(after.user.id);
   effects.publishUser(after.user);
   return 'allow';
+}
+
+/**
+ * Decides and performs the whole guard for a pathname or area. The caller renders the route only
+ * on 'allow', so a blocked route (the account screen while signed in, say) never renders.
+ */
+export async function runGuard(route: string, deps: Partial<GuardDeps> = {}): Promise<GuardResult> {
+  const decision = runRouteGuard(route, { getStoredToken, navigate, ...deps });
+  return decision === 'load-user' ? loadUser(deps) : decision;
 }

@@ -1,6 +1,7 @@
 // Session actions (SPEC §4) for the sign-in flow and the sign-out button.
 import type { AuthorizeResponse } from '@/lib/contract';
 import { logout } from '@/lib/api/accounts';
+import { followUserLanguage } from '@/lib/i18n/user-language';
 import { navigate } from '@/lib/navigation';
 import { initSocket } from '@/lib/socket/socket-service';
 import { publishUser } from '@/lib/stores/session-store';
@@ -14,6 +15,8 @@ export function completeSignIn(response: AuthorizeResponse): void {
   storeToken(response.token);
   storeLocale(response.user.language);
   initSocket(response.user.id);
+  // The user's saved language is shown from now on (stored as locale just above).
+  followUserLanguage();
   publishUser(response.user);
 }
 

@@ -59,6 +59,22 @@ export function applyMessage(
   return sortConversations([row, ...list.filter((other) => other.user.id !== peerId)]);
 }
 
+/**
+ * Several peers' newest messages at once (a sync page), none of them unread: like applyMessage
+ * for each, with one sort at the end.
+ */
+export function applyMessages(list: readonly Conversation[], newest: ReadonlyMap<number, MessagePayload>): Conversation[] {
+  let changed = false;
+  const byPeer = new Map<number, Conversation>(list.map((row) => [row.user.id, row]));
+  for (const [peerId, message] of newest) {
+    const ours = byPeer.get(peerId);
+    if (ours && (ours.last_message.id === message.id || compareMessages(message, ours.last_message) <= 0)) continue;
+    byPeer.set(peerId, { user: ours?.user ?? unknownUser(peerId), last_message: message, unread_count: ours?.unread_count ?? 0 });
+    changed = true;
+  }
+  return changed ? sortConversations([...byPeer.values()]) : (list as Conversation[]);
+}
+
 export function setUnread(list: readonly Conversation[], peerId: number, count: number): Conversation[] {
   return list.map((row) => (row.user.id === peerId ? { ...row, unread_count: Math.max(0, count) } : row));
 }

@@ -33,6 +33,46 @@ describe('conversation list merging', () => {
   });
 });
 
+describe('synced messages on the list', () => {
+  beforeEach(() => {
+    resetConversationsStore();
+    api.getProfile.mockReset();
+    api.getProfile.mockResolvedValue({ ...user(5), followers_count: 0, following_count: 0 });
+  });
+
+  it('each peer\'s newest message becomes its last one in one update; badges stay; new peers are filled in', async () => {
+    useConversationsStore.setState({
+      conversations: [conversation(2, message(4, { minute: 4 }), 3), conversation(3, message(6, { minute: 6, sender_id: 3 }), 1)],
+    });
+    const updates = vi.fn();
+    const unsubscribe = useConversationsStore.subscribe(updates);
+    store().recordSynced([
+      { peerId: 2, message: message(8, { minute: 8 }) },
+      { peerId: 2, message: message(7, { minute: 7 }) },
+      { peerId: 3, message: message(5, { minute: 5, sender_id: 3 }) },
+      { peerId: 5, message: message(9, { minute: 9, sender_id: 5 }) },
+    ]);
+    unsubscribe();
+    expect(updates).toHaveBeenCalledTimes(1);
+    expect(peers()).toEqual([5, 2, 3]);
+    expect(store().conversations.map((row) => [row.last_message.id, row.unread_count])).toEqual([
+      [9, 0],
+      [8, 3],
+      [6, 1],
+    ]);
+    await settle();
+    expect(api.getProfile).toHaveBeenCalledWith(5);
+    expect(api.getProfile).toHaveBeenCalledTimes(1);
+  });
+
+  it('nothing newer: no update', () => {
+    useConversationsStore.setState({ conversations: [conversation(2, message(4), 0)] });
+    const before = store().conversations;
+    store().recordSynced([{ peerId: 2, message: message(4) }, { peerId: 2, message: message(3) }]);
+    expect(store().conversations).toBe(before);
+  });
+});
+
 describe('conversations store', () => {
   beforeEach(() => {
     resetConversationsStore();

@@ -5,7 +5,7 @@ import { listConversations } from '@/lib/api/conversations';
 import { getProfile } from '@/lib/api/users';
 import { errorMessage } from '@/lib/api/errors';
 import type { Conversation, MessagePayload } from '@/lib/contract';
-import { applyMessage, mergeConversations, setUnread } from './conversation-list';
+import { applyMessage, applyMessages, compareMessages, mergeConversations, setUnread } from './conversation-list';
 
 export type ListStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -28,6 +28,11 @@ export interface ConversationsActions {
   receiveIncoming: (message: MessagePayload, options: { countUnread: boolean }) => void;
   /** The user's own message (send ack, `message_sent`): moves the row up, never unread. */
   recordOutgoing: (message: MessagePayload) => void;
+  /**
+   * Messages a sync brought (a page, any order): each peer's newest becomes its row's last
+   * message, in one store update. Badges stay as they are: the server's, which the list brings.
+   */
+  recordSynced: (messages: readonly { peerId: number; message: MessagePayload }[]) => void;
   /** Clears the badge (read here or `conversation_read`); returns what it was. */
   markRead: (peerId: number) => number;
   /** Adds back a badge cleared for a read the server then refused. */
@@ -127,6 +132,18 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
 
     recordOutgoing(message) {
       apply(message.recipient_id, message, 0);
+    },
+
+    recordSynced(messages) {
+      const newest = new Map<number, MessagePayload>();
+      for (const { peerId, message } of messages) {
+        const known = newest.get(peerId);
+        if (!known || compareMessages(message, known) > 0) newest.set(peerId, message);
+      }
+      if (newest.size === 0) return;
+      const before = new Set(get().conversations.map((row) => row.user.id));
+      set((state) => ({ conversations: applyMessages(state.conversations, newest) }));
+      for (const peerId of newest.keys()) if (!before.has(peerId)) void fillPeer(peerId);
     },
 
     markRead(peerId) {

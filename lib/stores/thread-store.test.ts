@@ -84,6 +84,61 @@ describe('thread store: history', () => {
     threads().receiveMessage(3, message(8, { sender_id: 3 }));
     expect(thread(3)).toBeUndefined();
   });
+
+  it('a batch of messages (a sync page) merges into every held thread in one update, in order, without duplicates', async () => {
+    api.listMessages.mockResolvedValueOnce({ results: [message(3), message(2)], next_cursor: null });
+    await threads().loadThread(2);
+    api.listMessages.mockResolvedValueOnce({ results: [message(4, { sender_id: 4 })], next_cursor: null });
+    await threads().loadThread(4);
+    const updates = vi.fn();
+    const unsubscribe = useThreadStore.subscribe(updates);
+    // Out of order, one already held, one repeated, one for a thread not held.
+    threads().receiveMessages([
+      { peerId: 2, message: message(6) },
+      { peerId: 2, message: message(3) },
+      { peerId: 4, message: message(7, { sender_id: 4 }) },
+      { peerId: 2, message: message(5) },
+      { peerId: 2, message: message(6) },
+      { peerId: 9, message: message(8, { sender_id: 9 }) },
+    ]);
+    unsubscribe();
+    expect(updates).toHaveBeenCalledTimes(1);
+    expect(shown(2)).toEqual([2, 3, 5, 6]);
+    expect(shown(4)).toEqual([4, 7]);
+    expect(thread(9)).toBeUndefined();
+  });
+
+  it('a 10,000-message catch-up in 500-message pages costs one update per page', async () => {
+    api.listMessages.mockResolvedValueOnce({ results: [message(1)], next_cursor: null });
+    await threads().loadThread(2);
+    const updates = vi.fn();
+    const unsubscribe = useThreadStore.subscribe(updates);
+    for (let page = 0; page < 20; page++) {
+      const batch = Array.from({ length: 500 }, (_, i) => ({ peerId: 2, message: message(2 + page * 500 + i) }));
+      threads().receiveMessages(batch);
+    }
+    unsubscribe();
+    expect(updates).toHaveBeenCalledTimes(20);
+    const ids = shown(2);
+    expect(ids).toHaveLength(10_001);
+    expect(ids).toEqual(Array.from({ length: 10_001 }, (_, i) => i + 1));
+  });
+
+  it('a synced copy of a message still sending settles it (same sender and client id)', async () => {
+    api.listMessages.mockResolvedValueOnce({ results: [message(1)], next_cursor: null });
+    await threads().loadThread(2);
+    useThreadStore.setState((state) => ({
+      threads: {
+        ...state.threads,
+        2: {
+          ...state.threads[2]!,
+          messages: [...state.threads[2]!.messages, { ...message(0, { sender_id: ME, recipient_id: 2, client_id: 'c-1' }), id: null, seq: null, status: 'sending', error: null }],
+        },
+      },
+    }));
+    threads().receiveMessages([{ peerId: 2, message: message(9, { sender_id: ME, recipient_id: 2, client_id: 'c-1' }) }]);
+    expect(shown(2)).toEqual([1, 9]);
+  });
 });
 
 describe('thread store: sending', () => {

@@ -63,6 +63,11 @@ export interface ThreadsActions {
   startOutbox: (userId: number, options?: { onSent?: (message: MessagePayload) => void }) => Promise<void>;
   /** A live message (`message`, `message_sent`) for the thread with `peerId`, if one is held. */
   receiveMessage: (peerId: number, message: MessagePayload) => void;
+  /**
+   * Many messages at once (a sync page), each for the thread with its peer: merged into the
+   * threads held in one store update, so a page of any size costs one merge per thread.
+   */
+  receiveMessages: (messages: readonly { peerId: number; message: MessagePayload }[]) => void;
 }
 
 export type ThreadsStore = ThreadsState & ThreadsActions;
@@ -243,6 +248,26 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     receiveMessage(peerId, message) {
       if (!get().threads[peerId]) return;
       update(peerId, (current) => ({ messages: mergeMessages(current.messages, [message]) }));
+    },
+
+    receiveMessages(messages) {
+      const held = get().threads;
+      const byPeer = new Map<number, MessagePayload[]>();
+      for (const { peerId, message } of messages) {
+        if (!held[peerId]) continue;
+        const list = byPeer.get(peerId);
+        if (list) list.push(message);
+        else byPeer.set(peerId, [message]);
+      }
+      if (byPeer.size === 0) return;
+      set((state) => {
+        const threads = { ...state.threads };
+        for (const [peerId, incoming] of byPeer) {
+          const current = threads[peerId];
+          if (current) threads[peerId] = { ...current, messages: mergeMessages(current.messages, incoming) };
+        }
+        return { threads };
+      });
     },
   };
 });

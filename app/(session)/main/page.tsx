@@ -1,5 +1,10 @@
+import { MainGate } from '@/components/main/main-gate';
 import { MainScreen } from '@/components/main/main-screen';
 
 export default function MainPage() {
-  return <MainScreen />;
+  return (
+    <MainGate>
+      <MainScreen />
+    </MainGate>
+  );
 }

@@ -1,0 +1,20 @@
+// Issue #5: what /main downloads before its conversation list is on screen. The open thread
+// (virtualised list, composer, uploads) and Firebase come later, by dynamic import.
+import { describe, expect, it } from 'vitest';
+import { staticImportGraph } from '@/lib/testing/import-graph';
+
+describe('/main first load', () => {
+  const graph = staticImportGraph('app/layout.tsx', 'app/(session)/layout.tsx', 'app/(session)/main/page.tsx');
+
+  it('leaves out the thread view and Firebase', () => {
+    expect(graph.packages).not.toContain('react-virtuoso');
+    expect(graph.packages).not.toContain('firebase');
+    expect(graph.files).not.toContain('components/chat/thread-view.tsx');
+    expect(graph.files).not.toContain('components/chat/composer.tsx');
+  });
+
+  it('has what the list needs (the graph is followed)', () => {
+    expect(graph.files).toContain('components/chat/conversation-list.tsx');
+    expect(graph.packages).toContain('socket.io-client');
+  });
+});

@@ -1,0 +1,75 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AccountInfo, ConversationPage } from '@/lib/contract';
+import { initI18n } from '@/lib/i18n';
+import { setNavigator } from '@/lib/navigation';
+import { resetConversationsStore, useConversationsStore } from '@/lib/stores/conversations-store';
+import { resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
+import { storeToken } from '@/lib/session/storage';
+import { deferred, settle } from '@/lib/testing/deferred';
+import { conversation, ME, message } from '@/lib/testing/fixtures';
+import { MainGate } from './main-gate';
+
+const api = vi.hoisted(() => ({
+  fetchAccountInfo: vi.fn<() => Promise<AccountInfo>>(),
+  listConversations: vi.fn<() => Promise<ConversationPage>>(),
+}));
+vi.mock('@/lib/api/accounts', () => ({ fetchAccountInfo: api.fetchAccountInfo, updateSettings: vi.fn(), logout: vi.fn() }));
+vi.mock('@/lib/api/conversations', () => ({ listConversations: api.listConversations, listMessages: vi.fn() }));
+vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
+  (await import('@/lib/socket/testing/fake-service')).fakeSocketServiceModule(await importOriginal()),
+);
+
+const me: AccountInfo = { id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true };
+
+describe('MainGate (the main area: user loaded, list requested with it)', () => {
+  let navigate: ReturnType<typeof vi.fn<(path: string) => void>>;
+
+  beforeEach(async () => {
+    localStorage.clear();
+    storeToken('abc');
+    resetConversationsStore();
+    resetSessionStore();
+    api.fetchAccountInfo.mockReset();
+    api.listConversations.mockReset();
+    navigate = vi.fn<(path: string) => void>();
+    await initI18n('en');
+    return setNavigator(navigate);
+  });
+
+  afterEach(cleanup);
+
+  it('asks for the conversation list while accounts/info is still pending, and shows the area once the user is active', async () => {
+    const info = deferred<AccountInfo>();
+    api.fetchAccountInfo.mockReturnValue(info.promise);
+    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1 });
+    render(
+      <MainGate>
+        <p>the main area</p>
+      </MainGate>,
+    );
+    await settle();
+    expect(api.fetchAccountInfo).toHaveBeenCalledTimes(1);
+    expect(api.listConversations).toHaveBeenCalledTimes(1);
+    expect(screen.queryByText('the main area')).toBeNull();
+    info.resolve(me);
+    expect(await screen.findByText('the main area')).toBeTruthy();
+    expect(useSessionStore.getState().user).toEqual(me);
+    expect(useConversationsStore.getState().status).toBe('ready');
+  });
+
+  it('an inactive account: signed out, sent to /account, never rendered, and the list read for it dropped', async () => {
+    api.fetchAccountInfo.mockResolvedValue({ ...me, is_active: false });
+    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1 });
+    render(
+      <MainGate>
+        <p>the main area</p>
+      </MainGate>,
+    );
+    await vi.waitFor(() => expect(navigate).toHaveBeenCalledWith('/account'));
+    await settle();
+    expect(screen.queryByText('the main area')).toBeNull();
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(useConversationsStore.getState().conversations).toEqual([]);
+  });
+});

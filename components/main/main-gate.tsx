@@ -1,0 +1,59 @@
+'use client';
+
+import { useEffect, useState, type ReactNode } from 'react';
+import { loadUser, type GuardResult } from '@/lib/session/guard';
+import { getStoredToken } from '@/lib/session/storage';
+import { navigate } from '@/lib/navigation';
+import { preloadConversations } from '@/lib/realtime/wire-stores';
+import { Spinner } from '@/components/ui/spinner';
+import { useT } from '@/lib/i18n';
+
+/** Loads the user and, at the same time, the conversation list (the first thing the area shows). */
+function startLoading(navigate?: (path: string) => void): Promise<GuardResult> {
+  preloadConversations();
+  return loadUser(navigate ? { navigate } : {});
+}
+
+// A page load of /main with a token starts both requests as this module runs, before React has
+// hydrated the page and passed the guards, which takes a few hundred milliseconds on a slow
+// device. The gate takes this start over when it mounts; any later visit starts its own. Until
+// then the router is not registered, so a redirect it asks for waits for the gate (or is made by
+// the session layout's guard anyway: a signed-out page has no token left).
+let early: { loading: Promise<GuardResult>; redirect: string | null } | null = null;
+if (typeof window !== 'undefined' && getStoredToken() !== null) {
+  const started: { loading: Promise<GuardResult>; redirect: string | null } = { loading: Promise.resolve('blocked'), redirect: null };
+  started.loading = startLoading((path) => {
+    started.redirect = path;
+  });
+  early = started;
+}
+
+/**
+ * The main area's half of the guard (SPEC §2): with a stored token (the session layout checked),
+ * the current user is loaded and the area renders only if it is active. The conversation list is
+ * requested together with it rather than after it.
+ */
+export function MainGate({ children }: { children: ReactNode }) {
+  const t = useT();
+  const [allowed, setAllowed] = useState(false);
+
+  useEffect(() => {
+    let current = true;
+    const taken = early;
+    early = null;
+    const loading = taken ? taken.loading : startLoading();
+    loading
+      .then((outcome) => {
+        if (taken?.redirect) navigate(taken.redirect);
+        if (current && outcome === 'allow') setAllowed(true);
+      })
+      // loadUser turns every expected failure into 'blocked'; anything else is a bug to report.
+      .catch((error: unknown) => console.error(error));
+    return () => {
+      current = false;
+    };
+  }, []);
+
+  if (!allowed) return <Spinner label={t('account.loading')} fullScreen />;
+  return children;
+}
