@@ -66,6 +66,8 @@ interface Tracker {
   phase: string;
   sendAt: Float64Array;
   ackAt: Float64Array;
+  /** 1 when the ack carried the stored message (`data`), 0 for an error ack (refused, busy). */
+  stored: Uint8Array;
   recvAt: Float64Array;
   recipient: Int32Array;
   /** 1 when sender and recipient are connected to different nodes. */
@@ -114,6 +116,7 @@ export async function runPhase(clients: ConnectedClient[], options: PhaseOptions
   const tracker: Tracker = {
     phase: `p${++phaseCounter}x${process.pid}`,
     sendAt: new Float64Array(capacity),
+    stored: new Uint8Array(capacity),
     ackAt: new Float64Array(capacity),
     recvAt: new Float64Array(capacity),
     recipient: new Int32Array(capacity),
@@ -158,7 +161,10 @@ export async function runPhase(clients: ConnectedClient[], options: PhaseOptions
         const now = performance.now();
         tracker.ackAt[k] = now;
         lastAckAt = now;
-        if (ack && 'data' in ack) acked++;
+        if (ack && 'data' in ack) {
+          acked++;
+          tracker.stored[k] = 1;
+        }
         else {
           ackErrors++;
           firstAckError ??= JSON.stringify(ack);
@@ -203,7 +209,7 @@ export async function runPhase(clients: ConnectedClient[], options: PhaseOptions
   const drainUntil = performance.now() + (options.drainMs ?? 10_000);
   const settled = () => {
     if (acked + ackErrors < sent) return false;
-    for (let k = 0; k < sent; k++) if (tracker.ackAt[k]! > 0 && tracker.recvAt[k] === 0) return false;
+    for (let k = 0; k < sent; k++) if (tracker.stored[k] === 1 && tracker.recvAt[k] === 0) return false;
     return true;
   };
   while (performance.now() < drainUntil && !settled()) await delay(50);
@@ -226,7 +232,8 @@ export async function runPhase(clients: ConnectedClient[], options: PhaseOptions
     ackLatency[k] = ackAt > 0 ? ackAt - sendAt : Infinity;
     latency[k] = recvAt > 0 ? recvAt - sendAt : Infinity;
     if (ackAt === 0) unacked++;
-    else if (recvAt === 0) lost++;
+    // Lost: stored (a `data` ack) and never delivered. An error ack (busy, refused) is counted in ackErrors.
+    else if (tracker.stored[k] === 1 && recvAt === 0) lost++;
     if (recvAt > lastRecvAt) lastRecvAt = recvAt;
   }
   const latencyP = percentiles(latency);
