@@ -13,15 +13,6 @@ export interface ScriptTransaction {
 }
 
 /**
- * One transaction on one connection of the database's own driver, its statements sent as
- * simple-protocol scripts: `begin; a; b` then `c; commit` is two round trips where drizzle's
- * transaction with one query per statement is five. Round trips are most of a small batch's time
- * on Postgres, and each query PGlite runs outside a script costs milliseconds on its own.
- *
- * Scripts take no parameters: values go in as literals (sqlInt, sqlText). A failed statement
- * aborts the transaction, which is rolled back; so is a failure of `work` itself.
- */
-/**
  * What a failed script threw, minus what would quote its values: the drivers attach the whole
  * script (PGlite's `query`, literals and all: message text) and Postgres' `detail`, `where` and
  * `hint` may quote rows. Kept: the message (names, never values, for the failures seen here), the
@@ -44,6 +35,15 @@ export class ScriptError extends Error {
   }
 }
 
+/**
+ * One transaction on one connection of the database's own driver, its statements sent as
+ * simple-protocol scripts: `begin; a; b` then `c; commit` is two round trips where drizzle's
+ * transaction with one query per statement is five. Round trips are most of a small batch's time
+ * on Postgres, and each query PGlite runs outside a script costs milliseconds on its own.
+ *
+ * Scripts take no parameters: values go in as literals (sqlInt, sqlText). A failed statement
+ * aborts the transaction, which is rolled back; so is a failure of `work` itself.
+ */
 export async function scriptTransaction<T>(db: Db, work: (tx: ScriptTransaction) => Promise<T>): Promise<T> {
   const client: unknown = (db as { $client?: unknown }).$client;
   if (client instanceof PGlite) {
