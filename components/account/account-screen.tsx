@@ -6,6 +6,8 @@ import { useRouter } from 'next/navigation';
 import type { SignInMethod } from '@/lib/firebase/sign-in';
 import { signInErrorMessage } from '@/lib/firebase/sign-in-errors';
 import { useT } from '@/lib/i18n';
+import { FIRST_PAINT } from '@/lib/session/first-paint';
+import { Spinner } from '@/components/ui/spinner';
 import { ProviderButtons } from './provider-buttons';
 import styles from './account-screen.module.css';
 
@@ -48,8 +50,14 @@ export function AccountScreen() {
     }
   }
 
+  // Server-rendered (issue #5): until the client has caught up with the stored token and locale,
+  // the document's first-paint marks may hide the screen and show the cover in its place.
   return (
-    <main className={styles.page}>
+    <>
+      <div {...FIRST_PAINT.cover}>
+        <Spinner label={t('account.loading')} fullScreen />
+      </div>
+      <main className={styles.page} {...FIRST_PAINT.screen}>
       <section className={styles.card} aria-labelledby="sign-in-title">
         <p className={styles.brand} aria-hidden="true">
           {t('common.appName')}
@@ -79,6 +87,7 @@ export function AccountScreen() {
           </p>
         ) : null}
       </section>
-    </main>
+      </main>
+    </>
   );
 }
