@@ -58,35 +58,35 @@ export function AccountScreen() {
         <Spinner label={t('account.loading')} fullScreen />
       </div>
       <main className={styles.page} {...FIRST_PAINT.screen}>
-      <section className={styles.card} aria-labelledby="sign-in-title">
-        <p className={styles.brand} aria-hidden="true">
-          {t('common.appName')}
-        </p>
-        <h1 id="sign-in-title" className={styles.title}>
-          {t('account.signInTitle')}
-        </h1>
-        <p className={styles.lead}>{t('account.tagline')}</p>
-
-        <ProviderButtons
-          pending={pending}
-          onIntent={() => void loadSignIn().catch(() => {})}
-          onSignIn={(socialType) => start({ kind: 'provider', socialType })}
-        />
-
-        {TestAccountForm ? (
-          <TestAccountForm
-            pending={pending === 'test-account'}
-            disabled={pending !== null}
-            onSubmit={(displayName, email) => start({ kind: 'test-account', displayName, email })}
-          />
-        ) : null}
-
-        {error ? (
-          <p className={styles.error} role="alert">
-            {error}
+        <section className={styles.card} aria-labelledby="sign-in-title">
+          <p className={styles.brand} aria-hidden="true">
+            {t('common.appName')}
           </p>
-        ) : null}
-      </section>
+          <h1 id="sign-in-title" className={styles.title}>
+            {t('account.signInTitle')}
+          </h1>
+          <p className={styles.lead}>{t('account.tagline')}</p>
+
+          <ProviderButtons
+            pending={pending}
+            onIntent={() => void loadSignIn().catch(() => {})}
+            onSignIn={(socialType) => start({ kind: 'provider', socialType })}
+          />
+
+          {TestAccountForm ? (
+            <TestAccountForm
+              pending={pending === 'test-account'}
+              disabled={pending !== null}
+              onSubmit={(displayName, email) => start({ kind: 'test-account', displayName, email })}
+            />
+          ) : null}
+
+          {error ? (
+            <p className={styles.error} role="alert">
+              {error}
+            </p>
+          ) : null}
+        </section>
       </main>
     </>
   );
