@@ -1,6 +1,8 @@
 import type { Metadata, Viewport } from 'next';
-import { connection } from 'next/server';
+import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
+import { nonceOf } from '@/lib/security/content-security-policy';
+import { FIRST_PAINT_SCRIPT, FIRST_PAINT_STYLE } from '@/lib/session/first-paint-script';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -18,10 +20,19 @@ export const viewport: Viewport = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  // Rendered per request, never prerendered: each page carries its request's CSP nonce (proxy.ts).
-  await connection();
+  // Rendered per request, never prerendered: each page carries its request's CSP nonce (proxy.ts),
+  // which Next puts on its own scripts and we on the first-paint one.
+  const nonce = nonceOf((await headers()).get('content-security-policy'));
   return (
-    <html lang="en">
+    // The first-paint script marks <html> (and may set lang) before React hydrates it.
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        {/* Before any content: the marks must hide the sign-in screen from the first paint. */}
+        <style>{FIRST_PAINT_STYLE}</style>
+        {/* A constant of ours, no input in it; as children React would escape its quotes. */}
+        {/* eslint-disable-next-line react/no-danger */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: FIRST_PAINT_SCRIPT }} />
+      </head>
       <body>{children}</body>
     </html>
   );

@@ -8,7 +8,8 @@ test('/account with a stored token goes to /main without ever showing the sign-i
   person,
 }) => {
   await signIn();
-  // Records whether the sign-in heading is ever attached to the DOM, from the first byte on.
+  // Records whether the sign-in heading is ever shown, from the first byte on (innerText leaves out
+  // what is hidden: the server renders the screen, the first-paint mark hides it).
   await page.addInitScript(() => {
     const seen = () => document.body?.innerText.includes('Sign in to Parley');
     new MutationObserver(() => {

@@ -6,6 +6,8 @@ import { useRouter } from 'next/navigation';
 import type { SignInMethod } from '@/lib/firebase/sign-in';
 import { signInErrorMessage } from '@/lib/firebase/sign-in-errors';
 import { useT } from '@/lib/i18n';
+import { FIRST_PAINT } from '@/lib/session/first-paint';
+import { Spinner } from '@/components/ui/spinner';
 import { ProviderButtons } from './provider-buttons';
 import styles from './account-screen.module.css';
 
@@ -48,37 +50,44 @@ export function AccountScreen() {
     }
   }
 
+  // Server-rendered (issue #5): until the client has caught up with the stored token and locale,
+  // the document's first-paint marks may hide the screen and show the cover in its place.
   return (
-    <main className={styles.page}>
-      <section className={styles.card} aria-labelledby="sign-in-title">
-        <p className={styles.brand} aria-hidden="true">
-          {t('common.appName')}
-        </p>
-        <h1 id="sign-in-title" className={styles.title}>
-          {t('account.signInTitle')}
-        </h1>
-        <p className={styles.lead}>{t('account.tagline')}</p>
-
-        <ProviderButtons
-          pending={pending}
-          onIntent={() => void loadSignIn().catch(() => {})}
-          onSignIn={(socialType) => start({ kind: 'provider', socialType })}
-        />
-
-        {TestAccountForm ? (
-          <TestAccountForm
-            pending={pending === 'test-account'}
-            disabled={pending !== null}
-            onSubmit={(displayName, email) => start({ kind: 'test-account', displayName, email })}
-          />
-        ) : null}
-
-        {error ? (
-          <p className={styles.error} role="alert">
-            {error}
+    <>
+      <div {...FIRST_PAINT.cover}>
+        <Spinner label={t('account.loading')} fullScreen />
+      </div>
+      <main className={styles.page} {...FIRST_PAINT.screen}>
+        <section className={styles.card} aria-labelledby="sign-in-title">
+          <p className={styles.brand} aria-hidden="true">
+            {t('common.appName')}
           </p>
-        ) : null}
-      </section>
-    </main>
+          <h1 id="sign-in-title" className={styles.title}>
+            {t('account.signInTitle')}
+          </h1>
+          <p className={styles.lead}>{t('account.tagline')}</p>
+
+          <ProviderButtons
+            pending={pending}
+            onIntent={() => void loadSignIn().catch(() => {})}
+            onSignIn={(socialType) => start({ kind: 'provider', socialType })}
+          />
+
+          {TestAccountForm ? (
+            <TestAccountForm
+              pending={pending === 'test-account'}
+              disabled={pending !== null}
+              onSubmit={(displayName, email) => start({ kind: 'test-account', displayName, email })}
+            />
+          ) : null}
+
+          {error ? (
+            <p className={styles.error} role="alert">
+              {error}
+            </p>
+          ) : null}
+        </section>
+      </main>
+    </>
   );
 }

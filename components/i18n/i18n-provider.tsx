@@ -1,7 +1,8 @@
 'use client';
 
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
 import { initI18n, useLanguage as useShownLanguage, useT } from '@/lib/i18n';
+import { clearLocalePendingMark } from '@/lib/session/first-paint';
 import { Spinner } from '@/components/ui/spinner';
 
 const I18nReadyContext = createContext(false);
@@ -27,14 +28,24 @@ export function I18nProvider({ children }: { children: ReactNode }) {
     };
   }, []);
 
+  // In the commit that shows the loaded language, before it is painted.
+  useLayoutEffect(() => {
+    if (ready) clearLocalePendingMark();
+  }, [ready]);
+
   return <I18nReadyContext.Provider value={ready}>{children}</I18nReadyContext.Provider>;
 }
 
-/** Renders its children once the language is loaded; the same spinner as the guard until then. */
-export function I18nReady({ children }: { children: ReactNode }) {
+/**
+ * Renders its children once the language is loaded; the same spinner as the guard until then.
+ * `prerendered` (the sign-in screen, issue #5) renders them at once, in English, as the server
+ * did: the document's first-paint mark keeps them hidden until another stored language is in
+ * (lib/session/first-paint.ts).
+ */
+export function I18nReady({ children, prerendered = false }: { children: ReactNode; prerendered?: boolean }) {
   const ready = useContext(I18nReadyContext);
   const t = useT();
-  return ready ? children : <Spinner label={t('account.loading')} fullScreen />;
+  return ready || prerendered ? children : <Spinner label={t('account.loading')} fullScreen />;
 }
 
 /** The language the UI is shown in (re-renders on change), for Intl date and number formats. */

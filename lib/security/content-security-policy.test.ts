@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildContentSecurityPolicy, type CspOptions } from './content-security-policy';
+import { buildContentSecurityPolicy, nonceOf, type CspOptions } from './content-security-policy';
 
 const NONCE = 'q83vEjRWeJCrze8SNFZ4kA==';
 const production: CspOptions['config'] = {
@@ -133,5 +133,13 @@ describe('buildContentSecurityPolicy', () => {
       expect(sources(policy, 'frame-ancestors')).toEqual(["'none'"]);
       expect(sources(policy, 'default-src')).toEqual(["'self'"]);
     }
+  });
+});
+
+describe('nonceOf', () => {
+  it('reads back the nonce of a built policy', () => {
+    expect(nonceOf(buildContentSecurityPolicy({ nonce: NONCE, dev: false, config: production }))).toBe(NONCE);
+    expect(nonceOf(null)).toBeUndefined();
+    expect(nonceOf("default-src 'self'")).toBeUndefined();
   });
 });

@@ -93,3 +93,8 @@ export function buildContentSecurityPolicy({ nonce, dev, config }: CspOptions): 
     .map(([name, sources]) => `${name} ${sources.join(' ')}`)
     .join('; ');
 }
+
+/** The nonce of a policy built here (the root layout reads it back from the request's header). */
+export function nonceOf(policy: string | null | undefined): string | undefined {
+  return policy ? /'nonce-([^']+)'/.exec(policy)?.[1] : undefined;
+}

@@ -1,0 +1,98 @@
+// The document's first-paint script must decide exactly as the client does later: a mark that
+// the client never clears would hide the sign-in screen for good, a missing one would flash it.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { normalizeLanguage } from '@/lib/i18n';
+import { FIRST_PAINT_SCRIPT, FIRST_PAINT_STYLE } from './first-paint-script';
+import { FIRST_PAINT, clearLocalePendingMark, clearSignedInMark } from './first-paint';
+import { getStoredLocale, getStoredToken } from './storage';
+
+const html = document.documentElement;
+
+function runScript() {
+  // The very string the document inlines.
+  new Function(FIRST_PAINT_SCRIPT)();
+}
+
+function setItem(key: string, value: string | null) {
+  if (value === null) localStorage.removeItem(key);
+  else localStorage.setItem(key, value);
+}
+
+// As the server renders it.
+beforeEach(() => {
+  html.lang = 'en';
+});
+
+afterEach(() => {
+  localStorage.clear();
+  delete html.dataset.session;
+  delete html.dataset.locale;
+});
+
+describe('first-paint script', () => {
+  for (const token of [null, '', 'Bearer abc']) {
+    for (const locale of [null, '', 'en', 'en-GB', 'es', ' ES ', 'es_MX', 'fr-CA', 'de', 'espanol']) {
+      it(`token ${JSON.stringify(token)}, locale ${JSON.stringify(locale)}: marks as the client decides`, () => {
+        setItem('token', token);
+        setItem('locale', locale);
+        runScript();
+
+        expect(html.dataset.session).toBe(getStoredToken() !== null ? 'signed-in' : undefined);
+        const language = normalizeLanguage(getStoredLocale());
+        expect(html.dataset.locale).toBe(language !== 'en' ? 'pending' : undefined);
+        expect(html.lang).toBe(language);
+      });
+    }
+  }
+
+  it('marks nothing when localStorage throws (read as "no token", like storage.ts)', () => {
+    vi.spyOn(Storage.prototype, 'getItem').mockImplementation(() => {
+      throw new Error('SecurityError');
+    });
+    expect(runScript).not.toThrow();
+    expect(html.dataset.session).toBeUndefined();
+    expect(html.dataset.locale).toBeUndefined();
+  });
+
+  it('the clearing functions remove the marks the script sets', () => {
+    setItem('token', 'Bearer abc');
+    setItem('locale', 'fr');
+    runScript();
+    clearSignedInMark();
+    expect(html.dataset.session).toBeUndefined();
+    expect(html.dataset.locale).toBe('pending');
+    clearLocalePendingMark();
+    expect(html.dataset.locale).toBeUndefined();
+  });
+});
+
+describe('first-paint style', () => {
+  function visible(marks: Record<string, string>) {
+    Object.assign(html.dataset, marks);
+    const style = document.createElement('style');
+    style.textContent = FIRST_PAINT_STYLE;
+    document.head.append(style);
+    const screen = Object.assign(document.createElement('main'), { textContent: 'screen' });
+    const cover = document.createElement('div');
+    for (const [element, attributes] of [
+      [screen, FIRST_PAINT.screen],
+      [cover, FIRST_PAINT.cover],
+    ] as const) {
+      for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+      document.body.append(element);
+    }
+    const shown = (element: Element) => getComputedStyle(element).display !== 'none';
+    const result = { screen: shown(screen), cover: shown(cover) };
+    style.remove();
+    screen.remove();
+    cover.remove();
+    return result;
+  }
+
+  it('shows the screen without marks, the cover with either mark', () => {
+    expect(visible({})).toEqual({ screen: true, cover: false });
+    expect(visible({ session: 'signed-in' })).toEqual({ screen: false, cover: true });
+    delete html.dataset.session;
+    expect(visible({ locale: 'pending' })).toEqual({ screen: false, cover: true });
+  });
+});
