@@ -124,7 +124,7 @@ export function buildTable(results: BenchResults): Row[] {
     add(
       'front end',
       'Lighthouse performance /account (mobile)',
-      lh ? `${lh.score} (runs ${lh.runs.map((run) => run.score).join(', ')}); FCP ${ms(lh.metrics.fcp)}, LCP ${ms(lh.metrics.lcp)}, TBT ${ms(lh.metrics.tbt)}` : 'not measured (see notes)',
+      lh ? `${lh.score} (runs ${lh.runs.map((run) => run.score).join(', ')}${lh.failedRuns?.length ? `, ${lh.failedRuns.length} failed` : ''}); FCP ${ms(lh.metrics.fcp)}, LCP ${ms(lh.metrics.lcp)}, TBT ${ms(lh.metrics.tbt)}` : 'not measured (see notes)',
       '≥ 95',
       judge(lh != null, (lh?.score ?? 0) >= 95),
     );

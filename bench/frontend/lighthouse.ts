@@ -22,6 +22,8 @@ export interface LighthouseResult extends LighthouseRun {
   url: string;
   version: string;
   runs: LighthouseRun[];
+  /** Runs Lighthouse itself gave up on (e.g. NO_NAVSTART, a trace it could not record): not scored. */
+  failedRuns: string[];
 }
 
 interface Report {
@@ -32,14 +34,22 @@ interface Report {
 
 export async function runLighthouse(url: string, options: { dir: string; runs: number; chromePath: string }): Promise<LighthouseResult> {
   const runs: LighthouseRun[] = [];
+  const failedRuns: string[] = [];
   let version = 'unknown';
   for (let i = 0; i < options.runs; i++) {
     const output = path.join(options.dir, `lighthouse-${i}.json`);
-    await run(
+    const ran = await run(
       process.execPath,
       [CLI, url, '--quiet', '--only-categories=performance', '--output=json', `--output-path=${output}`, `--chrome-flags=${CHROME_FLAGS.join(' ')}`],
       { env: { ...process.env, CHROME_PATH: options.chromePath }, maxBuffer: 64 * 1024 * 1024 },
+    ).then(
+      () => true,
+      (error: { stderr?: string; message?: string }) => {
+        failedRuns.push(((error.stderr || error.message) ?? 'failed').trim().split('\n').slice(-2).join(' '));
+        return false;
+      },
     );
+    if (!ran) continue;
     const report = JSON.parse(await readFile(output, 'utf8')) as Report;
     version = report.lighthouseVersion;
     const audit = (id: string) => Math.round((report.audits[id]?.numericValue ?? NaN) * 1000) / 1000;
@@ -55,6 +65,7 @@ export async function runLighthouse(url: string, options: { dir: string; runs: n
       },
     });
   }
+  if (runs.length === 0) throw new Error(`every Lighthouse run failed: ${failedRuns.join(' | ')}`);
   const median = [...runs].sort((a, b) => a.score - b.score)[Math.floor((runs.length - 1) / 2)]!;
-  return { url, version, ...median, runs };
+  return { url, version, ...median, runs, failedRuns };
 }
