@@ -80,7 +80,12 @@ export async function connectRedis(url: string, { connectTimeoutMs = CONNECT_TIM
   }
 
   return {
-    adapter: createAdapter(client),
+    // One stream entry per broadcast (a message is two: `message` and `message_sent`). The
+    // default cap, 10,000 entries, is two seconds at 5,000 msg/s: a node reading 100 entries per
+    // XREAD fell behind the trimming and missed broadcasts (bench --nodes 2, peak phase). A
+    // longer stream and larger reads keep every node ahead; missed ones are still caught up by
+    // the clients' seq gap check, but live delivery should not depend on it.
+    adapter: createAdapter(client, { maxLen: STREAM_MAX_LEN, readCount: STREAM_READ_COUNT }),
     onOutage: (listener) => void listeners.push(listener),
     ping: async (timeoutMs) => {
       // Not connected: say so now rather than queue a PING behind the reconnection.
@@ -94,6 +99,9 @@ export async function connectRedis(url: string, { connectTimeoutMs = CONNECT_TIM
     },
   };
 }
+
+const STREAM_MAX_LEN = 100_000;
+const STREAM_READ_COUNT = 1_000;
 
 function waitUntilReady(client: Redis, timeoutMs: number): Promise<void> {
   if (client.status === 'ready') return Promise.resolve();
