@@ -1,10 +1,9 @@
 // The processes a benchmark measures: the production server bundle (or the floor relay), each
 // started with bench/probe.mjs preloaded and an IPC channel to ask it for its event-loop delay.
 // CPU and RSS are read from outside, from /proc. Every process is ours, stopped by its handle.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT, productionServerEnv, run } from '../testing/processes';
+import { REPO_ROOT, productionServerEnv, run, spawnOwned } from '../testing/processes';
 
 export { REPO_ROOT, buildServerBundle, freePort } from '../testing/processes';
 export const PROBE = path.join(REPO_ROOT, 'bench', 'probe.mjs');
@@ -53,21 +52,13 @@ export interface MeasuredProcess {
 export async function startMeasured(options: MeasuredProcessOptions): Promise<MeasuredProcess> {
   const log = createWriteStream(options.logFile, { flags: 'a' });
   const recent: string[] = [];
-  const child: ChildProcess = spawn(process.execPath, ['--import', PROBE, ...options.args], {
+  const { child, exited } = spawnOwned(process.execPath, ['--import', PROBE, ...options.args], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   const pid = child.pid;
   if (pid === undefined) throw new Error('could not start process');
-  const orphanGuard = () => child.kill('SIGKILL');
-  process.once('exit', orphanGuard);
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      process.off('exit', orphanGuard);
-      resolve();
-    }),
-  );
   const record = (chunk: Buffer) => {
     log.write(chunk);
     for (const line of chunk.toString('utf8').split('\n')) {

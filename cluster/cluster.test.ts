@@ -123,14 +123,7 @@ it('carries follows, messages, unread counts and reads across nodes; a tab on ea
 
 it('moves node A’s clients to node B when A is killed (kill -9), losing nothing acknowledged', async () => {
   const { a, b } = cluster;
-  // A load balancer per node, as production would have: each prefers its node, then the other.
-  const viaA = await startBalancer([portOf(a), portOf(b)]);
-  const viaB = await startBalancer([portOf(b), portOf(a)]);
-  cleanups.push(() => viaA.close(), () => viaB.close());
-  const group = await connectGroup(cluster.take(GROUP_SIZE), (_, index) => (index % 2 === 0 ? viaA.url : viaB.url));
-  cleanups.push(() => group.close());
-  const onA = group.clients.filter((client) => group.urlOf.get(client.userId) === viaA.url);
-  expect(routedTo(viaA, 0), 'first connections through A’s balancer').toEqual(onA.map(() => portOf(a)));
+  const { viaA, group, onA } = await balancedGroup();
 
   let going = true;
   const writing = traffic(group.clients, { everyMs: WRITE_EVERY_MS, seed: SEED, going: () => going });
@@ -232,13 +225,7 @@ it('hands node A’s clients to node B on a graceful stop (SIGTERM): ready turns
   const { a, b } = cluster;
   if (!a.running) await a.start(); // an earlier case failed before restarting it
   const errorsBefore = a.errorLines().length + b.errorLines().length;
-  const viaA = await startBalancer([portOf(a), portOf(b)]);
-  const viaB = await startBalancer([portOf(b), portOf(a)]);
-  cleanups.push(() => viaA.close(), () => viaB.close());
-  const group = await connectGroup(cluster.take(GROUP_SIZE), (_, index) => (index % 2 === 0 ? viaA.url : viaB.url));
-  cleanups.push(() => group.close());
-  const onA = group.clients.filter((client) => group.urlOf.get(client.userId) === viaA.url);
-  expect(routedTo(viaA, 0), 'first connections through A’s balancer').toEqual(onA.map(() => portOf(a)));
+  const { viaA, group, onA } = await balancedGroup();
 
   let going = true;
   const writing = traffic(group.clients, { everyMs: WRITE_EVERY_MS, seed: SEED + 2, going: () => going });
@@ -297,6 +284,22 @@ it('hands node A’s clients to node B on a graceful stop (SIGTERM): ready turns
   await a.start();
   await cluster.meshed();
 });
+
+/**
+ * A load balancer per node, as production would have (each prefers its node, then the other), and
+ * GROUP_SIZE simulated users, half connected through each; checks A's first connections went to A.
+ */
+async function balancedGroup() {
+  const { a, b } = cluster;
+  const viaA = await startBalancer([portOf(a), portOf(b)]);
+  const viaB = await startBalancer([portOf(b), portOf(a)]);
+  cleanups.push(() => viaA.close(), () => viaB.close());
+  const group = await connectGroup(cluster.take(GROUP_SIZE), (_, index) => (index % 2 === 0 ? viaA.url : viaB.url));
+  cleanups.push(() => group.close());
+  const onA = group.clients.filter((client) => group.urlOf.get(client.userId) === viaA.url);
+  expect(routedTo(viaA, 0), 'first connections through A’s balancer').toEqual(onA.map(() => portOf(a)));
+  return { viaA, viaB, group, onA };
+}
 
 /** Messages of the group acknowledged by the server after `since` (Date.now()). */
 function ackedSince(group: Group, since: number): number {

@@ -1,25 +1,8 @@
 import { test, expect } from './fixtures';
 import { readStorage } from './support/storage';
 
-test('/account with a stored token goes to /main without ever showing the sign-in screen', async ({
-  page,
-  signIn,
-  mainPage,
-  person,
-}) => {
-  await signIn();
-  // Records whether the sign-in heading is ever shown, from the first byte on (innerText leaves out
-  // what is hidden: the server renders the screen, the first-paint mark hides it).
-  await page.addInitScript(() => {
-    const seen = () => document.body?.innerText.includes('Sign in to Parley');
-    new MutationObserver(() => {
-      if (seen()) window.localStorage.setItem('e2e-saw-sign-in', 'yes');
-    }).observe(document, { childList: true, subtree: true, characterData: true });
-  });
-  await page.goto('/account');
-  await mainPage.expectSignedInAs(person.name);
-  expect(await page.evaluate(() => window.localStorage.getItem('e2e-saw-sign-in'))).toBeNull();
-});
+// "/account with a stored token goes to /main without ever showing the sign-in screen" is in
+// first-paint.spec.ts: the server renders that screen now, so the check watches every frame.
 
 test('a revoked token (401) ends at /account with the token gone and the locale kept', async ({
   page,

@@ -1,8 +1,8 @@
 // The production server as a child process: bundled by scripts/build-server.mjs into a temporary
 // directory (never dist/server, which others may be running), started with NODE_ENV=production.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { REPO_ROOT, productionServerEnv, waitForOk } from '../testing/processes';
+import { REPO_ROOT, productionServerEnv, spawnOwned, waitForOk } from '../testing/processes';
 
 export { REPO_ROOT, buildServerBundle, freePort } from '../testing/processes';
 
@@ -105,21 +105,14 @@ export function serverProcess(options: ServerProcessOptions): ServerProcess {
     async start() {
       if (child && child.exitCode === null && child.signalCode === null) throw new Error('server already running');
       log ??= createWriteStream(options.logFile, { flags: 'a' });
-      const started = spawn(process.execPath, [...(options.nodeArgs ?? []), '--enable-source-maps', options.entry], {
+      const owned = spawnOwned(process.execPath, [...(options.nodeArgs ?? []), '--enable-source-maps', options.entry], {
         cwd: REPO_ROOT,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      const started = owned.child;
       child = started;
-      // If the test process goes away first, the server must not outlive it.
-      const orphanGuard = () => started.kill('SIGKILL');
-      process.once('exit', orphanGuard);
-      exited = new Promise((resolve) =>
-        started.once('exit', () => {
-          process.off('exit', orphanGuard);
-          resolve();
-        }),
-      );
+      exited = owned.exited;
       started.stdout?.on('data', record);
       started.stderr?.on('data', record);
       await waitReady(started);

@@ -1,12 +1,29 @@
 // Pieces every harness that runs the real server as a process shares (the fault test, the cluster
 // test, the benchmarks): the repository root, a free loopback port, the production server bundle.
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { mkdir, symlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
 export const run = promisify(execFile);
+
+/**
+ * A child process of ours that never outlives this one (SIGKILL when this process exits), with a
+ * promise that settles when it has exited. Stop it by its handle (`child.kill`), never by name.
+ */
+export function spawnOwned(command: string, args: string[], options: SpawnOptions): { child: ChildProcess; exited: Promise<void> } {
+  const child = spawn(command, args, options);
+  const orphanGuard = () => child.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      process.off('exit', orphanGuard);
+      resolve();
+    }),
+  );
+  return { child, exited };
+}
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 
 /**

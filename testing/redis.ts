@@ -1,12 +1,12 @@
 // A throwaway Redis (the cluster test, bench --nodes): redis-server on 127.0.0.1 and a free port,
 // its files in a temporary directory, no persistence; never the system service. It can be
 // stopped and started again on the same port (the "Redis restarts mid-traffic" case).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import path from 'node:path';
-import { freePort } from './processes';
+import { freePort, spawnOwned } from './processes';
 
 export interface ThrowawayRedis {
   url: string;
@@ -40,17 +40,10 @@ export async function startRedis(dir: string): Promise<ThrowawayRedis> {
   async function start(): Promise<void> {
     if (child && child.exitCode === null && child.signalCode === null) throw new Error('redis already running');
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'];
-    const started = spawn(binary!, args, { stdio: 'ignore' });
-    child = started;
-    const orphanGuard = () => started.kill('SIGKILL');
-    process.once('exit', orphanGuard);
-    exited = new Promise((resolve) =>
-      started.once('exit', () => {
-        process.off('exit', orphanGuard);
-        resolve();
-      }),
-    );
-    await waitForPong(port, started);
+    const owned = spawnOwned(binary!, args, { stdio: 'ignore' });
+    child = owned.child;
+    exited = owned.exited;
+    await waitForPong(port, owned.child);
   }
 
   async function signal(name: NodeJS.Signals): Promise<void> {
