@@ -13,8 +13,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { deflateSync } from 'node:zlib';
 import { chromium, expect as baseExpect } from '@playwright/test';
+import { png } from '../testing/png.ts';
 
 const PAGES_PORT = Number(process.env.SPLIT_PAGES_PORT ?? 3320);
 const API_PORT = Number(process.env.SPLIT_API_PORT ?? 3321);
@@ -63,34 +63,6 @@ async function waitForOk(url, process) {
   throw new Error(`${url} did not answer 200 within ${START_TIMEOUT_MS / 1000} s${process ? `\n${process.tail()}` : ''}`);
 }
 
-function png(width, height) {
-  const table = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (bytes) => {
-    let c = 0xffffffff;
-    for (const byte of bytes) c = table[(c ^ byte) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type, data) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([length, body, sum]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x40)]);
-  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
-}
 
 /** A person in a browser context of their own, signed in on the pages' origin, with what their page did. */
 async function signIn(person) {
