@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { MessagePayload } from '../../lib/contract';
 import { storeMessages } from './message-batch';
@@ -107,26 +107,25 @@ export async function markConversationRead(db: Db, userId: number, peerId: numbe
 /**
  * The user's unread total: the sum of their conversations' counters (the one source of truth for
  * unread numbers), leaving out people whose accounts are inactive, as the conversation list does.
+ * A scalar subquery, so `init` can read it in the same query as the account's state.
  */
+const unreadTotal = (userId: SQL | number) => sql<number>`(
+  select coalesce(sum(c.unread_count), 0)::int from conversations c
+  join users peer on peer.id = c.peer_id
+  where c.user_id = ${userId} and peer.is_active)`;
+
 export async function countUnread(db: Db, userId: number): Promise<number> {
-  const [row] = await db
-    .select({ value: sql<number>`coalesce(sum(${conversations.unreadCount}), 0)::int` })
-    .from(conversations)
-    .innerJoin(users, eq(users.id, conversations.peerId))
-    .where(and(eq(conversations.userId, userId), eq(users.isActive, true)));
+  const [row] = await rows<{ value: number }>(db, sql`select ${unreadTotal(userId)} as value`);
   return row?.value ?? 0;
 }
 
 /**
  * What `init` reads, in one query: whether the account is still active, and its unread total
- * (countUnread's sum). Null when there is no such account.
+ * (unreadTotal, as countUnread). Null when there is no such account.
  */
 export async function initialCounts(db: Db, userId: number): Promise<{ active: boolean; unread: number } | null> {
   const [row] = await rows<{ active: boolean; unread: number }>(db, sql`
-    select u.is_active as active,
-      (select coalesce(sum(c.unread_count), 0)::int from conversations c
-        join users peer on peer.id = c.peer_id
-        where c.user_id = u.id and peer.is_active) as unread
+    select u.is_active as active, ${unreadTotal(sql`u.id`)} as unread
     from users u where u.id = ${userId}`);
   return row ?? null;
 }
