@@ -3,6 +3,7 @@
 // dependency-free question: a node whose database is away must not be restarted for it.
 import { sql } from 'drizzle-orm';
 import type { Db } from './db/open-database';
+import { withTimeout } from './with-timeout';
 
 export interface Readiness {
   /** Resolves when the node can take traffic; rejects with a short reason otherwise. */
@@ -27,7 +28,7 @@ export function createReadiness({ db, redis, draining }: ReadinessDeps): Readine
   // Probes from several balancers at once share one round of checks instead of each costing a query.
   let running: Promise<void> | undefined;
   const checkDependencies = async () => {
-    await withTimeout(Promise.resolve(db.execute(sql`select 1`)), CHECK_TIMEOUT_MS).catch((error: unknown) => {
+    await withTimeout(Promise.resolve(db.execute(sql`select 1`)), CHECK_TIMEOUT_MS, `no answer within ${CHECK_TIMEOUT_MS} ms`).catch((error: unknown) => {
       throw new NotReadyError('Database unreachable.', { cause: error });
     });
     await redis?.ping(CHECK_TIMEOUT_MS).catch((error: unknown) => {
@@ -43,12 +44,4 @@ export function createReadiness({ db, redis, draining }: ReadinessDeps): Readine
       if (draining()) throw new NotReadyError('Shutting down.');
     },
   };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

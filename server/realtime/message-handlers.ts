@@ -6,6 +6,7 @@ import type { MessageWriter } from '../db/message-writer';
 import { lastSeqOf, listMessagesAfter, markConversationRead } from '../db/messages';
 import type { Db } from '../db/open-database';
 import { findActiveUser } from '../db/users';
+import { RESTARTING_MSG } from '../in-flight';
 import { fieldError, onEvent, refuse, type Outcome } from './handler';
 import { rooms, type RealtimeSocket } from './types';
 
@@ -20,7 +21,7 @@ const refusals: Record<Refusal, Outcome<never>> = {
 // `msg`: the outbox sends the message again later, with the same client_id.
 const notNow = {
   busy: refuse({ msg: 'Too many messages right now, try again shortly.' }),
-  closing: refuse({ msg: 'The server is restarting, try again shortly.' }),
+  closing: refuse({ msg: RESTARTING_MSG }),
 };
 
 /** `send`, `read` and `sync`: direct messages, the unread counts they move, and catch-up. */

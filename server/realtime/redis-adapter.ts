@@ -1,6 +1,7 @@
 // Socket.IO across several nodes (REDIS_URL): every broadcast goes through Redis so a user's
 // sockets on other nodes get it too. Without REDIS_URL nothing here runs (in-process adapter).
 import { createAdapter } from '@socket.io/redis-streams-adapter';
+import { withTimeout } from '../with-timeout';
 import { Redis } from 'ioredis';
 
 /** An outage starting (with the error that revealed it) or ending. */
@@ -110,12 +111,4 @@ function waitUntilReady(client: Redis, timeoutMs: number): Promise<void> {
     timeoutMs,
     `redis not reachable within ${timeoutMs / 1000} s`,
   );
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -10,6 +10,7 @@ import { openDatabase, type Database } from '../db/open-database';
 import { messages } from '../db/schema';
 import { seedUsers, type SeededUser } from '../db/seed';
 import { connectSocket, emitWithAck, type ClientSocket } from '../test/socket-client';
+import { RESTARTING_MSG } from '../in-flight';
 import { createRealtime, type Realtime } from './create-realtime';
 
 // The realtime layer alone over an in-memory PGlite, with a writer of our own: a tiny queue cap,
@@ -85,7 +86,7 @@ describe('realtime close', () => {
     await expect.poll(() => writer.pending).toBe(1);
 
     const closed = realtime.close();
-    expect(await send(tab, 'sent while closing')).toEqual({ error: { msg: 'The server is restarting, try again shortly.' } });
+    expect(await send(tab, 'sent while closing')).toEqual({ error: { msg: RESTARTING_MSG } });
     await hold.release();
     expect(await taken).toEqual({ data: expect.objectContaining({ text: 'taken before close' }) });
     await closed;
