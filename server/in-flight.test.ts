@@ -41,6 +41,22 @@ afterEach(async () => {
 });
 
 describe('trackInFlight', () => {
+  it("lets a request answered at once by the server's own handler through while draining", async () => {
+    const { inFlight, url } = await start();
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', record);
+    try {
+      inFlight.beginDraining();
+      // '/fast' is answered synchronously, before the tracker's listener sees the request.
+      const response = await fetch(`${url}/fast`);
+      expect(await response.text()).toBe('fast');
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', record);
+    }
+  });
+
   it('settles only once the request in flight has been answered, and that answer closes its connection', async () => {
     const { inFlight, release, url } = await start();
     const response = fetch(`${url}/slow`);

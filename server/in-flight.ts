@@ -36,7 +36,9 @@ export function trackInFlight(httpServer: HttpServer, io: RealtimeServer): InFli
 
   httpServer.on('request', (req, res: ServerResponse) => {
     open.add(res);
-    if (draining) res.setHeader('connection', 'close');
+    // This listener runs after the server's own handler, which may already have answered (Socket.IO
+    // does, synchronously): then the connection header can no longer be set, and trying throws.
+    if (draining && !res.headersSent) res.setHeader('connection', 'close');
     const counted = !req.url?.startsWith(SOCKET_PATH);
     if (counted) requests += 1;
     res.once('close', () => {
