@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { testEmulatorConfig } from './scripts/test-emulator.mjs';
 import { E2E_BASE_URL, E2E_EMULATOR_HOST, E2E_PORT } from './e2e/support/env';
 
 const CI = Boolean(process.env.CI);
@@ -33,7 +34,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: [
     {
-      command: `node_modules/.bin/firebase emulators:start --only auth --project demo-parley --config firebase.test.json`,
+      command: `node_modules/.bin/firebase emulators:start --only auth --project demo-parley --config ${testEmulatorConfig()}`,
       url: `http://${E2E_EMULATOR_HOST}/`,
       reuseExistingServer: !CI,
       timeout: 120_000,

@@ -5,7 +5,7 @@
 // console error, API call or socket that does not go to the API's origin.
 //
 // Not part of `npm test` (a second `next build`): run it after changing CORS, the CSP, the
-// public config or the socket client. Needs the test Auth emulator on 127.0.0.1:9199
+// public config or the socket client. Needs the test Auth emulator on 127.0.0.1:9199 (TEST_EMULATOR_PORT moves it)
 // (`npm run test:e2e` starts it; or `node_modules/.bin/firebase emulators:start --only auth
 // --project demo-parley --config firebase.test.json`). The build goes to .next-split
 // (SPLIT_SKIP_BUILD=1 reuses it; the ports are part of the build).
@@ -15,10 +15,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, expect as baseExpect } from '@playwright/test';
 import { png } from '../testing/png.ts';
+import { TEST_EMULATOR_HOST } from './test-emulator.mjs';
 
 const PAGES_PORT = Number(process.env.SPLIT_PAGES_PORT ?? 3320);
 const API_PORT = Number(process.env.SPLIT_API_PORT ?? 3321);
-const EMULATOR_HOST = '127.0.0.1:9199';
+const EMULATOR_HOST = TEST_EMULATOR_HOST;
 const PAGES = `http://127.0.0.1:${PAGES_PORT}`;
 const API = `http://127.0.0.1:${API_PORT}`;
 const DIST_DIR = '.next-split';

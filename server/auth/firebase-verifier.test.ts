@@ -44,7 +44,7 @@ describe('createFirebaseVerifier', () => {
   it('refuses a real-token verifier while the process points firebase-admin at an emulator', () => {
     vi.stubEnv('FIREBASE_AUTH_EMULATOR_HOST', EMULATOR_HOST);
     expect(() => verifier()).toThrow(
-      /FIREBASE_AUTH_EMULATOR_HOST=127\.0\.0\.1:9199 is already set.*real Firebase ID tokens/,
+      new RegExp(`FIREBASE_AUTH_EMULATOR_HOST=${EMULATOR_HOST.replaceAll('.', '\\.')} is already set.*real Firebase ID tokens`),
     );
   });
 

@@ -1,8 +1,10 @@
 // The Firebase Auth emulator used by the server tests (firebase.test.json: port 9199, so a
-// developer's own emulator on 9099 is never touched).
-export const EMULATOR_HOST = '127.0.0.1:9199';
+// developer's own emulator on 9099 is never touched; TEST_EMULATOR_PORT moves it).
+import { TEST_EMULATOR_HOST, testEmulatorConfig } from '../../scripts/test-emulator.mjs';
+
+export const EMULATOR_HOST = TEST_EMULATOR_HOST;
 export const EMULATOR_PROJECT_ID = 'demo-parley';
-export const EMULATOR_CONFIG = 'firebase.test.json';
+export const emulatorConfig = testEmulatorConfig;
 const EMULATOR_URL = `http://${EMULATOR_HOST}`;
 const IDENTITY_TOOLKIT = `${EMULATOR_URL}/identitytoolkit.googleapis.com/v1`;
 

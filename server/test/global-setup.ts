@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
 import { startAuthEmulator } from '../../scripts/auth-emulator.mjs';
-import { EMULATOR_CONFIG, EMULATOR_HOST, clearEmulatorAccounts } from './emulator';
+import { EMULATOR_HOST, clearEmulatorAccounts, emulatorConfig } from './emulator';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,10 +12,10 @@ declare module 'vitest' {
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 
-/** Reuses an emulator already answering on 9199, otherwise starts one and stops it afterwards. */
+/** Reuses an emulator already answering on its port, otherwise starts one and stops it afterwards. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // null: one was already running; it is not ours to stop.
-  const child = await startAuthEmulator({ host: EMULATOR_HOST, config: EMULATOR_CONFIG, timeoutMs: START_TIMEOUT_MS });
+  const child = await startAuthEmulator({ host: EMULATOR_HOST, config: emulatorConfig(), timeoutMs: START_TIMEOUT_MS });
   const teardown = async () => {
     if (child) await stopEmulator(child);
   };

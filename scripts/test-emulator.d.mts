@@ -1,0 +1,3 @@
+export const TEST_EMULATOR_PORT: number;
+export const TEST_EMULATOR_HOST: string;
+export function testEmulatorConfig(): string;
