@@ -4,7 +4,7 @@ const nextConfig = {
   poweredByHeader: false,
   experimental: {
     // The pages' CSS is a few KiB: inlined into the document it stops being a render-blocking
-    // request before the first paint (issue #5). CSP allows inline styles (style-src).
+    // request before the first paint (docs/DECISIONS.md). CSP allows inline styles (style-src).
     inlineCss: true,
   },
   // The end-to-end suite builds with the Auth emulator switched on; it gets its own

@@ -12,6 +12,7 @@ export default defineConfig({
           name: 'client',
           environment: 'jsdom',
           include: ['lib/**/*.test.ts', 'components/**/*.test.{ts,tsx}'],
+          setupFiles: ['testing/client/vitest-setup.ts'],
           restoreMocks: true,
         },
       },

@@ -10,9 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
-import { insertMessage } from '../server/db/messages';
+import { insertMessage } from '../testing/database';
 import { openDatabase } from '../server/db/open-database';
-import { seedUsers } from '../server/db/seed';
+import { seedUsers } from '../testing/seed';
 
 const { values } = parseArgs({
   options: {

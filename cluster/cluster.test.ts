@@ -1,4 +1,4 @@
-// The cluster test (issue #6, "Beyond one machine"): two production server nodes sharing a
+// The cluster test (docs/DELIVERY.md, "Cluster test"): two production server nodes sharing a
 // throwaway PostgreSQL and Redis. Everything a user does crosses nodes; a node killed with
 // SIGKILL hands its clients to the other, and so does one stopped gracefully (SIGTERM); Redis
 // restarting mid-traffic loses nothing acknowledged.

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serverProcess, type ServerProcess } from '../faults/server-process';
 import { openDatabase, type Database } from '../server/db/open-database';
-import { seedUsers, type SeededUser } from '../server/db/seed';
+import { seedUsers, type SeededUser } from '../testing/seed';
 import { startPostgres, type ThrowawayPostgres } from '../testing/postgres';
 import { buildServerBundle, freePort } from '../testing/processes';
 import { startRedis, type ThrowawayRedis } from '../testing/redis';

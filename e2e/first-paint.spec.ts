@@ -1,6 +1,6 @@
-// Issue #5: /account's server HTML is the sign-in screen itself, so it paints before any script.
+// /account's server HTML is the sign-in screen itself, so it paints before any script.
 // The server knows neither the token nor the locale: the document's first-paint script hides the
-// screen for a signed-in visitor (SPEC §2) and until another stored language is in.
+// screen for a signed-in visitor (the guard rule) and until another stored language is in.
 import { test, expect } from './fixtures';
 import { watchSignInScreen } from './support/first-paint';
 

@@ -1,7 +1,7 @@
 import { test, expect, newPerson, signInNewContext } from './fixtures';
 import { ChatPage } from './pages/chat-page';
 
-// Issue #4: messages written offline wait in the outbox, survive a reload, and arrive once, in order.
+// Messages written offline wait in the outbox, survive a reload, and arrive once, in order.
 test('three messages written offline survive a reload and arrive once, in order', async ({ browser }) => {
   test.setTimeout(90_000);
   const aliceName = newPerson('Alice');

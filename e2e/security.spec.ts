@@ -1,4 +1,4 @@
-// The pages keep the session token in localStorage (SPEC §4), so no injected script may run:
+// The pages keep the session token in localStorage (docs/CLIENT-RULES.md), so no injected script may run:
 // the CSP with a per-request nonce, the security headers, and message text shown as text.
 import type { Page } from '@playwright/test';
 import { test, expect, newPerson, signInNewContext } from './fixtures';

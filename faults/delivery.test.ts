@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../server/db/open-database';
-import type { SeededUser } from '../server/db/seed';
+import type { SeededUser } from '../testing/seed';
 import { delay, within } from '../testing/wait';
 import { pick, sample, seededRandom } from './random';
 import { REPO_ROOT, buildServerBundle, freePort, serverProcess, type ServerProcess } from './server-process';

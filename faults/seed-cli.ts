@@ -1,7 +1,7 @@
 // Seeds a data directory before the server starts (PGlite admits one process at a time) and
 // prints the users as JSON: `node --import tsx faults/seed-cli.ts --data-dir D --count N [--prefix P]`.
 import { parseArgs } from 'node:util';
-import { seedDatabase } from '../server/db/seed';
+import { seedDatabase } from '../testing/seed';
 
 const { values } = parseArgs({
   options: {

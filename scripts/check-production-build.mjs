@@ -1,5 +1,5 @@
 // Builds the frontend the way production does (no emulator variables) and checks that the
-// emulator-only test-account sign-in is not in what browsers download (issue #2; emulator tokens
+// emulator-only test-account sign-in is not in what browsers download (docs/DECISIONS.md, "Test accounts"; emulator tokens
 // are unsigned, so that path must not exist outside development).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -12,7 +12,7 @@ import { readStoredMessages } from '../faults/verify';
 import { waitUntil, within } from '../testing/wait';
 import type { Ack, MessagePayload } from '../lib/contract';
 import { openDatabase } from './db/open-database';
-import { seedDatabase, type SeededUser } from './db/seed';
+import { seedDatabase, type SeededUser } from '../testing/seed';
 import { RESTARTING_MSG } from './in-flight';
 
 const USERS = 6;

@@ -6,7 +6,7 @@ const fieldPrefix = (path: Path) => {
   return field ? `${field}: ` : '';
 };
 
-/** zod issues as "<field>: <message>" lines (SPEC §8 non_field_errors); whole-payload problems have no field. */
+/** zod issues as "<field>: <message>" lines (non_field_errors, docs/API.md); whole-payload problems have no field. */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
   return issues.flatMap((issue) => {
     if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${key}: Unknown field.`);

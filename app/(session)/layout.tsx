@@ -7,7 +7,7 @@ import { SessionGuard } from '@/components/session/session-guard';
 import { areaOf } from '@/lib/session/route-guard';
 
 export default function SessionLayout({ children }: { children: ReactNode }) {
-  // The sign-in screen is server-rendered in English (issue #5); the main area waits for the language.
+  // The sign-in screen is server-rendered in English (docs/DECISIONS.md); the main area waits for the language.
   const prerendered = areaOf(usePathname()) === 'account';
   return (
     <I18nProvider>

@@ -1,6 +1,6 @@
 import { redirect } from 'next/navigation';
 
-/** SPEC §2: any other path (including the 401 target /accounts) redirects to main. */
+/** Any other path (including the 401 target /accounts) redirects to main (docs/CLIENT-RULES.md). */
 export default function CatchAll() {
   redirect('/main');
 }

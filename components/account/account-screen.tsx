@@ -20,7 +20,7 @@ const TestAccountForm = process.env.NEXT_PUBLIC_FIREBASE_AUTH_EMULATOR_HOST
 type T = ReturnType<typeof useT>;
 
 // The sign-in flow (API client, socket, stores, then Firebase) is downloaded when a sign-in is
-// about to start, never with the page: the first load stays that of a small page (issue #5).
+// about to start, never with the page: the first load stays that of a small page (BENCHMARKS.md has its budget).
 const loadSignIn = () => import('@/lib/firebase/sign-in');
 
 /** Firebase's own words for the common cases are English; these have translations. */
@@ -50,7 +50,7 @@ export function AccountScreen() {
     }
   }
 
-  // Server-rendered (issue #5): until the client has caught up with the stored token and locale,
+  // Server-rendered (docs/DECISIONS.md, "/account is server-rendered"): until the client has caught up with the stored token and locale,
   // the document's first-paint marks may hide the screen and show the cover in its place.
   return (
     <>

@@ -1,4 +1,4 @@
-// Issue #5: the sign-in page's first load is a small page. Firebase, the API client, the socket
+// The sign-in page's first load is a small page (BENCHMARKS.md has its budget). Firebase, the API client, the socket
 // and the stores come when a sign-in starts (a dynamic import), never with the page.
 import { describe, expect, it } from 'vitest';
 import { staticImportGraph } from '@/lib/testing/import-graph';

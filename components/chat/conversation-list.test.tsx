@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initI18n } from '@/lib/i18n';
-import { resetConversationsStore, useConversationsStore } from '@/lib/stores/conversations-store';
-import { publishUser, resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
+import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { publishUser, useSessionStore } from '@/lib/stores/session-store';
 import { conversation, ME, message } from '@/lib/testing/fixtures';
 import { ConversationList } from './conversation-list';
 
@@ -12,8 +12,6 @@ vi.mock('@/lib/realtime/read-marking', () => readMarking);
 
 describe('ConversationList', () => {
   beforeEach(async () => {
-    resetConversationsStore();
-    resetSessionStore();
     readMarking.openConversation.mockReset();
     publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true });
     await initI18n('en');

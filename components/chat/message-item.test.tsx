@@ -4,9 +4,11 @@ import userEvent from '@testing-library/user-event';
 import { initI18n } from '@/lib/i18n';
 import { fromServer, type ThreadMessage } from '@/lib/stores/thread-messages';
 import { useConnectionStore } from '@/lib/stores/connection-store';
-import { resetThreadStore, useThreadStore } from '@/lib/stores/thread-store';
 import { ME, message } from '@/lib/testing/fixtures';
 import { MessageItem } from './message-item';
+
+const session = vi.hoisted(() => ({ retryMessage: vi.fn() }));
+vi.mock('@/lib/realtime/messaging-session', () => session);
 
 function own(fields: Partial<ThreadMessage>): ThreadMessage {
   return { ...fromServer(message(1, { sender_id: ME, recipient_id: 2, text: 'hello' })), ...fields };
@@ -14,7 +16,6 @@ function own(fields: Partial<ThreadMessage>): ThreadMessage {
 
 describe('MessageItem', () => {
   beforeEach(async () => {
-    resetThreadStore();
     useConnectionStore.getState().setStatus('connected');
     await initI18n('en');
   });
@@ -36,8 +37,7 @@ describe('MessageItem', () => {
   });
 
   it('shows a failed message with its reason and retries it by its client id', async () => {
-    const retryMessage = vi.fn(async () => ({ status: 'sent' as const, message: message(1) }));
-    useThreadStore.setState({ retryMessage });
+    const retryMessage = session.retryMessage.mockResolvedValue({ status: 'sent' as const, message: message(1) });
     const failed = own({ id: null, status: 'failed', error: 'Recipient not found.' });
     render(<MessageItem message={failed} own language="en" />);
 

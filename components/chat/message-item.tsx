@@ -3,7 +3,7 @@ import type { CSSProperties } from 'react';
 import { attachmentUrl } from '@/lib/api/attachment-url';
 import type { Attachment } from '@/lib/contract';
 import type { ThreadMessage } from '@/lib/stores/thread-store';
-import { useThreadStore } from '@/lib/stores/thread-store';
+import { retryMessage } from '@/lib/realtime/messaging-session';
 import { useConnectionStore } from '@/lib/stores/connection-store';
 import { formatFileSize, useT } from '@/lib/i18n';
 import { formatClock, formatFull, parseTime } from './time-format';
@@ -21,7 +21,6 @@ interface Props {
 /** Where the user's own message is: on its way, delivered, or failed with a way to try again. */
 export function MessageStatus({ message }: { message: ThreadMessage }) {
   const t = useT();
-  const retryMessage = useThreadStore((state) => state.retryMessage);
   const connected = useConnectionStore((state) => state.status === 'connected');
 
   if (message.status === 'sending') {

@@ -7,14 +7,12 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { MessagePayload, Page, SendPayload } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
-import { isReady } from '@/lib/socket/socket-service';
+import { createMemoryOutboxStorage } from '@/lib/outbox/outbox-storage';
+import { startMessagingSession, stopMessagingSession } from '@/lib/realtime/messaging-session';
+import { socketService } from '@/lib/socket/socket-service';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
 import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
-import { resetConversationsStore } from '@/lib/stores/conversations-store';
-import { resetPeopleStore } from '@/lib/stores/people-store';
-import { publishUser, resetSessionStore } from '@/lib/stores/session-store';
-import { resetAppOutboxStorage } from '@/lib/outbox/outbox-storage';
-import { resetThreadStore, useThreadStore } from '@/lib/stores/thread-store';
+import { publishUser } from '@/lib/stores/session-store';
 import { deferred, settle } from '@/lib/testing/deferred';
 import { ME, message, user } from '@/lib/testing/fixtures';
 import { ThreadView } from './thread-view';
@@ -77,14 +75,14 @@ const firstItemIndex = () => Number(screen.getByTestId('virtuoso').dataset.first
 
 describe('ThreadView', () => {
   beforeEach(async () => {
-    for (const reset of [resetThreadStore, resetAppOutboxStorage, resetConversationsStore, resetPeopleStore, resetSessionStore]) reset();
     resetFakeSocketService();
     api.listMessages.mockReset();
     api.listMessages.mockResolvedValue({ results: [message(2), message(1)], next_cursor: null });
+    api.listConversations.mockResolvedValue({ results: [], next_cursor: null, last_seq: 0 });
     publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true });
-    await useThreadStore.getState().startOutbox(ME);
+    startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
     socket = connectFakeSocket(ME);
-    await vi.waitFor(() => expect(isReady()).toBe(true));
+    await vi.waitFor(() => expect(socketService.isReady()).toBe(true));
     await initI18n('en');
   });
 
@@ -93,7 +91,10 @@ describe('ThreadView', () => {
     await vi.waitFor(() => expect(socket.sentEvents('send').length).toBeGreaterThan(index));
     return socket.sentEvents('send')[index]?.[1] as SendPayload;
   }
-  afterEach(cleanup);
+  afterEach(() => {
+    cleanup();
+    stopMessagingSession();
+  });
 
   it('shows a sent message at once as "Sending…", then "Sent" when the server acknowledges it', async () => {
     const ack = deferred<unknown>();

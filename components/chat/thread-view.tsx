@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Attachment } from '@/lib/contract';
 import { usePeopleStore } from '@/lib/stores/people-store';
+import { sendMessage } from '@/lib/realtime/messaging-session';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useT } from '@/lib/i18n';
 import { usePeer } from '@/components/people/use-peer';
@@ -34,10 +35,7 @@ export function ThreadView({ peerId }: { peerId: number }) {
 
   function send(text: string, attachment?: Attachment) {
     setAnnouncement('');
-    void useThreadStore
-      .getState()
-      .sendMessage(peerId, text, { attachment: attachment ?? null })
-      .then((result) => {
+    void sendMessage(peerId, text, { attachment: attachment ?? null }).then((result) => {
         // The message says so in the list too; this tells those who cannot see it.
         if (result.status !== 'sent') setAnnouncement(t('thread.failedWithReason', { message: result.error }));
       });

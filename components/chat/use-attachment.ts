@@ -12,7 +12,7 @@ export type AttachmentState =
   | { status: 'uploading'; file: File; progress: number }
   | { status: 'ready'; file: File; attachment: Attachment }
   | { status: 'cancelled'; file: File }
-  /** `error` is the SPEC §8 message of the failure. */
+  /** `error` is the HTTP client's message of the failure (docs/CLIENT-RULES.md, "HTTP"). */
   | { status: 'failed'; file: File; error: string };
 
 export interface AttachmentControls {

@@ -38,7 +38,7 @@ export function I18nProvider({ children }: { children: ReactNode }) {
 
 /**
  * Renders its children once the language is loaded; the same spinner as the guard until then.
- * `prerendered` (the sign-in screen, issue #5) renders them at once, in English, as the server
+ * `prerendered` (the server-rendered sign-in screen) renders them at once, in English, as the server
  * did: the document's first-paint mark keeps them hidden until another stored language is in
  * (lib/session/first-paint.ts).
  */

@@ -1,4 +1,4 @@
-// Issue #5: what /main downloads before its conversation list is on screen. The open thread
+// What /main downloads before its conversation list is on screen (BENCHMARKS.md has the budget). The open thread
 // (virtualised list, composer, uploads) and Firebase come later, by dynamic import.
 import { describe, expect, it } from 'vitest';
 import { staticImportGraph } from '@/lib/testing/import-graph';

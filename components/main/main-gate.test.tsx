@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccountInfo, ConversationPage } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
 import { setNavigator } from '@/lib/navigation';
-import { resetConversationsStore, useConversationsStore } from '@/lib/stores/conversations-store';
-import { resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
+import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { useSessionStore } from '@/lib/stores/session-store';
 import { storeToken } from '@/lib/session/storage';
 import { deferred, settle } from '@/lib/testing/deferred';
 import { conversation, ME, message } from '@/lib/testing/fixtures';
@@ -28,8 +28,6 @@ describe('MainGate (the main area: user loaded, list requested with it)', () => 
   beforeEach(async () => {
     localStorage.clear();
     storeToken('abc');
-    resetConversationsStore();
-    resetSessionStore();
     api.fetchAccountInfo.mockReset();
     api.listConversations.mockReset();
     navigate = vi.fn<(path: string) => void>();

@@ -4,7 +4,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { loadUser, type GuardResult } from '@/lib/session/guard';
 import { getStoredToken } from '@/lib/session/storage';
 import { navigate } from '@/lib/navigation';
-import { preloadConversations } from '@/lib/realtime/wire-stores';
+import { preloadConversations } from '@/lib/realtime/messaging-session';
 import { Spinner } from '@/components/ui/spinner';
 import { useT } from '@/lib/i18n';
 
@@ -29,7 +29,7 @@ if (typeof window !== 'undefined' && getStoredToken() !== null) {
 }
 
 /**
- * The main area's half of the guard (SPEC §2): with a stored token (the session layout checked),
+ * The main area's half of the guard (docs/CLIENT-RULES.md): with a stored token (the session layout checked),
  * the current user is loaded and the area renders only if it is active. The conversation list is
  * requested together with it rather than after it.
  */

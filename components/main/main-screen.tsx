@@ -3,7 +3,6 @@
 import { useEffect } from 'react';
 import dynamic from 'next/dynamic';
 import { syncUnreadTitle } from '@/lib/realtime/unread-title';
-import { wireStores } from '@/lib/realtime/wire-stores';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useT } from '@/lib/i18n';
 import { Sidebar } from '@/components/chat/sidebar';
@@ -15,7 +14,7 @@ import styles from './main-screen.module.css';
 
 // The open thread (its virtualised list, the composer, uploads) is not needed to show the list:
 // it is fetched when a conversation is about to be opened (pointer over or focus in the list
-// column), alongside the thread's messages (issue #5: /main's first load).
+// column), alongside the thread's messages, which keeps /main's first load small.
 const loadThreadView = () => import('@/components/chat/thread-view');
 const preloadThreadView = () => void loadThreadView().catch(() => {});
 
@@ -38,8 +37,6 @@ export function MainScreen() {
   const t = useT();
   const receiver = useSessionStore((state) => state.receiver);
 
-  // Socket events flow into the stores from here on; sign-out or leaving /main undoes it.
-  useEffect(() => wireStores(), []);
   useEffect(() => syncUnreadTitle(), []);
 
   return (

@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { initI18n } from '@/lib/i18n';
-import { resetCounterStore, useCounterStore } from '@/lib/stores/counter-store';
+import { useCounterStore } from '@/lib/stores/counter-store';
 import { UnreadBadge } from './unread-badge';
 
 describe('UnreadBadge', () => {
   beforeEach(async () => {
-    resetCounterStore();
     await initI18n('en');
   });
   afterEach(cleanup);

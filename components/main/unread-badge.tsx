@@ -3,7 +3,7 @@ import { useT } from '@/lib/i18n';
 import styles from './header.module.css';
 
 /**
- * The unread total (SPEC §4). The digits are for the eye (and the end-to-end suite's
+ * The unread total (docs/CLIENT-RULES.md, "Socket events"). The digits are for the eye (and the end-to-end suite's
  * `unread-count`); assistive technology reads the sentence with the right plural.
  */
 export function UnreadBadge() {

@@ -2,14 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initI18n } from '@/lib/i18n';
-import { resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
+import { useSessionStore } from '@/lib/stores/session-store';
 import { SearchBox } from './search-box';
 
 const search = () => useSessionStore.getState().search;
 
 describe('SearchBox', () => {
   beforeEach(async () => {
-    resetSessionStore();
     await initI18n('en');
   });
   afterEach(cleanup);

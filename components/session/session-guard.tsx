@@ -9,12 +9,12 @@ import { Spinner } from '@/components/ui/spinner';
 import { useT } from '@/lib/i18n';
 
 /**
- * Runs the token guard's route decision (SPEC §2) whenever the user enters an area, and renders
+ * Runs the token guard's route decision (docs/CLIENT-RULES.md) whenever the user enters an area, and renders
  * the area only once it is allowed: a blocked route is never shown, not even for one frame. With a
  * stored token, the main area's page then loads the user before it shows anything (MainGate):
  * that half needs the API client and the socket, which the sign-in page must not download.
  *
- * One exception, for the first paint of /account (issue #5): the server renders the sign-in
+ * One exception, for the first paint of /account (docs/DECISIONS.md): the server renders the sign-in
  * screen itself, and the client's first render keeps it, before the decision. The document's
  * first-paint script has already hidden it if a token is stored (lib/session/first-paint.ts),
  * so a signed-in user still never sees it; the decision then replaces it (spinner, /main) or

@@ -1,4 +1,4 @@
-// Account endpoints (SPEC §7 plus our logout and deactivate).
+// Account endpoints: authorize and info (docs/CLIENT-RULES.md), plus our logout, deactivate and settings.
 import type { AccountInfo, AuthorizeRequest, AuthorizeResponse, SettingsRequest, User } from '@/lib/contract';
 import { api } from './client';
 

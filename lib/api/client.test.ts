@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { User } from '@/lib/contract';
 import { setNavigator } from '@/lib/navigation';
 import { getStoredToken, storeLocale, storeToken } from '@/lib/session/storage';
-import { publishUser, resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
+import { publishUser, useSessionStore } from '@/lib/stores/session-store';
 import { createApiClient, resolveApiPrefix } from './client';
 
 type Reply = { status: number; body?: unknown };
@@ -51,7 +51,6 @@ afterAll(async () => {
 
 beforeEach(() => {
   localStorage.clear();
-  resetSessionStore();
   hits = {};
   lastAuthorization = undefined;
   client = createApiClient({ prefix: `${origin}/api` });
@@ -100,7 +99,7 @@ describe('api client', () => {
     expect(console.error).toHaveBeenCalledWith(error);
   });
 
-  it('other errors carry the SPEC §8 message and keep the session', async () => {
+  it('other errors carry the body’s message and keep the session', async () => {
     storeToken('abc');
     const error = await failure(client.post('invalid', { json: {} }).json());
     expect(isHTTPError(error) && error.response.status).toBe(400);

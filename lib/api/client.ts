@@ -1,4 +1,4 @@
-// The one HTTP client (ARCHITECTURE.md): token header, SPEC §8 error messages, 401 sign-out.
+// The one HTTP client: token header, error messages, 401 sign-out (docs/CLIENT-RULES.md, "HTTP").
 // Callers only await data; every failure arrives here first.
 import ky, { type BeforeErrorHook, type BeforeRequestHook, type KyInstance, type Options } from 'ky';
 import { publicConfig } from '@/lib/config/public';
@@ -7,11 +7,11 @@ import { signOut } from '@/lib/session/sign-out';
 import { getStoredToken } from '@/lib/session/storage';
 import { errorMessage } from './errors';
 
-/** SPEC §4 says /accounts here, unlike /account elsewhere; it falls through to /main, then /account. */
+/** /accounts, not /account: the rule says so; it falls through to /main, whose guard sends on to /account. */
 export const UNAUTHORIZED_REDIRECT = '/accounts';
 
 /**
- * SPEC §4's 401 rule, for every HTTP request (this client, uploads): the token is no longer
+ * The 401 rule, for every HTTP request (this client, uploads): the token is no longer
  * accepted, so sign out and go to the sign-in page.
  */
 export function handleUnauthorized(): void {
@@ -27,7 +27,7 @@ export function resolveApiPrefix(apiUrl: string): string {
 
 const attachToken: BeforeRequestHook = ({ request }) => {
   const token = getStoredToken();
-  // The stored value already reads "Bearer <token>" (SPEC §7).
+  // The stored value already reads "Bearer <token>".
   if (token) request.headers.set('Authorization', token);
 };
 
@@ -35,7 +35,7 @@ const handleError: BeforeErrorHook = ({ error, request }) => {
   // A request its caller cancelled (a search superseded by newer typing) has not failed: nothing
   // to report, and no response to map.
   if (error.name === 'AbortError' || request.signal.aborted) return error;
-  // Keep the ky error (status, response, data stay readable); only its message follows SPEC §8.
+  // Keep the ky error (status, response, data stay readable); only its message follows the rule's order.
   error.message = errorMessage(error);
   console.error(error);
   if ('response' in error && (error.response as Response | undefined)?.status === 401) handleUnauthorized();

@@ -1,4 +1,4 @@
-// Conversations and thread history (issue #3). Both are newest first; next_cursor pages to older.
+// Conversations and thread history (docs/API.md). Both are newest first; next_cursor pages to older.
 import type { ConversationPage, MessagePayload, Page } from '@/lib/contract';
 import { THREAD_PAGE_SIZE } from '@/lib/contract';
 import { api } from './client';

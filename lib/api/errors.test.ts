@@ -9,7 +9,7 @@ function httpError(status: number, statusText: string, data?: unknown) {
   });
 }
 
-describe('errorMessage (SPEC §8)', () => {
+describe('errorMessage (the order of docs/CLIENT-RULES.md)', () => {
   it('1. prefers non_field_errors, joining an array with spaces', () => {
     const error = httpError(400, 'Bad Request', { non_field_errors: ['Too long.', 'Bad id.'], msg: 'ignored' });
     expect(errorMessage(error)).toBe('Too long. Bad id.');

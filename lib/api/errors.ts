@@ -1,4 +1,4 @@
-// The one error message rule (SPEC §8), shared by the HTTP client and by socket acks.
+// The one error message rule (docs/CLIENT-RULES.md, "HTTP"), shared by the HTTP client and by socket acks.
 
 interface ResponseLike {
   status: number;
@@ -25,7 +25,7 @@ function parseBody(body: unknown): unknown {
   }
 }
 
-/** Steps 1 and 2 of SPEC §8: non_field_errors (an array is joined with spaces), then msg. */
+/** Steps 1 and 2 of the rule: non_field_errors (an array is joined with spaces), then msg. */
 export function errorBodyMessage(body: unknown): string | undefined {
   const parsed = parseBody(body);
   if (!isRecord(parsed)) return undefined;
@@ -63,7 +63,7 @@ function hasBody(body: unknown): boolean {
 }
 
 /**
- * SPEC §8. For a failed HTTP response with a body (ky's HTTPError: `response` plus the pre-parsed
+ * The rule's order. For a failed HTTP response with a body (ky's HTTPError: `response` plus the pre-parsed
  * `data`): non_field_errors, else msg, else the status text, else the status code. With no body
  * (an empty response, or no response at all: network failure, timeout) the raw error.
  */

@@ -1,5 +1,5 @@
 // uploadFile against a fake XMLHttpRequest: what it sends, how it reports progress, and how each
-// failure arrives (SPEC §8 messages, the 401 rule, a cancel).
+// failure arrives (the HTTP client's messages, the 401 rule, a cancel).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_UPLOAD_BYTES, type Attachment } from '@/lib/contract';
 import { setNavigator } from '@/lib/navigation';
@@ -156,7 +156,7 @@ describe('uploadFile', () => {
     expect(FakeXHR.instances).toHaveLength(1);
   });
 
-  it('maps a 413 to its msg (SPEC §8) and logs it', async () => {
+  it('maps a 413 to its msg and logs it', async () => {
     const upload = uploadFile(file());
     lastXHR().respond(413, 'Payload Too Large', JSON.stringify({ msg: 'Files can be at most 50 MB.' }));
     const error = await failure(upload);

@@ -1,13 +1,13 @@
 // File uploads (POST /api/uploads, the raw file as the body). XMLHttpRequest rather than the ky
 // client: fetch cannot report upload progress over HTTP/1.1. The client's rules still apply:
-// the stored token as is, SPEC §8 error messages, and the 401 sign-out.
+// the stored token as is, the same error messages, and the 401 sign-out (docs/CLIENT-RULES.md).
 import { MAX_UPLOAD_BYTES, type Attachment } from '@/lib/contract';
 import { publicConfig } from '@/lib/config/public';
 import { getStoredToken } from '@/lib/session/storage';
 import { handleUnauthorized, resolveApiPrefix } from './client';
 import { errorMessage } from './errors';
 
-/** Refused before any request: the file is over MAX_UPLOAD_BYTES (SPEC §9). */
+/** Refused before any request: the file is over MAX_UPLOAD_BYTES. */
 export class FileTooLargeError extends Error {
   override readonly name = 'FileTooLargeError';
   constructor(
@@ -43,10 +43,6 @@ export interface UploadOptions {
   /** Called with the fraction sent so far, from 0 to 1. */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
-}
-
-export function isFileTooLarge(error: unknown): error is FileTooLargeError {
-  return error instanceof FileTooLargeError;
 }
 
 export function isUploadCancelled(error: unknown): error is UploadCancelledError {
@@ -103,7 +99,7 @@ export function uploadFile(file: File, { onProgress, signal }: UploadOptions = {
     xhr.setRequestHeader('Content-Type', file.type || 'application/octet-stream');
     xhr.setRequestHeader('X-File-Name', encodeURIComponent(file.name));
     const token = getStoredToken();
-    // The stored value already reads "Bearer <token>" (SPEC §7).
+    // The stored value already reads "Bearer <token>".
     if (token) xhr.setRequestHeader('Authorization', token);
 
     xhr.upload.addEventListener('progress', (event) => {

@@ -1,4 +1,4 @@
-// People endpoints (issue #3): search, profiles, follow lists. Read over REST, in pages.
+// People endpoints (docs/API.md): search, profiles, follow lists. Read over REST, in pages.
 import type { Page, Profile, UserSummary } from '@/lib/contract';
 import { USER_SEARCH_DEFAULT_LIMIT, USER_SEARCH_MAX_QUERY } from '@/lib/contract';
 import { api } from './client';

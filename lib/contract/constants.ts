@@ -1,9 +1,27 @@
-/** SPEC §9: local storage keys and the token prefix. */
+// The contract's values (the other files hold types only, apart from people.ts' page sizes):
+// schemas.ts builds on these, so nothing here imports from the rest of the contract.
+
+/** The two localStorage keys and the token's prefix (docs/CLIENT-RULES.md). */
 export const TOKEN_STORAGE_KEY = 'token';
 export const LOCALE_STORAGE_KEY = 'locale';
 export const TOKEN_PREFIX = 'Bearer';
 
-/** SPEC §9: maximum client-side upload size, read as megabytes. */
+/** Largest upload: 50 MB (docs/CLIENT-RULES.md, "Constants"). */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 
+export const SOCIAL_TYPES = ['google', 'github'] as const;
+export type SocialType = (typeof SOCIAL_TYPES)[number];
+
+/** The UI languages (PATCH /api/accounts/settings). */
+export const SUPPORTED_LANGUAGES = ['en', 'es', 'fr'] as const;
+export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 export const DEFAULT_LANGUAGE = 'en';
+
+/** Longest message text, in characters (UTF-16 code units, as String.length counts). */
+export const MAX_MESSAGE_LENGTH = 4000;
+/** Messages per thread page (GET /api/conversations/:userId/messages). */
+export const THREAD_PAGE_SIZE = 50;
+/** Conversations per page (GET /api/conversations). */
+export const CONVERSATION_PAGE_SIZE = 30;
+/** Most messages one socket `sync` answer carries (and its default). */
+export const SYNC_PAGE_MAX = 500;

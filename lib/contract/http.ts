@@ -2,12 +2,9 @@
 // Request types are inferred from the zod schemas in schemas.ts, which only the server imports
 // at run time: the browser gets the types without shipping zod.
 
-export const SOCIAL_TYPES = ['google', 'github'] as const;
-export type SocialType = (typeof SOCIAL_TYPES)[number];
-
 export type { AuthorizeRequest } from './schemas';
 
-/** The user as the API returns it. SPEC §3 only names id, language and is_active. */
+/** The user as the API returns it (the sign-in contract names only id, language and is_active). */
 export interface User {
   id: number;
   username: string | null;
@@ -25,7 +22,7 @@ export interface AuthorizeResponse {
 /** GET {api}/accounts/info */
 export type AccountInfo = User;
 
-/** Error bodies (SPEC §8): payload problems carry non_field_errors, everything else msg. */
+/** Error bodies: payload problems carry non_field_errors, everything else msg. */
 export interface FieldErrorsBody {
   non_field_errors: string[];
 }

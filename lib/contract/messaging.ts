@@ -1,15 +1,6 @@
-// Direct messages, conversations, attachments and their limits (issue #3).
-// Payload schemas are in schemas.ts (server-side validation); the client uses the inferred types.
+// Direct messages, conversations and attachments. Their limits are in constants.ts; payload
+// schemas in schemas.ts (server-side validation), of which the client uses the inferred types.
 import type { Page, UserSummary } from './people';
-
-/** Longest message text, in characters (UTF-16 code units, as String.length counts). */
-export const MAX_MESSAGE_LENGTH = 4000;
-/** Messages per thread page (GET /api/conversations/:userId/messages). */
-export const THREAD_PAGE_SIZE = 50;
-/** Conversations per page (GET /api/conversations). */
-export const CONVERSATION_PAGE_SIZE = 30;
-/** Most messages one socket `sync` answer carries (and its default). */
-export const SYNC_PAGE_MAX = 500;
 
 /** An uploaded file, as stored (POST /api/uploads) and as attached to a message. */
 export interface Attachment {
@@ -60,7 +51,3 @@ export interface ConversationPage extends Page<Conversation> {
 }
 
 export type { FollowPayload, ReadPayload, SendPayload, SettingsRequest } from './schemas';
-
-/** PATCH /api/accounts/settings */
-export const SUPPORTED_LANGUAGES = ['en', 'es', 'fr'] as const;
-export type Language = (typeof SUPPORTED_LANGUAGES)[number];

@@ -1,4 +1,4 @@
-// People: search, profiles and follow lists (issue #3). REST, read in pages.
+// People: search, profiles and follow lists. REST, read in pages.
 
 /** Another user as lists show them. Email is private and never part of it. */
 export interface UserSummary {

@@ -2,12 +2,11 @@
 // client imports their inferred types (type-only imports are erased), so zod stays out of the
 // browser bundle. Deliberately not re-exported from index.ts.
 import { z } from 'zod';
-import { SOCIAL_TYPES } from './http';
-import { MAX_MESSAGE_LENGTH, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './messaging';
+import { MAX_MESSAGE_LENGTH, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
 
 const optionalText = (max: number) => z.string().trim().max(max).nullish();
 
-/** POST {api}/accounts/authorize (SPEC §7), plus the Firebase ID token the server verifies. */
+/** POST {api}/accounts/authorize (docs/API.md), plus the Firebase ID token the server verifies. */
 export const authorizeRequestSchema = z.strictObject({
   username: optionalText(100),
   email: z.email().max(320).nullish(),

@@ -1,5 +1,6 @@
 // Socket.IO events shared by lib/socket (client) and server/realtime.
-// Event names are the spec's (SPEC §7); payload fields beyond `id` and `count` are ours.
+// init, send, follow, message_count, message and followed are the fixed events of
+// docs/CLIENT-RULES.md; payload fields beyond `id` and `count`, and every other event, are ours.
 import type { ErrorBody } from './http';
 import type { FollowPayload, MessagePayload, ReadPayload, SendPayload } from './messaging';
 import type { SyncPayload } from './schemas';

@@ -18,7 +18,7 @@ import {
 import type { SocialType } from '@/lib/contract';
 import { publicConfig } from '@/lib/config/public';
 
-/** What the server needs from a Firebase sign-in (SPEC §3 sign-in request, plus the ID token). */
+/** What the server needs from a Firebase sign-in (the authorize request's fields, plus the ID token). */
 export interface FirebaseIdentity {
   uid: string;
   displayName: string | null;

@@ -9,7 +9,7 @@ const friendlyFirebaseErrors: Record<string, string> = {
   'auth/network-request-failed': 'Could not reach the sign-in service. Check your connection and try again.',
 };
 
-/** Firebase errors carry a code; HTTP errors were already mapped by the API client (SPEC §8). */
+/** Firebase errors carry a code; HTTP errors were already mapped by the API client. */
 export function signInErrorMessage(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && friendlyFirebaseErrors[code]) return friendlyFirebaseErrors[code];

@@ -12,7 +12,7 @@ export type SignInMethod =
 
 const loadFirebase = () => import('./firebase-client');
 
-/** Firebase proves who the user is; our server then issues the session (SPEC §4). */
+/** Firebase proves who the user is; our server then issues the session (docs/CLIENT-RULES.md). */
 export async function signIn(method: SignInMethod): Promise<void> {
   const firebase = await loadFirebase();
   const identity: FirebaseIdentity =

@@ -4,7 +4,7 @@ const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
 
 /**
  * A file size in the reader's language: 52428800 → "50 MB" (en), "50 Mo" (fr). Binary steps, as
- * the 50 MB upload limit (SPEC §9) is 50 × 1024 × 1024 bytes.
+ * the 50 MB upload limit is 50 × 1024 × 1024 bytes.
  */
 export function formatFileSize(bytes: number, language: string): string {
   let value = Math.max(0, bytes);

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '@/lib/contract';
 import { getStoredLocale, storeLocale } from '@/lib/session/storage';
-import { resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
+import { useSessionStore } from '@/lib/stores/session-store';
 import { formatFileSize } from './format';
 import { currentLanguage, i18n, initI18n, normalizeLanguage } from './i18n';
-import { followUserLanguage, resetUserLanguageForTests, setLanguage } from './user-language';
+import { followUserLanguage, setLanguage } from './user-language';
 
 const accounts = vi.hoisted(() => ({ updateSettings: vi.fn<(body: { language: string }) => Promise<User>>() }));
 vi.mock('@/lib/api/accounts', () => accounts);
@@ -14,8 +14,6 @@ const user = (language: string): User => ({ id: 7, username: 'ada', email: null,
 describe('i18n', () => {
   beforeEach(() => {
     localStorage.clear();
-    resetSessionStore();
-    resetUserLanguageForTests();
     accounts.updateSettings.mockReset();
   });
 
@@ -32,7 +30,7 @@ describe('i18n', () => {
     expect(currentLanguage()).toBe('en');
   });
 
-  it('starts in the stored locale (SPEC §3) and falls back to English', async () => {
+  it('starts in the stored locale and falls back to English', async () => {
     storeLocale('fr');
     await initI18n();
     expect(currentLanguage()).toBe('fr');
@@ -111,10 +109,15 @@ describe('i18n', () => {
 
   it('follows the language of a published user (sign-in, another device) and stores it', async () => {
     await initI18n('en');
-    followUserLanguage();
+    const stop = followUserLanguage();
+    expect(followUserLanguage()).toBe(stop);
     useSessionStore.getState().publishUser(user('fr'));
     await vi.waitFor(() => expect(currentLanguage()).toBe('fr'));
     expect(getStoredLocale()).toBe('fr');
+    stop();
+    useSessionStore.getState().publishUser(user('es'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(currentLanguage()).toBe('fr');
   });
 });
 

@@ -1,7 +1,7 @@
-// The UI language (issue #3): English bundled, the other languages loaded when first needed. The
-// language comes from `locale` (SPEC §3), follows the signed-in user's saved language
+// The UI language: English bundled, the other languages loaded when first needed. The
+// language comes from `locale`, follows the signed-in user's saved language
 // (user-language.ts) and changes through setLanguage there. This module stays free of the API
-// client and the stores: the sign-in page loads it on first paint (issue #5).
+// client and the stores: the sign-in page loads it on first paint.
 import { DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, type Language } from '@/lib/contract';
 import { getStoredLocale, storeLocale } from '@/lib/session/storage';
 import { en } from './locales/en';

@@ -1,6 +1,6 @@
 // Translation lookup as pure functions: nested keys ('thread.title'), CLDR plurals from `count`
 // (key_one, key_many, key_other…), and {{name}} / {{count, number}} placeholders. The app uses
-// nothing more, so this replaces a general i18n library (issue #5: ~19 KiB gzip on every page's
+// nothing more, so this replaces a general i18n library (~19 KiB gzip on every page's
 // first load, the sign-in page included).
 import type { Messages, Translation } from './types';
 

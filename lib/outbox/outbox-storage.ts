@@ -1,5 +1,6 @@
 // Where unacknowledged messages wait, so that a reload or a crash loses none of them: IndexedDB
-// when the browser has it (SPEC §9 keeps localStorage to `token` and `locale`), memory otherwise.
+// when the browser has it (localStorage holds only `token` and `locale`: docs/CLIENT-RULES.md),
+// memory otherwise.
 import type { Attachment } from '@/lib/contract';
 
 /** A message the server has not acknowledged yet. */
@@ -86,19 +87,4 @@ export function createIndexedDbOutboxStorage(factory: IDBFactory = indexedDB): O
 /** IndexedDB where there is one; memory (lost on reload, but working) where there is not. */
 export function createOutboxStorage(): OutboxStorage {
   return typeof indexedDB === 'undefined' ? createMemoryOutboxStorage() : createIndexedDbOutboxStorage();
-}
-
-let shared: OutboxStorage | null = null;
-const current = () => (shared ??= createOutboxStorage());
-
-/** The application's outbox storage, opened on first use. */
-export const appOutboxStorage: OutboxStorage = {
-  load: (senderId) => current().load(senderId),
-  put: (entry) => current().put(entry),
-  remove: (entry) => current().remove(entry),
-};
-
-/** Tests: the next use starts from empty storage (what a new browser profile would have). */
-export function resetAppOutboxStorage(): void {
-  shared = null;
 }

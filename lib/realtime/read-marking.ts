@@ -1,7 +1,7 @@
-// When a conversation counts as read (issue #3): the user is looking at it, in a visible tab.
-// Read marking goes to the server (`read`); the unread total then comes back as message_count on
-// every socket of the user (SPEC §4), so no total is computed here.
-import { readConversation } from '@/lib/socket/socket-service';
+// When a conversation counts as read: the user is looking at it, in a visible tab. Read marking
+// goes to the server (`read`); the unread total then comes back as message_count on every socket
+// of the user, so no total is computed here (docs/CLIENT-RULES.md).
+import { socketService } from '@/lib/socket/socket-service';
 import { selectUnreadFor, useConversationsStore } from '@/lib/stores/conversations-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
@@ -21,7 +21,7 @@ export function isViewing(peerId: number): boolean {
  */
 export async function markConversationRead(peerId: number, uncounted = 0): Promise<void> {
   const cleared = useConversationsStore.getState().markRead(peerId) + uncounted;
-  const ack = await readConversation({ user_id: peerId });
+  const ack = await socketService.request('read', { user_id: peerId });
   if ('error' in ack) useConversationsStore.getState().addUnread(peerId, cleared);
 }
 
@@ -32,7 +32,7 @@ export function readOpenConversationIfUnread(): void {
   if (selectUnreadFor(useConversationsStore.getState(), receiver) > 0) void markConversationRead(receiver);
 }
 
-/** Selecting a conversation: the receiver value (SPEC §3) is set, its thread loads, it is read. */
+/** Selecting a conversation: the receiver value is set, its thread loads, it is read. */
 export function openConversation(peerId: number): void {
   useSessionStore.getState().setReceiver(peerId);
   void useThreadStore.getState().loadThread(peerId);

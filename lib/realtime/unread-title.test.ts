@@ -1,10 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { resetCounterStore, useCounterStore } from '@/lib/stores/counter-store';
+import { useCounterStore } from '@/lib/stores/counter-store';
 import { syncUnreadTitle, unreadTitle } from './unread-title';
 
 describe('unread title', () => {
   beforeEach(() => {
-    resetCounterStore();
     document.title = 'before';
   });
 

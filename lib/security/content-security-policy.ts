@@ -1,6 +1,6 @@
 // The pages' Content-Security-Policy, built for every request by proxy.ts (not browser code).
 // A pure function of its inputs, so each variant (dev, emulator, split origins) is unit-tested.
-// The session token lives in localStorage (SPEC §4): any script that runs in our pages can read
+// The session token lives in localStorage (docs/CLIENT-RULES.md): any script that runs in our pages can read
 // it, so scripts run only when they carry this request's nonce or are loaded by one that does.
 import type { PublicConfig } from '@/lib/config/public';
 

@@ -15,7 +15,7 @@ function fakeDeps(token: string | null, info: () => Promise<AccountInfo>) {
   } satisfies GuardDeps;
 }
 
-describe('guard decisions (SPEC §2)', () => {
+describe('guard decisions', () => {
   it('knows the account area from pathnames and area names', () => {
     expect(areaOf('/account')).toBe('account');
     expect(areaOf('/account/help')).toBe('account');

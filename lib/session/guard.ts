@@ -1,11 +1,11 @@
-// The sign-in guard (SPEC §2, §4) as pure decisions plus runners with injected effects, so every
-// branch is testable without React. The route decisions live in route-guard.ts (light, for the
-// shared session layout); loading the user needs the API, the socket and the stores.
+// The sign-in guard (docs/CLIENT-RULES.md, "Guard") as pure decisions plus runners with injected
+// effects, so every branch is testable without React. The route decisions live in route-guard.ts
+// (light, for the shared session layout); loading the user needs the API, the socket and the stores.
 import type { AccountInfo } from '@/lib/contract';
 import { fetchAccountInfo } from '@/lib/api/accounts';
 import { followUserLanguage } from '@/lib/i18n/user-language';
 import { navigate } from '@/lib/navigation';
-import { initSocket } from '@/lib/socket/socket-service';
+import { startMessagingSession } from '@/lib/realtime/messaging-session';
 import { publishUser } from '@/lib/stores/session-store';
 import { runRouteGuard, type GuardResult } from './route-guard';
 import { signOut } from './sign-out';
@@ -25,6 +25,7 @@ export function decideAfterLoad(outcome: LoadOutcome): LoadDecision {
 export interface GuardDeps {
   getStoredToken: () => string | null;
   fetchAccountInfo: () => Promise<AccountInfo>;
+  /** Hands the user id to the real-time socket's initialisation (with the session around it). */
   initSocket: (id: number) => void;
   publishUser: (user: AccountInfo) => void;
   signOut: () => void;
@@ -37,7 +38,14 @@ function publishWithLanguage(user: AccountInfo): void {
   publishUser(user);
 }
 
-const defaultDeps: GuardDeps = { getStoredToken, fetchAccountInfo, initSocket, publishUser: publishWithLanguage, signOut, navigate };
+const defaultDeps: GuardDeps = {
+  getStoredToken,
+  fetchAccountInfo,
+  initSocket: (id) => startMessagingSession(id),
+  publishUser: publishWithLanguage,
+  signOut,
+  navigate,
+};
 
 /**
  * With a stored token: loads the current user; an active one gets the socket and is published
@@ -49,7 +57,7 @@ export async function loadUser(deps: Partial<GuardDeps> = {}): Promise<GuardResu
   try {
     outcome = { ok: true, info: await effects.fetchAccountInfo() };
   } catch (error) {
-    // Already logged by the API client (SPEC §8); here it only decides the route.
+    // Already logged by the API client; here it only decides the route.
     outcome = { ok: false, error };
   }
   const after = decideAfterLoad(outcome);

@@ -1,6 +1,6 @@
-// The sign-in guard's route decisions (SPEC §2), free of the API client, the socket and the
+// The sign-in guard's route decisions (docs/CLIENT-RULES.md), free of the API client, the socket and the
 // stores: the session layout runs them on both areas, the sign-in page included, whose first load
-// must stay light (issue #5). Loading the user (guard.ts) belongs to the main area's page.
+// must stay light. Loading the user (guard.ts) belongs to the main area's page.
 import { navigate } from '@/lib/navigation';
 import { getStoredToken } from './storage';
 

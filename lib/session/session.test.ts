@@ -1,14 +1,15 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthorizeResponse, User } from '@/lib/contract';
 import { setNavigator } from '@/lib/navigation';
-import { resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
+import { useSessionStore } from '@/lib/stores/session-store';
 import { completeSignIn, signOut, userSignOut } from './session';
 import { onSignOut } from './sign-out';
 import { getStoredLocale, getStoredToken, storeLocale, storeToken } from './storage';
 
-const socket = vi.hoisted(() => ({ initSocket: vi.fn(), disconnectSocket: vi.fn() }));
+const socket = vi.hoisted(() => ({ startMessagingSession: vi.fn(), disconnectSocket: vi.fn() }));
 const accounts = vi.hoisted(() => ({ logout: vi.fn<() => Promise<void>>() }));
-vi.mock('@/lib/socket/socket-service', () => socket);
+vi.mock('@/lib/socket/socket-service', () => ({ socketService: { disconnectSocket: socket.disconnectSocket } }));
+vi.mock('@/lib/realtime/messaging-session', () => ({ startMessagingSession: socket.startMessagingSession }));
 vi.mock('@/lib/api/accounts', () => accounts);
 
 const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'fr', is_active: true };
@@ -18,20 +19,19 @@ describe('session actions', () => {
 
   beforeEach(() => {
     localStorage.clear();
-    resetSessionStore();
-    socket.initSocket.mockReset();
+    socket.startMessagingSession.mockReset();
     socket.disconnectSocket.mockReset();
     accounts.logout.mockReset();
     navigate = vi.fn<(path: string) => void>();
     return setNavigator(navigate);
   });
 
-  it('completeSignIn stores "Bearer <token>" and the locale, inits the socket, publishes the user', () => {
+  it('completeSignIn stores "Bearer <token>" and the locale, inits the socket (its session first), publishes the user', () => {
     const response: AuthorizeResponse = { token: 'abc', user };
     completeSignIn(response);
     expect(localStorage.getItem('token')).toBe('Bearer abc');
     expect(getStoredLocale()).toBe('fr');
-    expect(socket.initSocket).toHaveBeenCalledExactlyOnceWith(7);
+    expect(socket.startMessagingSession).toHaveBeenCalledExactlyOnceWith(7);
     expect(useSessionStore.getState().user).toEqual(user);
   });
 

@@ -1,20 +1,20 @@
-// Session actions (SPEC §4) for the sign-in flow and the sign-out button.
+// Session actions for the sign-in flow and the sign-out button (docs/CLIENT-RULES.md, "Session").
 import type { AuthorizeResponse } from '@/lib/contract';
 import { logout } from '@/lib/api/accounts';
 import { followUserLanguage } from '@/lib/i18n/user-language';
 import { navigate } from '@/lib/navigation';
-import { initSocket } from '@/lib/socket/socket-service';
+import { startMessagingSession } from '@/lib/realtime/messaging-session';
 import { publishUser } from '@/lib/stores/session-store';
 import { signOut } from './sign-out';
 import { storeLocale, storeToken } from './storage';
 
 export { signOut };
 
-/** After a successful sign-in: token, locale, socket, then the published user (SPEC §4). */
+/** After a successful sign-in: token, locale, socket (with its session), then the published user. */
 export function completeSignIn(response: AuthorizeResponse): void {
   storeToken(response.token);
   storeLocale(response.user.language);
-  initSocket(response.user.id);
+  startMessagingSession(response.user.id);
   // The user's saved language is shown from now on (stored as locale just above).
   followUserLanguage();
   publishUser(response.user);

@@ -1,5 +1,5 @@
 // Kept apart from session.ts so the HTTP client can sign out on 401 without importing the API.
-import { disconnectSocket } from '@/lib/socket/socket-service';
+import { socketService } from '@/lib/socket/socket-service';
 import { clearToken } from './storage';
 
 type SignOutListener = () => void;
@@ -7,8 +7,8 @@ const listeners = new Set<SignOutListener>();
 
 /**
  * Runs `listener` at every sign-out (button, 401, inactive account), so what belongs to the
- * signed-in user (the messaging stores' subscriptions and caches) goes with the session, however
- * it ends. Returns the function that removes it.
+ * signed-in user (the messaging session and its caches) goes with the session, however it ends.
+ * Returns the function that removes it.
  */
 export function onSignOut(listener: SignOutListener): () => void {
   listeners.add(listener);
@@ -16,11 +16,11 @@ export function onSignOut(listener: SignOutListener): () => void {
 }
 
 /**
- * SPEC §4: sign-out removes only the stored token; the locale and the published user stay.
- * The socket goes too, since its credential is gone.
+ * Sign-out removes only the stored token; the locale and the published user stay
+ * (docs/CLIENT-RULES.md). The socket goes too, since its credential is gone.
  */
 export function signOut(): void {
   clearToken();
-  disconnectSocket();
+  socketService.disconnectSocket();
   for (const listener of [...listeners]) listener();
 }

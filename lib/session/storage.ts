@@ -1,4 +1,4 @@
-// Token and locale in localStorage (SPEC §3, §9). Every access is guarded: during SSR there is
+// Token and locale in localStorage (docs/CLIENT-RULES.md). Every access is guarded: during SSR there is
 // no window, and some browsers throw on localStorage in private modes; both read as "no token".
 import { LOCALE_STORAGE_KEY, TOKEN_PREFIX, TOKEN_STORAGE_KEY } from '@/lib/contract';
 
@@ -37,7 +37,7 @@ export function storeToken(rawToken: string): void {
   write(TOKEN_STORAGE_KEY, `${TOKEN_PREFIX} ${rawToken}`);
 }
 
-/** Removes the token only; the locale outlives sign-out (SPEC §4). */
+/** Removes the token only; the locale outlives sign-out. */
 export function clearToken(): void {
   try {
     storage()?.removeItem(TOKEN_STORAGE_KEY);

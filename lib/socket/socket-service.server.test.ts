@@ -12,8 +12,6 @@ import type {
   ServerToClientEvents,
 } from '@/lib/contract';
 import { storeToken } from '@/lib/session/storage';
-import { resetConnectionStore, useConnectionStore } from '@/lib/stores/connection-store';
-import { resetCounterStore, useCounterStore } from '@/lib/stores/counter-store';
 import { createSocketService, type SocketService } from './socket-service';
 
 type ParleyServerSocket = ServerSocket<ClientToServerEvents, ServerToClientEvents>;
@@ -45,8 +43,6 @@ function latestConnection(): ParleyServerSocket {
 
 beforeEach(async () => {
   localStorage.clear();
-  resetCounterStore();
-  resetConnectionStore();
   inits = [];
   handshakeTokens = [];
   connections = [];
@@ -76,35 +72,36 @@ describe('socket service against a Socket.IO server', () => {
 
     await vi.waitFor(() => expect(inits).toEqual([{ id: 42 }]));
     expect(handshakeTokens).toEqual(['Bearer abc']);
-    expect(useConnectionStore.getState().status).toBe('connected');
+    expect(service.status()).toBe('connected');
 
     // A dropped transport (not a deliberate server kick) is what the client reconnects after.
     storeToken('rotated');
     latestConnection().conn.close();
-    await vi.waitFor(() => expect(useConnectionStore.getState().status).toBe('connecting'));
+    await vi.waitFor(() => expect(service.status()).toBe('connecting'));
     await vi.waitFor(() => expect(inits).toEqual([{ id: 42 }, { id: 42 }]), { timeout: 4_000 });
     expect(handshakeTokens).toEqual(['Bearer abc', 'Bearer rotated']);
     expect(connections).toHaveLength(2);
   });
 
-  it('lands message_count, message and followed in the stores and subscribers', async () => {
-    const onMessage = vi.fn();
-    const onFollowed = vi.fn();
-    service.onMessage(onMessage);
-    service.onFollowed(onFollowed);
+  it('passes message_count, message and followed on to its listeners', async () => {
+    const heard: unknown[] = [];
+    service.on('message_count', (payload) => heard.push(['message_count', payload]));
+    service.on('message', (payload) => heard.push(['message', payload]));
+    service.on('followed', (payload) => heard.push(['followed', payload]));
     service.initSocket(42);
     await vi.waitFor(() => expect(inits).toHaveLength(1));
     const server = latestConnection();
-
+    const followed = { follower_id: 2, followee_id: 42, following: true, followers_count: 1 };
     server.emit('message_count', { count: 5 });
-    await vi.waitFor(() => expect(useCounterStore.getState().unread).toBe(5));
-
     server.emit('message', message);
-    await vi.waitFor(() => expect(onMessage).toHaveBeenCalledWith(message));
-    expect(useCounterStore.getState().unread).toBe(6);
-
-    server.emit('followed', { follower_id: 2, followee_id: 42, following: true, followers_count: 1 });
-    await vi.waitFor(() => expect(onFollowed).toHaveBeenCalledExactlyOnceWith(false));
+    server.emit('followed', followed);
+    await vi.waitFor(() =>
+      expect(heard).toEqual([
+        ['message_count', { count: 5 }],
+        ['message', message],
+        ['followed', followed],
+      ]),
+    );
   });
 
   it('resolves send with the server acknowledgement', async () => {
@@ -113,7 +110,7 @@ describe('socket service against a Socket.IO server', () => {
     });
     service.initSocket(42);
     await vi.waitFor(() => expect(inits).toHaveLength(1));
-    const ack = await service.sendMessage({ client_id: 'c9', recipient_id: 2, text: 'yo' });
+    const ack = await service.request('send', { client_id: 'c9', recipient_id: 2, text: 'yo' });
     expect(ack).toEqual({ data: { ...message, client_id: 'c9', recipient_id: 2, text: 'yo' } });
   });
 });

@@ -1,8 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MessagePayload } from '@/lib/contract';
 import { storeToken } from '@/lib/session/storage';
-import { useConnectionStore } from '@/lib/stores/connection-store';
-import { useCounterStore } from '@/lib/stores/counter-store';
 import { createServiceHarness, type ServiceHarness } from './testing/service-harness';
 
 const message: MessagePayload = {
@@ -35,15 +33,16 @@ describe('socket service', () => {
   });
 
   it('sends init {id} exactly once on the first connect and records the id', () => {
+    expect(harness.service.userId()).toBe(0);
     const socket = harness.connectedService(7);
-    expect(useCounterStore.getState().socketUserId).toBe(7);
+    expect(harness.service.userId()).toBe(7);
     expect(socket.sentEvents('init')).toEqual([['init', { id: 7 }]]);
   });
 
   it('sends init again after every reconnect', () => {
     const socket = harness.connectedService(7);
     socket.transportDrops();
-    expect(useConnectionStore.getState().status).toBe('connecting');
+    expect(harness.service.status()).toBe('connecting');
     socket.managerReconnects(1);
     socket.transportDrops();
     socket.managerReconnects(3);
@@ -83,54 +82,47 @@ describe('socket service', () => {
     expect(socket.handshakeAuth()).toEqual({ token: 'Bearer abc' });
   });
 
-  it('ignores connect apart from the status', () => {
-    const socket = harness.connectedService(7);
-    expect(useCounterStore.getState().unread).toBe(0);
-    expect(useConnectionStore.getState().status).toBe('connected');
-    socket.serverEmits('connect');
-    expect(useCounterStore.getState().unread).toBe(0);
-  });
-
-  it('message_count sets the unread count', () => {
+  it('passes every server event on to its listeners, unchanged, until they unsubscribe', () => {
     const socket = harness.connectedService();
-    useCounterStore.getState().setUnread(9);
+    const heard: unknown[] = [];
+    const stops = (['message_count', 'message', 'followed', 'message_sent', 'follower', 'conversation_read'] as const).map((event) =>
+      harness.service.on(event, (payload: unknown) => heard.push([event, payload])),
+    );
+    const followed = { follower_id: 2, followee_id: 7, following: true, followers_count: 1 };
     socket.serverEmits('message_count', { count: 4 });
-    expect(useCounterStore.getState().unread).toBe(4);
-    socket.serverEmits('message_count', { count: 0 });
-    expect(useCounterStore.getState().unread).toBe(0);
+    socket.serverEmits('message', message);
+    socket.serverEmits('followed', followed);
+    socket.serverEmits('message_sent', message);
+    socket.serverEmits('follower', followed);
+    socket.serverEmits('conversation_read', { user_id: 2 });
+    for (const stop of stops) stop();
+    socket.serverEmits('message', message);
+    expect(heard).toEqual([
+      ['message_count', { count: 4 }],
+      ['message', message],
+      ['followed', followed],
+      ['message_sent', message],
+      ['follower', followed],
+      ['conversation_read', { user_id: 2 }],
+    ]);
   });
 
-  it('message adds one to the unread count and reaches subscribers until they unsubscribe', () => {
+  it('a listener that unsubscribes itself does not keep the others from hearing the event', () => {
     const socket = harness.connectedService();
-    const listener = vi.fn();
-    const unsubscribe = harness.service.onMessage(listener);
-    socket.serverEmits('message_count', { count: 2 });
+    const second = vi.fn();
+    const stop = harness.service.on('message', () => stop());
+    harness.service.on('message', second);
     socket.serverEmits('message', message);
-    expect(useCounterStore.getState().unread).toBe(3);
-    expect(listener).toHaveBeenCalledWith(message);
-    unsubscribe();
     socket.serverEmits('message', message);
-    expect(listener).toHaveBeenCalledTimes(1);
-    expect(useCounterStore.getState().unread).toBe(4);
-  });
-
-  it('followed notifies subscribers with false, whatever the payload', () => {
-    const socket = harness.connectedService();
-    const listener = vi.fn();
-    const unsubscribe = harness.service.onFollowed(listener);
-    socket.serverEmits('followed', { follower_id: 2, followee_id: 7, following: true, followers_count: 1 });
-    expect(listener).toHaveBeenCalledExactlyOnceWith(false);
-    unsubscribe();
-    socket.serverEmits('followed', { follower_id: 2, followee_id: 7, following: true, followers_count: 1 });
-    expect(listener).toHaveBeenCalledTimes(1);
+    expect(second).toHaveBeenCalledTimes(2);
   });
 
   it('send and follow resolve with the server ack', async () => {
     const socket = harness.connectedService();
     socket.ackResponder = async (event, payload) => ({ data: { event, payload } });
     const send = { client_id: 'c1', recipient_id: 2, text: 'hi' };
-    await expect(harness.service.sendMessage(send)).resolves.toEqual({ data: { event: 'send', payload: send } });
-    await expect(harness.service.followUser({ user_id: 2, follow: true })).resolves.toEqual({
+    await expect(harness.service.request('send', send)).resolves.toEqual({ data: { event: 'send', payload: send } });
+    await expect(harness.service.request('follow', { user_id: 2, follow: true })).resolves.toEqual({
       data: { event: 'follow', payload: { user_id: 2, follow: true } },
     });
     expect(socket.sentEvents('send')[0]?.[2]).toEqual({ timeout: expect.any(Number) });
@@ -139,13 +131,13 @@ describe('socket service', () => {
   it('turns a timed-out ack into an error ack', async () => {
     const socket = harness.connectedService();
     socket.ackResponder = () => Promise.reject(new Error('operation has timed out'));
-    await expect(harness.service.sendMessage({ client_id: 'c1', recipient_id: 2, text: 'hi' })).resolves.toEqual({
+    await expect(harness.service.request('send', { client_id: 'c1', recipient_id: 2, text: 'hi' })).resolves.toEqual({
       error: { msg: 'operation has timed out' },
     });
   });
 
   it('refuses to send before any connection', async () => {
-    await expect(harness.service.followUser({ user_id: 2, follow: true })).resolves.toEqual({
+    await expect(harness.service.request('follow', { user_id: 2, follow: true })).resolves.toEqual({
       error: { msg: 'Not connected.' },
     });
   });
@@ -157,7 +149,7 @@ describe('socket service', () => {
     harness.service.disconnectSocket();
     expect(socket.active).toBe(false);
     expect(socket.sendBuffer).toEqual([]);
-    expect(useConnectionStore.getState().status).toBe('disconnected');
+    expect(harness.service.status()).toBe('disconnected');
   });
 
   it('reconnects the same socket for the next user', () => {
@@ -173,16 +165,23 @@ describe('socket service', () => {
     ]);
   });
 
-  it('tracks the connection status through a reconnect', () => {
+  it('reports the connection status through a reconnect to its status listeners', () => {
+    const reports: unknown[] = [];
+    harness.service.on('status', (status, attempt) => reports.push([status, attempt]));
     harness.service.initSocket(7);
     const socket = harness.lastSocket();
-    expect(useConnectionStore.getState().status).toBe('connecting');
     socket.serverAcceptsConnection();
-    expect(useConnectionStore.getState().status).toBe('connected');
     socket.transportDrops();
     socket.io.fire('reconnect_attempt', 2);
-    expect(useConnectionStore.getState()).toMatchObject({ status: 'connecting', reconnectAttempt: 2 });
+    expect(harness.service.reconnectAttempt()).toBe(2);
     socket.serverAcceptsConnection();
-    expect(useConnectionStore.getState()).toMatchObject({ status: 'connected', reconnectAttempt: 0 });
+    expect(reports).toEqual([
+      ['connecting', 0],
+      ['connected', 0],
+      ['connecting', 0],
+      ['connecting', 2],
+      ['connected', 0],
+    ]);
+    expect(harness.service.status()).toBe('connected');
   });
 });

@@ -1,73 +1,61 @@
-// The one Socket.IO client (SPEC §7): init/send/follow/read out; message_count/message/followed
-// and our messaging events in. The counters land in their store here; the rest reaches the stores
-// through subscriptions (lib/realtime/wire-stores.ts). Reconnection uses the library defaults (§9).
+// The one Socket.IO client: transport only. It connects as a user, sends `init` on every
+// connection, emits the client's events with their acks, and passes every server event on to
+// whoever listens through one typed `on`. It knows no store and applies no product rule: what an
+// event means (an unread count going up, a thread growing) is decided by the messaging session
+// (lib/realtime/messaging-session.ts). Reconnection keeps socket.io-client's own defaults.
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { errorMessage } from '@/lib/api/errors';
 import { publicConfig } from '@/lib/config/public';
-import type {
-  Ack,
-  ClientToServerEvents,
-  ConversationReadPayload,
-  FollowPayload,
-  FollowedPayload,
-  HandshakeAuth,
-  MessageCountPayload,
-  MessagePayload,
-  ReadPayload,
-  SendPayload,
-  ServerToClientEvents,
-  SyncPayload,
-  SyncResult,
-} from '@/lib/contract';
+import type { Ack, AckCallback, ClientToServerEvents, HandshakeAuth, ServerToClientEvents } from '@/lib/contract';
 import { getStoredToken } from '@/lib/session/storage';
-import { useConnectionStore } from '@/lib/stores/connection-store';
-import { useCounterStore } from '@/lib/stores/counter-store';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type SocketOptionsInput = Partial<ManagerOptions & SocketOptions>;
 /** Builds the socket; injectable so tests can drive a fake one. */
 export type SocketFactory = (url: string | undefined, options: SocketOptionsInput) => ClientSocket;
 
-export type MessageListener = (message: MessagePayload) => void;
-/** SPEC §4: a followed event notifies subscribers with the value false. */
-export type FollowedListener = (value: false) => void;
-export type FollowChangeListener = (payload: FollowedPayload) => void;
-export type ConversationReadListener = (payload: ConversationReadPayload) => void;
-export type ConnectListener = () => void;
+export type ConnectionStatus = 'connected' | 'connecting' | 'disconnected';
+
+/** Everything a listener can hear: the server's events plus two about the connection itself. */
+export interface SocketEvents extends ServerToClientEvents {
+  /**
+   * A connection is established and the server acknowledged its `init`: other events may go out
+   * now. Fires once per connection, the first and every reconnection.
+   */
+  ready: () => void;
+  /** The connection's state changed; `attempt` counts reconnection attempts (0 once connected). */
+  status: (status: ConnectionStatus, attempt: number) => void;
+}
+export type SocketEventName = keyof SocketEvents;
+
+/** The client events that expect an acknowledgement, and what their ack carries. */
+export type RequestEvent = Exclude<keyof ClientToServerEvents, 'init'>;
+export type RequestPayload<E extends RequestEvent> = Parameters<ClientToServerEvents[E]>[0];
+export type RequestResult<E extends RequestEvent> =
+  NonNullable<Parameters<ClientToServerEvents[E]>[1]> extends AckCallback<infer T> ? T : never;
 
 export interface SocketService {
-  /** Records the user id, connects if needed and sends `init`; `init` is sent again on every reconnect. */
-  initSocket(id: number): void;
-  disconnectSocket(): void;
-  sendMessage(payload: SendPayload): Promise<Ack<MessagePayload>>;
-  followUser(payload: FollowPayload): Promise<Ack<FollowedPayload>>;
-  /** Marks the conversation with `user_id` read; the server then sends message_count everywhere. */
-  readConversation(payload: ReadPayload): Promise<Ack<MessageCountPayload>>;
-  /** `message`: the unread count has already gone up by one (SPEC §4). */
-  onMessage(listener: MessageListener): () => void;
-  /** `followed`, as SPEC §4 has it: subscribers get `false`. */
-  onFollowed(listener: FollowedListener): () => void;
-  /** `followed` with its payload, for the follow state the UI shows (onFollowed carries none). */
-  onFollowChange(listener: FollowChangeListener): () => void;
-  /** `message_sent`: the user's own message from another device; never unread. */
-  onMessageSent(listener: MessageListener): () => void;
-  /** `follower`: someone followed or unfollowed the user. */
-  onFollower(listener: FollowChangeListener): () => void;
-  /** `conversation_read`: another of the user's devices read that conversation. */
-  onConversationRead(listener: ConversationReadListener): () => void;
-  /** The account's messages after a seq (catch-up; lib/realtime/catch-up.ts). */
-  syncMessages(payload: SyncPayload): Promise<Ack<SyncResult>>;
-  /** Connected and the server has acknowledged this connection's init: other events may go out. */
-  isReady(): boolean;
   /**
-   * Every established connection once the server has acknowledged its init: the moment to catch
-   * up on missed messages and send what is waiting in the outbox.
+   * Records the user id, connects if needed and sends `init {id}`; `init` goes out again on every
+   * reconnection. A different user than the connection's reconnects with the token stored now.
    */
-  onConnect(listener: ConnectListener): () => void;
+  initSocket(id: number): void;
+  /** Closes the connection and drops whatever was queued for it. */
+  disconnectSocket(): void;
+  /** Subscribes to one event; returns the function that unsubscribes. */
+  on<E extends SocketEventName>(event: E, listener: SocketEvents[E]): () => void;
+  /** Emits an event and resolves with its ack; a timeout or no connection is an error ack. */
+  request<E extends RequestEvent>(event: E, payload: RequestPayload<E>): Promise<Ack<RequestResult<E>>>;
+  /** Connected and this connection's init acknowledged: requests may go out. */
+  isReady(): boolean;
+  /** The id the socket was initialised with: 0 until a user is known. */
+  userId(): number;
+  status(): ConnectionStatus;
+  reconnectAttempt(): number;
 }
 
 export interface SocketServiceOptions {
-  /** How long send/follow wait for the server's ack. */
+  /** How long a request waits for the server's ack. */
   ackTimeoutMs?: number;
 }
 
@@ -75,36 +63,53 @@ const defaultFactory: SocketFactory = (url, options) => (url === undefined ? io(
 
 const NOT_CONNECTED = 'Not connected.';
 
+type Listener = (...args: never[]) => void;
+
 export function createSocketService(
   factory: SocketFactory = defaultFactory,
   { ackTimeoutMs = 10_000 }: SocketServiceOptions = {},
 ): SocketService {
   let socket: ClientSocket | null = null;
-  const messageListeners = new Set<MessageListener>();
-  const followedListeners = new Set<FollowedListener>();
-  const followChangeListeners = new Set<FollowChangeListener>();
-  const messageSentListeners = new Set<MessageListener>();
-  const followerListeners = new Set<FollowChangeListener>();
-  const conversationReadListeners = new Set<ConversationReadListener>();
-  const connectListeners = new Set<ConnectListener>();
-  const counters = () => useCounterStore.getState();
-  const connection = () => useConnectionStore.getState();
-
+  let socketUserId = 0;
+  let status: ConnectionStatus = 'disconnected';
+  let attempt = 0;
+  const listeners = new Map<SocketEventName, Set<Listener>>();
   // The connection whose init the server acknowledged; events other than init wait for it.
   let readyConnection: ClientSocket | null = null;
   let browserOffline = false;
 
+  function emitLocal<E extends SocketEventName>(event: E, ...args: Parameters<SocketEvents[E]>): void {
+    // A copy, so a listener that unsubscribes itself does not disturb the others.
+    for (const listener of [...(listeners.get(event) ?? [])]) (listener as (...a: Parameters<SocketEvents[E]>) => void)(...args);
+  }
+
+  function setStatus(next: ConnectionStatus, nextAttempt = next === 'connected' ? 0 : attempt): void {
+    if (next === status && nextAttempt === attempt) return;
+    status = next;
+    attempt = nextAttempt;
+    emitLocal('status', status, attempt);
+  }
+
   function sendInit(target: ClientSocket): void {
-    const id = counters().socketUserId;
+    const id = socketUserId;
     if (!id) return;
     // The server refuses other events until init is done: listeners hear of the connection only
     // once it is acknowledged (a refused init means the session is ending; the guard handles it).
     target.emit('init', { id }, (ack) => {
-      if (!target.connected || counters().socketUserId !== id || !('data' in ack)) return;
+      if (!target.connected || socketUserId !== id || !('data' in ack)) return;
       readyConnection = target;
-      notify(connectListeners);
+      emitLocal('ready');
     });
   }
+
+  const SERVER_EVENTS: readonly (keyof ServerToClientEvents)[] = [
+    'message_count',
+    'message',
+    'followed',
+    'message_sent',
+    'follower',
+    'conversation_read',
+  ];
 
   function createSocket(): ClientSocket {
     const created = factory(publicConfig.socketUrl, {
@@ -118,34 +123,24 @@ export function createSocketService(
     // before the namespace is connected, and never after a manual reconnect, whereas 'connect'
     // fires exactly once per established connection, so the first connect is never doubled.
     created.on('connect', () => {
-      connection().setStatus('connected');
+      setStatus('connected');
       sendInit(created);
     });
     created.on('disconnect', () => {
       readyConnection = null;
-      connection().setStatus(created.active ? 'connecting' : 'disconnected');
+      setStatus(created.active ? 'connecting' : 'disconnected');
     });
-    created.on('connect_error', () => connection().setStatus(created.active ? 'connecting' : 'disconnected'));
-    created.io.on('reconnect_attempt', (attempt) => connection().setReconnectAttempt(attempt));
-
-    created.on('message_count', ({ count }) => counters().setUnread(count));
-    created.on('message', (message) => {
-      counters().incrementUnread();
-      notify(messageListeners, message);
-    });
-    created.on('followed', (payload) => {
-      notify(followedListeners, false);
-      notify(followChangeListeners, payload);
-    });
-    created.on('message_sent', (message) => notify(messageSentListeners, message));
-    created.on('follower', (payload) => notify(followerListeners, payload));
-    created.on('conversation_read', (payload) => notify(conversationReadListeners, payload));
+    created.on('connect_error', () => setStatus(created.active ? 'connecting' : 'disconnected'));
+    created.io.on('reconnect_attempt', (count) => setStatus('connecting', count));
+    for (const event of SERVER_EVENTS) {
+      created.on(event, ((payload: never) => emitLocal(event, payload)) as never);
+    }
     return created;
   }
 
   function initSocket(id: number): void {
-    const previousId = counters().socketUserId;
-    counters().setSocketUserId(id);
+    const previousId = socketUserId;
+    socketUserId = id;
     if (!socket) {
       socket = createSocket();
       watchBrowserConnectivity();
@@ -158,7 +153,7 @@ export function createSocketService(
     }
     if (browserOffline) return; // 'online' connects
     if (!socket.active) {
-      connection().setStatus('connecting');
+      setStatus('connecting');
       socket.connect();
     }
     // Otherwise a connection attempt is under way and its 'connect' sends init with this id.
@@ -177,9 +172,8 @@ export function createSocketService(
     });
     window.addEventListener('online', () => {
       browserOffline = false;
-      const id = counters().socketUserId;
-      if (socket && id && !socket.active) {
-        connection().setStatus('connecting');
+      if (socket && socketUserId && !socket.active) {
+        setStatus('connecting');
         socket.connect();
       }
     });
@@ -191,14 +185,17 @@ export function createSocketService(
     socket.disconnect();
     // disconnect() keeps queued emits; they must not go out later under the next user's token.
     socket.sendBuffer = [];
-    connection().setStatus('disconnected');
+    setStatus('disconnected');
   }
 
   // Callers get an Ack either way: transport failures become the same error shape the server uses.
-  async function withAck<T>(emit: (target: ClientSocket) => Promise<unknown>): Promise<Ack<T>> {
+  async function request<E extends RequestEvent>(event: E, payload: RequestPayload<E>): Promise<Ack<RequestResult<E>>> {
     if (!socket?.active) return { error: { msg: NOT_CONNECTED } };
     try {
-      return (await emit(socket)) as Ack<T>;
+      const emitter = socket.timeout(ackTimeoutMs) as unknown as {
+        emitWithAck: (name: E, body: RequestPayload<E>) => Promise<Ack<RequestResult<E>>>;
+      };
+      return await emitter.emitWithAck(event, payload);
     } catch (error) {
       return { error: { msg: errorMessage(error) } };
     }
@@ -207,50 +204,19 @@ export function createSocketService(
   return {
     initSocket,
     disconnectSocket,
-    sendMessage: (payload) =>
-      withAck<MessagePayload>((target) => target.timeout(ackTimeoutMs).emitWithAck('send', payload)),
-    followUser: (payload) =>
-      withAck<FollowedPayload>((target) => target.timeout(ackTimeoutMs).emitWithAck('follow', payload)),
-    readConversation: (payload) =>
-      withAck<MessageCountPayload>((target) => target.timeout(ackTimeoutMs).emitWithAck('read', payload)),
-    syncMessages: (payload) =>
-      withAck<SyncResult>((target) => target.timeout(ackTimeoutMs).emitWithAck('sync', payload)),
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set<Listener>();
+      set.add(listener as Listener);
+      listeners.set(event, set);
+      return () => void set.delete(listener as Listener);
+    },
+    request,
     isReady: () => readyConnection !== null && readyConnection === socket && socket.connected,
-    onMessage: (listener) => subscribe(messageListeners, listener),
-    onFollowed: (listener) => subscribe(followedListeners, listener),
-    onFollowChange: (listener) => subscribe(followChangeListeners, listener),
-    onMessageSent: (listener) => subscribe(messageSentListeners, listener),
-    onFollower: (listener) => subscribe(followerListeners, listener),
-    onConversationRead: (listener) => subscribe(conversationReadListeners, listener),
-    onConnect: (listener) => subscribe(connectListeners, listener),
+    userId: () => socketUserId,
+    status: () => status,
+    reconnectAttempt: () => attempt,
   };
-}
-
-function subscribe<L>(listeners: Set<L>, listener: L): () => void {
-  listeners.add(listener);
-  return () => void listeners.delete(listener);
-}
-
-function notify<A extends unknown[]>(listeners: Set<(...args: A) => void>, ...args: A): void {
-  // A copy, so a listener that unsubscribes itself does not disturb the others.
-  for (const listener of [...listeners]) listener(...args);
 }
 
 /** The application's socket; nothing connects until the first initSocket. */
 export const socketService: SocketService = createSocketService();
-export const {
-  initSocket,
-  disconnectSocket,
-  sendMessage,
-  followUser,
-  readConversation,
-  syncMessages,
-  isReady,
-  onMessage,
-  onFollowed,
-  onFollowChange,
-  onMessageSent,
-  onFollower,
-  onConversationRead,
-  onConnect,
-} = socketService;

@@ -1,7 +1,9 @@
-// The socket's connection status, for a "reconnecting…" indicator. Written only by lib/socket.
+// The socket's connection status, for a "reconnecting…" indicator. The messaging session copies
+// it from the socket service's `status` event.
 import { create } from 'zustand';
+import type { ConnectionStatus } from '@/lib/socket/socket-service';
 
-export type ConnectionStatus = 'connected' | 'connecting' | 'disconnected';
+export type { ConnectionStatus };
 
 export interface ConnectionState {
   status: ConnectionStatus;
@@ -10,23 +12,19 @@ export interface ConnectionState {
 }
 
 export interface ConnectionActions {
-  setStatus: (status: ConnectionStatus) => void;
-  setReconnectAttempt: (attempt: number) => void;
+  setStatus: (status: ConnectionStatus, reconnectAttempt?: number) => void;
 }
 
 export type ConnectionStore = ConnectionState & ConnectionActions;
 
-const initialConnectionState: ConnectionState = { status: 'disconnected', reconnectAttempt: 0 };
-
 export const useConnectionStore = create<ConnectionStore>()((set) => ({
-  ...initialConnectionState,
-  setStatus: (status) => set(status === 'connected' ? { status, reconnectAttempt: 0 } : { status }),
-  setReconnectAttempt: (attempt) => set({ reconnectAttempt: attempt, status: 'connecting' }),
+  status: 'disconnected',
+  reconnectAttempt: 0,
+  setStatus: (status, reconnectAttempt) =>
+    set((state) => ({
+      status,
+      reconnectAttempt: status === 'connected' ? 0 : (reconnectAttempt ?? state.reconnectAttempt),
+    })),
 }));
 
 export const useConnectionStatus = () => useConnectionStore((state) => state.status);
-
-/** Tests only: back to the initial values between cases. */
-export function resetConnectionStore(): void {
-  useConnectionStore.setState(initialConnectionState);
-}

@@ -3,7 +3,7 @@ import type { Conversation, Page, Profile } from '@/lib/contract';
 import { deferred, settle } from '@/lib/testing/deferred';
 import { conversation, ME, message, user } from '@/lib/testing/fixtures';
 import { mergeConversations } from './conversation-list';
-import { resetConversationsStore, selectUnreadFor, useConversationsStore } from './conversations-store';
+import { selectUnreadFor, useConversationsStore } from './conversations-store';
 
 const api = vi.hoisted(() => ({
   listConversations: vi.fn<(cursor?: string | null) => Promise<Page<Conversation>>>(),
@@ -35,7 +35,7 @@ describe('conversation list merging', () => {
 
 describe('synced messages on the list', () => {
   beforeEach(() => {
-    resetConversationsStore();
+    useConversationsStore.getState().reset();
     api.getProfile.mockReset();
     api.getProfile.mockResolvedValue({ ...user(5), followers_count: 0, following_count: 0 });
   });
@@ -75,7 +75,7 @@ describe('synced messages on the list', () => {
 
 describe('conversations store', () => {
   beforeEach(() => {
-    resetConversationsStore();
+    useConversationsStore.getState().reset();
     api.listConversations.mockReset();
     api.getProfile.mockReset();
   });
@@ -166,7 +166,7 @@ describe('conversations store', () => {
     const late = deferred<Page<Conversation>>();
     api.listConversations.mockReturnValueOnce(late.promise);
     const loading = store().loadConversations();
-    resetConversationsStore();
+    useConversationsStore.getState().reset();
     late.resolve(page([conversation(2, message(1))]));
     await loading;
     expect(store()).toMatchObject({ conversations: [], status: 'idle' });

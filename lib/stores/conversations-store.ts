@@ -1,5 +1,5 @@
 // The conversation list: newest first, one row per person, each with its own unread badge.
-// The unread total is not computed here: the counter store takes it from message_count (SPEC §4).
+// The unread total is not computed here: the counter store takes it from message_count.
 import { create } from 'zustand';
 import { listConversations } from '@/lib/api/conversations';
 import { getProfile } from '@/lib/api/users';
@@ -37,6 +37,8 @@ export interface ConversationsActions {
   markRead: (peerId: number) => number;
   /** Adds back a badge cleared for a read the server then refused. */
   addUnread: (peerId: number, count: number) => void;
+  /** Sign-out: the list forgotten; answers to requests made before are dropped. */
+  reset: () => void;
 }
 
 export type ConversationsStore = ConversationsState & ConversationsActions;
@@ -50,12 +52,12 @@ const initialConversationsState: ConversationsState = {
   lastSeq: null,
 };
 
-// Bumped on reset (sign-out), so answers to requests made before it are dropped.
-let generation = 0;
-// The first-page request under way: a second caller (reconnect during the first load) shares it.
-let firstPageRequest: Promise<void> | null = null;
-
 export const useConversationsStore = create<ConversationsStore>()((set, get) => {
+  // Bumped by reset (sign-out), so answers to requests made before it are dropped.
+  let generation = 0;
+  // The first-page request under way: a second caller (reconnect during the first load) shares it.
+  let firstPageRequest: Promise<void> | null = null;
+
   /** Someone new wrote: the row shows them by id until their profile arrives. */
   async function fillPeer(peerId: number): Promise<void> {
     const started = generation;
@@ -158,6 +160,12 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
         conversations: setUnread(state.conversations, peerId, selectUnreadFor(state, peerId) + count),
       }));
     },
+
+    reset() {
+      generation += 1;
+      firstPageRequest = null;
+      set(initialConversationsState);
+    },
   };
 });
 
@@ -165,14 +173,3 @@ export function selectUnreadFor(state: ConversationsState, peerId: number): numb
   return state.conversations.find((row) => row.user.id === peerId)?.unread_count ?? 0;
 }
 
-export const useConversations = () => useConversationsStore((state) => state.conversations);
-export const useConversationsStatus = () => useConversationsStore((state) => state.status);
-export const useConversationUnread = (peerId: number) =>
-  useConversationsStore((state) => selectUnreadFor(state, peerId));
-
-/** Tests and sign-out: back to the initial values; answers to earlier requests are dropped. */
-export function resetConversationsStore(): void {
-  generation += 1;
-  firstPageRequest = null;
-  useConversationsStore.setState(initialConversationsState);
-}

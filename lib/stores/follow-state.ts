@@ -10,7 +10,7 @@ export interface FollowState {
   confirmed: boolean;
   /** A follow/unfollow is waiting for the server's ack. */
   pending: boolean;
-  /** Why the last change was refused (SPEC §8 message), until the next change. */
+  /** Why the last change was refused (the server's error message), until the next change. */
   error: string | null;
 }
 

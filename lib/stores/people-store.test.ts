@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Page, Profile, UserSummary } from '@/lib/contract';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
 import { deferred, settle, type Deferred } from '@/lib/testing/deferred';
-import { resetPeopleStore, selectFollowView, usePeopleStore } from './people-store';
+import { selectFollowView, usePeopleStore } from './people-store';
 
 const users = vi.hoisted(() => ({
   searchUsers: vi.fn<(q: string, options?: { signal?: AbortSignal }) => Promise<Page<UserSummary>>>(),
@@ -25,7 +25,7 @@ const people = () => usePeopleStore.getState();
 
 describe('people store: search', () => {
   beforeEach(() => {
-    resetPeopleStore();
+    usePeopleStore.getState().reset();
     resetFakeSocketService();
     users.searchUsers.mockReset();
     users.getProfile.mockReset();
@@ -93,7 +93,7 @@ describe('people store: search', () => {
     const late = deferred<Profile>();
     users.getProfile.mockReturnValueOnce(late.promise);
     const loading = people().loadProfile(3);
-    resetPeopleStore();
+    usePeopleStore.getState().reset();
     late.resolve(profile(bea));
     await loading;
     expect(people().profiles).toEqual({});
@@ -108,7 +108,7 @@ describe('people store: search', () => {
 
 describe('people store: following', () => {
   beforeEach(() => {
-    resetPeopleStore();
+    usePeopleStore.getState().reset();
     resetFakeSocketService();
   });
 
@@ -193,7 +193,7 @@ describe('people store: following', () => {
     const ack = deferred<unknown>();
     socket.ackResponder = () => ack.promise;
     const following = people().setFollowing(2, true);
-    resetPeopleStore();
+    usePeopleStore.getState().reset();
     ack.resolve({ data: { follower_id: 7, followee_id: 2, following: true, followers_count: 1 } });
     await following;
     await settle();

@@ -4,7 +4,7 @@ import { errorBodyMessage, errorMessage } from '@/lib/api/errors';
 import { getProfile, searchUsers } from '@/lib/api/users';
 import type { FollowedPayload, Profile, UserSummary } from '@/lib/contract';
 import { USER_SEARCH_MAX_QUERY } from '@/lib/contract';
-import { followUser } from '@/lib/socket/socket-service';
+import { socketService } from '@/lib/socket/socket-service';
 import {
   applyFollowed,
   applyFollower,
@@ -41,6 +41,8 @@ export interface PeopleActions {
   applyFollowed: (payload: FollowedPayload) => void;
   /** `follower`: someone followed or unfollowed the signed-in user. */
   applyFollower: (payload: FollowedPayload) => void;
+  /** Sign-out: everything forgotten; answers to requests made before are dropped. */
+  reset: () => void;
 }
 
 export type PeopleStore = PeopleState & PeopleActions;
@@ -56,103 +58,111 @@ const initialPeopleState: PeopleState = {
   followsYou: {},
 };
 
-// Each search gets a number; only the newest may write its results. Aborting alone is not enough:
-// a response can already be resolved when a newer query starts.
-let latestSearch = 0;
-let searchController: AbortController | null = null;
-// Bumped on reset (sign-out), so answers to requests made before it are dropped.
-let generation = 0;
-
 export function normalizeQuery(query: string): string {
   return query.trim().slice(0, USER_SEARCH_MAX_QUERY);
 }
 
-function cancelSearch(): number {
-  searchController?.abort();
-  searchController = null;
-  latestSearch += 1;
-  return latestSearch;
-}
+export const usePeopleStore = create<PeopleStore>()((set, get) => {
+  // Each search gets a number; only the newest may write its results. Aborting alone is not
+  // enough: a response can already be resolved when a newer query starts.
+  let latestSearch = 0;
+  let searchController: AbortController | null = null;
+  // Bumped by reset (sign-out), so answers to requests made before it are dropped.
+  let generation = 0;
 
-export const usePeopleStore = create<PeopleStore>()((set, get) => ({
-  ...initialPeopleState,
+  function cancelSearch(): number {
+    searchController?.abort();
+    searchController = null;
+    latestSearch += 1;
+    return latestSearch;
+  }
 
-  async search(raw) {
-    const query = normalizeQuery(raw);
-    const ticket = cancelSearch();
-    if (query === '') {
-      set({ searchQuery: '', searchResults: [], searchStatus: 'idle', searchError: null });
-      return;
-    }
-    const controller = new AbortController();
-    searchController = controller;
-    // The previous results stay visible while the new ones load.
-    set({ searchQuery: query, searchStatus: 'loading', searchError: null });
-    try {
-      const page = await searchUsers(query, { signal: controller.signal });
-      if (ticket !== latestSearch) return;
-      set((state) => ({ ...seedUsers(state, page.results), searchResults: page.results, searchStatus: 'ready' }));
-    } catch (error) {
-      if (ticket !== latestSearch) return;
-      set({ searchStatus: 'error', searchError: errorMessage(error) });
-    } finally {
-      if (searchController === controller) searchController = null;
-    }
-  },
+  return {
+    ...initialPeopleState,
 
-  clearSearch() {
-    void get().search('');
-  },
+    async search(raw) {
+      const query = normalizeQuery(raw);
+      const ticket = cancelSearch();
+      if (query === '') {
+        set({ searchQuery: '', searchResults: [], searchStatus: 'idle', searchError: null });
+        return;
+      }
+      const controller = new AbortController();
+      searchController = controller;
+      // The previous results stay visible while the new ones load.
+      set({ searchQuery: query, searchStatus: 'loading', searchError: null });
+      try {
+        const page = await searchUsers(query, { signal: controller.signal });
+        if (ticket !== latestSearch) return;
+        set((state) => ({ ...seedUsers(state, page.results), searchResults: page.results, searchStatus: 'ready' }));
+      } catch (error) {
+        if (ticket !== latestSearch) return;
+        set({ searchStatus: 'error', searchError: errorMessage(error) });
+      } finally {
+        if (searchController === controller) searchController = null;
+      }
+    },
 
-  async loadProfile(id) {
-    const started = generation;
-    set((state) => ({ profileStatus: { ...state.profileStatus, [id]: 'loading' } }));
-    try {
-      const profile: Profile = await getProfile(id);
+    clearSearch() {
+      void get().search('');
+    },
+
+    async loadProfile(id) {
+      const started = generation;
+      set((state) => ({ profileStatus: { ...state.profileStatus, [id]: 'loading' } }));
+      try {
+        const profile: Profile = await getProfile(id);
+        if (started !== generation) return;
+        set((state) => ({
+          ...seedUsers(state, [profile]),
+          profiles: { ...state.profiles, [id]: profile },
+          profileStatus: { ...state.profileStatus, [id]: 'ready' },
+        }));
+      } catch {
+        // The API client has logged it; the card shows that it could not load.
+        if (started !== generation) return;
+        set((state) => ({ profileStatus: { ...state.profileStatus, [id]: 'error' } }));
+      }
+    },
+
+    rememberUsers(users) {
+      set((state) => seedUsers(state, users));
+    },
+
+    async setFollowing(userId, follow) {
+      // One change at a time per person: the ack settles it before the next may start.
+      if (get().follows[userId]?.pending) return;
+      const started = generation;
+      set((state) => ({ follows: beginFollow(state.follows, userId, follow) }));
+      const ack = await socketService.request('follow', { user_id: userId, follow });
       if (started !== generation) return;
-      set((state) => ({
-        ...seedUsers(state, [profile]),
-        profiles: { ...state.profiles, [id]: profile },
-        profileStatus: { ...state.profileStatus, [id]: 'ready' },
-      }));
-    } catch {
-      // The API client has logged it (SPEC §8); the card shows that it could not load.
-      if (started !== generation) return;
-      set((state) => ({ profileStatus: { ...state.profileStatus, [id]: 'error' } }));
-    }
-  },
+      if ('data' in ack) {
+        get().applyFollowed(ack.data);
+      } else {
+        const message = errorBodyMessage(ack.error) ?? errorMessage(ack.error);
+        set((state) => ({ follows: rollbackFollow(state.follows, userId, message) }));
+      }
+    },
 
-  rememberUsers(users) {
-    set((state) => seedUsers(state, users));
-  },
+    toggleFollow(userId) {
+      return get().setFollowing(userId, !(get().follows[userId]?.following ?? false));
+    },
 
-  async setFollowing(userId, follow) {
-    // One change at a time per person: the ack settles it before the next may start.
-    if (get().follows[userId]?.pending) return;
-    const started = generation;
-    set((state) => ({ follows: beginFollow(state.follows, userId, follow) }));
-    const ack = await followUser({ user_id: userId, follow });
-    if (started !== generation) return;
-    if ('data' in ack) {
-      get().applyFollowed(ack.data);
-    } else {
-      const message = errorBodyMessage(ack.error) ?? errorMessage(ack.error);
-      set((state) => ({ follows: rollbackFollow(state.follows, userId, message) }));
-    }
-  },
+    applyFollowed(payload) {
+      set((state) => applyFollowed(state, payload));
+    },
 
-  toggleFollow(userId) {
-    return get().setFollowing(userId, !(get().follows[userId]?.following ?? false));
-  },
+    applyFollower(payload) {
+      set((state) => applyFollower(state, payload));
+    },
 
-  applyFollowed(payload) {
-    set((state) => applyFollowed(state, payload));
-  },
-
-  applyFollower(payload) {
-    set((state) => applyFollower(state, payload));
-  },
-}));
+    reset() {
+      cancelSearch();
+      generation += 1;
+      set(initialPeopleState);
+    },
+  };
+});
 
 export interface FollowView {
   following: boolean;
@@ -177,8 +187,6 @@ export function selectFollowView(state: PeopleState, user: FollowSubject): Follo
   return followView(state.follows[user.id], state.followsYou[user.id], user);
 }
 
-export const useSearchResults = () => usePeopleStore((state) => state.searchResults);
-export const useSearchStatus = () => usePeopleStore((state) => state.searchStatus);
 export const useProfile = (id: number) => usePeopleStore((state) => state.profiles[id]);
 export const useProfileStatus = (id: number) => usePeopleStore((state) => state.profileStatus[id] ?? 'idle');
 
@@ -187,11 +195,4 @@ export function useFollowView(user: FollowSubject): FollowView {
   const entry = usePeopleStore((state) => state.follows[user.id]);
   const followsYou = usePeopleStore((state) => state.followsYou[user.id]);
   return followView(entry, followsYou, user);
-}
-
-/** Tests and sign-out: back to the initial values; answers to earlier requests are dropped. */
-export function resetPeopleStore(): void {
-  cancelSearch();
-  generation += 1;
-  usePeopleStore.setState(initialPeopleState);
 }

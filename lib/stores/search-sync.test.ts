@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Page, UserSummary } from '@/lib/contract';
-import { resetPeopleStore, usePeopleStore } from './people-store';
+import { usePeopleStore } from './people-store';
 import { startSearchSync } from './search-sync';
-import { resetSessionStore, useSessionStore } from './session-store';
+import { useSessionStore } from './session-store';
 
 const users = vi.hoisted(() => ({
   searchUsers: vi.fn<(q: string) => Promise<Page<UserSummary>>>(),
@@ -18,8 +18,7 @@ describe('search sync', () => {
 
   beforeEach(() => {
     vi.useFakeTimers();
-    resetPeopleStore();
-    resetSessionStore();
+    usePeopleStore.getState().reset();
     users.searchUsers.mockReset();
     users.searchUsers.mockImplementation(async (q) => ({ results: [{ ...bob, username: q }], next_cursor: null }));
     stop = startSearchSync(300);

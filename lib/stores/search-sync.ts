@@ -1,4 +1,4 @@
-// Search as you type: the session's search value (SPEC §3) drives the people store's search,
+// Search as you type: the session's search value drives the people store's search,
 // one request per pause in typing. Clearing the box clears the results at once.
 import { debounce } from '@/lib/utils/debounce';
 import { usePeopleStore } from './people-store';

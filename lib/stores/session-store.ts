@@ -1,4 +1,5 @@
-// Session values (SPEC §3): the published current user, the search value and the receiver.
+// Session values held by the application: the published current user, the search value and the
+// receiver (the person whose conversation is open). docs/CLIENT-RULES.md says when each changes.
 import { create } from 'zustand';
 import type { User } from '@/lib/contract';
 
@@ -18,10 +19,10 @@ export interface SessionActions {
 
 export type SessionStore = SessionState & SessionActions;
 
-const initialSessionState: SessionState = { user: null, search: '', receiver: null };
-
 export const useSessionStore = create<SessionStore>()((set) => ({
-  ...initialSessionState,
+  user: null,
+  search: '',
+  receiver: null,
   publishUser: (user) => set({ user }),
   setSearch: (search) => set({ search }),
   setReceiver: (receiver) => set({ receiver }),
@@ -32,9 +33,3 @@ export function publishUser(user: User | null): void {
   useSessionStore.getState().publishUser(user);
 }
 
-export const useCurrentUser = () => useSessionStore((state) => state.user);
-
-/** Tests only: back to the initial values between cases. */
-export function resetSessionStore(): void {
-  useSessionStore.setState(initialSessionState);
-}

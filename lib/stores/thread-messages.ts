@@ -10,7 +10,7 @@ export interface ThreadMessage extends Omit<MessagePayload, 'id' | 'seq'> {
   /** The signed-in account's seq of it; null until stored. */
   seq: number | null;
   status: MessageStatus;
-  /** Why sending failed (SPEC §8 message); null otherwise. */
+  /** Why sending failed (the server's error message); null otherwise. */
   error: string | null;
 }
 

@@ -1,51 +1,22 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MessagePayload, Page, SendPayload } from '@/lib/contract';
-import { MAX_MESSAGE_LENGTH } from '@/lib/contract';
-import { isReady } from '@/lib/socket/socket-service';
-import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
-import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
+import type { MessagePayload, Page } from '@/lib/contract';
 import { deferred } from '@/lib/testing/deferred';
-import { ME, message, user } from '@/lib/testing/fixtures';
-import { resetConversationsStore, useConversationsStore } from './conversations-store';
-import { publishUser, resetSessionStore } from './session-store';
-import { resetAppOutboxStorage } from '@/lib/outbox/outbox-storage';
-import { resetThreadStore, useThreadStore } from './thread-store';
+import { ME, message } from '@/lib/testing/fixtures';
+import { messageKey } from './thread-messages';
+import { findLocal, useThreadStore } from './thread-store';
 
 const api = vi.hoisted(() => ({
   listMessages: vi.fn<(userId: number, cursor?: string | null) => Promise<Page<MessagePayload>>>(),
   listConversations: vi.fn(),
 }));
 vi.mock('@/lib/api/conversations', () => api);
-vi.mock('@/lib/api/users', () => ({ getProfile: vi.fn(async () => ({ ...user(2), followers_count: 0, following_count: 0 })) }));
-vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
-  (await import('@/lib/socket/testing/fake-service')).fakeSocketServiceModule(await importOriginal()),
-);
 
 const threads = () => useThreadStore.getState();
 const thread = (peerId = 2) => threads().threads[peerId];
 const shown = (peerId = 2) => (thread(peerId)?.messages ?? []).map((m) => m.id ?? m.status);
 
-/** The server's side of `send`: stores the message (once per client id) and acks it. */
-function storingServer(socket: FakeSocket): MessagePayload[] {
-  const stored: MessagePayload[] = [];
-  socket.ackResponder = async (event, payload) => {
-    if (event !== 'send') return { data: payload };
-    const send = payload as SendPayload;
-    const existing = stored.find((m) => m.client_id === send.client_id);
-    if (existing) return { data: existing };
-    const saved = message(100 + stored.length, { sender_id: ME, recipient_id: send.recipient_id, client_id: send.client_id, text: send.text, minute: 50 });
-    stored.push(saved);
-    return { data: saved };
-  };
-  return stored;
-}
-
 describe('thread store: history', () => {
   beforeEach(() => {
-    resetThreadStore();
-    resetConversationsStore();
-    resetSessionStore();
-    resetFakeSocketService();
     api.listMessages.mockReset();
   });
 
@@ -139,134 +110,24 @@ describe('thread store: history', () => {
     threads().receiveMessages([{ peerId: 2, message: message(9, { sender_id: ME, recipient_id: 2, client_id: 'c-1' }) }]);
     expect(shown(2)).toEqual([1, 9]);
   });
-});
 
-describe('thread store: sending', () => {
-  beforeEach(async () => {
-    resetThreadStore();
-    resetAppOutboxStorage();
-    resetConversationsStore();
-    resetSessionStore();
-    resetFakeSocketService();
-    publishUser({ id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true });
-    await threads().startOutbox(ME);
+  it('reset forgets every thread and drops the answer of a request made before it', async () => {
+    const page = deferred<Page<MessagePayload>>();
+    api.listMessages.mockReturnValueOnce(page.promise);
+    const loading = threads().loadThread(2);
+    threads().reset();
+    page.resolve({ results: [message(1)], next_cursor: null });
+    await loading;
+    expect(threads().threads).toEqual({});
   });
 
-  /** A live socket whose init the server has acknowledged: sends may go out. */
-  async function readySocket(): Promise<FakeSocket> {
-    const socket = connectFakeSocket(ME);
-    await vi.waitFor(() => expect(isReady()).toBe(true));
-    return socket;
-  }
-
-  it('shows the message at once as sending, then sent with the stored id; the conversation moves up', async () => {
-    const socket = await readySocket();
-    const ack = deferred<unknown>();
-    socket.ackResponder = () => ack.promise;
-    const sending = threads().sendMessage(2, '  hello  ');
-    const [optimistic] = thread()?.messages ?? [];
-    expect(optimistic).toMatchObject({ id: null, status: 'sending', text: 'hello', sender_id: ME, recipient_id: 2 });
-    await vi.waitFor(() => expect(socket.sentEvents('send')).toHaveLength(1));
-    const [, payload] = socket.sentEvents('send')[0] ?? [];
-    expect(payload).toEqual({ client_id: optimistic?.client_id, recipient_id: 2, text: 'hello', attachment_id: null });
-
-    const stored = message(50, { sender_id: ME, recipient_id: 2, client_id: optimistic?.client_id, text: 'hello' });
-    ack.resolve({ data: stored });
-    await expect(sending).resolves.toEqual({ status: 'sent', message: stored });
-    expect(thread()?.messages).toEqual([{ ...stored, status: 'sent', error: null }]);
-    expect(useConversationsStore.getState().conversations[0]).toMatchObject({ last_message: stored, unread_count: 0 });
-  });
-
-  it('a refusal marks the message failed with the server’s message', async () => {
-    const socket = await readySocket();
-    socket.ackResponder = async () => ({ error: { non_field_errors: ['recipient_id: unknown user.'] } });
-    const result = await threads().sendMessage(2, 'hi');
-    expect(result).toMatchObject({ status: 'failed', error: 'recipient_id: unknown user.' });
-    expect(thread()?.messages[0]).toMatchObject({ id: null, status: 'failed', error: 'recipient_id: unknown user.' });
-  });
-
-  it('while offline the message waits as sending and goes out once connected, exactly once', async () => {
-    const sending = threads().sendMessage(2, 'written offline');
-    expect(thread()?.messages[0]).toMatchObject({ id: null, status: 'sending' });
-    const socket = connectFakeSocket(ME);
-    const stored = storingServer(socket);
-    await expect(sending).resolves.toMatchObject({ status: 'sent' });
-    expect(stored.map((m) => m.text)).toEqual(['written offline']);
-    expect(shown()).toEqual([100]);
-  });
-
-  it('a lost ack is retried with the same client id; the server’s dedup leaves one message', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    try {
-      const socket = await readySocket();
-      const stored = storingServer(socket);
-      const respond = socket.ackResponder;
-      let dropFirstAck = true;
-      // The server stores the first send but its ack is lost (timeout).
-      socket.ackResponder = async (event, payload) => {
-        const answer = await respond(event, payload);
-        if (event !== 'send' || !dropFirstAck) return answer;
-        dropFirstAck = false;
-        return { error: { msg: 'operation has timed out' } };
-      };
-      const sending = threads().sendMessage(2, 'hi');
-      await vi.waitFor(() => expect(socket.sentEvents('send')).toHaveLength(1));
-      expect(thread()?.messages[0]).toMatchObject({ status: 'sending' });
-      await vi.advanceTimersByTimeAsync(2_000);
-      await expect(sending).resolves.toEqual({ status: 'sent', message: stored[0] });
-      const sends = socket.sentEvents('send').map(([, payload]) => (payload as SendPayload).client_id);
-      expect(new Set(sends).size).toBe(1);
-      expect(sends).toHaveLength(2);
-      expect(stored).toHaveLength(1);
-      expect(shown()).toEqual([100]);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
-  it('retry sends a refused message again with its client id', async () => {
-    const socket = await readySocket();
-    socket.ackResponder = async () => ({ error: { non_field_errors: ['recipient_id: User not found.'] } });
-    const failed = await threads().sendMessage(2, 'hi');
-    const clientId = failed.status === 'failed' ? failed.clientId : '';
-    const stored = storingServer(socket);
-    await expect(threads().retryMessage(clientId)).resolves.toMatchObject({ status: 'sent' });
-    expect(stored.map((m) => m.client_id)).toEqual([clientId]);
-    await expect(threads().retryMessage('unknown')).resolves.toMatchObject({ status: 'failed' });
-  });
-
-  it('what an earlier session left unsent reappears as sending and goes out', async () => {
-    // Written while offline, then the session ends (a reload): it stays in the outbox.
-    const abandoned = threads().sendMessage(2, 'left behind');
-    resetThreadStore();
-    await expect(abandoned).resolves.toMatchObject({ status: 'failed' });
-    expect(thread()).toBeUndefined();
-
-    await threads().startOutbox(ME);
-    expect(thread()?.messages).toEqual([expect.objectContaining({ text: 'left behind', status: 'sending', id: null })]);
-    const socket = connectFakeSocket(ME);
-    const stored = storingServer(socket);
-    await vi.waitFor(() => expect(shown()).toEqual([100]));
-    expect(stored.map((m) => m.text)).toEqual(['left behind']);
-  });
-
-  it('refuses text over the limit, or nothing at all, before sending', async () => {
-    const socket = await readySocket();
-    const tooLong = await threads().sendMessage(2, 'x'.repeat(MAX_MESSAGE_LENGTH + 1));
-    expect(tooLong).toMatchObject({ status: 'invalid', problem: { reason: 'too_long', length: MAX_MESSAGE_LENGTH + 1, max: MAX_MESSAGE_LENGTH } });
-    expect(tooLong.status === 'invalid' && tooLong.error).toMatch(/too long/);
-    await expect(threads().sendMessage(2, '   ')).resolves.toMatchObject({ status: 'invalid', problem: { reason: 'empty' } });
-    expect(socket.sentEvents('send')).toEqual([]);
-    expect(thread()).toBeUndefined();
-    storingServer(socket);
-    await expect(threads().sendMessage(2, 'x'.repeat(MAX_MESSAGE_LENGTH))).resolves.toMatchObject({ status: 'sent' });
-  });
-
-  it('sends an attachment without text, by its id', async () => {
-    const socket = await readySocket();
-    storingServer(socket);
-    const attachment = { id: 'f1', name: 'a.png', mime_type: 'image/png', size: 10, width: 1, height: 1, url: '/api/uploads/f1/a.png' };
-    await threads().sendMessage(2, '', { attachment });
-    expect(socket.sentEvents('send')[0]?.[1]).toMatchObject({ text: '', attachment_id: 'f1' });
+  it('local messages: added at the end, their status changed, then settled by the stored copy', () => {
+    const local = { ...message(0, { sender_id: ME, recipient_id: 2, client_id: 'c-1' }), id: null, seq: null, status: 'sending' as const, error: null };
+    threads().addLocal(local);
+    threads().updateLocal(2, messageKey(local), { status: 'failed', error: 'nope' });
+    expect(findLocal(threads(), 'c-1')).toMatchObject({ status: 'failed', error: 'nope' });
+    threads().settleLocal(2, messageKey(local), message(9, { sender_id: ME, recipient_id: 2, client_id: 'c-1' }));
+    expect(shown(2)).toEqual([9]);
+    expect(findLocal(threads(), 'c-1')).toBeUndefined();
   });
 });

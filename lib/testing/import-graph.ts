@@ -1,6 +1,6 @@
 // The modules a file pulls in at load time: static imports and re-exports followed through the
 // project ('@/…' and relative paths), type-only ones and dynamic import() skipped, packages named.
-// What the bundler puts in a page's first load is this graph (issue #5's tests check it).
+// What the bundler puts in a page's first load is this graph (the first-load tests check it).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 

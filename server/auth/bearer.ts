@@ -6,7 +6,7 @@ const TOKEN_SHAPE = /^[\x21-\x7e]+$/;
 
 /**
  * The session token from an Authorization header or a socket handshake's auth.token.
- * The client stores "Bearer <token>" and sends it as is (SPEC §3, §7); the bare token is
+ * The client stores "Bearer <token>" and sends it as is (docs/CLIENT-RULES.md); the bare token is
  * accepted too. Returns null for anything else, so callers answer 401 without guessing.
  */
 export function parseBearerToken(value: unknown): string | null {

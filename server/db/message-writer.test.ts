@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeMessages, type BatchOutcome } from './message-batch';
 import type { NewMessage, StoredMessage } from './message-payload';
 import { createMessageWriter, type WriteOutcome } from './message-writer';
-import { insertMessage } from './messages';
+import { insertMessage } from '../../testing/database';
 import { openDatabase, type Database, type Db } from './open-database';
 import { conversations, messages, users } from './schema';
 import { ScriptError } from './script-transaction';

@@ -1,26 +1,13 @@
 import { and, asc, desc, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { MessagePayload } from '../../lib/contract';
-import { storeMessages } from './message-batch';
-import { attachmentOf, messageColumns, toMessagePayload, type NewMessage, type StoredMessage } from './message-payload';
+import { attachmentOf, messageColumns, toMessagePayload } from './message-payload';
 import type { Db } from './open-database';
 import { toKeysetPage, type KeysetPage } from './paging';
 import { rows } from './raw-rows';
 import { conversations, messages, uploads, users } from './schema';
 
 export { attachmentOf, messageColumns, toMessagePayload, type NewMessage, type StoredMessage } from './message-payload';
-
-/**
- * Stores one message (a batch of one: storeMessages in message-batch.ts has the whole story) and
- * returns it as both sides see it; a repeat of (sender, client_id) returns the first row, unchanged.
- * Throws when storeMessages refuses it: callers that answer users go through the message writer.
- */
-export async function insertMessage(db: Db, message: NewMessage): Promise<StoredMessage> {
-  const [outcome] = await storeMessages(db, [message]);
-  if (!outcome) throw new Error('no outcome for the message');
-  if ('refused' in outcome) throw new Error(`message refused: ${outcome.refused}`);
-  return outcome.stored;
-}
 
 export interface SyncPage {
   messages: MessagePayload[];

@@ -4,11 +4,12 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionToken } from '../auth/session-token';
-import { countUnread, insertMessage, markConversationRead } from './messages';
+import { findUserById, insertMessage } from '../../testing/database';
+import { countUnread, markConversationRead } from './messages';
 import { openDatabase, type Database, type Db } from './open-database';
 import { messages, sessions } from './schema';
 import { createSession, findSessionUser, revokeSession } from './sessions';
-import { findUserById, setUserActive, upsertUserFromFirebase } from './users';
+import { setUserActive, upsertUserFromFirebase } from './users';
 
 let database: Database;
 let db: Db;

@@ -30,11 +30,6 @@ export async function upsertUserFromFirebase(db: Db, profile: FirebaseProfile): 
   return row;
 }
 
-export async function findUserById(db: Db, id: number): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-  return row ?? null;
-}
-
 export async function setUserActive(db: Db, id: number, isActive: boolean): Promise<UserRow | null> {
   const [row] = await db
     .update(users)

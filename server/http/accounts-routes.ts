@@ -46,7 +46,7 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets }: 
     return { token, user: toUser(user) };
   });
 
-  // Inactive users still get 200 with is_active:false: the client signs them out (SPEC §4).
+  // Inactive users still get 200 with is_active:false: the client's guard signs them out.
   app.get('/accounts/info', async (request) => toUser((await authenticate(db, request)).user));
 
   app.patch('/accounts/settings', async (request): Promise<User> => {

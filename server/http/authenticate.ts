@@ -8,7 +8,7 @@ export interface Authenticated extends SessionUser {
   token: string;
 }
 
-/** The caller's live session, or a 401 (which the client turns into a sign-out, SPEC §4). */
+/** The caller's live session, or a 401 (which the client turns into a sign-out: docs/CLIENT-RULES.md). */
 export async function authenticate(db: Db, request: FastifyRequest): Promise<Authenticated> {
   const token = parseBearerToken(request.headers.authorization);
   if (!token) throw HttpError.msg(401, 'Authentication credentials were not provided.');

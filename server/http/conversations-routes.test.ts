@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONVERSATION_PAGE_SIZE, type Conversation, type MessagePayload, type Page } from '../../lib/contract';
-import { insertMessage, markConversationRead } from '../db/messages';
+import { markConversationRead } from '../db/messages';
+import { insertMessage } from '../../testing/database';
 import { setUserActive, upsertUserFromFirebase } from '../db/users';
 import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
 

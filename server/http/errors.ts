@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ErrorBody } from '../../lib/contract';
 import { formatIssues, unstorableTextIssues } from '../validation';
 
-/** An expected failure, already in the spec's error shape (SPEC §8). */
+/** An expected failure, already in one of the error shapes of docs/API.md. */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,

@@ -22,8 +22,9 @@ export function registerFollowHandlers(socket: RealtimeSocket, db: Db, log: Fast
     return {
       data: payload,
       broadcast: () => {
-        // All the follower's tabs settle on the new state, even when it did not change (SPEC §4's
-        // follow stream waits for `followed`); the followee only hears about real changes.
+        // All the follower's tabs settle on the new state, even when it did not change (the
+        // client's follow stream waits for `followed`: docs/CLIENT-RULES.md); the followee only
+        // hears about real changes.
         socket.nsp.to(rooms.user(userId)).emit('followed', payload);
         if (changed) socket.nsp.to(rooms.user(followeeId)).emit('follower', payload);
       },

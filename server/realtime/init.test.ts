@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, InitPayload, MessageCountPayload } from '../../lib/contract';
-import { insertMessage, markConversationRead } from '../db/messages';
+import { markConversationRead } from '../db/messages';
+import { insertMessage } from '../../testing/database';
 import { setUserActive } from '../db/users';
 import { signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
 import { connectSocket, emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';

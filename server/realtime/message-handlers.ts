@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { SYNC_PAGE_MAX } from '../../lib/contract/messaging';
+import { SYNC_PAGE_MAX } from '../../lib/contract/constants';
 import { readPayloadSchema, sendPayloadSchema, syncPayloadSchema } from '../../lib/contract/schemas';
 import type { Refusal } from '../db/message-batch';
 import type { MessageWriter } from '../db/message-writer';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, Conversation, MessageCountPayload, Page } from '../../lib/contract';
-import { insertMessage } from '../db/messages';
+import { insertMessage } from '../../testing/database';
 import { setUserActive } from '../db/users';
 import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
 import { emitWithAck, nextEvent } from '../test/socket-client';

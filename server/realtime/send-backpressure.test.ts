@@ -8,7 +8,7 @@ import type { Ack, MessagePayload } from '../../lib/contract';
 import { createMessageWriter, type MessageWriter } from '../db/message-writer';
 import { openDatabase, type Database } from '../db/open-database';
 import { messages } from '../db/schema';
-import { seedUsers, type SeededUser } from '../db/seed';
+import { seedUsers, type SeededUser } from '../../testing/seed';
 import { connectSocket, emitWithAck, type ClientSocket } from '../test/socket-client';
 import { RESTARTING_MSG } from '../in-flight';
 import { createRealtime, type Realtime } from './create-realtime';

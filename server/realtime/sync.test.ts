@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, ConversationPage, MessagePayload, SyncResult } from '../../lib/contract';
-import { insertMessage } from '../db/messages';
+import { insertMessage } from '../../testing/database';
 import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
 import { emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
 import { socketTabs } from '../test/tabs';

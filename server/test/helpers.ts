@@ -97,7 +97,7 @@ export function uniqueProfile(name = 'Test User'): { email: string; displayName:
   return { email: `${randomUUID()}@example.com`, displayName: name };
 }
 
-/** The body the client sends (SPEC §7) for an emulator account: the email is the account's own. */
+/** The body the client sends to authorize for an emulator account: the email is the account's own. */
 export function authorizeBody(
   account: Pick<EmulatorAccount, 'uid' | 'idToken'> & { email?: string | null },
   extra: Partial<AuthorizeRequest> = {},

@@ -5,6 +5,7 @@
 //     (await import('@/lib/socket/testing/fake-service')).fakeSocketServiceModule(await importOriginal()));
 //
 // then `resetFakeSocketService()` in beforeEach and `connectFakeSocket()` to get a live socket.
+// Sessions started meanwhile keep their subscriptions on the old service: stop them first.
 import type * as SocketServiceModule from '../socket-service';
 import type { SocketService } from '../socket-service';
 import { FakeSocket } from './fake-socket';
@@ -34,15 +35,14 @@ function freshService(create: ServiceModule['createSocketService']): FakeService
   return { create, service, sockets };
 }
 
-/** The module's exports, each forwarding to the current fake service. */
+/** The module's exports, its `socketService` forwarding to the current fake service. */
 export function fakeSocketServiceModule(actual: ServiceModule): ServiceModule {
   state = freshService(actual.createSocketService);
   const forward = {} as Record<keyof SocketService, unknown>;
   for (const name of Object.keys(state.service) as (keyof SocketService)[]) {
     forward[name] = (...args: unknown[]) => (current().service[name] as (...a: unknown[]) => unknown)(...args);
   }
-  const service = forward as SocketService;
-  return { ...actual, ...service, socketService: service };
+  return { ...actual, socketService: forward as SocketService };
 }
 
 /** A new service and socket, so no listener or sent event leaks from one test into the next. */

@@ -30,8 +30,14 @@ export class FakeSocket extends Emitter {
   readonly sent: unknown[][] = [];
   readonly io = new Emitter();
   connectCalls = 0;
-  /** How the fake server answers acks; by default every event succeeds (init echoes its payload). */
-  ackResponder: AckResponder = async (_event, payload) => ({ data: payload ?? null });
+  /**
+   * How the fake server answers acks; by default every event succeeds: init echoes its payload,
+   * sync has nothing new.
+   */
+  ackResponder: AckResponder = async (event, payload) => {
+    if (event === 'sync') return { data: { messages: [], last_seq: (payload as { after: number }).after, has_more: false } };
+    return { data: payload ?? null };
+  };
 
   constructor(
     readonly url: string | undefined,

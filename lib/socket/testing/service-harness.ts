@@ -1,6 +1,4 @@
-// A socket service over fake sockets, with fresh stores: the setup every socket-service test needs.
-import { resetConnectionStore } from '@/lib/stores/connection-store';
-import { resetCounterStore } from '@/lib/stores/counter-store';
+// A socket service over fake sockets: the setup every socket-service test needs.
 import { createSocketService, type SocketService } from '../socket-service';
 import { FakeSocket } from './fake-socket';
 
@@ -15,8 +13,6 @@ export interface ServiceHarness {
 
 export function createServiceHarness(): ServiceHarness {
   localStorage.clear();
-  resetCounterStore();
-  resetConnectionStore();
   const sockets: FakeSocket[] = [];
   const service = createSocketService((url, options) => {
     const socket = new FakeSocket(url, options);

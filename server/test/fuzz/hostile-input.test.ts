@@ -1,5 +1,5 @@
 // Hostile input: thousands of malformed REST requests and socket events against a real server.
-// The server must answer every one with a 4xx / an error ack in the SPEC §8 shapes, keep every
+// The server must answer every one with a 4xx / an error ack in the error shapes of docs/API.md, keep every
 // other connection up, log no stack for a client's fault, and store nothing. Seeded: the seed is
 // printed, and FUZZ_SEED=<seed> replays a run exactly.
 import { randomUUID } from 'node:crypto';
@@ -101,7 +101,7 @@ afterAll(async () => {
 const missingId = 2_000_000_000;
 
 describe('hostile input', () => {
-  it('answers every malformed REST request with a 4xx in a SPEC §8 shape', { timeout: 120_000 }, async () => {
+  it('answers every malformed REST request with a 4xx in an error shape', { timeout: 120_000 }, async () => {
     const ids: RestIds = {
       selfId: fuzzer.user.id,
       peerId: peer.user.id,
@@ -117,7 +117,7 @@ describe('hostile input', () => {
     };
     const { wireShapeGaps } = await runRestFuzz(t.url, ids, rng, tally, REST_COUNTS);
     if (wireShapeGaps.length > 0) {
-      console.log(`wire-level refusals answered outside the SPEC §8 shapes (Node/Fastify defaults):\n  ${wireShapeGaps.join('\n  ')}`);
+      console.log(`wire-level refusals answered outside the error shapes (Node/Fastify defaults):\n  ${wireShapeGaps.join('\n  ')}`);
     }
     expect.soft(tally.failures.slice(0, 40), `seed ${seed}`).toEqual([]);
     expect.soft(crashes.slice(0, 5), `seed ${seed}: uncaught exceptions`).toEqual([]);

@@ -1,4 +1,4 @@
-// Malformed REST requests. Each one must be answered 4xx with a SPEC §8 body; none may be a
+// Malformed REST requests. Each one must be answered 4xx with an error body (docs/API.md); none may be a
 // request the server would accept (a logout, a settings change, an upload), so nothing stored
 // changes. `expect` lists the statuses that are right for it (429 is always accepted too).
 import { METHODS } from 'node:http';

@@ -55,7 +55,7 @@ function check(c: RestCase, outcome: HttpOutcome, tally: FuzzTally): void {
 }
 
 export interface RestFuzzResult {
-  /** Wire-level refusals whose body is not in the SPEC §8 shapes (Node's and Fastify's own answers). */
+  /** Wire-level refusals whose body is not in our error shapes (Node's and Fastify's own answers). */
   wireShapeGaps: string[];
 }
 

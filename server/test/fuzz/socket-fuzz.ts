@@ -48,7 +48,7 @@ function checkAck(c: SocketCase, response: unknown, initialised: boolean, tally:
   if (response === TIMEOUT) return problem(`no ack within ${ACK_MS} ms`);
   const keys = typeof response === 'object' && response !== null ? Object.keys(response) : [];
   const error = (response as { error?: unknown } | null)?.error;
-  if (keys.length !== 1 || keys[0] !== 'error' || !isErrorBody(error)) return problem('not an {error: SPEC §8 body} ack');
+  if (keys.length !== 1 || keys[0] !== 'error' || !isErrorBody(error)) return problem('not an {error: <error body>} ack');
   if (isRateLimited(error)) return void tally.errorAcks.add('msg: rate limited');
   const kind = 'msg' in error ? 'msg' : 'non_field_errors';
   tally.errorAcks.add(kind);

@@ -54,7 +54,7 @@ export class FuzzTally {
   }
 }
 
-/** SPEC §8: exactly `{non_field_errors: [string, ...]}` or `{msg: string}`. */
+/** The error shapes of docs/API.md: exactly `{non_field_errors: [string, ...]}` or `{msg: string}`. */
 export function isErrorBody(value: unknown): value is { non_field_errors: string[] } | { msg: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const keys = Object.keys(value);

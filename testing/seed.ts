@@ -1,9 +1,10 @@
 // Users with live sessions, written straight into the database: for the fault test and the
-// benchmarks, which need many signed-in people and no Firebase in the loop. Never used by the app.
+// benchmarks, which need many signed-in people and no Firebase in the loop. Never used by the app,
+// so it lives with the harnesses.
 import { sql } from 'drizzle-orm';
-import { generateSessionToken, hashSessionToken } from '../auth/session-token';
-import { openDatabase, type Db, type DatabaseOptions } from './open-database';
-import { sessions, users } from './schema';
+import { generateSessionToken, hashSessionToken } from '../server/auth/session-token';
+import { openDatabase, type Db, type DatabaseOptions } from '../server/db/open-database';
+import { sessions, users } from '../server/db/schema';
 
 export interface SeedOptions {
   count: number;

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionToken } from '../auth/session-token';
-import { openDatabase, type Database, type Db } from './open-database';
-import { sessions } from './schema';
-import { seedDatabase, seedUsers } from './seed';
-import { findSessionUser } from './sessions';
+import { openDatabase, type Database, type Db } from '../db/open-database';
+import { sessions } from '../db/schema';
+import { findSessionUser } from '../db/sessions';
+import { seedDatabase, seedUsers } from '../../testing/seed';
 
 let database: Database;
 let db: Db;

@@ -3,16 +3,17 @@ import type { Conversation, ConversationPage, MessagePayload, Page } from '@/lib
 import { signOut } from '@/lib/session/sign-out';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
 import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
-import { resetConversationsStore, selectUnreadFor, useConversationsStore } from '@/lib/stores/conversations-store';
-import { resetCounterStore, useCounterStore } from '@/lib/stores/counter-store';
-import { resetPeopleStore, usePeopleStore } from '@/lib/stores/people-store';
-import { resetSessionStore, useSessionStore } from '@/lib/stores/session-store';
-import { resetAppOutboxStorage } from '@/lib/outbox/outbox-storage';
-import { resetThreadStore, useThreadStore } from '@/lib/stores/thread-store';
+import { createMemoryOutboxStorage } from '@/lib/outbox/outbox-storage';
+import { useConnectionStore } from '@/lib/stores/connection-store';
+import { selectUnreadFor, useConversationsStore } from '@/lib/stores/conversations-store';
+import { useCounterStore } from '@/lib/stores/counter-store';
+import { usePeopleStore } from '@/lib/stores/people-store';
+import { useSessionStore } from '@/lib/stores/session-store';
+import { useThreadStore } from '@/lib/stores/thread-store';
 import { settle } from '@/lib/testing/deferred';
 import { conversation, ME, message, user } from '@/lib/testing/fixtures';
+import { isMessagingSessionActive, onFollowed, startMessagingSession, stopMessagingSession } from './messaging-session';
 import { openConversation } from './read-marking';
-import { wireStores } from './wire-stores';
 
 const api = vi.hoisted(() => ({
   listConversations: vi.fn<(cursor?: string | null) => Promise<ConversationPage>>(),
@@ -26,7 +27,6 @@ vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
 
 let visibility: DocumentVisibilityState;
 let socket: FakeSocket;
-let unwire: () => void;
 
 function setVisibility(state: DocumentVisibilityState): void {
   visibility = state;
@@ -38,18 +38,17 @@ const reads = () => socket.sentEvents('read').map(([, payload]) => payload);
 
 async function start(rows: Conversation[] = [conversation(2, message(1), 2)]): Promise<void> {
   api.listConversations.mockResolvedValue({ results: rows, next_cursor: null, last_seq: 1 });
+  startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
   socket = connectFakeSocket(ME);
   socket.ackResponder = async (event) => {
     if (event === 'sync') return { data: { messages: [], last_seq: 1, has_more: false } };
     return event === 'read' ? { data: { count: 0 } } : { data: null };
   };
-  unwire = wireStores();
   await settle();
 }
 
-describe('wired stores', () => {
+describe('messaging session', () => {
   beforeEach(() => {
-    for (const reset of [resetConversationsStore, resetThreadStore, resetAppOutboxStorage, resetPeopleStore, resetSessionStore, resetCounterStore]) reset();
     resetFakeSocketService();
     api.listConversations.mockReset();
     api.listMessages.mockReset();
@@ -59,16 +58,52 @@ describe('wired stores', () => {
   });
 
   afterEach(() => {
-    unwire();
+    stopMessagingSession();
   });
 
-  it('loads the conversation list once wired', async () => {
+  it('loads the conversation list once started', async () => {
     await start();
     expect(useConversationsStore.getState()).toMatchObject({ status: 'ready' });
     expect(unreadFrom(2)).toBe(2);
   });
 
-  it('a message from someone not open: +1 total (SPEC §4), +1 badge, row on top, no read', async () => {
+  it('message_count sets the unread total, whatever it was', async () => {
+    await start();
+    useCounterStore.getState().setUnread(9);
+    socket.serverEmits('message_count', { count: 4 });
+    expect(useCounterStore.getState().unread).toBe(4);
+    socket.serverEmits('message_count', { count: 0 });
+    expect(useCounterStore.getState().unread).toBe(0);
+  });
+
+  it('each message adds one to the unread total', async () => {
+    await start();
+    socket.serverEmits('message_count', { count: 2 });
+    socket.serverEmits('message', message(5, { sender_id: 3 }));
+    socket.serverEmits('message', message(6, { sender_id: 3 }));
+    expect(useCounterStore.getState().unread).toBe(4);
+  });
+
+  it('followed notifies subscribers with false, whatever the payload, until they unsubscribe', async () => {
+    await start();
+    const listener = vi.fn();
+    const unsubscribe = onFollowed(listener);
+    const payload = { follower_id: ME, followee_id: 3, following: true, followers_count: 1 };
+    socket.serverEmits('followed', payload);
+    expect(listener).toHaveBeenCalledExactlyOnceWith(false);
+    unsubscribe();
+    socket.serverEmits('followed', { ...payload, following: false });
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('the connection status reaches its store, including what happened before the session started', async () => {
+    await start();
+    expect(useConnectionStore.getState().status).toBe('connected');
+    socket.transportDrops();
+    expect(useConnectionStore.getState().status).toBe('connecting');
+  });
+
+  it('a message from someone not open: +1 badge, row on top, no read', async () => {
     await start([conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]);
     socket.serverEmits('message', message(5));
     expect(useCounterStore.getState().unread).toBe(1);
@@ -228,23 +263,26 @@ describe('wired stores', () => {
     expect(counterUpdates).not.toHaveBeenCalled();
   });
 
-  it('wiring twice subscribes once', async () => {
+  it('starting twice for the same user subscribes once', async () => {
     await start();
-    expect(wireStores()).toBe(unwire);
+    startMessagingSession(ME);
     socket.serverEmits('message', message(5, { sender_id: 3 }));
     expect(unreadFrom(3)).toBe(1);
+    expect(useCounterStore.getState().unread).toBe(1);
   });
 
-  it('sign-out unwires: the stores forget the user and events are no longer handled', async () => {
+  it('sign-out stops it: the stores forget the user and events are no longer handled', async () => {
     await start();
     openConversation(2);
     signOut();
+    expect(isMessagingSessionActive()).toBe(false);
     expect(useConversationsStore.getState().conversations).toEqual([]);
     expect(useThreadStore.getState().threads).toEqual({});
-    // SPEC §4: sign-out removes only the token; the next session starts with no receiver.
+    // Sign-out removes only the token (the receiver value stays); the next session starts with none.
     expect(useSessionStore.getState().receiver).toBe(2);
-    wireStores()();
+    startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
     expect(useSessionStore.getState().receiver).toBeNull();
+    stopMessagingSession();
     socket.serverEmits('conversation_read', { user_id: 2 });
     socket.serverEmits('message', message(5));
     expect(useConversationsStore.getState().conversations).toEqual([]);

@@ -1,0 +1,207 @@
+// The signed-in user's messaging session: created when a user is known (sign-in, or the main
+// area's guard after a reload) and stopped at sign-out, however it happens. It owns what lives
+// exactly as long as that: the outbox, catch-up by seq, the wiring of socket events into the
+// stores (session-events.ts) and the read marking that follows the tab's visibility. The socket
+// service underneath only transports; the stores only hold state.
+import { onSignOut } from '@/lib/session/sign-out';
+import { createOutboxStorage, type OutboxStorage } from '@/lib/outbox/outbox-storage';
+import { socketService } from '@/lib/socket/socket-service';
+import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { usePeopleStore } from '@/lib/stores/people-store';
+import { startSearchSync } from '@/lib/stores/search-sync';
+import { useSessionStore } from '@/lib/stores/session-store';
+import { useThreadStore } from '@/lib/stores/thread-store';
+import type { MessagePayload } from '@/lib/contract';
+import { createCatchUp } from './catch-up';
+import { startOutboxSender, type OutboxSender, type SendOptions, type SendResult } from './outbox-sender';
+import { readOpenConversationIfUnread } from './read-marking';
+import { wireSessionEvents, type FollowedListener } from './session-events';
+
+export type { SendOptions, SendResult };
+
+/** How recent a read of the list the session's first connection takes as current. */
+const FRESH_LIST_MS = 5_000;
+
+interface Session {
+  userId: number;
+  sender: OutboxSender;
+  stop: () => void;
+}
+
+let current: Session | null = null;
+let stopPreload: (() => void) | null = null;
+// When the first page was last read (performance.now()).
+let listReadAt = -Infinity;
+const followedListeners = new Set<FollowedListener>();
+let appStorage: OutboxStorage | null = null;
+
+function readFirstPage(): Promise<void> {
+  return useConversationsStore
+    .getState()
+    .loadConversations()
+    .then(() => {
+      if (useConversationsStore.getState().status === 'ready') listReadAt = performance.now();
+    });
+}
+
+/**
+ * Starts reading the conversation list while the session is still being confirmed (alongside
+ * accounts/info, not after it); the session then takes that read instead of asking again. If the
+ * session ends instead (inactive account, 401), what was read is dropped with it.
+ */
+export function preloadConversations(): void {
+  if (current || stopPreload) return;
+  const stop = onSignOut(() => {
+    stop();
+    stopPreload = null;
+    useConversationsStore.getState().reset();
+  });
+  stopPreload = stop;
+  void readFirstPage();
+}
+
+export interface StartOptions {
+  /** Where unsent messages wait (IndexedDB in the browser); tests pass one of their own. */
+  storage?: OutboxStorage;
+}
+
+/**
+ * Starts the session for `userId` and then initialises the socket with that id, so that no event
+ * of the new connection arrives before its listeners. Calling it again for the same user changes
+ * nothing; for another user, the previous session stops first.
+ */
+export function startMessagingSession(userId: number, { storage }: StartOptions = {}): void {
+  if (current?.userId === userId) {
+    socketService.initSocket(userId);
+    return;
+  }
+  current?.stop();
+  current = createSession(userId, storage ?? (appStorage ??= createOutboxStorage()));
+  socketService.initSocket(userId);
+}
+
+function createSession(userId: number, storage: OutboxStorage): Session {
+  // A new session starts with no open conversation; sign-out itself keeps the receiver value
+  // (docs/CLIENT-RULES.md: it removes the token and nothing else), so it is cleared here.
+  useSessionStore.getState().setReceiver(null);
+  stopPreload?.();
+  stopPreload = null;
+
+  const catchUp = createCatchUp({
+    sync: (payload) => socketService.request('sync', payload),
+    isReady: socketService.isReady,
+    apply: (messages) => applySynced(userId, messages),
+    // A gap closed without a reconnect: the list's badges and order catch up too.
+    onGapFilled: () => void loadConversations(),
+  });
+
+  /**
+   * The first page of conversations (again): unread badges are the server's. Its last_seq starts
+   * catch-up the first time, so nothing stored between this read and the socket's init is missed.
+   * `reuse`: a page already read for this session (preloadConversations) is used as it is.
+   */
+  function loadConversations({ reuse = false } = {}): Promise<void> {
+    const read = reuse && useConversationsStore.getState().status === 'ready' ? Promise.resolve() : readFirstPage();
+    return read.then(() => {
+      if (current !== session) return;
+      const { lastSeq } = useConversationsStore.getState();
+      if (lastSeq !== null) catchUp.begin(lastSeq);
+      readOpenConversationIfUnread();
+    });
+  }
+
+  const sender = startOutboxSender({ userId, storage, onStored: (message) => catchUp.note(message.seq) });
+
+  // Already connected when started: any connection from now on is a reconnection.
+  let connectedBefore = socketService.isReady();
+  /**
+   * Every (re)connect, once init is acknowledged: the outbox goes out, then what was missed, then
+   * the list with its badges. The session's first connection usually follows a read of the list
+   * by a moment: unless the sync brought messages (stored between that read and init), the list
+   * would come back the same.
+   */
+  function onReady(): void {
+    const first = !connectedBefore;
+    connectedBefore = true;
+    sender.flush();
+    void catchUp.sync().then((received) => {
+      if (current !== session || useConversationsStore.getState().status !== 'ready') return;
+      const fresh = performance.now() - listReadAt <= FRESH_LIST_MS;
+      if (received > 0 || !first || !fresh) void loadConversations();
+    });
+  }
+
+  function onTabVisible(): void {
+    if (document.visibilityState === 'visible') readOpenConversationIfUnread();
+  }
+
+  const stops = [
+    wireSessionEvents({ catchUp, followedListeners }),
+    socketService.on('ready', onReady),
+    () => catchUp.stop(),
+    startSearchSync(),
+  ];
+  document.addEventListener('visibilitychange', onTabVisible);
+
+  const session: Session = {
+    userId,
+    sender,
+    stop() {
+      if (current !== session) return;
+      current = null;
+      for (const unsubscribe of stops) unsubscribe();
+      document.removeEventListener('visibilitychange', onTabVisible);
+      stopOnSignOut();
+      sender.stop();
+      // Cached conversations, threads and people are the signed-out user's private data.
+      useConversationsStore.getState().reset();
+      useThreadStore.getState().reset();
+      usePeopleStore.getState().reset();
+    },
+  };
+  const stopOnSignOut = onSignOut(() => session.stop());
+  current = session;
+  void loadConversations({ reuse: true });
+  return session;
+}
+
+/**
+ * A page of messages a sync brought (up to 500): into the threads held (the merge drops what is
+ * already there) and onto the rows' last messages, each store updated once for the whole page:
+ * merging them one by one re-sorted a long thread once per message. Badges then come from the
+ * server with the list; synced messages never count as unread.
+ */
+function applySynced(me: number, messages: MessagePayload[]): void {
+  const entries = messages.map((message) => ({ peerId: message.sender_id === me ? message.recipient_id : message.sender_id, message }));
+  useThreadStore.getState().receiveMessages(entries);
+  useConversationsStore.getState().recordSynced(entries);
+}
+
+/** Stops the session now (sign-out stops it by itself). */
+export function stopMessagingSession(): void {
+  current?.stop();
+}
+
+export function isMessagingSessionActive(): boolean {
+  return current !== null;
+}
+
+const NO_SESSION = 'Not signed in.';
+
+/** The composer's send: through the outbox of the running session. */
+export function sendMessage(peerId: number, text: string, options?: SendOptions): Promise<SendResult> {
+  if (!current) return Promise.resolve({ status: 'failed', clientId: '', error: NO_SESSION });
+  return current.sender.send(peerId, text, options);
+}
+
+/** A failed message's retry button. */
+export function retryMessage(clientId: string): Promise<SendResult> {
+  if (!current) return Promise.resolve({ status: 'failed', clientId, error: NO_SESSION });
+  return current.sender.retry(clientId);
+}
+
+/** `followed` events, as subscribers hear them: the value false. Returns the unsubscribe. */
+export function onFollowed(listener: FollowedListener): () => void {
+  followedListeners.add(listener);
+  return () => void followedListeners.delete(listener);
+}

@@ -1,0 +1,64 @@
+// The one place where the socket's events reach the stores, with the counter rules of
+// docs/CLIENT-RULES.md ("Socket events"): message_count sets the unread total, each `message`
+// adds one to it and is passed on, `followed` notifies its subscribers with the value false.
+import type { FollowedPayload, MessagePayload } from '@/lib/contract';
+import { socketService } from '@/lib/socket/socket-service';
+import { useConnectionStore } from '@/lib/stores/connection-store';
+import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { useCounterStore } from '@/lib/stores/counter-store';
+import { usePeopleStore } from '@/lib/stores/people-store';
+import { useThreadStore } from '@/lib/stores/thread-store';
+import type { CatchUp } from './catch-up';
+import { isViewing, markConversationRead } from './read-marking';
+
+/** Subscribers of `followed` hear `false`, whatever the payload (the follow state comes apart). */
+export type FollowedListener = (value: false) => void;
+
+export interface SessionEventsOptions {
+  catchUp: CatchUp;
+  followedListeners: ReadonlySet<FollowedListener>;
+}
+
+/** An incoming message: onto its row and its thread; read at once if the user is looking at it. */
+function receiveIncoming(message: MessagePayload, catchUp: CatchUp): void {
+  const peerId = message.sender_id;
+  // Looking at it: it is read at once, so its badge never rises (the total is the server's).
+  const readNow = isViewing(peerId);
+  useConversationsStore.getState().receiveIncoming(message, { countUnread: !readNow });
+  useThreadStore.getState().receiveMessage(peerId, message);
+  catchUp.note(message.seq);
+  if (readNow) void markConversationRead(peerId, 1);
+}
+
+/** The user's own message sent from another of their tabs or devices: never unread. */
+function receiveSentElsewhere(message: MessagePayload, catchUp: CatchUp): void {
+  useConversationsStore.getState().recordOutgoing(message);
+  useThreadStore.getState().receiveMessage(message.recipient_id, message);
+  catchUp.note(message.seq);
+}
+
+/** Subscribes the stores to the socket's events; returns the function that unsubscribes them. */
+export function wireSessionEvents({ catchUp, followedListeners }: SessionEventsOptions): () => void {
+  const counters = () => useCounterStore.getState();
+  const people = () => usePeopleStore.getState();
+  // The status may have changed before the session started (the socket connects first).
+  useConnectionStore.getState().setStatus(socketService.status(), socketService.reconnectAttempt());
+  const stops = [
+    socketService.on('status', (status, attempt) => useConnectionStore.getState().setStatus(status, attempt)),
+    socketService.on('message_count', ({ count }) => counters().setUnread(count)),
+    socketService.on('message', (message) => {
+      counters().incrementUnread();
+      receiveIncoming(message, catchUp);
+    }),
+    socketService.on('followed', (payload: FollowedPayload) => {
+      for (const listener of [...followedListeners]) listener(false);
+      people().applyFollowed(payload);
+    }),
+    socketService.on('follower', (payload) => people().applyFollower(payload)),
+    socketService.on('message_sent', (message) => receiveSentElsewhere(message, catchUp)),
+    socketService.on('conversation_read', ({ user_id }) => void useConversationsStore.getState().markRead(user_id)),
+  ];
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
