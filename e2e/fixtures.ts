@@ -116,13 +116,13 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   accountsApi: async ({ request }, use) => use(new AccountsApi(request)),
   signIn: async ({ page, person, peopleStore }, use, testInfo) => {
     testInfo.skip(!target.emulatorHost, NO_TEST_ACCOUNT_FORM);
-    await use(async (target = page) => {
+    await use(async (tab = page) => {
       await peopleStore.recordFormPerson(person);
-      const account = new AccountPage(target);
+      const account = new AccountPage(tab);
       await account.goto();
       await account.signInWithTestAccount(person.name, person.email);
-      await new MainPage(target).expectSignedInAs(person.name);
-      const { token } = await readStorage(target);
+      await new MainPage(tab).expectSignedInAs(person.name);
+      const { token } = await readStorage(tab);
       expect(token).toMatch(/^Bearer \S+$/);
       return token as string;
     });

@@ -30,7 +30,7 @@ class SummaryReporter implements Reporter {
       const trace = failed?.attachments.find((attachment) => attachment.name === 'trace')?.path;
       lines.push(
         `  FLAKY (failed, then passed on retry ${test.results.length - 1}): ${title(test)}`,
-        `    ${failed?.error?.message?.split('\n')[0] ?? 'no error message'}`,
+        `    ${stripColours(failed?.error?.message ?? 'no error message').split('\n')[0]}`,
         ...(trace ? [`    trace of the failed attempt: npx playwright show-trace ${path.relative(process.cwd(), trace)}`] : []),
       );
     }
@@ -45,6 +45,10 @@ class SummaryReporter implements Reporter {
 function skipReason(test: TestCase): string {
   const annotations = [...(test.results.at(-1)?.annotations ?? []), ...test.annotations];
   return annotations.find((annotation) => annotation.type === 'skip')?.description || 'no reason given';
+}
+
+function stripColours(text: string): string {
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
 function title(test: TestCase): string {
