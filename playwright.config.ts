@@ -1,22 +1,26 @@
 import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 import { testEmulatorConfig } from './scripts/test-emulator.mjs';
-import { E2E_BASE_URL, E2E_EMULATOR_HOST, E2E_PORT } from './e2e/support/env';
+import { E2E_EMULATOR_HOST, E2E_PORT, target } from './e2e/support/env';
 
 const CI = Boolean(process.env.CI);
+const desktop = devices['Desktop Chrome'];
 // Debian's Chromium when present; Playwright's own browser otherwise (never downloaded by CI).
 const executablePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
 
 export default defineConfig({
   testDir: 'e2e',
   forbidOnly: CI,
-  retries: 0,
+  // A test that fails and then passes on a retry is reported as flaky (the list's summary and
+  // e2e/support/summary-reporter.ts, with the failed attempt's trace) and still fails CI.
+  retries: CI ? 2 : 0,
+  failOnFlakyTests: CI,
   workers: 2,
   timeout: 30_000,
   expect: { timeout: 10_000 },
-  reporter: CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  reporter: [['list'], ['html', { open: 'never' }], ['./e2e/support/summary-reporter.ts']],
   use: {
-    baseURL: E2E_BASE_URL,
+    baseURL: target.baseURL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
@@ -31,8 +35,14 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: [
+  projects: [
+    // Signs in the people the specs claim; its teardown removes every person the run made.
+    { name: 'setup', testMatch: 'people.setup.ts', teardown: 'cleanup', use: { ...desktop } },
+    { name: 'cleanup', testMatch: 'people.teardown.ts' },
+    { name: 'chromium', testMatch: '**/*.spec.ts', dependencies: ['setup'], use: { ...desktop } },
+  ],
+  // E2E_BASE_URL names a deployment to test: nothing is started here.
+  webServer: target.remote ? undefined : [
     {
       command: `node_modules/.bin/firebase emulators:start --only auth --project demo-parley --config ${testEmulatorConfig()}`,
       url: `http://${E2E_EMULATOR_HOST}/`,
@@ -44,7 +54,7 @@ export default defineConfig({
       // A production build with the emulator switched on, served by our own server.
       command: 'node scripts/e2e-server.mjs',
       env: { E2E_PORT: String(E2E_PORT), E2E_EMULATOR_HOST },
-      url: `${E2E_BASE_URL}/api/health`,
+      url: `${target.baseURL}/api/health`,
       reuseExistingServer: !CI,
       timeout: 600_000,
       stdout: 'pipe',

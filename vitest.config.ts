@@ -21,7 +21,8 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['server/**/*.test.ts'],
+          // The e2e suite's own machinery (signed-in people) needs the same server and emulator.
+          include: ['server/**/*.test.ts', 'e2e/support/**/*.test.ts'],
           globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,

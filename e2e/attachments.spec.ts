@@ -1,19 +1,14 @@
 import { open, truncate } from 'node:fs/promises';
-import { test, expect, newPerson, signInNewContext } from './fixtures';
-import { ChatPage } from './pages/chat-page';
+import { test, expect } from './fixtures';
 import { png } from '../testing/png';
 
-
 test('attachments: a 51 MB file is refused before upload; an image uploads with progress and shows for both', async ({
-  browser,
+  alice,
+  bob,
 }, testInfo) => {
   test.setTimeout(90_000);
-  const aliceName = newPerson('Alice');
-  const bobName = newPerson('Bob');
-  const alice = new ChatPage((await signInNewContext(browser, aliceName)).page);
-  const bob = new ChatPage((await signInNewContext(browser, bobName)).page);
-  await alice.search(bobName.name);
-  await alice.openFromSearch(bobName.name);
+  await alice.chat.search(bob.person.name);
+  await alice.chat.openFromSearch(bob.person.name);
 
   const uploads: string[] = [];
   alice.page.on('request', (request) => {
@@ -24,7 +19,7 @@ test('attachments: a 51 MB file is refused before upload; an image uploads with 
   const bigFile = testInfo.outputPath('big.bin');
   await (await open(bigFile, 'w')).close();
   await truncate(bigFile, 51 * 1024 * 1024);
-  await alice.fileInput.setInputFiles(bigFile);
+  await alice.chat.fileInput.setInputFiles(bigFile);
   await expect(alice.page.getByText(/big\.bin.*at most/)).toBeVisible();
   expect(uploads).toEqual([]);
 
@@ -34,16 +29,16 @@ test('attachments: a 51 MB file is refused before upload; an image uploads with 
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     await route.continue();
   });
-  await alice.fileInput.setInputFiles({ name: 'dots.png', mimeType: 'image/png', buffer: png(40, 30) });
+  await alice.chat.fileInput.setInputFiles({ name: 'dots.png', mimeType: 'image/png', buffer: png(40, 30) });
   await expect(alice.page.getByRole('progressbar')).toBeVisible();
-  await expect(alice.sendButton).toBeEnabled();
-  await alice.sendButton.click();
+  await expect(alice.chat.sendButton).toBeEnabled();
+  await alice.chat.sendButton.click();
 
   for (const [viewer, partner] of [
-    [alice, bobName.name],
-    [bob, aliceName.name],
+    [alice.chat, bob.person.name],
+    [bob.chat, alice.person.name],
   ] as const) {
-    if (viewer === bob) await bob.openConversation(aliceName.name);
+    if (viewer === bob.chat) await bob.chat.openConversation(alice.person.name);
     const image = viewer.thread(partner).getByRole('img', { name: /dots\.png/ });
     await expect(image).toBeVisible();
     await expect(image).toHaveAttribute('width', '40');

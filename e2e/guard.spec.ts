@@ -1,4 +1,5 @@
 import { test, expect } from './fixtures';
+import { SMOKE } from './support/requirements';
 import { readStorage } from './support/storage';
 
 // "/account with a stored token goes to /main without ever showing the sign-in screen" is in
@@ -45,8 +46,8 @@ test('sign-out removes only the token, revokes the session and returns to /accou
   expect(info.status()).toBe(401);
 });
 
-test('the signed-in screen opens an authenticated socket and shows the unread count', async ({ page, signIn }) => {
-  await signIn();
+test('the signed-in screen opens an authenticated socket and shows the unread count', { tag: SMOKE }, async ({ alice }) => {
+  const { page } = alice;
   await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('unread-count')).toHaveText('0');
 });

@@ -1,8 +1,8 @@
 import { test, expect } from './fixtures';
 import { readStorage } from './support/storage';
 
-test('switching the language changes the UI, is stored in locale and on the server', async ({ page, signIn }) => {
-  await signIn();
+test('switching the language changes the UI, is stored in locale and on the server', async ({ alice }) => {
+  const { page } = alice;
   await expect(page.getByRole('heading', { name: 'Messages' })).toBeVisible();
 
   await page.getByRole('button', { name: 'Settings' }).click();

@@ -1,52 +1,46 @@
-import { test, expect, newPerson, signInNewContext } from './fixtures';
-import { ChatPage } from './pages/chat-page';
+import { test, expect } from './fixtures';
 
 // Messages written offline wait in the outbox, survive a reload, and arrive once, in order.
-test('three messages written offline survive a reload and arrive once, in order', async ({ browser }) => {
+test('three messages written offline survive a reload and arrive once, in order', async ({ alice, bob }) => {
   test.setTimeout(90_000);
-  const aliceName = newPerson('Alice');
-  const bobName = newPerson('Bob');
-  const aliceSession = await signInNewContext(browser, aliceName);
-  const alice = new ChatPage(aliceSession.page);
-  const bob = new ChatPage((await signInNewContext(browser, bobName)).page);
   const texts = ['offline one', 'offline two', 'offline three'];
 
   // A conversation to write in: Alice says hello while online.
-  await alice.search(bobName.name);
-  await alice.openFromSearch(bobName.name);
-  await alice.send('hello before');
-  const aliceThread = alice.thread(bobName.name);
+  await alice.chat.search(bob.person.name);
+  await alice.chat.openFromSearch(bob.person.name);
+  await alice.chat.send('hello before');
+  const aliceThread = alice.chat.thread(bob.person.name);
   await expect(aliceThread.getByText('Sent', { exact: true })).toBeVisible();
 
   // Offline: the three messages show as waiting; nothing reaches the server.
-  await aliceSession.context.setOffline(true);
-  for (const text of texts) await alice.send(text);
+  await alice.context.setOffline(true);
+  for (const text of texts) await alice.chat.send(text);
   for (const text of texts) await expect(aliceThread.getByText(text)).toBeVisible();
   await expect(aliceThread.getByText('Waiting for connection…')).toHaveCount(3);
 
   // Reload while the realtime connection is still down: the page loads (the network is back for
   // HTTP), but Socket.IO's requests are refused, so the outbox cannot send yet.
-  await aliceSession.context.route('**/socket.io/**', (route) => route.abort());
-  await aliceSession.context.setOffline(false);
+  await alice.context.route('**/socket.io/**', (route) => route.abort());
+  await alice.context.setOffline(false);
   await alice.page.reload();
-  await alice.openConversation(bobName.name);
+  await alice.chat.openConversation(bob.person.name);
   for (const text of texts) await expect(aliceThread.getByText(text)).toBeVisible();
   await expect(aliceThread.getByText('Waiting for connection…')).toHaveCount(3);
 
   // Online: the outbox sends them; each shows as sent once.
-  await aliceSession.context.unroute('**/socket.io/**');
+  await alice.context.unroute('**/socket.io/**');
   await expect(aliceThread.getByText('Sent', { exact: true })).toHaveCount(4, { timeout: 20_000 });
   for (const text of texts) await expect(aliceThread.getByText(text)).toHaveCount(1);
 
   // Bob gets each exactly once, after the hello, in the order written; a reload agrees.
-  await bob.openConversation(aliceName.name);
-  const bobThread = bob.thread(aliceName.name);
+  await bob.chat.openConversation(alice.person.name);
+  const bobThread = bob.chat.thread(alice.person.name);
   const shown = async () => {
     const all = await bobThread.getByText(/^(hello before|offline (one|two|three))$/).allTextContents();
     return all;
   };
   await expect.poll(shown).toEqual(['hello before', ...texts]);
   await bob.page.reload();
-  await bob.openConversation(aliceName.name);
+  await bob.chat.openConversation(alice.person.name);
   await expect.poll(shown).toEqual(['hello before', ...texts]);
 });

@@ -1,8 +1,9 @@
 import { test, expect } from './fixtures';
+import { EMULATOR, SMOKE } from './support/requirements';
 
 test.describe('routes without a token', () => {
   for (const path of ['/anything', '/', '/accounts', '/main', '/main/deeper/path']) {
-    test(`${path} lands on /account`, async ({ page, accountPage }) => {
+    test(`${path} lands on /account`, { tag: SMOKE }, async ({ page, accountPage }) => {
       await page.goto(path);
       await expect(page).toHaveURL(/\/account$/);
       await expect(accountPage.heading).toBeVisible();
@@ -10,7 +11,7 @@ test.describe('routes without a token', () => {
   }
 });
 
-test('the sign-in screen loads no Firebase code until sign-in starts', async ({ page, accountPage, person }) => {
+test('the sign-in screen loads no Firebase code until sign-in starts', { tag: EMULATOR }, async ({ page, accountPage, person }) => {
   const scripts: Promise<string>[] = [];
   page.on('response', (response) => {
     // A script still arriving when the test ends (a chunk prefetched on hover) is not an error.

@@ -1,9 +1,10 @@
 // The pages keep the session token in localStorage (docs/CLIENT-RULES.md), so no injected script may run:
 // the CSP with a per-request nonce, the security headers, and message text shown as text.
 import type { Page } from '@playwright/test';
-import { test, expect, newPerson, signInNewContext } from './fixtures';
-import { ChatPage } from './pages/chat-page';
+import { test, expect } from './fixtures';
+import { AccountPage } from './pages/account-page';
 import { cspDirectives, cspNonce, recordCspViolations } from './support/csp';
+import { SMOKE } from './support/requirements';
 
 const SHARED_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -25,17 +26,16 @@ for (const { path, signedIn } of [
   { path: '/account', signedIn: false },
   { path: '/main', signedIn: true },
 ]) {
-  test(`${path}: the document carries a nonce CSP that its own scripts satisfy, and the security headers`, async ({
+  test(`${path}: the document carries a nonce CSP that its own scripts satisfy, and the security headers`, { tag: SMOKE }, async ({
     page,
     context,
-    signIn,
-    person,
-    accountPage,
-    mainPage,
+    people,
   }) => {
-    const violations = await recordCspViolations(context);
-    if (signedIn) await signIn();
-    const response = await page.goto(path);
+    // Signed in: Alice in her own context; signed out: the test's own page.
+    const alice = signedIn ? await people.signIn('alice') : null;
+    const tab = alice?.page ?? page;
+    const violations = await recordCspViolations(alice?.context ?? context);
+    const response = await tab.goto(path);
     expect(response?.status()).toBe(200);
     const document = response!;
 
@@ -59,18 +59,18 @@ for (const { path, signedIn } of [
     expect(scripts.filter((script) => script.nonce !== nonce).map((script) => script.tag)).toEqual([]);
 
     // Loaded and running under that policy, with nothing of ours refused.
-    if (signedIn) await mainPage.expectSignedInAs(person.name);
-    else await expect(accountPage.heading).toBeVisible();
-    await page.waitForLoadState('networkidle');
+    if (alice) await alice.main.expectSignedInAs(alice.person.name);
+    else await expect(new AccountPage(tab).heading).toBeVisible();
+    await tab.waitForLoadState('networkidle');
     expect(violations).toEqual([]);
 
     // A fresh nonce for every request.
-    const again = await page.request.get(path);
+    const again = await tab.request.get(path);
     expect(cspNonce(again)).not.toBe(nonce);
   });
 }
 
-test('/api responses carry the security headers and a CSP that allows nothing', async ({ request }) => {
+test('/api responses carry the security headers and a CSP that allows nothing', { tag: SMOKE }, async ({ request }) => {
   for (const path of ['/api/health', '/api/accounts/info']) {
     const response = await request.get(path);
     expect(response.headers()).toMatchObject({
@@ -88,30 +88,27 @@ async function expectInert(page: Page) {
   await expect(page.locator('script', { hasText: '__xss' })).toHaveCount(0);
 }
 
-test('a message made of markup arrives as text and runs nothing', async ({ browser, page, context, person, signIn }) => {
+test('a message made of markup arrives as text and runs nothing', async ({ alice, people }) => {
   test.setTimeout(60_000);
-  // The receiver's pages are watched from the first load of the sign-in screen on.
-  const violations = await recordCspViolations(context);
-  await signIn();
-  const receiver = new ChatPage(page);
+  // Alice's pages are watched from this load on, before any of the messages exist.
+  const violations = await recordCspViolations(alice.context);
+  await alice.page.reload();
+  await alice.main.expectSignedInAs(alice.person.name);
 
-  const mallory = newPerson('Mallory');
-  const senderSession = await signInNewContext(browser, mallory);
-  const sender = new ChatPage(senderSession.page);
-  await sender.search(person.name);
-  await sender.openFromSearch(person.name);
-  for (const text of PAYLOADS) await sender.send(text);
-  const senderThread = sender.thread(person.name);
+  const mallory = await people.signIn('mallory');
+  await mallory.chat.search(alice.person.name);
+  await mallory.chat.openFromSearch(alice.person.name);
+  for (const text of PAYLOADS) await mallory.chat.send(text);
+  const senderThread = mallory.chat.thread(alice.person.name);
   for (const text of PAYLOADS) await expect(senderThread.getByText(text, { exact: true })).toBeVisible();
   await expect(senderThread.getByText('Sent', { exact: true })).toHaveCount(PAYLOADS.length);
 
-  await receiver.openConversation(mallory.name);
-  const thread = receiver.thread(mallory.name);
+  await alice.chat.openConversation(mallory.person.name);
+  const thread = alice.chat.thread(mallory.person.name);
   for (const text of PAYLOADS) await expect(thread.getByText(text, { exact: true })).toBeVisible();
-  await expectInert(page);
-  await expectInert(senderSession.page);
+  await expectInert(alice.page);
+  await expectInert(mallory.page);
   expect(violations).toEqual([]);
-  await senderSession.context.close();
 });
 
 // The injection is served in the page itself (as a stored XSS would be), not run through

@@ -1,9 +1,13 @@
 import { test, expect } from './fixtures';
 import { recordCspViolations } from './support/csp';
 import { routeGapi } from './support/gapi';
+import { EMULATOR } from './support/requirements';
 import { readStorage } from './support/storage';
 
-test('test account: signs in, stores the Bearer token and locale, lands on /main', async ({
+// The sign-in screen itself, used as a person would: the test-account form and the emulator's
+// provider popups, so only against deployments that trust the Auth emulator.
+
+test('test account: signs in, stores the Bearer token and locale, lands on /main', { tag: EMULATOR }, async ({
   page,
   accountPage,
   mainPage,
@@ -19,7 +23,7 @@ test('test account: signs in, stores the Bearer token and locale, lands on /main
   expect(storage.locale).toBe('en');
 });
 
-test('the same test account signs in as the same user again', async ({ page, signIn, accountsApi }) => {
+test('the same test account signs in as the same user again', { tag: EMULATOR }, async ({ page, signIn, accountsApi }) => {
   const first = await signIn();
   const info = async (token: string) =>
     (await page.request.get('/api/accounts/info', { headers: { Authorization: token } })).json();
@@ -36,7 +40,7 @@ for (const provider of [
   { name: 'Google', button: 'googleButton', providerLabel: 'Google.com' },
   { name: 'GitHub', button: 'githubButton', providerLabel: 'Github.com' },
 ] as const) {
-  test(`${provider.name} button: signs in through the emulator's popup`, async ({
+  test(`${provider.name} button: signs in through the emulator's popup`, { tag: EMULATOR }, async ({
     page,
     context,
     accountPage,
@@ -62,7 +66,7 @@ for (const provider of [
   });
 }
 
-test('a refused sign-in shows the server message to the user', async ({ page, signIn, accountsApi, accountPage, person }) => {
+test('a refused sign-in shows the server message to the user', { tag: EMULATOR }, async ({ page, signIn, accountsApi, accountPage, person }) => {
   const token = await signIn();
   await accountsApi.deactivate(token);
   await page.evaluate(() => window.localStorage.removeItem('token'));

@@ -1,0 +1,58 @@
+// Printed after Playwright's own summary: why each skipped test was skipped (a run against a
+// deployment skips the specs it cannot serve, and says so), and which tests were flaky (failed,
+// then passed on a retry), with where their failed attempt's trace is. Flaky is never a pass:
+// on CI the run fails on it (playwright.config.ts, failOnFlakyTests; docs/TESTING.md).
+import path from 'node:path';
+import type { Reporter, Suite, TestCase } from '@playwright/test/reporter';
+
+class SummaryReporter implements Reporter {
+  private root: Suite | undefined;
+
+  onBegin(_config: unknown, suite: Suite) {
+    this.root = suite;
+  }
+
+  onEnd() {
+    const tests = this.root?.allTests() ?? [];
+    const lines: string[] = [];
+
+    const reasons = new Map<string, string[]>();
+    for (const test of tests.filter((each) => each.outcome() === 'skipped')) {
+      const reason = skipReason(test);
+      reasons.set(reason, [...(reasons.get(reason) ?? []), title(test)]);
+    }
+    for (const [reason, titles] of reasons) {
+      lines.push(`  Skipped ${titles.length}: ${reason}`, ...titles.map((each) => `    ${each}`));
+    }
+
+    for (const test of tests.filter((each) => each.outcome() === 'flaky')) {
+      const failed = test.results.find((result) => result.status !== 'passed' && result.status !== 'skipped');
+      const trace = failed?.attachments.find((attachment) => attachment.name === 'trace')?.path;
+      lines.push(
+        `  FLAKY (failed, then passed on retry ${test.results.length - 1}): ${title(test)}`,
+        `    ${stripColours(failed?.error?.message ?? 'no error message').split('\n')[0]}`,
+        ...(trace ? [`    trace of the failed attempt: npx playwright show-trace ${path.relative(process.cwd(), trace)}`] : []),
+      );
+    }
+    if (lines.length > 0) console.log(`\n${lines.join('\n')}`);
+  }
+
+  printsToStdio() {
+    return false;
+  }
+}
+
+function skipReason(test: TestCase): string {
+  const annotations = [...(test.results.at(-1)?.annotations ?? []), ...test.annotations];
+  return annotations.find((annotation) => annotation.type === 'skip')?.description || 'no reason given';
+}
+
+function stripColours(text: string): string {
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
+}
+
+function title(test: TestCase): string {
+  return test.titlePath().filter(Boolean).join(' › ');
+}
+
+export default SummaryReporter;

@@ -1,0 +1,31 @@
+// The environment of the end-to-end stack's app: a production build with the Auth emulator
+// switched on (in its own .next-e2e folder), served by the bundled server. Shared by the stack
+// Playwright starts (e2e-server.mjs) and the second, "remote" server of check-e2e-remote.mjs.
+
+/** What `next build` and the server both see: the pages' public config, fixed at build time. */
+export function e2eBuildEnv(emulatorHost) {
+  return {
+    ...process.env,
+    NEXT_DIST_DIR: '.next-e2e',
+    NEXT_PUBLIC_FIREBASE_API_KEY: 'demo-api-key',
+    NEXT_PUBLIC_FIREBASE_AUTH_DOMAIN: 'localhost',
+    NEXT_PUBLIC_FIREBASE_PROJECT_ID: 'demo-parley',
+    NEXT_PUBLIC_FIREBASE_APP_ID: 'demo-app',
+    NEXT_PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
+    NEXT_TELEMETRY_DISABLED: '1',
+  };
+}
+
+/** The server's run-time settings on a throwaway database; emulator tokens allowed (tests only). */
+export function e2eServerEnv({ emulatorHost, port, dataDir }) {
+  return {
+    ...e2eBuildEnv(emulatorHost),
+    NODE_ENV: 'production',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    FIREBASE_PROJECT_ID: 'demo-parley',
+    FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
+    ALLOW_AUTH_EMULATOR_IN_PRODUCTION: 'true',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  };
+}
