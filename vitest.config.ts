@@ -20,7 +20,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['server/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'scripts/**/*.test.ts'],
           globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,
