@@ -37,7 +37,12 @@ async function setInstalled(names: string[]): Promise<void> {
 
 /** The script's exit code and output, under the fake root; as `nobody` when asked (and this process is root). */
 async function setup(args: string[], { asNobody = false } = {}): Promise<{ code: number; out: string }> {
-  const env = { PATH: path.join(root, 'path'), TEST_SETUP_ROOT: root, PLAYWRIGHT_BROWSERS_PATH: path.join(root, 'no-browsers') };
+  const env: NodeJS.ProcessEnv = {
+    NODE_ENV: 'test',
+    PATH: path.join(root, 'path'),
+    TEST_SETUP_ROOT: root,
+    PLAYWRIGHT_BROWSERS_PATH: path.join(root, 'no-browsers'),
+  };
   const [command, ...rest] =
     asNobody && process.getuid?.() === 0 && RUNUSER
       ? [RUNUSER, '-u', 'nobody', '--', '/usr/bin/env', ...Object.entries(env).map(([key, value]) => `${key}=${value}`), process.execPath, SCRIPT, ...args]
