@@ -1,6 +1,7 @@
 // What a node does at start with S3_BUCKET set (server/main.ts): a bucket that refuses stops the
 // start with a message naming why; one that does not answer lets the node start, with a warning.
 // The real entry point in a child process (tsx), against a real S3 server on loopback.
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,8 +11,8 @@ import { freePort, productionServerEnv, REPO_ROOT, spawnOwned } from '../../test
 import { startS3, type ThrowawayS3 } from '../../testing/s3';
 import { waitUntil } from '../../testing/wait';
 
-const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 const START_TIMEOUT_MS = 60_000;
+const started: ChildProcess[] = [];
 
 let dir: string;
 let s3: ThrowawayS3;
@@ -20,6 +21,7 @@ beforeAll(async () => {
   s3 = await startS3(path.join(dir, 's3'));
 });
 afterAll(async () => {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await s3.stop();
   await rm(dir, { recursive: true, force: true });
 });
@@ -29,7 +31,13 @@ async function startNode(dataDir: string, s3Env: Record<string, string>) {
   let output = '';
   const port = await freePort();
   const env = { ...productionServerEnv({ port, dataDir, projectId: 'parley-s3-start' }), LOG_LEVEL: 'info', ...s3Env };
-  const { child, exited } = spawnOwned(TSX, [path.join(REPO_ROOT, 'server', 'main.ts')], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // One process (tsx as a loader, not its wrapper), so stopping it by its handle stops the server.
+  const { child, exited } = spawnOwned(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server', 'main.ts')], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(child);
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { child, exited, output: () => output };
