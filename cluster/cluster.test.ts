@@ -1,11 +1,13 @@
 // The cluster test (docs/DELIVERY.md, "Cluster test"): two production server nodes sharing a
 // throwaway PostgreSQL and Redis. Everything a user does crosses nodes; a node killed with
 // SIGKILL hands its clients to the other, and so does one stopped gracefully (SIGTERM); Redis
-// restarting mid-traffic loses nothing acknowledged.
+// restarting mid-traffic loses nothing acknowledged. Uploads live in a shared bucket: what one node
+// stored, the other serves.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { ConversationPage, MessagePayload, Page, Profile } from '../lib/contract';
+import type { Attachment, ConversationPage, MessagePayload, Page, Profile } from '../lib/contract';
 import type { ServerProcess } from '../faults/server-process';
+import { png } from '../testing/png';
 import { delay, waitUntil } from '../testing/wait';
 import { startBalancer, type Balancer } from './balancer';
 import { DRAIN_MS_A, createCluster, type Cluster } from './cluster';
@@ -25,7 +27,7 @@ const REDIS_OUTAGE_MS = 1_500;
 const RESUME_LIMIT_MS = 5_000;
 const SEED = Number(process.env.CLUSTER_SEED || Math.floor(Math.random() * 2 ** 31));
 
-const handle = createCluster({ users: 3 + 3 * GROUP_SIZE });
+const handle = createCluster({ users: 4 + 3 * GROUP_SIZE });
 let cluster: Cluster;
 const cleanups: (() => unknown)[] = [];
 
@@ -119,6 +121,28 @@ it('carries follows, messages, unread counts and reads across nodes; a tab on ea
     message_sent: [],
     conversation_read: [],
   });
+});
+
+it('serves through node B an image uploaded through node A, from the shared bucket, ranges included', async () => {
+  const { a, b } = cluster;
+  const dana: SeededSession = cluster.take(1)[0]!;
+  const image = png(64, 48);
+  const uploaded = await fetch(`${a.url}/api/uploads`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${dana.token}`, 'x-file-name': 'map.png' },
+    body: new Uint8Array(image),
+  });
+  expect(uploaded.status).toBe(201);
+  const attachment = (await uploaded.json()) as Attachment;
+  expect(attachment).toMatchObject({ mime_type: 'image/png', width: 64, height: 48, size: image.length });
+  expect(await cluster.s3.objectKeys()).toHaveLength(1);
+
+  const fromB = await fetch(`${b.url}${attachment.url}`);
+  expect([fromB.status, fromB.headers.get('content-type'), fromB.headers.get('x-content-type-options')]).toEqual([200, 'image/png', 'nosniff']);
+  expect(Buffer.from(await fromB.arrayBuffer()).equals(image)).toBe(true);
+  const slice = await fetch(`${b.url}${attachment.url}`, { headers: { range: 'bytes=8-23' } });
+  expect([slice.status, slice.headers.get('content-range')]).toEqual([206, `bytes 8-23/${image.length}`]);
+  expect(Buffer.from(await slice.arrayBuffer()).equals(image.subarray(8, 24))).toBe(true);
 });
 
 it('moves node A’s clients to node B when A is killed (kill -9), losing nothing acknowledged', async () => {

@@ -1,5 +1,6 @@
-// Two production server nodes sharing one throwaway PostgreSQL and one throwaway Redis, all on
-// loopback under a temporary directory (never the system services), with seeded users.
+// Two production server nodes sharing one throwaway PostgreSQL, one throwaway Redis and one
+// throwaway S3-compatible bucket for uploads, all on loopback under a temporary directory (never
+// the system services), with seeded users. Each node keeps its own DATA_DIR.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { seedUsers, type SeededUser } from '../testing/seed';
 import { startPostgres, type ThrowawayPostgres } from '../testing/postgres';
 import { buildServerBundle, freePort } from '../testing/processes';
 import { startRedis, type ThrowawayRedis } from '../testing/redis';
+import { startS3, type ThrowawayS3 } from '../testing/s3';
 import { waitUntil } from '../testing/wait';
 import { Tab } from './tab';
 
@@ -29,6 +31,8 @@ export interface Cluster {
   readonly b: ServerProcess;
   readonly postgres: ThrowawayPostgres;
   readonly redis: ThrowawayRedis;
+  /** The shared bucket the nodes keep uploads in. */
+  readonly s3: ThrowawayS3;
   /** The shared database, for seeding and for checking what was stored. */
   readonly database: Database;
   /** Seeded users, each with a live session; `take(n)` hands out ones no other test used. */
@@ -52,6 +56,7 @@ export function createCluster(options: { users: number }): ClusterHandle {
   let dir: string | undefined;
   let postgres: ThrowawayPostgres | undefined;
   let redis: ThrowawayRedis | undefined;
+  let s3: ThrowawayS3 | undefined;
   let database: Database | undefined;
   const nodes: ServerProcess[] = [];
 
@@ -66,11 +71,13 @@ export function createCluster(options: { users: number }): ClusterHandle {
       freePort(),
       startPostgres(path.join(base, 'postgres')).then((started) => (postgres = started)),
       startRedis(path.join(base, 'redis')).then((started) => (redis = started)),
+      startS3(path.join(base, 's3')).then((started) => (s3 = started)),
     ]);
     for (const result of settled) if (result.status === 'rejected') throw result.reason;
     const [entry, portA, portB] = settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as [string, number, number];
     const pg = postgres!;
     const shared = redis!;
+    const bucket = s3!;
     // Migrating here, once, means the nodes start on an up-to-date schema.
     database = await openDatabase({ databaseUrl: pg.url });
     const [probeA, probeB, ...users] = await seedUsers(database.db, { count: options.users + 2, prefix: 'cluster' });
@@ -81,7 +88,7 @@ export function createCluster(options: { users: number }): ClusterHandle {
         port,
         dataDir: path.join(base, `node-${name}`),
         logFile: path.join(base, `node-${name}.log`),
-        env: { DATABASE_URL: pg.url, REDIS_URL: shared.url, ...RATE_LIMITS_OFF, ...env },
+        env: { DATABASE_URL: pg.url, REDIS_URL: shared.url, ...bucket.env, ...RATE_LIMITS_OFF, ...env },
         // As a load balancer would: a node counts once its database and Redis answer.
         readyPath: '/api/ready',
       });
@@ -98,6 +105,7 @@ export function createCluster(options: { users: number }): ClusterHandle {
       b,
       postgres: pg,
       redis: shared,
+      s3: bucket,
       database,
       dir: base,
       take(count) {
@@ -114,7 +122,7 @@ export function createCluster(options: { users: number }): ClusterHandle {
   async function stop(): Promise<void> {
     await Promise.all(nodes.map((node) => node.stop()));
     await database?.close();
-    await Promise.all([redis?.stop(), postgres?.stop()]);
+    await Promise.all([redis?.stop(), postgres?.stop(), s3?.stop()]);
     if (dir && !process.env.CLUSTER_KEEP_DIR) await rm(dir, { recursive: true, force: true });
     else if (dir) console.log(`cluster files kept in ${dir}`);
   }

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       allowedOrigins: null,
       rateLimits: DEFAULT_RATE_LIMITS,
       shutdownDrainMs: 0,
+      objectStorage: undefined,
     });
   });
 
@@ -150,6 +151,42 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ ...base, ALLOWED_ORIGINS: value })).toThrow(/ALLOWED_ORIGINS: .* is not an origin/);
     }
     expect(() => loadConfig({ ...base, ALLOWED_ORIGINS: ' , ' })).toThrow(/ALLOWED_ORIGINS: lists no origin/);
+  });
+
+  it('reads the S3_* variables: a bucket selects object storage, with us-east-1 and the default credentials unless told', () => {
+    expect(loadConfig({ ...base, S3_BUCKET: 'parley-files' }).objectStorage).toEqual({
+      bucket: 'parley-files',
+      region: 'us-east-1',
+      endpoint: undefined,
+      forcePathStyle: false,
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+    });
+    const minio = {
+      S3_BUCKET: 'attachments',
+      S3_REGION: 'eu-west-3',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: 'parley',
+      S3_SECRET_ACCESS_KEY: 's3cret',
+    };
+    expect(loadConfig({ ...base, ...minio }).objectStorage).toEqual({
+      bucket: 'attachments',
+      region: 'eu-west-3',
+      endpoint: 'http://minio:9000',
+      forcePathStyle: true,
+      accessKeyId: 'parley',
+      secretAccessKey: 's3cret',
+    });
+    expect(loadConfig({ ...base, S3_BUCKET: '', S3_ENDPOINT: '' }).objectStorage).toBeUndefined();
+  });
+
+  it('refuses S3 settings without a bucket, half a key pair, and an endpoint that is not http(s)', () => {
+    expect(() => loadConfig({ ...base, S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' })).toThrow(
+      /S3_ENDPOINT, S3_FORCE_PATH_STYLE set without S3_BUCKET/,
+    );
+    expect(() => loadConfig({ ...base, S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' })).toThrow(/S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together/);
+    expect(() => loadConfig({ ...base, S3_BUCKET: 'b', S3_ENDPOINT: 'minio:9000' })).toThrow(/S3_ENDPOINT: must be an http:\/\/ or https:\/\/ URL/);
   });
 
   it('logs less under test', () => {

@@ -1,6 +1,7 @@
 import nextEnv from '@next/env';
 import { z } from 'zod';
 import type { RateLimit, RateLimits } from './security/rate-limit';
+import type { ObjectStorageSettings } from './storage/s3-file-storage';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -105,7 +106,16 @@ const envSchema = z.object({
   RATE_LIMIT_FOLLOW: rateLimit(DEFAULT_RATE_LIMITS.follow),
   RATE_LIMIT_SEARCH: rateLimit(DEFAULT_RATE_LIMITS.search),
   RATE_LIMIT_UPLOAD: rateLimit(DEFAULT_RATE_LIMITS.upload),
+  S3_BUCKET: optionalText,
+  S3_REGION: optionalText,
+  S3_ENDPOINT: z.preprocess(blankToUndefined, z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
+  S3_FORCE_PATH_STYLE: flag(false),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
 });
+
+// What S3-compatible stores without regions (MinIO, Ceph, R2's "auto" aside) expect, and AWS's first.
+const DEFAULT_S3_REGION = 'us-east-1';
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -142,6 +152,8 @@ export interface Config {
    * accepting, so a load balancer takes it out of rotation first (docs/DEPLOY.md).
    */
   shutdownDrainMs: number;
+  /** S3_BUCKET set: uploads live in that bucket; unset: in `<dataDir>/uploads` on this node's disk. */
+  objectStorage: ObjectStorageSettings | undefined;
 }
 
 export class ConfigError extends Error {
@@ -190,6 +202,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       upload: vars.RATE_LIMIT_UPLOAD,
     },
     shutdownDrainMs: vars.SHUTDOWN_DRAIN_MS,
+    objectStorage: objectStorageOf(vars),
+  };
+}
+
+/** The S3_* variables: all unset (local files), or S3_BUCKET with the rest; credentials both or neither. */
+function objectStorageOf(vars: z.output<typeof envSchema>): ObjectStorageSettings | undefined {
+  const { S3_REGION, S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY } = vars;
+  const set = { S3_REGION, S3_ENDPOINT, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_FORCE_PATH_STYLE: vars.S3_FORCE_PATH_STYLE || undefined };
+  const others = Object.keys(set).filter((name) => set[name as keyof typeof set] !== undefined);
+  const problems: string[] = [];
+  if (!vars.S3_BUCKET && others.length > 0) problems.push(`${others.join(', ')} set without S3_BUCKET, which selects object storage`);
+  if (Boolean(vars.S3_ACCESS_KEY_ID) !== Boolean(vars.S3_SECRET_ACCESS_KEY)) {
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (or leave both unset for the AWS default credentials)');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid environment configuration:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+  if (!vars.S3_BUCKET) return undefined;
+  return {
+    bucket: vars.S3_BUCKET,
+    region: vars.S3_REGION ?? DEFAULT_S3_REGION,
+    endpoint: vars.S3_ENDPOINT,
+    forcePathStyle: vars.S3_FORCE_PATH_STYLE,
+    accessKeyId: vars.S3_ACCESS_KEY_ID,
+    secretAccessKey: vars.S3_SECRET_ACCESS_KEY,
   };
 }
 

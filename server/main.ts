@@ -1,17 +1,36 @@
 // Entry point: wiring only. The pieces are built and tested on their own (see app.ts).
+import path from 'node:path';
 import next from 'next';
 import { createServer, type ServerDeps } from './app';
 import { createFirebaseVerifier } from './auth/firebase-verifier';
-import { loadConfig } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/open-database';
 import { connectRedis } from './realtime/redis-adapter';
+import { createS3FileStorage, type S3FileStorage } from './storage/s3-file-storage';
 
 // A stuck shutdown (an open HMR websocket, a hung query) must not keep the process alive: past
 // SHUTDOWN_DRAIN_MS and this, it exits 1. A normal one takes well under it (docs/DEPLOY.md).
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
+/**
+ * S3_BUCKET set: the bucket, checked before anything else starts. A bucket that refuses (missing,
+ * wrong credentials, no permission) is a wrong setting: the node does not start. One that does not
+ * answer may be away for a moment: the node starts, and uploads and downloads answer 503 until it is
+ * back, while messaging goes on (docs/DECISIONS.md, "Uploads").
+ */
+async function openObjectStorage(config: Config): Promise<{ storage: S3FileStorage; unreachable: string | null } | undefined> {
+  if (!config.objectStorage) return undefined;
+  const storage = createS3FileStorage(config.objectStorage, { spoolDir: path.join(config.dataDir, 'spool') });
+  const check = await storage.check();
+  if (check.ok) return { storage, unreachable: null };
+  if (!check.refused) return { storage, unreachable: check.reason };
+  storage.close();
+  throw new ConfigError(`${check.reason}\nCheck S3_BUCKET, S3_ENDPOINT, S3_REGION and the credentials (docs/DEPLOY.md, "Object storage").`);
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
+  const objectStorage = await openObjectStorage(config);
   const database = await openDatabase(config);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const verifier = createFirebaseVerifier({
@@ -28,7 +47,10 @@ async function main(): Promise<void> {
     handlers.nextUpgradeHandler = nextApp.getUpgradeHandler();
   }
 
-  const server = createServer({ config, db: database, verifier, redis, ...handlers });
+  const server = createServer({ config, db: database, verifier, redis, storage: objectStorage?.storage, ...handlers });
+  if (objectStorage?.unreachable) {
+    server.app.log.warn({ reason: objectStorage.unreachable }, 'object storage unreachable at start; uploads and downloads answer 503 until it answers');
+  }
   const { port } = await server.listen();
   // So a benchmark or an operator can see which limits this instance runs with.
   server.app.log.info(
@@ -37,6 +59,7 @@ async function main(): Promise<void> {
       rateLimits: config.rateLimits,
       database: config.databaseUrl ? 'postgres' : 'pglite',
       socketAdapter: redis ? 'redis' : 'in-process',
+      uploads: objectStorage ? objectStorage.storage.description : `local folder ${path.join(config.dataDir, 'uploads')}`,
     },
     'limits',
   );
@@ -51,6 +74,7 @@ async function main(): Promise<void> {
     server
       .close()
       .then(() => nextApp?.close())
+      .then(() => objectStorage?.storage.close())
       .then(
         () => process.exit(0),
         (error: unknown) => {

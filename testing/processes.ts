@@ -56,7 +56,8 @@ export function freePort(): Promise<number> {
 /**
  * The environment of a production server under test: API and socket only (no Next build needed),
  * on 127.0.0.1, no Auth emulator. FIREBASE_PROJECT_ID is required by the production config but
- * never called: every session is seeded. `DATABASE_URL: ''` means PGlite under dataDir.
+ * never called: every session is seeded. `DATABASE_URL: ''` means PGlite under dataDir, `S3_BUCKET: ''`
+ * uploads under dataDir, whatever the calling shell has set.
  */
 export function productionServerEnv(options: { port: number; dataDir: string; projectId: string }): NodeJS.ProcessEnv {
   return {
@@ -68,6 +69,12 @@ export function productionServerEnv(options: { port: number; dataDir: string; pr
     DATA_DIR: options.dataDir,
     DATABASE_URL: '',
     REDIS_URL: '',
+    S3_BUCKET: '',
+    S3_REGION: '',
+    S3_ENDPOINT: '',
+    S3_FORCE_PATH_STYLE: '',
+    S3_ACCESS_KEY_ID: '',
+    S3_SECRET_ACCESS_KEY: '',
     FIREBASE_PROJECT_ID: options.projectId,
     FIREBASE_AUTH_EMULATOR_HOST: '',
     NEXT_PUBLIC_FIREBASE_AUTH_EMULATOR_HOST: '',

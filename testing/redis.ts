@@ -31,7 +31,7 @@ export function redisServerPath(): string | null {
 
 export async function startRedis(dir: string): Promise<ThrowawayRedis> {
   const binary = redisServerPath();
-  if (!binary) throw new Error('redis-server not found: apt-get install redis-server');
+  if (!binary) throw new Error('redis-server not found: npm run test:setup installs it (apt-get install redis-server).');
   await mkdir(dir, { recursive: true });
   const port = await freePort();
   let child: ChildProcess | undefined;

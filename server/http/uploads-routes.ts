@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES, type Attachment } from '../../lib/contract';
 import type { Db } from '../db/open-database';
 import { createUpload, findUpload, toAttachment } from '../db/uploads';
 import { enforceRateLimit } from '../security/http-rate-limit';
 import type { RateLimiters } from '../security/rate-limit';
-import { FileTooLargeError, type FileStorage } from '../storage/file-storage';
+import { FileTooLargeError, StorageUnavailableError, type FileStorage } from '../storage/file-storage';
 import { SNIFF_BYTES, sniff } from '../storage/sniff';
 import { authenticateActive } from './authenticate';
+import { parseRange } from './byte-range';
 import { HttpError } from './errors';
 
 export interface UploadsRoutesDeps {
@@ -21,6 +22,12 @@ const MAX_NAME_LENGTH = 255;
 const tooLarge = () => HttpError.msg(413, `The file is larger than ${MAX_UPLOAD_BYTES / (1024 * 1024)} MB.`);
 const fieldError = (message: string) => new HttpError(400, { non_field_errors: [message] });
 const notFound = () => HttpError.msg(404, 'Upload not found.');
+
+/** The storage failed (an object store away or refusing): logged with the request, a 503 for the client. */
+function storageUnavailable(request: FastifyRequest, error: StorageUnavailableError): HttpError {
+  request.log.error({ err: error }, 'file storage unavailable');
+  return HttpError.msg(503, 'Attachments are unavailable right now. Try again in a moment.');
+}
 
 /** X-File-Name is encodeURIComponent(name): decoded, stripped of any path, checked. */
 function parseFileName(header: string | string[] | undefined): string {
@@ -106,6 +113,7 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage, limiters }: U
       }
       // The client went away mid-upload: nothing was stored, and there is nobody left to answer.
       if (!request.raw.complete) throw HttpError.msg(400, 'The upload was interrupted.');
+      if (error instanceof StorageUnavailableError) throw storageUnavailable(request, error);
       throw error;
     }
 
@@ -124,12 +132,35 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage, limiters }: U
     const { id, name } = request.params;
     const row = await findUpload(db, id);
     if (!row || row.name !== name) throw notFound();
-    const stream = await storage.read(row.storageKey);
-    if (!stream) throw notFound();
+    // An id's bytes never change, so the id is a strong validator; If-Range with anything else
+    // (an older copy's, or a date) gets the whole file, as RFC 9110 wants.
+    const etag = `"${row.id}"`;
+    const ifRange = request.headers['if-range'];
+    const wanted = ifRange === undefined || ifRange === etag ? parseRange(request.headers.range, row.size) : { kind: 'all' as const };
+    if (wanted.kind === 'unsatisfiable') {
+      reply.header('content-range', `bytes */${row.size}`);
+      throw HttpError.msg(416, 'The requested range is not within the file.');
+    }
+    const range = wanted.kind === 'range' ? wanted.range : undefined;
+    // HEAD answers from the row alone: no need to open the file, or fetch the object, to discard
+    // it. (Fastify's HEAD route keeps our Content-Length only for a stream: an empty one.)
+    let stream: Readable | null = Readable.from([]);
+    if (request.method !== 'HEAD') {
+      try {
+        stream = await storage.read(row.storageKey, range);
+      } catch (error) {
+        if (error instanceof StorageUnavailableError) throw storageUnavailable(request, error);
+        throw error;
+      }
+      if (!stream) throw notFound();
+    }
     const isImage = row.mimeType.startsWith('image/');
+    if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${row.size}`);
     return reply
       .header('content-type', row.mimeType === 'text/plain' ? 'text/plain; charset=utf-8' : row.mimeType)
-      .header('content-length', String(row.size))
+      .header('content-length', String(range ? range.end - range.start + 1 : row.size))
+      .header('accept-ranges', 'bytes')
+      .header('etag', etag)
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', "default-src 'none'; sandbox")
       .header('content-disposition', isImage ? 'inline' : attachmentDisposition(row.name))

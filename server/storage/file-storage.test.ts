@@ -4,48 +4,142 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../testing/processes';
+import { startS3, type ThrowawayS3 } from '../../testing/s3';
 import { filesIn } from '../test/uploads';
-import { createLocalFileStorage, FileTooLargeError, type FileStorage } from './file-storage';
+import { createLocalFileStorage, FileTooLargeError, StorageUnavailableError, type FileStorage } from './file-storage';
+import { createS3FileStorage, type S3FileStorage } from './s3-file-storage';
 import { sniff } from './sniff';
 
 let dir: string;
-let storage: FileStorage;
+let s3: ThrowawayS3;
 beforeAll(async () => {
-  dir = path.join(await mkdtemp(path.join(tmpdir(), 'parley-storage-')), 'uploads');
-  storage = createLocalFileStorage(dir);
+  dir = await mkdtemp(path.join(tmpdir(), 'parley-storage-'));
+  s3 = await startS3(path.join(dir, 's3'));
 });
-afterAll(() => rm(path.dirname(dir), { recursive: true, force: true }));
+afterAll(async () => {
+  await s3.stop();
+  await rm(dir, { recursive: true, force: true });
+});
 
 const chunks = (...parts: string[]) => Readable.from(parts.map((part) => Buffer.from(part)));
 
-describe('local file storage', () => {
-  it('writes, reads back and removes a file', async () => {
+interface Subject {
+  storage: FileStorage;
+  /** Everything the storage holds: stored files or objects, and any temporary or spooled file or open multipart upload. */
+  held(): Promise<string[]>;
+}
+
+// One contract, both implementations: what the upload routes (and the sweeper, and account
+// deletion) rely on must hold whether files live on this node's disk or in a bucket.
+const implementations: [string, () => Subject][] = [
+  [
+    'local folder',
+    () => {
+      const uploads = path.join(dir, 'local');
+      return { storage: createLocalFileStorage(uploads), held: () => filesIn(uploads) };
+    },
+  ],
+  [
+    'S3-compatible bucket',
+    () => {
+      const spool = path.join(dir, 'spool');
+      const storage = createS3FileStorage(s3.settings, { spoolDir: spool });
+      return {
+        storage,
+        held: async () => [...(await s3.objectKeys()), ...(await filesIn(spool)), ...(await s3.openMultipartUploads())],
+      };
+    },
+  ],
+];
+
+describe.each(implementations)('file storage: %s', (_name, make) => {
+  let subject: Subject;
+  beforeAll(() => {
+    subject = make();
+  });
+  afterAll(() => (subject.storage as Partial<S3FileStorage>).close?.());
+
+  it('writes, reads back (whole or a byte range) and removes a file', async () => {
+    const { storage, held } = subject;
     expect(await storage.write('abc_1-2', chunks('hello ', 'world'), { maxBytes: 11 })).toEqual({ bytes: 11 });
-    expect(await filesIn(dir)).toEqual(['abc_1-2']);
+    expect(await held()).toEqual(['abc_1-2']);
     expect(await text((await storage.read('abc_1-2'))!)).toBe('hello world');
+    expect(await text((await storage.read('abc_1-2', { start: 6, end: 10 }))!)).toBe('world');
+    expect(await text((await storage.read('abc_1-2', { start: 4, end: 4 }))!)).toBe('o');
     await storage.remove('abc_1-2');
     expect(await storage.read('abc_1-2')).toBeNull();
+    expect(await held()).toEqual([]);
     await storage.remove('abc_1-2'); // removing twice is fine
+  });
+
+  it('keeps large files whole', async () => {
+    const { storage } = subject;
+    const big = Buffer.alloc(3 * 1024 * 1024 + 17);
+    for (let i = 0; i < big.length; i += 4096) big.writeUInt32BE(i, i);
+    await storage.write('big_whole', Readable.from([big.subarray(0, 1000), big.subarray(1000)]), { maxBytes: big.length });
+    const back = Buffer.concat(await (await storage.read('big_whole'))!.toArray());
+    expect(back.equals(big)).toBe(true);
+    await storage.remove('big_whole');
   });
 
   it('stops at maxBytes while streaming, whatever was announced, and leaves nothing behind', async () => {
     const endless = new Readable({ read() { this.push(Buffer.alloc(1024)); } });
-    await expect(storage.write('big', endless, { maxBytes: 10_000 })).rejects.toBeInstanceOf(FileTooLargeError);
+    await expect(subject.storage.write('big', endless, { maxBytes: 10_000 })).rejects.toBeInstanceOf(FileTooLargeError);
     expect(endless.destroyed).toBe(true);
-    expect(await filesIn(dir)).toEqual([]);
+    expect(await subject.held()).toEqual([]);
   });
 
   it('leaves nothing behind when the source fails midway (a client abort)', async () => {
     const failing = new Readable({ read() {} });
     failing.push(Buffer.alloc(4096));
     setTimeout(() => failing.destroy(new Error('aborted')), 20);
-    await expect(storage.write('half', failing, { maxBytes: 1e6 })).rejects.toThrow('aborted');
-    expect(await filesIn(dir)).toEqual([]);
+    await expect(subject.storage.write('half', failing, { maxBytes: 1e6 })).rejects.toThrow('aborted');
+    expect(await subject.held()).toEqual([]);
   });
 
-  it('refuses keys that could leave its directory', async () => {
-    await expect(storage.write('../x', chunks('x'), { maxBytes: 10 })).rejects.toThrow(/invalid storage key/);
-    await expect(storage.read('a/b')).rejects.toThrow(/invalid storage key/);
+  it('refuses keys that could leave its directory or bucket', async () => {
+    await expect(subject.storage.write('../x', chunks('x'), { maxBytes: 10 })).rejects.toThrow(/invalid storage key/);
+    await expect(subject.storage.read('a/b')).rejects.toThrow(/invalid storage key/);
+    await expect(subject.storage.remove('.x')).rejects.toThrow(/invalid storage key/);
+  });
+});
+
+describe('S3 file storage when the bucket is away or refuses', () => {
+  const spool = () => path.join(dir, 'spool-away');
+
+  it('checks at start: fine, refused (no such bucket, wrong secret) or not answering', async () => {
+    const fine = createS3FileStorage(s3.settings, { spoolDir: spool() });
+    const missing = createS3FileStorage({ ...s3.settings, bucket: 'no-such-bucket' }, { spoolDir: spool() });
+    const wrongKey = createS3FileStorage({ ...s3.settings, secretAccessKey: 'wrong' }, { spoolDir: spool() });
+    const nobody = createS3FileStorage({ ...s3.settings, endpoint: `http://127.0.0.1:${await freePort()}` }, { spoolDir: spool() });
+    try {
+      expect(await fine.check()).toEqual({ ok: true });
+      expect(await s3.objectKeys()).toEqual([]); // its probe object is gone again
+      expect(await missing.check()).toEqual({ ok: false, refused: true, reason: expect.stringMatching(/bucket no-such-bucket .*NoSuchBucket \(HTTP 404\)/) });
+      expect(await wrongKey.check()).toEqual({ ok: false, refused: true, reason: expect.stringMatching(/SignatureDoesNotMatch \(HTTP 403\)/) });
+      expect(await nobody.check()).toEqual({ ok: false, refused: false, reason: expect.stringMatching(/ECONNREFUSED/) });
+    } finally {
+      for (const storage of [fine, missing, wrongKey, nobody]) storage.close();
+    }
+  });
+
+  it('fails writes, reads and removals with StorageUnavailableError, leaving no spooled file', async () => {
+    const storage = createS3FileStorage(s3.settings, { spoolDir: spool() });
+    await storage.write('kept', chunks('still here'), { maxBytes: 100 });
+    await s3.stop();
+    try {
+      await expect(storage.write('lost', chunks('never stored'), { maxBytes: 100 })).rejects.toBeInstanceOf(StorageUnavailableError);
+      await expect(storage.read('kept')).rejects.toThrow(/GetObject failed: ECONNREFUSED/);
+      await expect(storage.remove('kept')).rejects.toBeInstanceOf(StorageUnavailableError);
+      expect(await filesIn(spool())).toEqual([]);
+    } finally {
+      await s3.start();
+    }
+    expect(await s3.objectKeys()).toEqual(['kept']);
+    expect(await text((await storage.read('kept'))!)).toBe('still here');
+    await storage.remove('kept');
+    storage.close();
   });
 });
 

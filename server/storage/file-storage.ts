@@ -1,83 +1,86 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { writeToFile } from './write-to-file';
 
-/** Where uploaded files live. Keys are chosen by the server, never by a client. */
+export { FileTooLargeError } from './write-to-file';
+
+/** Bytes `start` to `end` of a file, both included (as in an HTTP Range header). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where uploaded files live: a local folder (createLocalFileStorage) or an S3-compatible bucket
+ * (createS3FileStorage). Keys are chosen by the server, never by a client.
+ */
 export interface FileStorage {
   /**
    * Stores the stream under `key`, all or nothing: on any error, abort or `maxBytes` overrun nothing
    * is left behind and the promise rejects (with FileTooLargeError for the limit).
    */
   write(key: string, stream: Readable, options: { maxBytes: number }): Promise<{ bytes: number }>;
-  /** The stored bytes, or null when there is no such file. */
-  read(key: string): Promise<Readable | null>;
+  /** The stored bytes (only `range` of them if given, which must lie inside the file), or null when there is no such file. */
+  read(key: string, range?: ByteRange): Promise<Readable | null>;
+  /** Removing a file that is not there is not an error. */
   remove(key: string): Promise<void>;
 }
 
-export class FileTooLargeError extends Error {
-  override name = 'FileTooLargeError';
-  constructor(readonly maxBytes: number) {
-    super(`The file is larger than ${maxBytes} bytes.`);
-  }
+/** The storage itself failed (an object store that does not answer, or refuses): the caller answers 503 and logs it. */
+export class StorageUnavailableError extends Error {
+  override name = 'StorageUnavailableError';
 }
 
 const KEY = /^[A-Za-z0-9_-]{1,128}$/;
 const TEMP_PREFIX = '.tmp-';
 
-function checkKey(key: string): string {
+export function checkKey(key: string): string {
   if (!KEY.test(key)) throw new Error(`invalid storage key: ${JSON.stringify(key)}`);
   return key;
 }
 
-/** Counts bytes on the way through and fails the pipeline as soon as there are more than maxBytes. */
-class ByteLimit extends Transform {
-  bytes = 0;
-  constructor(private readonly maxBytes: number) {
-    super();
-  }
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.bytes += chunk.length;
-    if (this.bytes > this.maxBytes) return done(new FileTooLargeError(this.maxBytes));
-    done(null, chunk);
-  }
+/** A directory created on first use (again after a failure). */
+export function lazyDirectory(dir: string): () => Promise<unknown> {
+  let ready: Promise<unknown> | undefined;
+  return () =>
+    (ready ??= mkdir(dir, { recursive: true }).catch((error: unknown) => {
+      ready = undefined;
+      throw error;
+    }));
 }
+
+/** A name in `dir` no other write uses: dot-prefixed, so never taken for a stored key. */
+export const tempFileIn = (dir: string, key: string) => path.join(dir, `${TEMP_PREFIX}${key}-${randomBytes(6).toString('hex')}`);
 
 /**
  * Files in one local directory. A write goes to a dot-prefixed temporary file in the same directory
  * and is renamed into place only once complete, so a partial file is never visible under its key.
  */
 export function createLocalFileStorage(dir: string): FileStorage {
-  let ready: Promise<unknown> | undefined;
-  const ensureDir = () => (ready ??= mkdir(dir, { recursive: true }).catch((error: unknown) => {
-    ready = undefined;
-    throw error;
-  }));
+  const ensureDir = lazyDirectory(dir);
   const fileOf = (key: string) => path.join(dir, checkKey(key));
 
   return {
     async write(key, stream, { maxBytes }) {
       const target = fileOf(key);
       await ensureDir();
-      const temp = path.join(dir, `${TEMP_PREFIX}${key}-${randomBytes(6).toString('hex')}`);
-      const limit = new ByteLimit(maxBytes);
+      const temp = tempFileIn(dir, key);
+      const { bytes } = await writeToFile(stream, temp, { maxBytes });
       try {
-        await pipeline(stream, limit, createWriteStream(temp, { flags: 'wx' }));
         await rename(temp, target);
       } catch (error) {
-        stream.destroy();
         await rm(temp, { force: true });
         throw error;
       }
-      return { bytes: limit.bytes };
+      return { bytes };
     },
 
-    async read(key) {
+    async read(key, range) {
       try {
         const handle = await open(fileOf(key), 'r');
-        return handle.createReadStream();
+        return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;

@@ -8,7 +8,7 @@ import { createServer, type ParleyServer, type ServerDeps } from '../app';
 import { createFirebaseVerifier, type FirebaseTokenVerifier } from '../auth/firebase-verifier';
 import { openDatabase, type Db } from '../db/open-database';
 import type { LogDestination } from '../logging/logger-options';
-import { createLocalFileStorage } from '../storage/file-storage';
+import { createLocalFileStorage, type FileStorage } from '../storage/file-storage';
 import { EMULATOR_PROJECT_ID, emulatorSignIn, type EmulatorAccount } from './emulator';
 
 export { emulatorSignIn, emulatorSignInAnonymously, clearEmulatorAccounts } from './emulator';
@@ -19,7 +19,7 @@ export interface TestServer {
   server: ParleyServer;
   /** The server's own database, for arranging and asserting rows directly. */
   db: Db;
-  /** The server's upload storage directory (a temporary one). */
+  /** The server's upload storage directory (a temporary one), unless `storage` was given. */
   uploadsDir: string;
   close(): Promise<void>;
 }
@@ -32,6 +32,8 @@ export interface TestServerOptions {
   logDestination?: LogDestination;
   /** PGlite in memory instead of the temporary directory: faster, for servers nothing reopens. */
   inMemory?: boolean;
+  /** Where uploads go; by default a local folder in the temporary directory (`uploadsDir`). */
+  storage?: FileStorage;
   /** Runs before listen(): hooks that must see the routes being registered, say. */
   beforeListen?: (server: ParleyServer) => void;
 }
@@ -51,7 +53,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config: { port: 0, host: '127.0.0.1', logLevel: 'silent', ...options.config },
     db: database,
     verifier,
-    storage: createLocalFileStorage(uploadsDir),
+    storage: options.storage ?? createLocalFileStorage(uploadsDir),
     logDestination: options.logDestination,
   });
   options.beforeListen?.(server);

@@ -1,5 +1,6 @@
 import type { LogLevel } from '../config';
 import type { RateLimits } from '../security/rate-limit';
+import type { FileStorage } from '../storage/file-storage';
 import { startTestServer, type TestServer } from './helpers';
 
 /** One JSON line the server logged. */
@@ -27,6 +28,8 @@ export interface ObservedServerOptions {
   logLevel?: LogLevel;
   /** Unset: the server's defaults. */
   rateLimits?: RateLimits;
+  /** Unset: a local folder in the server's temporary directory. */
+  storage?: FileStorage;
 }
 
 /** Every rate limit switched off: a fuzzer reaching validation instead of the limiter. */
@@ -37,13 +40,14 @@ export const NO_RATE_LIMITS: RateLimits = { send: null, follow: null, search: nu
  * logging at a real level into memory instead of stdout, and recording every route Fastify
  * registers.
  */
-export async function startObservedServer({ logLevel = 'info', rateLimits }: ObservedServerOptions = {}): Promise<ObservedServer> {
+export async function startObservedServer({ logLevel = 'info', rateLimits, storage }: ObservedServerOptions = {}): Promise<ObservedServer> {
   const logs: LogLine[] = [];
   const routes: RegisteredRoute[] = [];
   const server = await startTestServer({
     config: { logLevel, ...(rateLimits && { rateLimits }) },
     // In memory: nothing here needs to outlive the server, and it is several times faster.
     inMemory: true,
+    storage,
     logDestination: {
       write: (chunk) => {
         for (const line of chunk.split('\n')) if (line) logs.push(JSON.parse(line) as LogLine);

@@ -309,6 +309,18 @@ export function restGenerators(ids: RestIds) {
       if (badId === id && badName === name) return generators['upload-get']!(rng);
       return { category: 'upload-get', method: rng.pick(['GET', 'HEAD']), path: `/api/uploads/${badId}/${badName}`, headers: {}, expect: [400, 404] };
     },
+
+    // A real download asked for bytes it does not have: a suffix of none, or a start past any
+    // file's end, however it is spelled (a range the server does not serve would be a 200).
+    'upload-range': (rng) => {
+      const { id, name } = ids.peerUpload;
+      const start = rng.pick(['99999999999', '9'.repeat(rng.int(16, 400)), String(2 ** 31), String(2 ** 53 + 1), '000000000000099999999']);
+      const spec = rng.pick([`${start}-`, `${start}-${start}`, `${start}-${start}${'9'.repeat(rng.int(1, 40))}`, '-0', '-000']);
+      const unit = rng.pick(['bytes', 'BYTES', 'Bytes']);
+      const range = rng.chance(0.3) ? `${unit} = ${spec.replace('-', ' - ')}` : `${unit}=${spec}`;
+      const headers: Record<string, string> = { range, ...(rng.chance(0.3) && { 'if-range': `"${id}"` }) };
+      return { category: 'upload-range', method: rng.pick(['GET', 'HEAD']), path: `/api/uploads/${id}/${name}`, headers, expect: [416] };
+    },
   };
   return generators;
 }
