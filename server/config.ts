@@ -19,21 +19,23 @@ const flag = (fallback: boolean) => z.preprocess(blankToUndefined, z.stringbool(
  * - search 5/s, burst 20: the client debounces typing at 300 ms (about 3/s at most).
  * - upload 30/min, burst 20: sharing a batch of photos at once. Bytes are budgeted by the quota
  *   (UPLOAD_QUOTA), not here.
- * - sync 5/s, burst 60: a reconnect catches up in pages of 500; 60 pages is 30,000 missed
- *   messages for one tab, or 10,000 for each of three tabs reconnecting together. Each page reads
- *   up to 500 rows, the most expensive read a socket can ask for.
- * - event 20/s, burst 100: every other socket event (init, read, and any added later). A read per
- *   conversation opened and an init per tab connecting never come near it.
+ * - sync 2/s, burst 30: a reconnect catches up in pages of 500; 30 pages is 15,000 missed
+ *   messages at once (the catch-up benchmark's 10,000 is 20). Each page reads up to 500 rows, the
+ *   most expensive read a socket can ask for; on PGlite it runs on the event loop, so a steady
+ *   flood of them is what slowed everyone else down (bench, "flood").
+ * - event 10/s, burst 50: every other socket event (init, read, and any added later). A read per
+ *   conversation opened and an init per tab connecting never come near it; each read is two
+ *   events to every tab of the user, so this also bounds their fan-out.
  * - request 10/s, burst 100: every authenticated HTTP request without a budget of its own. Opening
  *   the app costs a handful; scrolling a thread a page a second.
  */
 export const DEFAULT_RATE_LIMITS = {
   send: { perSecond: 5, burst: 50 },
   follow: { perSecond: 2, burst: 20 },
-  sync: { perSecond: 5, burst: 60 },
+  sync: { perSecond: 2, burst: 30 },
   search: { perSecond: 5, burst: 20 },
   upload: { perSecond: 30 / 60, burst: 20 },
-  event: { perSecond: 20, burst: 100 },
+  event: { perSecond: 10, burst: 50 },
   request: { perSecond: 10, burst: 100 },
 } satisfies RateLimits;
 

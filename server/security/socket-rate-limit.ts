@@ -10,10 +10,11 @@ import { tooManyRequests, type RateLimitName, type RateLimiters } from './rate-l
 const EVENT_BUDGETS: Partial<Record<keyof ClientToServerEvents, RateLimitName>> = { send: 'send', follow: 'follow', sync: 'sync' };
 
 /**
- * init is never shed: it is cheap (a room join and one count), and the client does not retry a
- * refused init, so a tab refused it would stay unusable until it reconnects.
+ * Never shed: init and sync are how a client recovers after a reconnect, and it does not retry
+ * either when refused (a tab refused init stays unusable, one refused sync stays behind until its
+ * next reconnect or seq gap). Their per-user budgets still bound them.
  */
-const NEVER_SHED: ReadonlySet<string> = new Set(['init']);
+const NEVER_SHED: ReadonlySet<string> = new Set(['init', 'sync']);
 
 export interface EventLimitsDeps {
   limiters: RateLimiters;
