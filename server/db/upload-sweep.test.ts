@@ -12,9 +12,10 @@ import { startPostgres, type ThrowawayPostgres } from '../../testing/postgres';
 import { waitUntil, within } from '../../testing/wait';
 import { storeMessages } from './message-batch';
 import { openDatabase, type Database } from './open-database';
-import { messages, uploads } from './schema';
+import { messages, uploadReservations, uploads } from './schema';
 import { seedUsers, type SeededUser } from './seed';
-import { deleteUnattachedUploads } from './upload-sweep';
+import { RESERVATION_TTL_MS, uploadUsage } from './upload-quota';
+import { deleteStaleReservations, deleteUnattachedUploads } from './upload-sweep';
 
 let dir: string;
 let postgres: ThrowawayPostgres;
@@ -121,4 +122,16 @@ it('refuses a send whose upload the sweeper deletes under it, and stores nothing
   }
   const dangling = await nodeA.db.execute(sql`select count(*)::int as n from messages m where m.attachment_id is not null and not exists (select 1 from uploads u where u.id = m.attachment_id)`);
   expect((dangling as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(0);
+});
+
+it('forgets what an upload cut off by a dead node held: it stops counting, and the sweeper removes it', async () => {
+  const [carol] = (await seedUsers(nodeA.db, { count: 1, prefix: 'sweep-dead' })) as [SeededUser];
+  const longAgo = new Date(Date.now() - RESERVATION_TTL_MS - 60_000);
+  await nodeA.db.insert(uploadReservations).values([
+    { userId: carol.id, bytes: 700, createdAt: longAgo },
+    { userId: carol.id, bytes: 50 },
+  ]);
+  expect(await uploadUsage(nodeA.db, carol.id, 1_000)).toEqual({ usedBytes: 50, quotaBytes: 1_000 });
+  expect(await deleteStaleReservations(nodeB.db)).toBe(1);
+  expect((await nodeA.db.select({ bytes: uploadReservations.bytes }).from(uploadReservations).where(eq(uploadReservations.userId, carol.id)))).toEqual([{ bytes: 50 }]);
 });

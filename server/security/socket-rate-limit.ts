@@ -24,7 +24,7 @@ export interface EventLimitsDeps {
 }
 
 /** The budget an incoming event takes from: its own, or the default `event` one (unknown names included). */
-export function eventBudget(event: unknown): RateLimitName {
+function eventBudget(event: unknown): RateLimitName {
   // Own keys only: an event named `constructor` or `__proto__` must not find Object's members.
   return typeof event === 'string' && Object.hasOwn(EVENT_BUDGETS, event) ? EVENT_BUDGETS[event as keyof ClientToServerEvents]! : 'event';
 }
