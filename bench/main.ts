@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { BenchUser } from './clients';
 import { runConnections, type ConnectionsResult } from './connections';
 import { runDeliveryAgainst, type TargetRun } from './delivery';
+import { runFlood, type FloodResult } from './flood';
 import { runFrontend, type FrontendResult } from './frontend/index';
 import { parseOptions, type BenchOptions } from './options';
 import { startPostgres, type ThrowawayPostgres } from '../testing/postgres';
@@ -25,6 +26,7 @@ export interface BenchResults {
   floor?: TargetRun;
   delivery?: TargetRun;
   connections?: ConnectionsResult;
+  flood?: FloodResult;
   frontend?: FrontendResult;
   profile?: ProfileSummary;
   errors: { section: string; message: string }[];
@@ -174,6 +176,22 @@ async function main(): Promise<void> {
     await section('connections (authenticated idle sockets)', async () => {
       const entry = await serverBundle();
       results.connections = await runConnections({ dir, entry, sockets: options.sockets, idleS: options.idleS, seed, log });
+    });
+  }
+
+  if (wants('flood')) {
+    await section('flood (one account floods, other people send)', async () => {
+      const entry = await serverBundle();
+      results.flood = await runFlood({
+        dir,
+        entry,
+        seed,
+        log,
+        sockets: options.floodSockets,
+        durationS: options.floodDurationS,
+        victims: options.floodVictims,
+        thread: options.floodThread,
+      });
     });
   }
 

@@ -2,7 +2,7 @@
 // number so the whole thing runs in a minute or two (to keep the harness working; never asserts a time).
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['delivery', 'floor', 'connections', 'frontend'] as const;
+export const SECTIONS = ['delivery', 'floor', 'connections', 'flood', 'frontend'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -26,12 +26,17 @@ export interface BenchOptions {
   postgres: boolean;
   /** Delivery against this many server nodes sharing Postgres and Redis. */
   nodes: number;
+  /** Flood: sockets of the flooding account, seconds per phase, people sending, its messages. */
+  floodSockets: number;
+  floodDurationS: number;
+  floodVictims: number;
+  floodThread: number;
   keep: boolean;
 }
 
 const HELP = `npm run bench -- [options]
 
-  --only a,b              sections: delivery, floor, connections, frontend (default: all)
+  --only a,b              sections: delivery, floor, connections, flood, frontend (default: all)
   --smoke                 tiny numbers, a minute or two (frontend only when named in --only)
   --users N               delivery: connected users (2000)
   --rate M                delivery: msg/s between random pairs (1000)
@@ -52,6 +57,10 @@ const HELP = `npm run bench -- [options]
   --nodes N               delivery: N server nodes sharing one Postgres (DATABASE_URL, else a
                           throwaway one) and a throwaway Redis; clients spread over them, p99
                           reported for same-node and cross-node pairs (1; the floor stays one node)
+  --flood-sockets K       flood: sockets the flooding account opens (40; the per-user cap is 20)
+  --flood-duration S      flood: seconds measured unflooded, then as long flooded (20)
+  --flood-victims V       flood: other people sending 2 msg/s each, to V more (10)
+  --flood-thread T        flood: messages the flooding account has, so its syncs read full pages (2000)
   --profile               CPU-profile the server during the steady phase (figures include its cost)
   --keep                  keep the temporary directory (server logs, data)
 `;
@@ -79,6 +88,10 @@ export function parseOptions(argv: string[]): BenchOptions {
       profile: { type: 'boolean', default: false },
       postgres: { type: 'boolean', default: false },
       nodes: { type: 'string' },
+      'flood-sockets': { type: 'string' },
+      'flood-duration': { type: 'string' },
+      'flood-victims': { type: 'string' },
+      'flood-thread': { type: 'string' },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -101,7 +114,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     for (const name of sections) if (!SECTIONS.includes(name)) throw new Error(`--only: unknown section "${name}" (${SECTIONS.join(', ')})`);
   } else {
     // A smoke run stays in seconds: the front end needs a full Next build.
-    sections = smoke ? ['floor', 'delivery', 'connections'] : [...SECTIONS];
+    sections = smoke ? ['floor', 'delivery', 'connections', 'flood'] : [...SECTIONS];
   }
   const options: BenchOptions = {
     sections,
@@ -123,6 +136,10 @@ export function parseOptions(argv: string[]): BenchOptions {
     profile: values.profile,
     postgres: values.postgres,
     nodes: number('nodes', 1, 1),
+    floodSockets: number('flood-sockets', 40, 25),
+    floodDurationS: number('flood-duration', 20, 3),
+    floodVictims: number('flood-victims', 10, 4),
+    floodThread: number('flood-thread', 2000, 600),
     keep: values.keep,
   };
   if (options.users < 2) throw new Error('--users must be at least 2');

@@ -167,6 +167,9 @@ export function startServer(options: ServerUnderTestOptions): Promise<MeasuredPr
       RATE_LIMIT_FOLLOW: 'off',
       RATE_LIMIT_SEARCH: 'off',
       RATE_LIMIT_UPLOAD: 'off',
+      RATE_LIMIT_SYNC: 'off',
+      RATE_LIMIT_EVENT: 'off',
+      RATE_LIMIT_REQUEST: 'off',
       // Production's default level (connections are logged, messages are not).
       LOG_LEVEL: 'info',
       ...options.env,

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { phaseOf } from './delivery';
 import type { BenchResults } from './main';
-import { kib, ms } from './stats';
+import { kib, ms, round } from './stats';
 
 export interface Row {
   section: string;
@@ -97,6 +97,27 @@ export function buildTable(results: BenchResults): Row[] {
     add('connections', 'server RSS per socket (after GC)', `${kib(c.rssPerSocketBytes)} (heap ${kib(c.heapPerSocketBytes)})`, '≤ 40 KiB', judge(applies, c.rssPerSocketBytes <= 40 * 1024));
     add('connections', 'connect rate (handshake + init)', `${c.connectRate}/s (${c.rampMs} ms to ${c.reached})`);
     add('connections', 'server loop delay p99: ramp / idle', `${ms(c.rampLoopDelay.p99)} / ${ms(c.idleLoopDelay.p99)} (idle max ${ms(c.idleLoopDelay.max)})`, 'idle p99 ≤ 20 ms', judge(applies, c.idleLoopDelay.p99 <= 20));
+  }
+
+  const flood = results.flood;
+  if (flood) {
+    const { unflooded: calm, flooded: busy, attacker } = flood;
+    // Judged at the full run's size only: a smoke run's few sends make p99 one sample.
+    const applies = flood.durationS >= 20 && flood.victims >= 10;
+    const p99Ratio = ratio(busy.send.p99, calm.send.p99);
+    add('flood', 'load', `${flood.victims} people × ${flood.perVictimRate} msg/s; 1 account, ${flood.attackerSockets} sockets looping sync(500) / read / send; ${flood.durationS} s each`);
+    add('flood', 'other people’s send→ack p50 / p99: unflooded → flooded', `${ms(calm.send.p50)} / ${ms(calm.send.p99)} → ${ms(busy.send.p50)} / ${ms(busy.send.p99)} (${x(p99Ratio)})`, 'flooded p99 ≤ 2× unflooded', judge(applies, p99Ratio <= 2 && busy.refused === 0));
+    add('flood', 'their sends acked / refused: unflooded → flooded', `${calm.acked} / ${calm.refused} → ${busy.acked} / ${busy.refused}`);
+    add('flood', 'health probe p50 / p99: unflooded → flooded', `${ms(calm.health.p50)} / ${ms(calm.health.p99)} → ${ms(busy.health.p50)} / ${ms(busy.health.p99)}`);
+    add('flood', 'server CPU / loop p99: unflooded → flooded', `${calm.serverCpuPercent}% / ${ms(calm.loopDelay.p99)} → ${busy.serverCpuPercent}% / ${ms(busy.loopDelay.p99)}`);
+    if (attacker) {
+      const perS = (n: number) => round(n / (attacker.durationMs / 1000), 0);
+      add(
+        'flood',
+        'the flood: answered / rate-limited / busy / other, per s; sockets evicted',
+        `${perS(attacker.answered)} / ${perS(attacker.rateLimited)} / ${perS(attacker.busy)} / ${perS(attacker.otherErrors + attacker.timedOut)}; ${attacker.evicted} evicted`,
+      );
+    }
   }
 
   const f = results.frontend;

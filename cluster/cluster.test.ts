@@ -10,7 +10,7 @@ import type { ServerProcess } from '../faults/server-process';
 import { png } from '../testing/png';
 import { delay, waitUntil } from '../testing/wait';
 import { startBalancer, type Balancer } from './balancer';
-import { DRAIN_MS_A, createCluster, type Cluster } from './cluster';
+import { DRAIN_MS_A, SEARCH_BUDGET, SOCKET_CAP, createCluster, type Cluster } from './cluster';
 import { Tab, getJson, type SeededSession } from './tab';
 import { connectGroup, settleAndVerify, traffic, type Group } from './traffic';
 
@@ -27,7 +27,7 @@ const REDIS_OUTAGE_MS = 1_500;
 const RESUME_LIMIT_MS = 5_000;
 const SEED = Number(process.env.CLUSTER_SEED || Math.floor(Math.random() * 2 ** 31));
 
-const handle = createCluster({ users: 4 + 3 * GROUP_SIZE });
+const handle = createCluster({ users: 6 + 3 * GROUP_SIZE });
 let cluster: Cluster;
 const cleanups: (() => unknown)[] = [];
 
@@ -143,6 +143,32 @@ it('serves through node B an image uploaded through node A, from the shared buck
   const slice = await fetch(`${b.url}${attachment.url}`, { headers: { range: 'bytes=8-23' } });
   expect([slice.status, slice.headers.get('content-range')]).toEqual([206, `bytes 8-23/${image.length}`]);
   expect(Buffer.from(await slice.arrayBuffer()).equals(image.subarray(8, 24))).toBe(true);
+});
+
+it('holds each user’s limits across the nodes: one budget, one socket cap', async () => {
+  const { a, b } = cluster;
+  const [dora, eli] = cluster.take(2).map((user): SeededSession => user) as [SeededSession, SeededSession];
+  const search = (node: ServerProcess, user: SeededSession) =>
+    fetch(`${node.url}/api/users/search?q=cluster`, { headers: { authorization: `Bearer ${user.token}` } });
+  // Half the budget on each node spends all of it: the next search is refused on both.
+  for (const node of [a, b]) {
+    for (let i = 0; i < SEARCH_BUDGET / 2; i += 1) expect((await search(node, dora)).status).toBe(200);
+  }
+  const [refusedOnA, refusedOnB] = [await search(a, dora), await search(b, dora)];
+  expect([refusedOnA.status, refusedOnB.status]).toEqual([429, 429]);
+  expect(await refusedOnB.json()).toEqual({ msg: expect.stringMatching(/^Too many requests\. Try again in \d+ s\.$/) });
+  expect((await search(b, eli)).status).toBe(200);
+
+  // The cap counts the user's sockets on both nodes: one more than it, and the oldest goes,
+  // though it is on the other node.
+  const tabs: Tab[] = [];
+  for (let index = 0; index < SOCKET_CAP; index += 1) {
+    const onA = index < SOCKET_CAP / 2;
+    tabs.push(await open(`dora ${index} on ${onA ? 'A' : 'B'}`, onA ? a : b, dora));
+  }
+  const newest = await open('dora, one too many, on B', b, dora);
+  await waitUntil(() => !tabs[0]!.connected, { timeoutMs: EVENT_TIMEOUT_MS, what: 'dora’s oldest tab (on A) disconnected' });
+  expect([...tabs.slice(1), newest].map((tab) => tab.connected)).toEqual([true, true, true, true]);
 });
 
 it('moves node A’s clients to node B when A is killed (kill -9), losing nothing acknowledged', async () => {

@@ -14,9 +14,24 @@ import { startS3, type ThrowawayS3 } from '../testing/s3';
 import { waitUntil } from '../testing/wait';
 import { Tab } from './tab';
 
-// The limits are per node and per user; the test's pace is far below them anyway, but a refusal
-// would only slow the outbox down and blur what is measured.
-const RATE_LIMITS_OFF = { RATE_LIMIT_SEND: 'off', RATE_LIMIT_FOLLOW: 'off', RATE_LIMIT_SEARCH: 'off', RATE_LIMIT_UPLOAD: 'off' };
+/** The one budget left on (search: no other case uses it), to show it shared between the nodes. */
+export const SEARCH_BUDGET = 10;
+/** Sockets per user across both nodes; the other cases hold at most three per user. */
+export const SOCKET_CAP = 4;
+// The other per-user limits are off: the test's pace is far below them anyway, but a refusal
+// would only slow the outbox down and blur what is measured. So is load shedding: on a busy
+// machine it would answer sends "busy" (retried) and time the machine, not the failover.
+const LIMITS_ENV = {
+  RATE_LIMIT_SEND: 'off',
+  RATE_LIMIT_FOLLOW: 'off',
+  RATE_LIMIT_UPLOAD: 'off',
+  RATE_LIMIT_SYNC: 'off',
+  RATE_LIMIT_EVENT: 'off',
+  RATE_LIMIT_REQUEST: 'off',
+  RATE_LIMIT_SEARCH: `${SEARCH_BUDGET}/h,burst=${SEARCH_BUDGET}`,
+  MAX_SOCKETS_PER_USER: String(SOCKET_CAP),
+  SHED_EVENT_LOOP_DELAY_MS: '0',
+};
 const MESHED_TIMEOUT_MS = 30_000;
 /**
  * Node A's SHUTDOWN_DRAIN_MS: on SIGTERM it keeps serving this long with /api/ready at 503, long
@@ -88,7 +103,7 @@ export function createCluster(options: { users: number }): ClusterHandle {
         port,
         dataDir: path.join(base, `node-${name}`),
         logFile: path.join(base, `node-${name}.log`),
-        env: { DATABASE_URL: pg.url, REDIS_URL: shared.url, ...bucket.env, ...RATE_LIMITS_OFF, ...env },
+        env: { DATABASE_URL: pg.url, REDIS_URL: shared.url, ...bucket.env, ...LIMITS_ENV, ...env },
         // As a load balancer would: a node counts once its database and Redis answer.
         readyPath: '/api/ready',
       });

@@ -4,7 +4,14 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { FirebaseTokenVerifier } from './auth/firebase-verifier';
-import { DEFAULT_RATE_LIMITS, type Config } from './config';
+import {
+  DEFAULT_MAX_SOCKETS_PER_USER,
+  DEFAULT_RATE_LIMITS,
+  DEFAULT_SHED_EVENT_LOOP_DELAY_MS,
+  DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
+  DEFAULT_UPLOAD_QUOTA_BYTES,
+  type Config,
+} from './config';
 import type { Database } from './db/open-database';
 import { buildHttpApp } from './http/build-http-app';
 import { trackInFlight } from './in-flight';
@@ -13,15 +20,35 @@ import { createRealtime } from './realtime/create-realtime';
 import type { RedisLink } from './realtime/redis-adapter';
 import type { RealtimeServer } from './realtime/types';
 import { createReadiness } from './readiness';
+import { createRateLimiters, type RateLimits } from './security/rate-limit';
+import { createLocalSocketCap, createRedisSocketCap } from './security/socket-cap';
 import { createLocalFileStorage, type FileStorage } from './storage/file-storage';
+import { startUploadSweeper } from './storage/upload-sweeper';
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
 
 export interface ServerDeps {
-  /** Unset rateLimits: the defaults; unset allowedOrigins: same origin only; nodeEnv 'production' adds HSTS. */
+  /**
+   * Unset values take config.ts's defaults (rateLimits: each budget left out); unset
+   * allowedOrigins: same origin only; nodeEnv 'production' adds HSTS.
+   */
   config: Pick<Config, 'port' | 'host' | 'logLevel'> &
-    Partial<Pick<Config, 'dataDir' | 'rateLimits' | 'allowedOrigins' | 'nodeEnv' | 'shutdownDrainMs'>>;
+    Partial<
+      Pick<
+        Config,
+        | 'dataDir'
+        | 'allowedOrigins'
+        | 'nodeEnv'
+        | 'shutdownDrainMs'
+        | 'maxSocketsPerUser'
+        | 'shedEventLoopDelayMs'
+        | 'uploadQuotaBytes'
+        | 'unattachedUploadTtlMs'
+      > & {
+        rateLimits: Partial<RateLimits>;
+      }
+    >;
   /** Owned by the server from here on: close() closes it. */
   db: Database;
   verifier: FirebaseTokenVerifier;
@@ -62,7 +89,8 @@ const KEEP_ALIVE_MS = 65_000;
 /** One node server, one port: /api → Fastify, /socket.io → Socket.IO, everything else → Next. */
 export function createServer(deps: ServerDeps): ParleyServer {
   const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination } = deps;
-  const rateLimits = config.rateLimits ?? DEFAULT_RATE_LIMITS;
+  // With Redis every node takes from the same budgets and counts the same sockets.
+  const limiters = createRateLimiters({ ...DEFAULT_RATE_LIMITS, ...config.rateLimits }, redis?.commands);
   let draining = false;
   let fastifyHandler: RequestHandler = () => {};
   const httpServer = createHttpServer((req, res) => {
@@ -80,13 +108,16 @@ export function createServer(deps: ServerDeps): ParleyServer {
   httpServer.keepAliveTimeout = KEEP_ALIVE_MS;
   httpServer.headersTimeout = KEEP_ALIVE_MS + 1_000;
 
-  const app = buildHttpApp({
+  const files = storage ?? createLocalFileStorage(path.join(config.dataDir ?? '.data', 'uploads'));
+  const { app, overloaded } = buildHttpApp({
     db: db.db,
     verifier,
-    storage: storage ?? createLocalFileStorage(path.join(config.dataDir ?? '.data', 'uploads')),
+    storage: files,
+    uploadQuotaBytes: config.uploadQuotaBytes === undefined ? DEFAULT_UPLOAD_QUOTA_BYTES : config.uploadQuotaBytes,
     logLevel: config.logLevel,
     logDestination,
-    rateLimits,
+    limiters,
+    shedEventLoopDelayMs: config.shedEventLoopDelayMs ?? DEFAULT_SHED_EVENT_LOOP_DELAY_MS,
     production: config.nodeEnv === 'production',
     readiness: createReadiness({ db: db.db, redis, draining: () => draining }),
     allowedOrigins: config.allowedOrigins ?? null,
@@ -100,12 +131,21 @@ export function createServer(deps: ServerDeps): ParleyServer {
       return httpServer;
     },
   });
+  const maxSockets = config.maxSocketsPerUser ?? DEFAULT_MAX_SOCKETS_PER_USER;
   const realtime = createRealtime(httpServer, {
     db: db.db,
     log: app.log,
-    rateLimits,
+    limiters,
+    overloaded,
+    socketCap: redis ? createRedisSocketCap(redis.commands, { cap: maxSockets, log: app.log }) : createLocalSocketCap({ cap: maxSockets }),
     allowedOrigins: config.allowedOrigins ?? null,
     adapter: redis?.adapter,
+  });
+  const sweeper = startUploadSweeper({
+    db: db.db,
+    storage: files,
+    ttlMs: config.unattachedUploadTtlMs ?? DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
+    log: app.log,
   });
   redis?.onOutage((event) => {
     if (event.down) app.log.warn({ err: event.error }, 'redis unreachable, reconnecting');
@@ -139,6 +179,7 @@ export function createServer(deps: ServerDeps): ParleyServer {
       // Commits the pending messages, then disconnects every socket ("transport close": clients
       // reconnect, to another node behind a load balancer, and catch up there).
       await realtime.close();
+      await sweeper.stop();
       for (const socket of foreignUpgrades) socket.destroy();
       const cut = setTimeout(() => httpServer.closeAllConnections(), CLOSE_GRACE_MS);
       await connectionsClosed;

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_RATE_LIMITS, loadConfig } from './config';
+import {
+  ConfigError,
+  DEFAULT_MAX_SOCKETS_PER_USER,
+  DEFAULT_RATE_LIMITS,
+  DEFAULT_SHED_EVENT_LOOP_DELAY_MS,
+  DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
+  DEFAULT_UPLOAD_QUOTA_BYTES,
+  loadConfig,
+} from './config';
 
 const base = { FIREBASE_PROJECT_ID: 'demo-parley' };
 
@@ -28,7 +36,14 @@ describe('loadConfig', () => {
       rateLimits: DEFAULT_RATE_LIMITS,
       shutdownDrainMs: 0,
       objectStorage: undefined,
+      maxSocketsPerUser: DEFAULT_MAX_SOCKETS_PER_USER,
+      shedEventLoopDelayMs: DEFAULT_SHED_EVENT_LOOP_DELAY_MS,
+      uploadQuotaBytes: DEFAULT_UPLOAD_QUOTA_BYTES,
+      unattachedUploadTtlMs: DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
     });
+    expect(DEFAULT_UPLOAD_QUOTA_BYTES).toBe(2 * 1024 ** 3);
+    expect(DEFAULT_UNATTACHED_UPLOAD_TTL_MS).toBe(24 * 3600 * 1000);
+    expect(DEFAULT_MAX_SOCKETS_PER_USER).toBe(20);
   });
 
   it('reads every variable', () => {
@@ -42,6 +57,10 @@ describe('loadConfig', () => {
       DATA_DIR: '/var/parley',
       SERVE_NEXT: 'false',
       SHUTDOWN_DRAIN_MS: '5000',
+      MAX_SOCKETS_PER_USER: '5',
+      SHED_EVENT_LOOP_DELAY_MS: '0',
+      UPLOAD_QUOTA: '500 MiB',
+      UNATTACHED_UPLOAD_TTL: '90m',
     });
     expect(config).toMatchObject({
       nodeEnv: 'production',
@@ -53,7 +72,27 @@ describe('loadConfig', () => {
       dataDir: '/var/parley',
       serveNext: false,
       shutdownDrainMs: 5000,
+      maxSocketsPerUser: 5,
+      shedEventLoopDelayMs: 0,
+      uploadQuotaBytes: 500 * 1024 ** 2,
+      unattachedUploadTtlMs: 90 * 60_000,
     });
+  });
+
+  it('reads sizes and durations, and refuses what it cannot read', () => {
+    expect(loadConfig({ ...base, UPLOAD_QUOTA: '2GiB' }).uploadQuotaBytes).toBe(2 * 1024 ** 3);
+    expect(loadConfig({ ...base, UPLOAD_QUOTA: '1048576' }).uploadQuotaBytes).toBe(1024 ** 2);
+    expect(loadConfig({ ...base, UPLOAD_QUOTA: '1.5 kib' }).uploadQuotaBytes).toBe(1536);
+    expect(loadConfig({ ...base, UPLOAD_QUOTA: 'off' }).uploadQuotaBytes).toBeNull();
+    expect(loadConfig({ ...base, UNATTACHED_UPLOAD_TTL: '7d' }).unattachedUploadTtlMs).toBe(7 * 86_400_000);
+    expect(loadConfig({ ...base, UNATTACHED_UPLOAD_TTL: '30s' }).unattachedUploadTtlMs).toBe(30_000);
+    for (const value of ['2GB', '-1', '0', 'lots', '0.5']) {
+      expect(() => loadConfig({ ...base, UPLOAD_QUOTA: value })).toThrow(/UPLOAD_QUOTA: must be a size/);
+    }
+    for (const value of ['24', '1h30m', '0s', '500ms', 'forever']) {
+      expect(() => loadConfig({ ...base, UNATTACHED_UPLOAD_TTL: value })).toThrow(/UNATTACHED_UPLOAD_TTL: must be a duration/);
+    }
+    expect(() => loadConfig({ ...base, MAX_SOCKETS_PER_USER: '0' })).toThrow(/MAX_SOCKETS_PER_USER/);
   });
 
   it('treats blank values as unset', () => {
@@ -123,12 +162,18 @@ describe('loadConfig', () => {
       RATE_LIMIT_FOLLOW: ' 30/m, burst = 5 ',
       RATE_LIMIT_SEARCH: 'off',
       RATE_LIMIT_UPLOAD: '0.5/s,burst=1',
+      RATE_LIMIT_SYNC: '1/s,burst=10',
+      RATE_LIMIT_EVENT: 'off',
+      RATE_LIMIT_REQUEST: '100/m,burst=100',
     });
     expect(config.rateLimits).toEqual({
       send: { perSecond: 20, burst: 60 },
       follow: { perSecond: 0.5, burst: 5 },
       search: null,
       upload: { perSecond: 0.5, burst: 1 },
+      sync: { perSecond: 1, burst: 10 },
+      event: null,
+      request: { perSecond: 100 / 60, burst: 100 },
     });
     expect(loadConfig({ ...base, RATE_LIMIT_UPLOAD: '3600/h,burst=2' }).rateLimits.upload).toEqual({ perSecond: 1, burst: 2 });
     expect(loadConfig({ ...base, RATE_LIMIT_SEND: '' }).rateLimits.send).toEqual(DEFAULT_RATE_LIMITS.send);

@@ -18,15 +18,50 @@ const flag = (fallback: boolean) => z.preprocess(blankToUndefined, z.stringbool(
  * - follow 2/s, burst 20: clicking down a list of people; each change notifies the followee, so
  *   a follow/unfollow loop must not become a notification cannon.
  * - search 5/s, burst 20: the client debounces typing at 300 ms (about 3/s at most).
- * - upload 30/min, burst 20: sharing a batch of photos at once. Bytes are not budgeted here
- *   (each file may be 50 MB); per-user quotas are a separate piece of work.
+ * - upload 30/min, burst 20: sharing a batch of photos at once. Bytes are budgeted by the quota
+ *   (UPLOAD_QUOTA), not here.
+ * - sync 2/s, burst 30: a reconnect catches up in pages of 500; 30 pages is 15,000 missed
+ *   messages at once (the catch-up benchmark's 10,000 is 20). Each page reads up to 500 rows, the
+ *   most expensive read a socket can ask for; on PGlite it runs on the event loop, so a steady
+ *   flood of them is what slowed everyone else down (bench, "flood").
+ * - event 10/s, burst 50: every other socket event (init, read, and any added later). A read per
+ *   conversation opened and an init per tab connecting never come near it; each read is two
+ *   events to every tab of the user, so this also bounds their fan-out.
+ * - request 10/s, burst 100: every authenticated HTTP request without a budget of its own. Opening
+ *   the app costs a handful; scrolling a thread a page a second.
  */
 export const DEFAULT_RATE_LIMITS = {
   send: { perSecond: 5, burst: 50 },
   follow: { perSecond: 2, burst: 20 },
+  sync: { perSecond: 2, burst: 30 },
   search: { perSecond: 5, burst: 20 },
   upload: { perSecond: 30 / 60, burst: 20 },
+  event: { perSecond: 10, burst: 50 },
+  request: { perSecond: 10, burst: 100 },
 } satisfies RateLimits;
+
+/**
+ * Sockets one user may hold at once, across nodes. 20 is more tabs and devices than anyone keeps
+ * open; past it the oldest is disconnected (a tab left open somewhere), never the new one.
+ */
+export const DEFAULT_MAX_SOCKETS_PER_USER = 20;
+
+/**
+ * Requests and socket events are refused (503 / a busy ack) while the event loop's mean delay over
+ * the last second is above this. The attack that motivated it took the health probe to 788 ms;
+ * the delivery benchmark's steady 1,000 msg/s on PGlite runs at a p99 of 80 ms (mean well below),
+ * so 200 ms is far past normal heavy load and well before everyone's requests take seconds.
+ */
+export const DEFAULT_SHED_EVENT_LOOP_DELAY_MS = 200;
+
+/** Bytes of uploads one user may keep: forty files at the 50 MB maximum, thousands of photos. */
+export const DEFAULT_UPLOAD_QUOTA_BYTES = 2 * 1024 ** 3;
+
+/**
+ * Uploads never attached to a message are deleted after this: a day covers a message composed,
+ * left in the outbox overnight and sent the next morning.
+ */
+export const DEFAULT_UNATTACHED_UPLOAD_TTL_MS = 24 * 3600 * 1000;
 
 const SECONDS_PER: Record<string, number> = { s: 1, m: 60, h: 3600 };
 const RATE_LIMIT_SHAPE = /^(\d+(?:\.\d+)?)\/([smh])\s*,\s*burst\s*=\s*(\d+)$/;
@@ -47,6 +82,49 @@ const rateLimit = (fallback: RateLimit) =>
         const limit = { perSecond: Number(count) / (SECONDS_PER[unit] ?? 1), burst: Number(burst) };
         if (limit.perSecond > 0 && limit.burst >= 1) return limit;
         ctx.addIssue({ code: 'custom', message: RATE_LIMIT_FORMAT });
+        return z.NEVER;
+      }),
+  );
+
+const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4 };
+const BYTES_SHAPE = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i;
+
+/** A size: bytes, or with KiB / MiB / GiB / TiB ("2GiB", "500 MiB"); "off": no limit (null). */
+const byteSize = (fallback: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value, ctx): number | null => {
+        if (value === undefined) return fallback;
+        if (value.toLowerCase() === 'off') return null;
+        const [, count, unit = ''] = BYTES_SHAPE.exec(value) ?? [];
+        const factor = BYTE_UNITS[unit.toLowerCase()];
+        const bytes = factor === undefined ? NaN : Math.floor(Number(count) * factor);
+        if (bytes >= 1 && Number.isSafeInteger(bytes)) return bytes;
+        ctx.addIssue({ code: 'custom', message: 'must be a size like 2GiB, 500MiB or 1048576 (bytes), or off' });
+        return z.NEVER;
+      }),
+  );
+
+const DURATION_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration: "<n><s|m|h|d>" ("24h", "90m"), in milliseconds. */
+const duration = (fallback: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .optional()
+      .transform((value, ctx): number => {
+        if (value === undefined) return fallback;
+        const [, count, unit = ''] = /^(\d+(?:\.\d+)?)\s*([smhd])$/.exec(value) ?? [];
+        const ms = Math.round(Number(count) * (DURATION_UNITS[unit] ?? NaN));
+        if (ms >= 1_000) return ms;
+        ctx.addIssue({ code: 'custom', message: 'must be a duration of at least 1 s like 24h, 90m or 30s' });
         return z.NEVER;
       }),
   );
@@ -106,6 +184,19 @@ const envSchema = z.object({
   RATE_LIMIT_FOLLOW: rateLimit(DEFAULT_RATE_LIMITS.follow),
   RATE_LIMIT_SEARCH: rateLimit(DEFAULT_RATE_LIMITS.search),
   RATE_LIMIT_UPLOAD: rateLimit(DEFAULT_RATE_LIMITS.upload),
+  RATE_LIMIT_SYNC: rateLimit(DEFAULT_RATE_LIMITS.sync),
+  RATE_LIMIT_EVENT: rateLimit(DEFAULT_RATE_LIMITS.event),
+  RATE_LIMIT_REQUEST: rateLimit(DEFAULT_RATE_LIMITS.request),
+  MAX_SOCKETS_PER_USER: z.preprocess(
+    blankToUndefined,
+    z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(10_000).default(DEFAULT_MAX_SOCKETS_PER_USER),
+  ),
+  SHED_EVENT_LOOP_DELAY_MS: z.preprocess(
+    blankToUndefined,
+    z.coerce.number({ error: 'must be a number of milliseconds (0: off)' }).int().min(0).max(60_000).default(DEFAULT_SHED_EVENT_LOOP_DELAY_MS),
+  ),
+  UPLOAD_QUOTA: byteSize(DEFAULT_UPLOAD_QUOTA_BYTES),
+  UNATTACHED_UPLOAD_TTL: duration(DEFAULT_UNATTACHED_UPLOAD_TTL_MS),
   S3_BUCKET: optionalText,
   S3_REGION: optionalText,
   S3_ENDPOINT: z.preprocess(blankToUndefined, z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
@@ -145,8 +236,16 @@ export interface Config {
    * (its Host). Requests without an Origin header (not a browser) are always allowed.
    */
   allowedOrigins: string[] | null;
-  /** Per-user limits on send, follow, search and upload; null switches one off. */
+  /** Per-user limits (security/rate-limit.ts); null switches one off. */
   rateLimits: RateLimits;
+  /** Sockets one user may hold across nodes; past it the oldest is disconnected. */
+  maxSocketsPerUser: number;
+  /** Mean event-loop delay (ms) over which requests and events are shed; 0: never. */
+  shedEventLoopDelayMs: number;
+  /** Bytes of uploads a user may keep; null: no quota. */
+  uploadQuotaBytes: number | null;
+  /** Uploads never attached to a message are deleted this long (ms) after they were made. */
+  unattachedUploadTtlMs: number;
   /**
    * On SIGTERM, how long the node keeps serving with /api/ready answering 503 before it stops
    * accepting, so a load balancer takes it out of rotation first (docs/DEPLOY.md).
@@ -200,7 +299,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       follow: vars.RATE_LIMIT_FOLLOW,
       search: vars.RATE_LIMIT_SEARCH,
       upload: vars.RATE_LIMIT_UPLOAD,
+      sync: vars.RATE_LIMIT_SYNC,
+      event: vars.RATE_LIMIT_EVENT,
+      request: vars.RATE_LIMIT_REQUEST,
     },
+    maxSocketsPerUser: vars.MAX_SOCKETS_PER_USER,
+    shedEventLoopDelayMs: vars.SHED_EVENT_LOOP_DELAY_MS,
+    uploadQuotaBytes: vars.UPLOAD_QUOTA,
+    unattachedUploadTtlMs: vars.UNATTACHED_UPLOAD_TTL,
     shutdownDrainMs: vars.SHUTDOWN_DRAIN_MS,
     objectStorage: objectStorageOf(vars),
   };

@@ -57,6 +57,10 @@ async function main(): Promise<void> {
     {
       allowedOrigins: config.allowedOrigins ?? 'same origin',
       rateLimits: config.rateLimits,
+      maxSocketsPerUser: config.maxSocketsPerUser,
+      shedEventLoopDelayMs: config.shedEventLoopDelayMs,
+      uploadQuotaBytes: config.uploadQuotaBytes,
+      unattachedUploadTtlMs: config.unattachedUploadTtlMs,
       database: config.databaseUrl ? 'postgres' : 'pglite',
       socketAdapter: redis ? 'redis' : 'in-process',
       uploads: objectStorage ? objectStorage.storage.description : `local folder ${path.join(config.dataDir, 'uploads')}`,

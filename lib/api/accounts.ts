@@ -1,5 +1,5 @@
 // Account endpoints: authorize and info (docs/CLIENT-RULES.md), plus our logout, deactivate and settings.
-import type { AccountInfo, AuthorizeRequest, AuthorizeResponse, SettingsRequest, User } from '@/lib/contract';
+import type { AccountInfo, AuthorizeRequest, AuthorizeResponse, SettingsRequest, UploadUsage, User } from '@/lib/contract';
 import { api } from './client';
 
 export function authorize(body: AuthorizeRequest): Promise<AuthorizeResponse> {
@@ -18,4 +18,9 @@ export async function logout(): Promise<void> {
 /** Saves the user's settings (the UI language) and returns the updated user. */
 export function updateSettings(settings: SettingsRequest): Promise<User> {
   return api.patch('accounts/settings', { json: settings }).json<User>();
+}
+
+/** Bytes the user's uploads take, against their quota (null: none). */
+export function fetchUploadUsage(): Promise<UploadUsage> {
+  return api.get('uploads/usage').json<UploadUsage>();
 }

@@ -22,6 +22,12 @@ export interface AuthorizeResponse {
 /** GET {api}/accounts/info */
 export type AccountInfo = User;
 
+/** GET {api}/uploads/usage: bytes of the caller's uploads, and their quota (null: none). */
+export interface UploadUsage {
+  used_bytes: number;
+  quota_bytes: number | null;
+}
+
 /** Error bodies: payload problems carry non_field_errors, everything else msg. */
 export interface FieldErrorsBody {
   non_field_errors: string[];

@@ -34,8 +34,19 @@ export const findStored = (pairs: readonly { senderId: number; clientId: string 
   cross join lateral (select * from messages where sender_id = k.s and client_id = k.c limit 1) m
   left join uploads u on u.id = m.attachment_id`;
 
+/**
+ * The uploads the batch attaches, locked FOR SHARE until it commits: the sweeper of unattached
+ * uploads skips locked rows (SKIP LOCKED), and a row it locked first is seen here only if it
+ * survived, so a message never ends up pointing at a deleted file (db/upload-sweep.ts).
+ */
 export const findUploads = (ids: readonly string[]) =>
-  `select * from uploads where id = any(array[${ids.map(sqlText).join(',')}]::text[])`;
+  `select * from uploads where id = any(array[${ids.map(sqlText).join(',')}]::text[]) for share`;
+
+const ATTACH = `
+  attached as (
+    update uploads set attached_at = inserted.created_at from inserted
+    where uploads.id = inserted.attachment_id and uploads.attached_at is null
+  ),`;
 
 /**
  * The batch's writes, one statement: the accounts' new last_seq, the messages (ids drawn in the
@@ -43,7 +54,8 @@ export const findUploads = (ids: readonly string[]) =>
  * their newest message, the recipient's counting the new ones unread: one row per (user, peer)
  * (ON CONFLICT may touch a row only once), in key order. SET expressions read the row as it was,
  * so last_message_at is judged against the old id. A conversation row's foreign key to a message
- * inserted by the same statement is checked at its end, when the message is there.
+ * inserted by the same statement is checked at its end, when the message is there. Uploads carried
+ * for the first time are marked attached, which takes them out of the sweeper's reach.
  */
 export const writeBatch = (fresh: readonly FreshRow[], lastSeqs: ReadonlyMap<number, number>) => `
   with seqs as (
@@ -57,8 +69,8 @@ export const writeBatch = (fresh: readonly FreshRow[], lastSeqs: ReadonlyMap<num
       i int, sender_id int, recipient_id int, client_id text, "text" text, attachment_id text,
       sender_seq bigint, recipient_seq bigint)
     order by i
-    returning id, sender_id, recipient_id, client_id, created_at
-  ), sides as (
+    returning id, sender_id, recipient_id, client_id, attachment_id, created_at
+  ),${fresh.some((row) => row.attachment_id !== null) ? ATTACH : ''} sides as (
     select sender_id as user_id, recipient_id as peer_id, id, created_at, 0 as unread from inserted
     union all
     select recipient_id, sender_id, id, created_at, 1 from inserted
@@ -107,6 +119,7 @@ export function toUploadRow(row: Row): UploadRow {
     height: row.height === null ? null : int(row.height),
     storageKey: row.storage_key as string,
     createdAt: date(row.created_at),
+    attachedAt: dateOrNull(row.attached_at),
   };
 }
 

@@ -79,8 +79,35 @@ export const uploads = pgTable(
     height: integer('height'),
     storageKey: text('storage_key').notNull(),
     createdAt: createdAt(),
+    /**
+     * When a message first carried it (set in the same transaction). Null: never attached, so the
+     * sweeper deletes it UNATTACHED_UPLOAD_TTL after created_at (storage/upload-sweeper.ts).
+     */
+    attachedAt: timestamp('attached_at', { withTimezone: true }),
   },
-  (table) => [index('uploads_owner_id_idx').on(table.ownerId)],
+  (table) => [
+    index('uploads_owner_id_idx').on(table.ownerId),
+    // The sweeper's candidates, oldest first, without walking the uploads that messages carry.
+    index('uploads_unattached_idx').on(table.createdAt).where(sql`${table.attachedAt} is null`),
+  ],
+);
+
+/**
+ * Bytes an upload in progress holds against its owner's quota, from before its body is read until
+ * its uploads row exists (server/db/upload-quota.ts). A node killed mid-upload leaves its row
+ * behind; the sweeper deletes rows older than an upload can take.
+ */
+export const uploadReservations = pgTable(
+  'upload_reservations',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('upload_reservations_user_id_idx').on(table.userId)],
 );
 
 export const messages = pgTable(

@@ -46,8 +46,9 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets }: 
     return { token, user: toUser(user) };
   });
 
-  // Inactive users still get 200 with is_active:false: the client's guard signs them out.
-  app.get('/accounts/info', async (request) => toUser((await authenticate(db, request)).user));
+  // Inactive users still get 200 with is_active:false: the client's guard signs them out. Never
+  // shed: the client signs out on any failure of it, and it is one indexed read. Rate-limited as usual.
+  app.get('/accounts/info', { config: { neverShed: true } }, async (request) => toUser((await authenticate(db, request)).user));
 
   app.patch('/accounts/settings', async (request): Promise<User> => {
     const { user } = await authenticateActive(db, request);

@@ -2,18 +2,24 @@ import type { FastifyRequest } from 'fastify';
 import { parseBearerToken } from '../auth/bearer';
 import type { Db } from '../db/open-database';
 import { findSessionUser, type SessionUser } from '../db/sessions';
+import { limitRequest } from '../security/http-rate-limit';
 import { HttpError } from './errors';
 
 export interface Authenticated extends SessionUser {
   token: string;
 }
 
-/** The caller's live session, or a 401 (which the client turns into a sign-out: docs/CLIENT-RULES.md). */
+/**
+ * The caller's live session, or a 401 (which the client turns into a sign-out: docs/CLIENT-RULES.md). Also
+ * takes one request from the caller's budget (429 past it): every authenticated route goes through
+ * here, so none is left unlimited (security/http-rate-limit.ts).
+ */
 export async function authenticate(db: Db, request: FastifyRequest): Promise<Authenticated> {
   const token = parseBearerToken(request.headers.authorization);
   if (!token) throw HttpError.msg(401, 'Authentication credentials were not provided.');
   const session = await findSessionUser(db, token);
   if (!session) throw HttpError.msg(401, 'Invalid or expired session token.');
+  await limitRequest(request, session.user.id);
   return { ...session, token };
 }
 

@@ -4,7 +4,9 @@ import type { LogLevel } from '../config';
 import { loggerOptions, type LogDestination } from '../logging/logger-options';
 import { installRequestLogging, requestId } from '../logging/request-logging';
 import { MAX_JSON_BODY_BYTES } from '../security/payload-limits';
-import { createRateLimiters, type RateLimits } from '../security/rate-limit';
+import { installUserRateLimits } from '../security/http-rate-limit';
+import { installLoadShedding } from '../security/load-shedding';
+import type { RateLimiters } from '../security/rate-limit';
 import { accountsRoutes, type AccountsRoutesDeps } from './accounts-routes';
 import { conversationsRoutes } from './conversations-routes';
 import { installCors } from './cors';
@@ -14,11 +16,14 @@ import { withSecurityHeaders } from './security-headers';
 import { uploadsRoutes, type UploadsRoutesDeps } from './uploads-routes';
 import { usersRoutes } from './users-routes';
 
-export interface HttpAppDeps extends AccountsRoutesDeps, HealthRoutesDeps, Omit<UploadsRoutesDeps, 'limiters'> {
+export interface HttpAppDeps extends AccountsRoutesDeps, HealthRoutesDeps, UploadsRoutesDeps {
   logLevel: LogLevel;
   /** Where log lines go; stdout by default. */
   logDestination?: LogDestination;
-  rateLimits: RateLimits;
+  /** Per-user budgets, taken by authenticate() on every authenticated route. */
+  limiters: RateLimiters;
+  /** Mean event-loop delay (ms) over which requests are shed with 503; 0: never. */
+  shedEventLoopDelayMs: number;
   /** Production adds Strict-Transport-Security. */
   production?: boolean;
   /** Split deployment: browser origins that get CORS (cors.ts); null: same origin only, no CORS. */
@@ -27,16 +32,17 @@ export interface HttpAppDeps extends AccountsRoutesDeps, HealthRoutesDeps, Omit<
   serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server;
 }
 
+/** The Fastify app, and whether it sheds load right now (for the socket side to agree with it). */
 export function buildHttpApp({
   logLevel,
   logDestination,
-  rateLimits,
+  limiters,
+  shedEventLoopDelayMs,
   production = false,
   allowedOrigins = null,
   serverFactory,
-  ...rest
-}: HttpAppDeps): FastifyInstance {
-  const deps = { ...rest, limiters: createRateLimiters(rateLimits) };
+  ...deps
+}: HttpAppDeps): { app: FastifyInstance; overloaded: () => boolean } {
   const app = Fastify({
     serverFactory: (handler) => serverFactory(withSecurityHeaders(handler, { production })),
     // Credentials and message text are redacted; requests are logged without headers or bodies.
@@ -53,10 +59,12 @@ export function buildHttpApp({
   installCors(app, allowedOrigins);
   installErrorHandling(app);
   installRequestLogging(app);
+  installUserRateLimits(app, limiters);
+  const overloaded = installLoadShedding(app, shedEventLoopDelayMs);
   app.register(async (api) => accountsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => usersRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => conversationsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => uploadsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => healthRoutes(api, deps), { prefix: '/api' });
-  return app;
+  return { app, overloaded };
 }

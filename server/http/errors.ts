@@ -8,6 +8,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     readonly body: ErrorBody,
+    /** Sent with the answer (Retry-After, Connection: close). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super('msg' in body ? body.msg : body.non_field_errors.join('; '));
   }
@@ -65,7 +67,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   refuseNulInUrls(app);
   app.setErrorHandler((error, request, reply) => {
     const known = toHttpError(error);
-    if (known) return reply.code(known.statusCode).send(known.body);
+    if (known) return reply.code(known.statusCode).headers(known.headers).send(known.body);
     // The stack goes to the log only; the client learns nothing about internals.
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ msg: 'Internal server error' });

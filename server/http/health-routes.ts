@@ -11,8 +11,9 @@ export interface HealthRoutesDeps {
  * Redis is unreachable, or while it shuts down).
  */
 export function healthRoutes(app: FastifyInstance, { readiness }: HealthRoutesDeps): void {
-  app.get('/health', async () => ({ status: 'ok' }));
-  app.get('/ready', async (request, reply) => {
+  // Probes are never shed: a busy node is alive, and its readiness says what it really is.
+  app.get('/health', { config: { neverShed: true } }, async () => ({ status: 'ok' }));
+  app.get('/ready', { config: { neverShed: true } }, async (request, reply) => {
     try {
       await readiness.check();
       return { status: 'ok' };

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { MAX_UPLOAD_BYTES, type Attachment } from '../../lib/contract';
+import { MAX_UPLOAD_BYTES, type Attachment, type UploadUsage } from '../../lib/contract';
 import type { Db } from '../db/open-database';
-import { createUpload, findUpload, toAttachment } from '../db/uploads';
-import { enforceRateLimit } from '../security/http-rate-limit';
-import type { RateLimiters } from '../security/rate-limit';
+import { completeUpload, releaseUpload, reserveUpload, uploadUsage, type Usage } from '../db/upload-quota';
+import { findUpload, toAttachment } from '../db/uploads';
 import { FileTooLargeError, StorageUnavailableError, type FileStorage } from '../storage/file-storage';
 import { SNIFF_BYTES, sniff } from '../storage/sniff';
 import { authenticateActive } from './authenticate';
@@ -15,13 +14,32 @@ import { HttpError } from './errors';
 export interface UploadsRoutesDeps {
   db: Db;
   storage: FileStorage;
-  limiters: Pick<RateLimiters, 'upload'>;
+  /** Bytes of uploads a user may keep (finished and in progress); null: no quota. */
+  uploadQuotaBytes: number | null;
 }
 
 const MAX_NAME_LENGTH = 255;
 const tooLarge = () => HttpError.msg(413, `The file is larger than ${MAX_UPLOAD_BYTES / (1024 * 1024)} MB.`);
 const fieldError = (message: string) => new HttpError(400, { non_field_errors: [message] });
 const notFound = () => HttpError.msg(404, 'Upload not found.');
+/** 413, like a file over the size limit: this file is what does not fit. The body says where the user stands. */
+const overQuota = (fileBytes: number, { usedBytes, quotaBytes }: Usage) =>
+  HttpError.msg(
+    413,
+    `This file (${formatBytes(fileBytes)}) does not fit in your storage: ${formatBytes(usedBytes)} of ${formatBytes(quotaBytes ?? 0)} used.`,
+  );
+
+/** 1536 → "1.5 KB": binary multiples, named as people know them (as in "larger than 50 MB"). */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${Number(value.toFixed(1))} ${units[unit]}`;
+}
 
 /** The storage failed (an object store away or refusing): logged with the request, a 503 for the client. */
 function storageUnavailable(request: FastifyRequest, error: StorageUnavailableError): HttpError {
@@ -80,16 +98,17 @@ function attachmentDisposition(name: string): string {
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
-export function uploadsRoutes(app: FastifyInstance, { db, storage, limiters }: UploadsRoutesDeps): void {
+export function uploadsRoutes(app: FastifyInstance, { db, storage, uploadQuotaBytes }: UploadsRoutesDeps): void {
   // The body is the file itself, in any type: hand the handler the raw stream, never buffer or parse it.
   // Scoped to this plugin, so JSON stays the only body the rest of the API accepts.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-  app.post('/uploads', { bodyLimit: MAX_UPLOAD_BYTES }, async (request, reply): Promise<Attachment> => {
+  // Refused for its rate or the node's load before a byte of the body is read: like 413, the
+  // connection closes instead of draining it.
+  const config = { rateLimit: 'upload', closeOnRefusal: true } as const;
+  app.post('/uploads', { bodyLimit: MAX_UPLOAD_BYTES, config }, async (request, reply): Promise<Attachment> => {
     const { user } = await authenticateActive(db, request);
-    // Refused before a byte of the body is read: like 413, the connection closes instead of draining it.
-    enforceRateLimit(limiters.upload, user.id, reply, { closeConnection: true });
     const name = parseFileName(request.headers['x-file-name']);
     const declared = parseLength(request.headers['content-length']);
     // Refused before a byte of the body is read; the connection closes instead of draining the rest.
@@ -97,34 +116,53 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage, limiters }: U
       reply.header('connection', 'close');
       throw tooLarge();
     }
+    // The declared length is held against the quota before the body is read (the parser reads no
+    // more than it); concurrent uploads take turns on the hold (db/upload-quota.ts).
+    const reservation = await reserveUpload(db, user.id, declared, uploadQuotaBytes);
+    if ('refused' in reservation) {
+      reply.header('connection', 'close');
+      throw overQuota(declared, reservation.refused);
+    }
 
-    const key = randomBytes(18).toString('base64url');
-    const capture = new HeadCapture(SNIFF_BYTES);
-    // pipeline() passes a failure of the request (client abort) on to `capture`, and so to storage.
-    const source: Readable = pipeline(request.raw, capture, () => {});
-    let bytes: number;
     try {
-      // The byte count is checked while streaming too: the declared length is not trusted.
-      ({ bytes } = await storage.write(key, source, { maxBytes: MAX_UPLOAD_BYTES }));
-    } catch (error) {
-      if (error instanceof FileTooLargeError) {
-        reply.header('connection', 'close');
-        throw tooLarge();
+      const key = randomBytes(18).toString('base64url');
+      const capture = new HeadCapture(SNIFF_BYTES);
+      // pipeline() passes a failure of the request (client abort) on to `capture`, and so to storage.
+      const source: Readable = pipeline(request.raw, capture, () => {});
+      let bytes: number;
+      try {
+        // The byte count is checked while streaming too: neither limit trusts the declared length.
+        ({ bytes } = await storage.write(key, source, { maxBytes: Math.min(MAX_UPLOAD_BYTES, declared) }));
+      } catch (error) {
+        if (error instanceof FileTooLargeError) {
+          reply.header('connection', 'close');
+          throw tooLarge();
+        }
+        // The client went away mid-upload: nothing was stored, and there is nobody left to answer.
+        if (!request.raw.complete) throw HttpError.msg(400, 'The upload was interrupted.');
+        if (error instanceof StorageUnavailableError) throw storageUnavailable(request, error);
+        throw error;
       }
-      // The client went away mid-upload: nothing was stored, and there is nobody left to answer.
-      if (!request.raw.complete) throw HttpError.msg(400, 'The upload was interrupted.');
-      if (error instanceof StorageUnavailableError) throw storageUnavailable(request, error);
-      throw error;
-    }
 
-    try {
-      const { mimeType, width, height } = sniff(capture.head, bytes <= SNIFF_BYTES);
-      const row = await createUpload(db, { ownerId: user.id, name, mimeType, size: bytes, width, height, storageKey: key });
-      return reply.code(201).send(toAttachment(row));
+      try {
+        const { mimeType, width, height } = sniff(capture.head, bytes <= SNIFF_BYTES);
+        const row = await completeUpload(db, reservation.reserved, { ownerId: user.id, name, mimeType, size: bytes, width, height, storageKey: key });
+        return reply.code(201).send(toAttachment(row));
+      } catch (error) {
+        await storage.remove(key);
+        throw error;
+      }
     } catch (error) {
-      await storage.remove(key);
+      await releaseUpload(db, reservation.reserved);
       throw error;
     }
+  });
+
+  // Where the caller stands against their quota (the settings menu shows it).
+  app.get('/uploads/usage', async (request): Promise<UploadUsage> => {
+    const { user } = await authenticateActive(db, request);
+    const { usedBytes, quotaBytes } = await uploadUsage(db, user.id, uploadQuotaBytes);
+    return { used_bytes: usedBytes, quota_bytes: quotaBytes };
   });
 
   // No bearer token: <img src> cannot send one. The random id in the URL is the capability (DECISIONS.md).

@@ -12,8 +12,6 @@ import {
 import type { Db } from '../db/open-database';
 import { getProfile, listFollows, searchUsers } from '../db/people';
 import { findActiveUser } from '../db/users';
-import { enforceRateLimit } from '../security/http-rate-limit';
-import type { RateLimiters } from '../security/rate-limit';
 import { authenticateActive } from './authenticate';
 import { encodeCursor, followCursor } from './cursor';
 import { HttpError, parseBody } from './errors';
@@ -28,11 +26,10 @@ const followListQuery = z.object({ cursor: followCursor.optional() });
 export const userNotFound = () => HttpError.msg(404, 'User not found.');
 
 /** People: search, profiles, follow lists. Inactive accounts are invisible (404, never listed). */
-export function usersRoutes(app: FastifyInstance, { db, limiters }: { db: Db; limiters: Pick<RateLimiters, 'search'> }): void {
+export function usersRoutes(app: FastifyInstance, { db }: { db: Db }): void {
   // Search answers the best `limit` matches; there is no further page (next_cursor is always null).
-  app.get('/users/search', async (request, reply): Promise<Page<UserSummary>> => {
+  app.get('/users/search', { config: { rateLimit: 'search' } }, async (request): Promise<Page<UserSummary>> => {
     const { user } = await authenticateActive(db, request);
-    enforceRateLimit(limiters.search, user.id, reply);
     const { q, limit } = parseBody(searchQuery, request.query);
     return { results: await searchUsers(db, user.id, q, limit), next_cursor: null };
   });

@@ -6,8 +6,9 @@ import type { Db } from '../db/open-database';
 import type { SocketDisconnector } from '../http/accounts-routes';
 import { originAllowRequest } from '../security/origin';
 import { MAX_SOCKET_PAYLOAD_BYTES } from '../security/payload-limits';
-import { createRateLimiters, type RateLimits } from '../security/rate-limit';
-import { rateLimitEvents } from '../security/socket-rate-limit';
+import type { RateLimiters } from '../security/rate-limit';
+import type { SocketCap } from '../security/socket-cap';
+import { limitEvents } from '../security/socket-rate-limit';
 import { registerAccountHandlers } from './account-handlers';
 import { registerFollowHandlers } from './follow-handlers';
 import { handshakeAuth } from './handshake';
@@ -23,7 +24,12 @@ export interface Realtime extends SocketDisconnector {
 export interface RealtimeDeps {
   db: Db;
   log: FastifyBaseLogger;
-  rateLimits: RateLimits;
+  /** Per-user budgets: every event takes from its own or the default one (security/socket-rate-limit.ts). */
+  limiters: RateLimiters;
+  /** True while the node sheds load: events are answered busy. */
+  overloaded: () => boolean;
+  /** Sockets per user; past the cap the oldest are disconnected. Closed by close(). */
+  socketCap: SocketCap;
   /** Browser origins allowed to connect; null: the request's own (Host) only. */
   allowedOrigins: readonly string[] | null;
   /** Several nodes: the Redis adapter (redis-adapter.ts); unset: Socket.IO's in-process one. */
@@ -32,7 +38,10 @@ export interface RealtimeDeps {
   messageWriter?: MessageWriter;
 }
 
-export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, allowedOrigins, adapter, messageWriter }: RealtimeDeps): Realtime {
+export function createRealtime(
+  httpServer: HttpServer,
+  { db, log, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter }: RealtimeDeps,
+): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
     // No connectionStateRecovery: the client's catch-up already restores what a reconnect missed,
@@ -49,8 +58,6 @@ export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, al
     // A larger WebSocket frame or polling body closes that connection (the client reconnects).
     maxHttpBufferSize: MAX_SOCKET_PAYLOAD_BYTES,
   });
-  const limiters = createRateLimiters(rateLimits);
-  const eventLimiters = { send: limiters.send, follow: limiters.follow };
   const writer = messageWriter ?? createMessageWriter(db);
 
   io.use(handshakeAuth(db, log));
@@ -58,9 +65,19 @@ export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, al
     // Every line about this socket says which socket and whose it is.
     const socketLog = log.child({ socketId: socket.id, userId: socket.data.userId });
     socketLog.info({ transport: socket.conn.transport.name }, 'socket connected');
-    socket.once('disconnect', (reason) => socketLog.info({ reason }, 'socket disconnected'));
-    void socket.join([rooms.account(socket.data.userId), rooms.session(socket.data.sessionId)]);
-    socket.use(rateLimitEvents(socket, eventLimiters, socketLog));
+    const { userId } = socket.data;
+    socket.once('disconnect', (reason) => {
+      socketCap.release(userId, socket.id);
+      socketLog.info({ reason }, 'socket disconnected');
+    });
+    void socket.join([rooms.account(userId), rooms.session(socket.data.sessionId)]);
+    // Each socket is in a room of its own id, on whichever node holds it: this reaches it from any node.
+    void socketCap.admit(userId, socket.id).then((evicted) => {
+      if (evicted.length === 0) return;
+      socketLog.info({ evicted: evicted.length }, 'oldest sockets of the user disconnected: too many at once');
+      io.in(evicted).disconnectSockets(true);
+    });
+    socket.use(limitEvents(socket, { limiters, overloaded, log: socketLog }));
     registerAccountHandlers(socket, db, socketLog);
     registerMessageHandlers(socket, db, writer, socketLog);
     registerFollowHandlers(socket, db, socketLog);
@@ -72,6 +89,7 @@ export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, al
     disconnectSession: (sessionId) => io.in(rooms.session(sessionId)).disconnectSockets(true),
     close: async () => {
       await writer.close();
+      socketCap.close();
       await io.close();
     },
   };

@@ -11,6 +11,12 @@ export type RedisOutageEvent = { down: true; error: Error } | { down: false };
 export interface RedisLink {
   /** Socket.IO's `adapter` option. */
   adapter: ReturnType<typeof createAdapter>;
+  /**
+   * A connection for the per-user limits and the socket cap, kept apart from the adapter's: a
+   * command fails at once while Redis is away (no offline queue) or after COMMAND_TIMEOUT_MS,
+   * so the callers fall back to this node's own counting instead of holding every event up.
+   */
+  commands: Redis;
   /** Resolves when Redis answers PING within `timeoutMs`; rejects otherwise (never waits in a queue). */
   ping(timeoutMs: number): Promise<void>;
   /** Called once when an outage starts and once when it ends, not per reconnection attempt. */
@@ -38,6 +44,8 @@ const CONNECT_TIMEOUT_MS = 10_000;
 // given up on a little after that instead of waiting for TCP keep-alive.
 const BLOCKING_TIMEOUT_MS = 10_000;
 const QUIT_TIMEOUT_MS = 1_000;
+/** A limit check waits no longer than this for Redis before the node counts on its own. */
+const COMMAND_TIMEOUT_MS = 500;
 
 /** Exported for its test: the delay before reconnection attempt `times` (1, 2, …). */
 export function retryDelay(times: number): number {
@@ -73,10 +81,15 @@ export async function connectRedis(url: string, { connectTimeoutMs = CONNECT_TIM
     for (const listener of listeners) listener({ down: false });
   });
 
+  const commands = client.duplicate({ connectionName: 'parley-limits', enableOfflineQueue: false, commandTimeout: COMMAND_TIMEOUT_MS });
+  // Its outages are the same as the main client's, which reports them.
+  commands.on('error', () => {});
+
   try {
-    await waitUntilReady(client, connectTimeoutMs);
+    await Promise.all([waitUntilReady(client, connectTimeoutMs), waitUntilReady(commands, connectTimeoutMs)]);
   } catch (error) {
     client.disconnect();
+    commands.disconnect();
     throw lastError ? new Error(`${(error as Error).message}: ${lastError.message}`, { cause: lastError }) : error;
   }
 
@@ -87,6 +100,7 @@ export async function connectRedis(url: string, { connectTimeoutMs = CONNECT_TIM
     // longer stream and larger reads keep every node ahead; missed ones are still caught up by
     // the clients' seq gap check, but live delivery should not depend on it.
     adapter: createAdapter(client, { maxLen: STREAM_MAX_LEN, readCount: STREAM_READ_COUNT }),
+    commands,
     onOutage: (listener) => void listeners.push(listener),
     ping: async (timeoutMs) => {
       // Not connected: say so now rather than queue a PING behind the reconnection.
@@ -95,8 +109,10 @@ export async function connectRedis(url: string, { connectTimeoutMs = CONNECT_TIM
     },
     close: async () => {
       // QUIT only when connected: while Redis is away it would wait in the offline queue.
-      if (client.status === 'ready') await withTimeout(client.quit(), QUIT_TIMEOUT_MS, 'redis QUIT').catch(() => undefined);
-      client.disconnect();
+      for (const connection of [commands, client]) {
+        if (connection.status === 'ready') await withTimeout(connection.quit(), QUIT_TIMEOUT_MS, 'redis QUIT').catch(() => undefined);
+        connection.disconnect();
+      }
     },
   };
 }

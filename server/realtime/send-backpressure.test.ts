@@ -11,6 +11,9 @@ import { messages } from '../db/schema';
 import { seedUsers, type SeededUser } from '../../testing/seed';
 import { connectSocket, emitWithAck, type ClientSocket } from '../test/socket-client';
 import { RESTARTING_MSG } from '../in-flight';
+import { createRateLimiters } from '../security/rate-limit';
+import { createLocalSocketCap } from '../security/socket-cap';
+import { NO_RATE_LIMITS } from '../test/observed-server';
 import { createRealtime, type Realtime } from './create-realtime';
 
 // The realtime layer alone over an in-memory PGlite, with a writer of our own: a tiny queue cap,
@@ -32,7 +35,9 @@ beforeEach(async () => {
   realtime = createRealtime(httpServer, {
     db: database.db,
     log: Fastify({ logger: false }).log,
-    rateLimits: { send: null, follow: null, search: null, upload: null },
+    limiters: createRateLimiters(NO_RATE_LIMITS),
+    overloaded: () => false,
+    socketCap: createLocalSocketCap({ cap: 20 }),
     allowedOrigins: null,
     messageWriter: writer,
   });

@@ -107,6 +107,7 @@ const ROUTES: RouteRow[] = [
     ok: 200,
     inactive: DEACTIVATED,
   },
+  { method: 'GET', url: '/api/uploads/usage', call: () => ({ path: '/api/uploads/usage' }), ok: 200, inactive: DEACTIVATED },
   {
     method: 'POST',
     url: '/api/uploads',

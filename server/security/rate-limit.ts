@@ -1,23 +1,31 @@
-/** A token bucket: `burst` tokens at most, refilled at `perSecond`; each action takes one. */
+import type { Redis } from 'ioredis';
+import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+/** `burst` actions at once, then `perSecond` on average. */
 export interface RateLimit {
   perSecond: number;
   burst: number;
 }
 
-/** The rate-limited actions. `null` switches one off (benchmarks, load generators). */
-export interface RateLimits {
-  send: RateLimit | null;
-  follow: RateLimit | null;
-  search: RateLimit | null;
-  upload: RateLimit | null;
-}
+/**
+ * Every per-user budget. `event` is what every socket event and `request` what every authenticated
+ * HTTP request takes from when it has no stricter budget of its own, so an event or a route added
+ * later is limited without a line of code (docs/DECISIONS.md, "Hostile input").
+ */
+export const RATE_LIMIT_NAMES = ['send', 'follow', 'sync', 'search', 'upload', 'event', 'request'] as const;
+export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
+
+/** `null` switches a budget off (benchmarks, load generators). */
+export type RateLimits = Record<RateLimitName, RateLimit | null>;
 
 export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
-  /** Takes one token for `key` (a user id), or says how long until one is available. */
-  take(key: number): RateVerdict;
+  /** Takes one action for `userId`, or says how long until one is available. */
+  take(userId: number): Promise<RateVerdict>;
 }
+
+export type RateLimiters = Record<RateLimitName, RateLimiter>;
 
 /** The refusal both transports give: `msg`, which the client's outbox treats as transient and retries. */
 export const tooManyRequests = (retryAfterSeconds: number) => ({
@@ -25,70 +33,67 @@ export const tooManyRequests = (retryAfterSeconds: number) => ({
 });
 
 const ALLOWED: RateVerdict = { allowed: true };
-// Full buckets are forgotten at most this often, so a sweep costs O(buckets) once a minute at most.
-const SWEEP_INTERVAL_MS = 60_000;
+const unlimited: RateLimiter = { take: async () => ALLOWED };
+const KEY_PREFIX = 'parley:rate';
 
-interface Bucket {
-  tokens: number;
-  /** When `tokens` was last computed (ms). */
-  at: number;
+/**
+ * A bucket as rate-limiter-flexible's fixed windows: a steady window of `points` per `duration`
+ * (the rate, in whole seconds), plus a burst window holding the rest of the burst, refilled over
+ * the time the whole burst takes at that rate. E.g. 5/s, burst 50: 5 per second, plus 45 per 10 s.
+ */
+export function windowsOf({ perSecond, burst }: RateLimit): { steady: Window; extra: Window | null } {
+  if (!(perSecond > 0) || !(burst >= 1)) throw new RangeError('A rate limit needs perSecond > 0 and burst >= 1.');
+  const points = Math.min(Math.floor(burst), Math.max(1, Math.floor(perSecond)));
+  const steady = { points, duration: Math.max(1, Math.round(points / perSecond)) };
+  const rest = Math.floor(burst) - points;
+  return { steady, extra: rest > 0 ? { points: rest, duration: Math.max(1, Math.ceil(burst / perSecond)) } : null };
+}
+
+interface Window {
+  points: number;
+  duration: number;
 }
 
 /**
- * In-memory, per process. A bucket that has refilled to full behaves exactly like a missing one,
- * so sweeps delete those: memory holds only users who acted within about one refill time.
+ * With Redis, a window is counted there (one atomic script per action), so every node takes from
+ * the same budget. A key found over its limit is then refused from memory until its window ends,
+ * so a flood costs Redis nothing. While Redis is away (rejectIfRedisNotReady: no waiting in a
+ * queue), an in-memory insurance window of the same size takes over, per node.
  */
-export class TokenBucketLimiter implements RateLimiter {
-  private readonly buckets = new Map<number, Bucket>();
-  private lastSweep: number;
-
-  constructor(
-    private readonly limit: RateLimit,
-    private readonly now: () => number = Date.now,
-  ) {
-    if (!(limit.perSecond > 0) || !(limit.burst >= 1)) throw new RangeError('A rate limit needs perSecond > 0 and burst >= 1.');
-    this.lastSweep = now();
-  }
-
-  take(key: number): RateVerdict {
-    const now = this.now();
-    this.sweep(now);
-    const tokens = this.tokensAt(this.buckets.get(key), now);
-    if (tokens < 1) {
-      // Less a hair, so floating-point dust (59.0000000001) does not add a whole second.
-      const wait = (1 - tokens) / this.limit.perSecond - 1e-9;
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(wait)) };
-    }
-    this.buckets.set(key, { tokens: tokens - 1, at: now });
-    return ALLOWED;
-  }
-
-  /** Buckets currently held (for tests and metrics). */
-  get size(): number {
-    return this.buckets.size;
-  }
-
-  private tokensAt(bucket: Bucket | undefined, now: number): number {
-    if (!bucket) return this.limit.burst;
-    const refilled = bucket.tokens + (Math.max(0, now - bucket.at) / 1000) * this.limit.perSecond;
-    return Math.min(this.limit.burst, refilled);
-  }
-
-  private sweep(now: number): void {
-    if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
-    this.lastSweep = now;
-    for (const [key, bucket] of this.buckets) {
-      if (this.tokensAt(bucket, now) >= this.limit.burst) this.buckets.delete(key);
-    }
-  }
+function windowLimiter(name: string, window: Window, redis: Redis | undefined) {
+  const options = { keyPrefix: `${KEY_PREFIX}:${name}`, points: window.points, duration: window.duration };
+  if (!redis) return new RateLimiterMemory(options);
+  return new RateLimiterRedis({
+    ...options,
+    storeClient: redis,
+    rejectIfRedisNotReady: true,
+    inMemoryBlockOnConsumed: window.points,
+    insuranceLimiter: new RateLimiterMemory(options),
+  });
 }
 
-const unlimited: RateLimiter = { take: () => ALLOWED };
+function limiterFor(name: RateLimitName, limit: RateLimit, redis: Redis | undefined): RateLimiter {
+  const { steady, extra } = windowsOf(limit);
+  const main = windowLimiter(name, steady, redis);
+  const consumer = extra ? new BurstyRateLimiter(main, windowLimiter(`${name}:burst`, extra, redis)) : main;
+  return {
+    async take(userId) {
+      try {
+        await consumer.consume(String(userId));
+        return ALLOWED;
+      } catch (refusal) {
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
+      }
+    },
+  };
+}
 
-export type RateLimiters = Record<keyof RateLimits, RateLimiter>;
-
-/** One limiter per action; a switched-off action gets one that always allows. */
-export function createRateLimiters(limits: RateLimits, now?: () => number): RateLimiters {
-  const make = (limit: RateLimit | null) => (limit ? new TokenBucketLimiter(limit, now) : unlimited);
-  return { send: make(limits.send), follow: make(limits.follow), search: make(limits.search), upload: make(limits.upload) };
+/** One limiter per budget; a switched-off budget gets one that always allows. With `redis`, shared by every node. */
+export function createRateLimiters(limits: RateLimits, redis?: Redis): RateLimiters {
+  const entries = RATE_LIMIT_NAMES.map((name) => {
+    const limit = limits[name];
+    return [name, limit ? limiterFor(name, limit, redis) : unlimited] as const;
+  });
+  return Object.fromEntries(entries) as RateLimiters;
 }

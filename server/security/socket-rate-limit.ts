@@ -3,23 +3,56 @@ import type { Event } from 'socket.io';
 import type { ClientToServerEvents } from '../../lib/contract';
 import { errorAck, splitArgs } from '../realtime/ack';
 import type { RealtimeSocket } from '../realtime/types';
-import { tooManyRequests, type RateLimiter } from './rate-limit';
+import { SHED_MSG } from './load-shedding';
+import { tooManyRequests, type RateLimitName, type RateLimiters } from './rate-limit';
 
-export type EventLimiters = Partial<Record<keyof ClientToServerEvents, RateLimiter>>;
+/** Events with a stricter budget of their own; every other event takes from `event`. */
+const EVENT_BUDGETS: Partial<Record<keyof ClientToServerEvents, RateLimitName>> = { send: 'send', follow: 'follow', sync: 'sync' };
 
 /**
- * Socket.IO per-socket middleware: runs for every incoming event before its handler. A limited
- * event over its rate is answered `{error: {msg}}` (transient for the client's outbox) and never
- * reaches the handler. Keyed by user id, so all of a user's tabs share one budget.
+ * Never shed: init and sync are how a client recovers after a reconnect, and it does not retry
+ * either when refused (a tab refused init stays unusable, one refused sync stays behind until its
+ * next reconnect or seq gap). Their per-user budgets still bound them.
  */
-export function rateLimitEvents(socket: RealtimeSocket, limiters: EventLimiters, log: FastifyBaseLogger) {
+const NEVER_SHED: ReadonlySet<string> = new Set(['init', 'sync']);
+
+export interface EventLimitsDeps {
+  limiters: RateLimiters;
+  /** True while the node sheds load (security/load-shedding.ts). */
+  overloaded: () => boolean;
+  log: FastifyBaseLogger;
+}
+
+/** The budget an incoming event takes from: its own, or the default `event` one (unknown names included). */
+function eventBudget(event: unknown): RateLimitName {
+  // Own keys only: an event named `constructor` or `__proto__` must not find Object's members.
+  return typeof event === 'string' && Object.hasOwn(EVENT_BUDGETS, event) ? EVENT_BUDGETS[event as keyof ClientToServerEvents]! : 'event';
+}
+
+/**
+ * Socket.IO per-socket middleware: runs for every incoming packet before any handler, so every
+ * event, including ones added later, is limited. An event refused for the node's load or the
+ * user's rate is answered `{error: {msg}}` (transient: the client's outbox retries) and never
+ * reaches its handler. Keyed by user id, so all of a user's tabs share one budget.
+ */
+export function limitEvents(socket: RealtimeSocket, { limiters, overloaded, log }: EventLimitsDeps) {
   return ([event, ...args]: Event, next: (error?: Error) => void): void => {
-    // Own keys only: an event named `constructor` or `__proto__` must not find Object's members.
-    const limiter = typeof event === 'string' && Object.hasOwn(limiters, event) ? limiters[event as keyof ClientToServerEvents] : undefined;
-    const verdict = limiter?.take(socket.data.userId);
-    if (!verdict || verdict.allowed) return next();
-    log.info({ event, retryAfterSeconds: verdict.retryAfterSeconds }, 'socket event rate limited');
-    splitArgs(args).ack(errorAck(tooManyRequests(verdict.retryAfterSeconds)));
-    // next() is not called: the event is dropped here.
+    const refuse = (msg: string) => splitArgs(args).ack(errorAck({ msg }));
+    if (overloaded() && !NEVER_SHED.has(String(event))) {
+      log.info({ event }, 'socket event shed: server busy');
+      return refuse(SHED_MSG);
+    }
+    limiters[eventBudget(event)].take(socket.data.userId).then(
+      (verdict) => {
+        if (verdict.allowed) return next();
+        log.info({ event, retryAfterSeconds: verdict.retryAfterSeconds }, 'socket event rate limited');
+        refuse(tooManyRequests(verdict.retryAfterSeconds).msg);
+        // next() is not called: the event is dropped here.
+      },
+      (error: unknown) => {
+        log.error({ err: error, event }, 'socket rate limiter failed');
+        refuse('Internal server error');
+      },
+    );
   };
 }

@@ -50,7 +50,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     options.verifier ??
     createFirebaseVerifier({ projectId: EMULATOR_PROJECT_ID, authEmulatorHost: inject('firebaseAuthEmulatorHost') });
   const server = createServer({
-    config: { port: 0, host: '127.0.0.1', logLevel: 'silent', ...options.config },
+    // No load shedding unless a test asks for it: on a busy machine PGlite alone can lag the
+    // shared event loop past its threshold, and a test would then fail for the machine's load.
+    config: { port: 0, host: '127.0.0.1', logLevel: 'silent', shedEventLoopDelayMs: 0, ...options.config },
     db: database,
     verifier,
     storage: options.storage ?? createLocalFileStorage(uploadsDir),

@@ -1,4 +1,5 @@
 import type { LogLevel } from '../config';
+import type { ParleyServer } from '../app';
 import type { RateLimits } from '../security/rate-limit';
 import type { FileStorage } from '../storage/file-storage';
 import { startTestServer, type TestServer } from './helpers';
@@ -30,17 +31,19 @@ export interface ObservedServerOptions {
   rateLimits?: RateLimits;
   /** Unset: a local folder in the server's temporary directory. */
   storage?: FileStorage;
+  /** Runs before listen(), after the route recorder is hooked: routes and listeners added here are recorded too. */
+  beforeListen?: (server: ParleyServer) => void;
 }
 
 /** Every rate limit switched off: a fuzzer reaching validation instead of the limiter. */
-export const NO_RATE_LIMITS: RateLimits = { send: null, follow: null, search: null, upload: null };
+export const NO_RATE_LIMITS: RateLimits = { send: null, follow: null, sync: null, search: null, upload: null, event: null, request: null };
 
 /**
  * startTestServer's server (PGlite in a temporary directory, the emulator-backed verifier), but
  * logging at a real level into memory instead of stdout, and recording every route Fastify
  * registers.
  */
-export async function startObservedServer({ logLevel = 'info', rateLimits, storage }: ObservedServerOptions = {}): Promise<ObservedServer> {
+export async function startObservedServer({ logLevel = 'info', rateLimits, storage, beforeListen }: ObservedServerOptions = {}): Promise<ObservedServer> {
   const logs: LogLine[] = [];
   const routes: RegisteredRoute[] = [];
   const server = await startTestServer({
@@ -54,10 +57,12 @@ export async function startObservedServer({ logLevel = 'info', rateLimits, stora
       },
     },
     // Routes are registered inside plugins, which only run at ready(): this hook sees all of them.
-    beforeListen: (parley) =>
+    beforeListen: (parley) => {
       parley.app.addHook('onRoute', (route) => {
         for (const method of [route.method].flat()) routes.push({ method, url: route.url });
-      }),
+      });
+      beforeListen?.(parley);
+    },
   });
   return { ...server, logs, routes };
 }

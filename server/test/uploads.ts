@@ -72,3 +72,28 @@ export async function eventually(check: () => Promise<boolean>, ms = 5_000): Pro
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/**
+ * An upload whose body is sent in two steps: the headers and `head` now, the rest on `finish`
+ * (or the connection cut on `abort`). `response` settles when the server answers (which may be
+ * before the body is done); it rejects once aborted.
+ */
+export function openUpload(base: string, headers: Record<string, string | number>, head: Buffer) {
+  let req: ReturnType<typeof httpRequest> | undefined;
+  const response = new Promise<RawResponse>((resolve, reject) => {
+    const started = httpRequest(`${base}/api/uploads`, { method: 'POST', headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => {
+        started.destroy();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+      });
+      res.on('error', reject);
+    });
+    started.on('error', reject);
+    started.write(head);
+    req = started;
+  });
+  return { response, finish: (rest: Buffer) => void req?.end(rest), abort: () => void req?.destroy() };
+}

@@ -134,6 +134,10 @@ export const en = {
   },
   settings: {
     title: 'Settings',
+    storageLabel: 'Storage',
+    storageUsed: '{{used}} of {{quota}} used',
+    storageUsedNoQuota: '{{used}} used',
+    storageUnavailable: 'Storage use unavailable.',
     language: 'Language',
     languageHint: 'Parley will use this language on all your devices.',
     languageSaved: 'Language saved.',

@@ -143,6 +143,10 @@ export const es: Translation = {
   },
   settings: {
     title: 'Ajustes',
+    storageLabel: 'Almacenamiento',
+    storageUsed: '{{used}} de {{quota}} usados',
+    storageUsedNoQuota: '{{used}} usados',
+    storageUnavailable: 'No se pudo consultar el espacio usado.',
     language: 'Idioma',
     languageHint: 'Parley usará este idioma en todos tus dispositivos.',
     languageSaved: 'Idioma guardado.',

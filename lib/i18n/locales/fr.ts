@@ -143,6 +143,10 @@ export const fr: Translation = {
   },
   settings: {
     title: 'Paramètres',
+    storageLabel: 'Stockage',
+    storageUsed: '{{used}} utilisés sur {{quota}}',
+    storageUsedNoQuota: '{{used}} utilisés',
+    storageUnavailable: 'Espace utilisé indisponible.',
     language: 'Langue',
     languageHint: 'Parley utilisera cette langue sur tous vos appareils.',
     languageSaved: 'Langue enregistrée.',

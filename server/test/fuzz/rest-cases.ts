@@ -91,6 +91,7 @@ export function restGenerators(ids: RestIds) {
     { method: 'GET', path: '/api/users/search?q=a', headers: {} },
     ...USER_ID_ROUTES.map((route) => ({ method: 'GET', path: routeWith(route, ids.peerId), headers: {} })),
     { method: 'GET', path: '/api/conversations', headers: {} },
+    { method: 'GET', path: '/api/uploads/usage', headers: {} },
     { method: 'POST', path: '/api/uploads', headers: { 'x-file-name': 'a.txt', 'content-type': 'text/plain' }, body: rng.bytes(64) },
   ];
 
@@ -126,7 +127,7 @@ export function restGenerators(ids: RestIds) {
       const { id, name } = ids.peerUpload;
       const base = rng.pick([
         '/api/accounts/info', `/api/users/${ids.peerId}`, `/api/users/${ids.peerId}/followers`, '/api/conversations',
-        `/api/conversations/${ids.peerId}/messages`, `/api/uploads/${id}/${name}`, '/api/health',
+        `/api/conversations/${ids.peerId}/messages`, `/api/uploads/${id}/${name}`, '/api/uploads/usage', '/api/health',
       ]);
       const segments = base.split('/');
       const at = rng.int(2, segments.length - 1);
@@ -270,7 +271,7 @@ export function restGenerators(ids: RestIds) {
         ['/api/accounts/logout', ['POST']], ['/api/accounts/deactivate', ['POST']], ['/api/users/search?q=a', ['GET', 'HEAD']],
         [`/api/users/${ids.peerId}`, ['GET', 'HEAD']], [`/api/users/${ids.peerId}/followers`, ['GET', 'HEAD']],
         ['/api/conversations', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}/messages`, ['GET', 'HEAD']],
-        ['/api/uploads', ['POST']], [`/api/uploads/${ids.peerUpload.id}/${ids.peerUpload.name}`, ['GET', 'HEAD']], ['/api/health', ['GET', 'HEAD']],
+        ['/api/uploads', ['POST']], ['/api/uploads/usage', ['GET', 'HEAD']], [`/api/uploads/${ids.peerUpload.id}/${ids.peerUpload.name}`, ['GET', 'HEAD']], ['/api/health', ['GET', 'HEAD']],
         ['/api', []], ['/api/', []], ['/api/accounts', []], ['/api/users', []], ['/api/nope', []], ['/api/accounts/info/extra', []],
       ];
       const [path, allowed] = rng.pick(routes);
