@@ -19,12 +19,15 @@ const flag = (fallback: boolean) => z.preprocess(blankToUndefined, z.stringbool(
  * - search 5/s, burst 20: the client debounces typing at 300 ms (about 3/s at most).
  * - upload 30/min, burst 20: sharing a batch of photos at once. Bytes are not budgeted here
  *   (each file may be 50 MB); per-user quotas are a separate piece of work.
+ * - export 6/h, burst 3: a download of all the account's data reads its whole history; a person
+ *   wants it once, maybe again after a failed download, never in a loop.
  */
 export const DEFAULT_RATE_LIMITS = {
   send: { perSecond: 5, burst: 50 },
   follow: { perSecond: 2, burst: 20 },
   search: { perSecond: 5, burst: 20 },
   upload: { perSecond: 30 / 60, burst: 20 },
+  export: { perSecond: 6 / 3600, burst: 3 },
 } satisfies RateLimits;
 
 const SECONDS_PER: Record<string, number> = { s: 1, m: 60, h: 3600 };
@@ -105,6 +108,7 @@ const envSchema = z.object({
   RATE_LIMIT_FOLLOW: rateLimit(DEFAULT_RATE_LIMITS.follow),
   RATE_LIMIT_SEARCH: rateLimit(DEFAULT_RATE_LIMITS.search),
   RATE_LIMIT_UPLOAD: rateLimit(DEFAULT_RATE_LIMITS.upload),
+  RATE_LIMIT_EXPORT: rateLimit(DEFAULT_RATE_LIMITS.export),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -135,7 +139,7 @@ export interface Config {
    * (its Host). Requests without an Origin header (not a browser) are always allowed.
    */
   allowedOrigins: string[] | null;
-  /** Per-user limits on send, follow, search and upload; null switches one off. */
+  /** Per-user limits on send, follow, search, upload and export; null switches one off. */
   rateLimits: RateLimits;
   /**
    * On SIGTERM, how long the node keeps serving with /api/ready answering 503 before it stops
@@ -188,6 +192,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       follow: vars.RATE_LIMIT_FOLLOW,
       search: vars.RATE_LIMIT_SEARCH,
       upload: vars.RATE_LIMIT_UPLOAD,
+      export: vars.RATE_LIMIT_EXPORT,
     },
     shutdownDrainMs: vars.SHUTDOWN_DRAIN_MS,
   };

@@ -15,7 +15,7 @@ describe('ConversationList', () => {
     resetConversationsStore();
     resetSessionStore();
     readMarking.openConversation.mockReset();
-    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true });
+    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone' });
     await initI18n('en');
   });
   afterEach(cleanup);

@@ -81,7 +81,7 @@ describe('ThreadView', () => {
     resetFakeSocketService();
     api.listMessages.mockReset();
     api.listMessages.mockResolvedValue({ results: [message(2), message(1)], next_cursor: null });
-    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true });
+    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone' });
     await useThreadStore.getState().startOutbox(ME);
     socket = connectFakeSocket(ME);
     await vi.waitFor(() => expect(isReady()).toBe(true));

@@ -7,6 +7,12 @@ export type SocialType = (typeof SOCIAL_TYPES)[number];
 
 export type { AuthorizeRequest } from './schemas';
 
+/** Who may start a new conversation with the user (PATCH /api/accounts/settings). */
+export const MESSAGE_POLICIES = ['everyone', 'following', 'nobody'] as const;
+export type MessagePolicy = (typeof MESSAGE_POLICIES)[number];
+/** A new account's setting (docs/DECISIONS.md). */
+export const DEFAULT_MESSAGE_POLICY: MessagePolicy = 'everyone';
+
 /** The user as the API returns it. SPEC §3 only names id, language and is_active. */
 export interface User {
   id: number;
@@ -15,6 +21,8 @@ export interface User {
   avatar: string | null;
   language: string;
   is_active: boolean;
+  /** Who may start a conversation with them: everyone, people they follow, or nobody. */
+  message_policy: MessagePolicy;
 }
 
 export interface AuthorizeResponse {

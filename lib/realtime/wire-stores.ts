@@ -5,6 +5,7 @@ import { onSignOut } from '@/lib/session/sign-out';
 import { socketService as service } from '@/lib/socket/socket-service';
 import { resetConversationsStore, useConversationsStore } from '@/lib/stores/conversations-store';
 import { resetPeopleStore, usePeopleStore } from '@/lib/stores/people-store';
+import { resetSafetyStore, useSafetyStore } from '@/lib/stores/safety-store';
 import { startSearchSync } from '@/lib/stores/search-sync';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { resetThreadStore, useThreadStore } from '@/lib/stores/thread-store';
@@ -140,6 +141,7 @@ export function wireStores(): () => void {
     service.onFollowChange((payload) => usePeopleStore.getState().applyFollowed(payload)),
     service.onFollower((payload) => usePeopleStore.getState().applyFollower(payload)),
     service.onConnect(onConnect),
+    service.onSafetyChange((change) => useSafetyStore.getState().applyChange(change)),
     startSearchSync(),
   ];
   document.addEventListener('visibilitychange', onTabVisible);
@@ -155,6 +157,7 @@ export function wireStores(): () => void {
     resetConversationsStore();
     resetThreadStore();
     resetPeopleStore();
+    resetSafetyStore();
   };
   const stopOnSignOut = onSignOut(stop);
   teardown = stop;

@@ -11,7 +11,7 @@ const accounts = vi.hoisted(() => ({ logout: vi.fn<() => Promise<void>>() }));
 vi.mock('@/lib/socket/socket-service', () => socket);
 vi.mock('@/lib/api/accounts', () => accounts);
 
-const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'fr', is_active: true };
+const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'fr', is_active: true, message_policy: 'everyone' };
 
 describe('session actions', () => {
   let navigate: ReturnType<typeof vi.fn<(path: string) => void>>;

@@ -14,6 +14,7 @@ import type {
   MessageCountPayload,
   MessagePayload,
   ReadPayload,
+  SafetyChange,
   SendPayload,
   ServerToClientEvents,
   SyncPayload,
@@ -34,6 +35,7 @@ export type FollowedListener = (value: false) => void;
 export type FollowChangeListener = (payload: FollowedPayload) => void;
 export type ConversationReadListener = (payload: ConversationReadPayload) => void;
 export type ConnectListener = () => void;
+export type SafetyChangeListener = (change: SafetyChange) => void;
 
 export interface SocketService {
   /** Records the user id, connects if needed and sends `init`; `init` is sent again on every reconnect. */
@@ -55,6 +57,8 @@ export interface SocketService {
   onFollower(listener: FollowChangeListener): () => void;
   /** `conversation_read`: another of the user's devices read that conversation. */
   onConversationRead(listener: ConversationReadListener): () => void;
+  /** `safety_changed`: a block, a mute or who may message the user changed on one of their devices. */
+  onSafetyChange(listener: SafetyChangeListener): () => void;
   /** The account's messages after a seq (catch-up; lib/realtime/catch-up.ts). */
   syncMessages(payload: SyncPayload): Promise<Ack<SyncResult>>;
   /** Connected and the server has acknowledged this connection's init: other events may go out. */
@@ -87,6 +91,7 @@ export function createSocketService(
   const followerListeners = new Set<FollowChangeListener>();
   const conversationReadListeners = new Set<ConversationReadListener>();
   const connectListeners = new Set<ConnectListener>();
+  const safetyChangeListeners = new Set<SafetyChangeListener>();
   const counters = () => useCounterStore.getState();
   const connection = () => useConnectionStore.getState();
 
@@ -140,6 +145,7 @@ export function createSocketService(
     created.on('message_sent', (message) => notify(messageSentListeners, message));
     created.on('follower', (payload) => notify(followerListeners, payload));
     created.on('conversation_read', (payload) => notify(conversationReadListeners, payload));
+    created.on('safety_changed', (change) => notify(safetyChangeListeners, change));
     return created;
   }
 
@@ -223,6 +229,7 @@ export function createSocketService(
     onFollower: (listener) => subscribe(followerListeners, listener),
     onConversationRead: (listener) => subscribe(conversationReadListeners, listener),
     onConnect: (listener) => subscribe(connectListeners, listener),
+    onSafetyChange: (listener) => subscribe(safetyChangeListeners, listener),
   };
 }
 

@@ -35,7 +35,7 @@ export function mergeConversations(list: readonly Conversation[], rows: readonly
 
 /** Until the person's profile arrives, a new conversation shows them by id only. */
 export function unknownUser(id: number): UserSummary {
-  return { id, username: null, avatar: null, is_following: false, follows_you: false };
+  return { id, username: null, avatar: null, is_following: false, follows_you: false, deleted: false };
 }
 
 /**
@@ -55,6 +55,7 @@ export function applyMessage(
     user: ours?.user ?? unknownUser(peerId),
     last_message: newer ? message : ours.last_message,
     unread_count: (ours?.unread_count ?? 0) + unread,
+    muted: ours?.muted ?? false,
   };
   return sortConversations([row, ...list.filter((other) => other.user.id !== peerId)]);
 }
@@ -69,7 +70,12 @@ export function applyMessages(list: readonly Conversation[], newest: ReadonlyMap
   for (const [peerId, message] of newest) {
     const ours = byPeer.get(peerId);
     if (ours && (ours.last_message.id === message.id || compareMessages(message, ours.last_message) <= 0)) continue;
-    byPeer.set(peerId, { user: ours?.user ?? unknownUser(peerId), last_message: message, unread_count: ours?.unread_count ?? 0 });
+    byPeer.set(peerId, {
+      user: ours?.user ?? unknownUser(peerId),
+      last_message: message,
+      unread_count: ours?.unread_count ?? 0,
+      muted: ours?.muted ?? false,
+    });
     changed = true;
   }
   return changed ? sortConversations([...byPeer.values()]) : (list as Conversation[]);

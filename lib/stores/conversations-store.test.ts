@@ -37,7 +37,7 @@ describe('synced messages on the list', () => {
   beforeEach(() => {
     resetConversationsStore();
     api.getProfile.mockReset();
-    api.getProfile.mockResolvedValue({ ...user(5), followers_count: 0, following_count: 0 });
+    api.getProfile.mockResolvedValue({ ...user(5), followers_count: 0, following_count: 0, blocked: false, can_message: true });
   });
 
   it('each peer\'s newest message becomes its last one in one update; badges stay; new peers are filled in', async () => {
@@ -145,7 +145,7 @@ describe('conversations store', () => {
   });
 
   it('someone new shows by id at once and by profile once it arrives', async () => {
-    api.getProfile.mockResolvedValue({ ...user(4, { username: 'dee' }), followers_count: 0, following_count: 0 });
+    api.getProfile.mockResolvedValue({ ...user(4, { username: 'dee' }), followers_count: 0, following_count: 0, blocked: false, can_message: true });
     store().receiveIncoming(message(1, { sender_id: 4 }), { countUnread: true });
     expect(store().conversations[0]?.user).toMatchObject({ id: 4, username: null });
     await settle();

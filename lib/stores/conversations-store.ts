@@ -37,6 +37,10 @@ export interface ConversationsActions {
   markRead: (peerId: number) => number;
   /** Adds back a badge cleared for a read the server then refused. */
   addUnread: (peerId: number, count: number) => void;
+  /** The user blocked this person: the row leaves the list (the server's total follows by message_count). */
+  removeConversation: (peerId: number) => void;
+  /** The row's mute, as this device chose it or another reported it (`safety_changed`). */
+  setMuted: (peerId: number, muted: boolean) => void;
 }
 
 export type ConversationsStore = ConversationsState & ConversationsActions;
@@ -60,9 +64,9 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
   async function fillPeer(peerId: number): Promise<void> {
     const started = generation;
     try {
-      const { id, username, avatar, is_following, follows_you } = await getProfile(peerId);
+      const { id, username, avatar, is_following, follows_you, deleted } = await getProfile(peerId);
       if (started !== generation) return;
-      const user = { id, username, avatar, is_following, follows_you };
+      const user = { id, username, avatar, is_following, follows_you, deleted };
       set((state) => ({ conversations: state.conversations.map((row) => (row.user.id === id ? { ...row, user } : row)) }));
     } catch {
       // Logged by the API client; the row keeps showing the person by id.
@@ -152,6 +156,14 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
       return previous;
     },
 
+    removeConversation(peerId) {
+      set((state) => ({ conversations: state.conversations.filter((row) => row.user.id !== peerId) }));
+    },
+
+    setMuted(peerId, muted) {
+      set((state) => ({ conversations: state.conversations.map((row) => (row.user.id === peerId ? { ...row, muted } : row)) }));
+    },
+
     addUnread(peerId, count) {
       if (count <= 0) return;
       set((state) => ({
@@ -167,6 +179,8 @@ export function selectUnreadFor(state: ConversationsState, peerId: number): numb
 
 export const useConversations = () => useConversationsStore((state) => state.conversations);
 export const useConversationsStatus = () => useConversationsStore((state) => state.status);
+export const useConversationMuted = (peerId: number) =>
+  useConversationsStore((state) => state.conversations.find((row) => row.user.id === peerId)?.muted ?? null);
 export const useConversationUnread = (peerId: number) =>
   useConversationsStore((state) => selectUnreadFor(state, peerId));
 

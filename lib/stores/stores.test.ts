@@ -10,7 +10,7 @@ import {
   useSessionStore,
 } from './index';
 
-const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'en', is_active: true };
+const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone' };
 
 describe('stores', () => {
   beforeEach(() => {

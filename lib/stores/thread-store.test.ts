@@ -148,7 +148,7 @@ describe('thread store: sending', () => {
     resetConversationsStore();
     resetSessionStore();
     resetFakeSocketService();
-    publishUser({ id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true });
+    publishUser({ id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone' });
     await threads().startOutbox(ME);
   });
 

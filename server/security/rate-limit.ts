@@ -10,6 +10,8 @@ export interface RateLimits {
   follow: RateLimit | null;
   search: RateLimit | null;
   upload: RateLimit | null;
+  /** GET /api/accounts/export: the whole history, so far stricter than the rest. */
+  export: RateLimit | null;
 }
 
 export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -90,5 +92,11 @@ export type RateLimiters = Record<keyof RateLimits, RateLimiter>;
 /** One limiter per action; a switched-off action gets one that always allows. */
 export function createRateLimiters(limits: RateLimits, now?: () => number): RateLimiters {
   const make = (limit: RateLimit | null) => (limit ? new TokenBucketLimiter(limit, now) : unlimited);
-  return { send: make(limits.send), follow: make(limits.follow), search: make(limits.search), upload: make(limits.upload) };
+  return {
+    send: make(limits.send),
+    follow: make(limits.follow),
+    search: make(limits.search),
+    upload: make(limits.upload),
+    export: make(limits.export),
+  };
 }
