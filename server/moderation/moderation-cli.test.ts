@@ -38,7 +38,9 @@ const backends: [string, () => DbEnv][] = [
 ];
 
 describe.each(backends)('npm run moderation on %s', (_name, envOf) => {
-  it('lists, shows and resolves reports, and deactivates a user', async () => {
+  // Each command opens the database anew, as the real command does: on PGlite that is a few
+  // seconds apiece (it starts an embedded Postgres and checks its migrations), ten times over.
+  it('lists, shows and resolves reports, and deactivates a user', { timeout: 180_000 }, async () => {
     const env = envOf();
     const tag = Math.random().toString(36).slice(2);
     // Arrange through the product's own queries, then close: PGlite admits one process at a time.
