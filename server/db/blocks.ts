@@ -1,4 +1,4 @@
-import { and, desc, eq, or, sql } from 'drizzle-orm';
+import { and, desc, eq, or } from 'drizzle-orm';
 import type { BlockedUser, FollowedPayload } from '../../lib/contract';
 import type { Db } from './open-database';
 import { countFollowers } from './people';
@@ -65,14 +65,4 @@ export async function listBlocks(db: Db, userId: number): Promise<BlockedUser[]>
     .orderBy(desc(blocks.createdAt), desc(blocks.blockedId))
     .limit(BLOCK_LIST_LIMIT);
   return rows.map(({ blockedAt, ...user }) => ({ ...user, blocked_at: blockedAt.toISOString() }));
-}
-
-/** Whether `blockerId` blocked `blockedId`. */
-export async function isBlocked(db: Db, blockerId: number, blockedId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ one: sql<number>`1` })
-    .from(blocks)
-    .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)))
-    .limit(1);
-  return row !== undefined;
 }
