@@ -44,7 +44,8 @@ test('block from a search result: the conversation and its unread leave every ta
 
   // Bob's next message is refused with the generic words, and nothing reaches Alice.
   await bob.send('are you there?');
-  await expect(bob.thread(aliceName.name).getByText(`Not sent: recipient_id: ${CANNOT}`)).toBeVisible();
+  // In the message (and in the thread's live region for screen readers).
+  await expect(bob.thread(aliceName.name).getByText(`Not sent: recipient_id: ${CANNOT}`).first()).toBeVisible();
   await expect(alice.unreadCount).toHaveText('0');
 
   // Unblock from settings: the conversation and its two unread messages come back.
@@ -73,7 +74,8 @@ test('who can message me: "Nobody" shows before typing, and a first message alre
   await privacy.close();
 
   await bob.send('hello there');
-  await expect(bob.thread(aliceName.name).getByText(`Not sent: recipient_id: ${CANNOT}`)).toBeVisible();
+  // In the message (and in the thread's live region for screen readers).
+  await expect(bob.thread(aliceName.name).getByText(`Not sent: recipient_id: ${CANNOT}`).first()).toBeVisible();
 
   // Opened afresh, the thread says so instead of offering a message box.
   await bob.page.reload();

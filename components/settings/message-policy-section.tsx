@@ -11,14 +11,16 @@ export function MessagePolicySection() {
   const t = useT();
   const id = useId();
   const policy = useCurrentUser()?.message_policy ?? DEFAULT_MESSAGE_POLICY;
-  const [saving, setSaving] = useState(false);
+  // The choice shows at once; the saved setting (the published user) takes over when the server answers.
+  const [choice, setChoice] = useState<MessagePolicy | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const saving = choice !== null;
 
   async function choose(next: MessagePolicy) {
-    setSaving(true);
+    setChoice(next);
     setError(null);
     const result = await useSafetyStore.getState().setMessagePolicy(next);
-    setSaving(false);
+    setChoice(null);
     if (!result.ok) setError(result.error);
   }
 
@@ -29,7 +31,7 @@ export function MessagePolicySection() {
         <legend className="visually-hidden">{t('privacy.whoCanMessage')}</legend>
         {MESSAGE_POLICIES.map((option) => (
           <label key={option} className={styles.option}>
-            <input type="radio" name={`${id}-policy`} value={option} checked={policy === option} disabled={saving} onChange={() => void choose(option)} />
+            <input type="radio" name={`${id}-policy`} value={option} checked={(choice ?? policy) === option} disabled={saving} onChange={() => void choose(option)} />
             <span>{t(`privacy.policies.${option}`)}</span>
           </label>
         ))}

@@ -33,6 +33,23 @@ export function mergeConversations(list: readonly Conversation[], rows: readonly
   return sortConversations([...byPeer.values()]);
 }
 
+/**
+ * The first page read again (a reconnect, a refresh): rows the server no longer lists are dropped
+ * (someone blocked on a device that missed the event, an account gone). The page holds every
+ * conversation whose last message lies in its range (all of them when it is the only page), so a
+ * local row inside that range but absent from it is gone; a row newer than the page arrived live
+ * after the read and is kept, and one older than the page lies on a later page.
+ */
+export function dropUnlisted(list: readonly Conversation[], page: readonly Conversation[], lastPage: boolean): Conversation[] {
+  if (page.length === 0) return list as Conversation[];
+  const listed = new Set(page.map((row) => row.user.id));
+  const ids = page.map((row) => row.last_message.id);
+  const newest = ids.length > 0 ? Math.max(...ids) : -Infinity;
+  const oldest = lastPage ? -Infinity : Math.min(...ids);
+  const kept = list.filter((row) => listed.has(row.user.id) || row.last_message.id > newest || row.last_message.id < oldest);
+  return kept.length === list.length ? (list as Conversation[]) : kept;
+}
+
 /** Until the person's profile arrives, a new conversation shows them by id only. */
 export function unknownUser(id: number): UserSummary {
   return { id, username: null, avatar: null, is_following: false, follows_you: false, deleted: false };

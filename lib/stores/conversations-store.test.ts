@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Conversation, Page, Profile } from '@/lib/contract';
 import { deferred, settle } from '@/lib/testing/deferred';
 import { conversation, ME, message, user } from '@/lib/testing/fixtures';
-import { mergeConversations } from './conversation-list';
+import { dropUnlisted, mergeConversations } from './conversation-list';
 import { resetConversationsStore, selectUnreadFor, useConversationsStore } from './conversations-store';
 
 const api = vi.hoisted(() => ({
@@ -30,6 +30,25 @@ describe('conversation list merging', () => {
     const stale = { ...conversation(2, message(4), 1), user: user(2, { username: 'bob' }) };
     const [row] = mergeConversations([live], [stale]);
     expect(row).toEqual({ ...live, user: stale.user });
+  });
+});
+
+describe('reading the first page again', () => {
+  const ids = (list: Conversation[]) => list.map((row) => row.user.id);
+
+  it('drops rows the server no longer lists within the page’s range (blocked elsewhere), keeps newer and older ones', () => {
+    const local = [conversation(9, message(50)), conversation(2, message(40)), conversation(3, message(30)), conversation(4, message(10))];
+    const page = [conversation(2, message(40)), conversation(5, message(20))];
+    // 9: newer than the page (arrived live after the read); 3: inside the range and gone; 4: on a later page.
+    expect(ids(dropUnlisted(local, page, false))).toEqual([9, 2, 4]);
+    // When the page is the whole list, nothing older can lie elsewhere.
+    expect(ids(dropUnlisted(local, page, true))).toEqual([9, 2]);
+  });
+
+  it('keeps everything when the page is empty: it gives no range, and a local row may have arrived after the read', () => {
+    const local = [conversation(2, message(4))];
+    expect(dropUnlisted(local, [], false)).toBe(local);
+    expect(dropUnlisted(local, [], true)).toBe(local);
   });
 });
 

@@ -5,7 +5,7 @@ import { listConversations } from '@/lib/api/conversations';
 import { getProfile } from '@/lib/api/users';
 import { errorMessage } from '@/lib/api/errors';
 import type { Conversation, MessagePayload } from '@/lib/contract';
-import { applyMessage, applyMessages, compareMessages, mergeConversations, setUnread } from './conversation-list';
+import { applyMessage, applyMessages, compareMessages, dropUnlisted, mergeConversations, setUnread } from './conversation-list';
 
 export type ListStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -81,7 +81,7 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
       const page = await listConversations();
       if (started !== generation) return;
       set((state) => ({
-        conversations: mergeConversations(state.conversations, page.results),
+        conversations: mergeConversations(dropUnlisted(state.conversations, page.results, page.next_cursor === null), page.results),
         // A refresh re-reads the first page; the cursor already reaches further back.
         nextCursor: refreshing ? state.nextCursor : page.next_cursor,
         status: 'ready',
