@@ -134,6 +134,10 @@ test('report a received message, and download my data: the file holds the conver
 
   const privacy = new PrivacyDialog(alice.page);
   await privacy.open();
+  // For reviewers (test artifacts): the settings screen.
+  const screen = testInfo.outputPath('privacy-and-account.png');
+  await alice.page.screenshot({ path: screen });
+  await testInfo.attach('privacy-and-account', { path: screen, contentType: 'image/png' });
   const [download] = await Promise.all([
     alice.page.waitForEvent('download'),
     privacy.dialog.getByRole('button', { name: 'Download my data' }).click(),
