@@ -14,7 +14,8 @@ CREATE TABLE "reports" (
 	"reason" text NOT NULL,
 	"details" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"resolved_at" timestamp with time zone
+	"resolved_at" timestamp with time zone,
+	CONSTRAINT "reports_reason_check" CHECK ("reports"."reason" in ('spam', 'harassment', 'inappropriate', 'other'))
 );
 --> statement-breakpoint
 ALTER TABLE "conversations" ADD COLUMN "muted" boolean DEFAULT false NOT NULL;--> statement-breakpoint
@@ -28,4 +29,5 @@ ALTER TABLE "reports" ADD CONSTRAINT "reports_reported_user_id_users_id_fk" FORE
 ALTER TABLE "reports" ADD CONSTRAINT "reports_message_id_messages_id_fk" FOREIGN KEY ("message_id") REFERENCES "public"."messages"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "blocks_blocked_idx" ON "blocks" USING btree ("blocked_id","blocker_id");--> statement-breakpoint
 CREATE INDEX "reports_reporter_idx" ON "reports" USING btree ("reporter_id");--> statement-breakpoint
-CREATE INDEX "reports_open_idx" ON "reports" USING btree ("id") WHERE "reports"."resolved_at" is null;
+CREATE INDEX "reports_open_idx" ON "reports" USING btree ("id") WHERE "reports"."resolved_at" is null;--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_message_policy_check" CHECK ("users"."message_policy" in ('everyone', 'following', 'nobody'));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 // Millisecond precision where the value is part of a keyset cursor: JS Dates round-trip it exactly.
@@ -30,6 +30,8 @@ export const users = pgTable('users', {
   // Case-insensitive prefix search (lower(x) LIKE 'ab%'); text_pattern_ops works under any collation.
   index('users_username_prefix_idx').using('btree', sql`lower(${table.username}) text_pattern_ops`),
   index('users_email_prefix_idx').using('btree', sql`lower(${table.email}) text_pattern_ops`),
+  // The values of MESSAGE_POLICIES (lib/contract/http.ts): the send path compares against them in SQL.
+  check('users_message_policy_check', sql`${table.messagePolicy} in ('everyone', 'following', 'nobody')`),
 ]);
 
 export const sessions = pgTable(
@@ -204,6 +206,8 @@ export const reports = pgTable(
   },
   (table) => [
     index('reports_reporter_idx').on(table.reporterId),
+    // REPORT_REASONS (lib/contract/safety.ts).
+    check('reports_reason_check', sql`${table.reason} in ('spam', 'harassment', 'inappropriate', 'other')`),
     // The moderators' queue: open reports, oldest first.
     index('reports_open_idx').on(table.id).where(sql`${table.resolvedAt} is null`),
   ],
