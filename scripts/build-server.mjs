@@ -1,6 +1,7 @@
 // Bundles server/ (and the shared lib/contract) into one ESM file for `npm start`, and the
-// migration command next to it (migrate.js, `npm run db:migrate`), so a production install with
-// only dependencies can run both; packages stay external and are loaded from node_modules.
+// migration command (migrate.js, `npm run db:migrate`) and the moderation command (moderation.js,
+// `npm run moderation`) next to it, so a production install with only dependencies can run them;
+// packages stay external and are loaded from node_modules.
 // `--outfile <path>` builds elsewhere (the fault test builds into a temporary directory, so it
 // never replaces the dist/server someone else is running); the default is what `npm start` runs.
 import path from 'node:path';
@@ -10,7 +11,11 @@ import { build } from 'esbuild';
 const { values } = parseArgs({ options: { outfile: { type: 'string', default: 'dist/server/main.js' } } });
 
 const { dir, ext } = path.parse(values.outfile);
-const entries = { 'server/main.ts': values.outfile, 'server/migrate.ts': path.join(dir, `migrate${ext}`) };
+const entries = {
+  'server/main.ts': values.outfile,
+  'server/migrate.ts': path.join(dir, `migrate${ext}`),
+  'server/moderation/main.ts': path.join(dir, `moderation${ext}`),
+};
 
 for (const [entry, outfile] of Object.entries(entries)) {
   await build({

@@ -125,6 +125,7 @@ export function createServer(deps: ServerDeps): ParleyServer {
     sockets: {
       disconnectUser: (userId) => realtime.disconnectUser(userId),
       disconnectSession: (sessionId) => realtime.disconnectSession(sessionId),
+      notify: (userId, event, ...args) => realtime.notify(userId, event, ...args),
     },
     serverFactory: (handler) => {
       fastifyHandler = handler;

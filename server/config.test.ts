@@ -165,6 +165,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_SYNC: '1/s,burst=10',
       RATE_LIMIT_EVENT: 'off',
       RATE_LIMIT_REQUEST: '100/m,burst=100',
+      RATE_LIMIT_EXPORT: '2/h,burst=1',
     });
     expect(config.rateLimits).toEqual({
       send: { perSecond: 20, burst: 60 },
@@ -174,6 +175,7 @@ describe('loadConfig', () => {
       sync: { perSecond: 1, burst: 10 },
       event: null,
       request: { perSecond: 100 / 60, burst: 100 },
+      export: { perSecond: 2 / 3600, burst: 1 },
     });
     expect(loadConfig({ ...base, RATE_LIMIT_UPLOAD: '3600/h,burst=2' }).rateLimits.upload).toEqual({ perSecond: 1, burst: 2 });
     expect(loadConfig({ ...base, RATE_LIMIT_SEND: '' }).rateLimits.send).toEqual(DEFAULT_RATE_LIMITS.send);

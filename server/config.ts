@@ -29,6 +29,8 @@ const flag = (fallback: boolean) => z.preprocess(blankToUndefined, z.stringbool(
  *   events to every tab of the user, so this also bounds their fan-out.
  * - request 10/s, burst 100: every authenticated HTTP request without a budget of its own. Opening
  *   the app costs a handful; scrolling a thread a page a second.
+ * - export 6/h, burst 3: a download of all the account's data reads its whole history; a person
+ *   wants it once, maybe again after a failed download, never in a loop.
  */
 export const DEFAULT_RATE_LIMITS = {
   send: { perSecond: 5, burst: 50 },
@@ -38,6 +40,7 @@ export const DEFAULT_RATE_LIMITS = {
   upload: { perSecond: 30 / 60, burst: 20 },
   event: { perSecond: 10, burst: 50 },
   request: { perSecond: 10, burst: 100 },
+  export: { perSecond: 6 / 3600, burst: 3 },
 } satisfies RateLimits;
 
 /**
@@ -203,6 +206,7 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: flag(false),
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
+  RATE_LIMIT_EXPORT: rateLimit(DEFAULT_RATE_LIMITS.export),
 });
 
 // What S3-compatible stores without regions (MinIO, Ceph, R2's "auto" aside) expect, and AWS's first.
@@ -302,6 +306,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sync: vars.RATE_LIMIT_SYNC,
       event: vars.RATE_LIMIT_EVENT,
       request: vars.RATE_LIMIT_REQUEST,
+      export: vars.RATE_LIMIT_EXPORT,
     },
     maxSocketsPerUser: vars.MAX_SOCKETS_PER_USER,
     shedEventLoopDelayMs: vars.SHED_EVENT_LOOP_DELAY_MS,

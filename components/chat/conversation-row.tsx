@@ -2,6 +2,7 @@ import { memo } from 'react';
 import type { Conversation } from '@/lib/contract';
 import { useT } from '@/lib/i18n';
 import { Avatar } from '@/components/ui/avatar';
+import { BellOffIcon } from '@/components/ui/icons';
 import { formatFull, formatRelative, parseTime } from './time-format';
 import styles from './conversations.module.css';
 
@@ -28,7 +29,7 @@ export function previewOf({ last_message: message }: Conversation, me: number | 
 export const ConversationRow = memo(function ConversationRow({ conversation, me, selected, now, language, onOpen }: Props) {
   const t = useT();
   const { user, unread_count: unread } = conversation;
-  const name = user.username || t('common.unknownUser');
+  const name = user.deleted ? t('safety.deletedAccount') : user.username || t('common.unknownUser');
   const time = parseTime(conversation.last_message.created_at);
 
   return (
@@ -45,6 +46,12 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
         <span className={styles.rowText}>
           <span className={styles.rowTop}>
             <span className={styles.rowName}>{name}</span>
+            {conversation.muted ? (
+              <span className={styles.muted} title={t('safety.muted')}>
+                <BellOffIcon size={14} />
+                <span className="visually-hidden">{t('safety.muted')}</span>
+              </span>
+            ) : null}
             {time ? (
               <time className={styles.rowTime} dateTime={conversation.last_message.created_at} title={formatFull(time, language)}>
                 {formatRelative(time, now, language)}

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import type { CSSProperties } from 'react';
 import { attachmentUrl } from '@/lib/api/attachment-url';
 import type { Attachment } from '@/lib/contract';
@@ -8,6 +8,7 @@ import { useConnectionStore } from '@/lib/stores/connection-store';
 import { formatFileSize, useT } from '@/lib/i18n';
 import { formatClock, formatFull, parseTime } from './time-format';
 import { PaperclipIcon } from '@/components/ui/icons';
+import { ReportDialog } from '@/components/people/report-dialog';
 import styles from './thread.module.css';
 
 interface Props {
@@ -69,14 +70,17 @@ export function AttachmentView({ attachment, language }: { attachment: Attachmen
 
 /** One message. Its text is React text, never HTML: whatever someone typed shows as typed. */
 export const MessageItem = memo(function MessageItem({ message, own, language, continued = false }: Props) {
+  const t = useT();
   const time = parseTime(message.created_at);
   const attachment = message.attachment;
+  const [reporting, setReporting] = useState(false);
 
   return (
     <div className={styles.message} data-own={own} data-status={message.status} data-continued={continued}>
       <div className={styles.bubble}>
         {message.text ? <p className={styles.text}>{message.text}</p> : null}
         {attachment ? <AttachmentView attachment={attachment} language={language} /> : null}
+        {message.attachment_removed ? <p className={styles.removed}>{t('safety.attachmentRemoved')}</p> : null}
       </div>
       <div className={styles.meta}>
         {time ? (
@@ -85,7 +89,16 @@ export const MessageItem = memo(function MessageItem({ message, own, language, c
           </time>
         ) : null}
         {own ? <MessageStatus message={message} /> : null}
+        {/* Only messages one received can be reported (the server answers 404 for any other). */}
+        {!own && message.id !== null ? (
+          <button type="button" className={styles.reportMessage} onClick={() => setReporting(true)}>
+            {t('safety.reportMessage')}
+          </button>
+        ) : null}
       </div>
+      {reporting && message.id !== null ? (
+        <ReportDialog target={{ messageId: message.id }} name={t('safety.thisMessage')} onClose={() => setReporting(false)} />
+      ) : null}
     </div>
   );
 });

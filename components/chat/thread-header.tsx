@@ -1,9 +1,11 @@
 import { useId, useState } from 'react';
 import type { UserSummary } from '@/lib/contract';
 import { closeConversation } from '@/lib/realtime/read-marking';
+import { useConversationMuted } from '@/lib/stores/conversations-store';
+import { useSafetyStore } from '@/lib/stores/safety-store';
 import { useT } from '@/lib/i18n';
 import { Avatar } from '@/components/ui/avatar';
-import { BackIcon } from '@/components/ui/icons';
+import { BackIcon, BellIcon, BellOffIcon } from '@/components/ui/icons';
 import { FollowButton } from '@/components/people/follow-button';
 import { ProfileCard } from '@/components/people/profile-card';
 import buttons from '@/components/ui/button.module.css';
@@ -19,6 +21,16 @@ export function ThreadHeader({ peer, name }: Props) {
   const t = useT();
   const id = useId();
   const [cardOpen, setCardOpen] = useState(false);
+  // Null until the conversation has a first message: there is nothing to mute yet.
+  const muted = useConversationMuted(peer?.id ?? 0);
+  const [muteError, setMuteError] = useState<string | null>(null);
+
+  async function toggleMute() {
+    if (!peer || muted === null) return;
+    setMuteError(null);
+    const result = await useSafetyStore.getState().setMuted(peer.id, !muted);
+    if (!result.ok) setMuteError(result.error);
+  }
 
   return (
     <div
@@ -49,9 +61,26 @@ export function ThreadHeader({ peer, name }: Props) {
             <span className={styles.peerName}>{name}</span>
           </button>
         </h2>
-        {peer ? <FollowButton user={peer} name={name} /> : null}
+        {muted !== null ? (
+          <button
+            type="button"
+            className={`${buttons.button} ${buttons.icon}`}
+            aria-pressed={muted}
+            aria-label={muted ? t('safety.unmute') : t('safety.mute')}
+            title={muted ? t('safety.unmute') : t('safety.mute')}
+            onClick={() => void toggleMute()}
+          >
+            {muted ? <BellOffIcon /> : <BellIcon />}
+          </button>
+        ) : null}
+        {peer && !peer.deleted ? <FollowButton user={peer} name={name} /> : null}
       </header>
-      {cardOpen && peer ? (
+      {muteError ? (
+        <p className={styles.headerError} role="alert">
+          {t('safety.muteFailed', { message: muteError })}
+        </p>
+      ) : null}
+      {cardOpen && peer && !peer.deleted ? (
         <div className={styles.cardWrap}>
           <ProfileCard id={`${id}-card`} peer={peer} name={name} />
         </div>

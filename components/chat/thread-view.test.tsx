@@ -5,7 +5,7 @@ import type { ComponentType, ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { MessagePayload, Page, SendPayload } from '@/lib/contract';
+import type { MessagePayload, Page, Profile, SendPayload } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
 import { createMemoryOutboxStorage } from '@/lib/outbox/outbox-storage';
 import { startMessagingSession, stopMessagingSession } from '@/lib/realtime/messaging-session';
@@ -21,11 +21,12 @@ const api = vi.hoisted(() => ({
   listMessages: vi.fn<(userId: number, cursor?: string | null) => Promise<Page<MessagePayload>>>(),
   listConversations: vi.fn(),
 }));
+const people = vi.hoisted(() => ({ getProfile: vi.fn<(id: number) => Promise<Profile>>(), searchUsers: vi.fn() }));
 vi.mock('@/lib/api/conversations', () => api);
-vi.mock('@/lib/api/users', () => ({
-  getProfile: vi.fn(async () => ({ ...user(2, { username: 'Ada' }), followers_count: 3, following_count: 1 })),
-  searchUsers: vi.fn(),
-}));
+vi.mock('@/lib/api/users', () => people);
+const ada = (fields: Partial<Profile> = {}): Profile => ({
+  ...user(2, { username: 'Ada' }), followers_count: 3, following_count: 1, blocked: false, can_message: true, ...fields,
+});
 vi.mock('@/lib/api/uploads', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/lib/api/uploads')>()),
   uploadFile: vi.fn(async () => ({
@@ -79,7 +80,9 @@ describe('ThreadView', () => {
     api.listMessages.mockReset();
     api.listMessages.mockResolvedValue({ results: [message(2), message(1)], next_cursor: null });
     api.listConversations.mockResolvedValue({ results: [], next_cursor: null, last_seq: 0 });
-    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true });
+    people.getProfile.mockReset();
+    people.getProfile.mockResolvedValue(ada());
+    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone' });
     startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
     socket = connectFakeSocket(ME);
     await vi.waitFor(() => expect(socketService.isReady()).toBe(true));
@@ -167,5 +170,21 @@ describe('ThreadView', () => {
     await openThread();
     expect(await screen.findByRole('heading', { name: 'Ada' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Follow Ada' })).toBeTruthy();
+  });
+
+  it('says so instead of offering a message box when the server already knows a message would be refused', async () => {
+    people.getProfile.mockResolvedValue(ada({ can_message: false }));
+    await openThread();
+    expect(await screen.findByText("You can't message this person.")).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
+  });
+
+  it('tells the blocker how to write again, and shows a deleted account’s removed attachments', async () => {
+    people.getProfile.mockResolvedValue(ada({ blocked: true, can_message: false }));
+    api.listMessages.mockResolvedValue({ results: [message(2, { text: '', attachment_removed: true }), message(1)], next_cursor: null });
+    render(<ThreadView peerId={2} />);
+    expect(await screen.findByText('You blocked Ada. Unblock them to send a message.')).toBeTruthy();
+    expect(screen.getByText('Attachment removed')).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: 'Message' })).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Attachment } from '@/lib/contract';
-import { usePeopleStore } from '@/lib/stores/people-store';
+import { useProfile, usePeopleStore } from '@/lib/stores/people-store';
 import { sendMessage } from '@/lib/realtime/messaging-session';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useT } from '@/lib/i18n';
@@ -20,7 +20,8 @@ const wideScreen = () => typeof window !== 'undefined' && (window.matchMedia?.('
 export function ThreadView({ peerId }: { peerId: number }) {
   const t = useT();
   const peer = usePeer(peerId);
-  const name = peer?.username || t('common.unknownUser');
+  const name = peer?.deleted ? t('safety.deletedAccount') : peer?.username || t('common.unknownUser');
+  const profile = useProfile(peerId);
   const { status, error } = useThreadStore(
     useShallow((state) => ({ status: state.threads[peerId]?.status ?? 'idle', error: state.threads[peerId]?.error ?? null })),
   );
@@ -65,10 +66,22 @@ export function ThreadView({ peerId }: { peerId: number }) {
     <section className={styles.thread} aria-label={t('thread.title', { name })}>
       <ThreadHeader peer={peer} name={name} />
       <div className={styles.body}>{body}</div>
-      <Composer onSend={send} placeholder={t('composer.placeholderTo', { name })} autoFocus={focusComposer} />
+      {cannotMessage(peer?.deleted ?? false, profile) ? (
+        // Said before anyone types: the server would refuse the message anyway.
+        <p className={styles.cannotMessage}>
+          {peer?.deleted ? t('safety.deletedNoReply') : profile?.blocked ? t('safety.youBlocked', { name }) : t('safety.cannotMessage')}
+        </p>
+      ) : (
+        <Composer onSend={send} placeholder={t('composer.placeholderTo', { name })} autoFocus={focusComposer} />
+      )}
       <p className="visually-hidden" role="status">
         {announcement}
       </p>
     </section>
   );
+}
+
+/** What the server already says about this person: deleted, blocked by the user, or not accepting the user's messages. */
+function cannotMessage(deleted: boolean, profile: { blocked: boolean; can_message: boolean } | undefined): boolean {
+  return deleted || profile?.blocked === true || profile?.can_message === false;
 }

@@ -5,7 +5,7 @@ import { normalizeLanguage, useT } from '@/lib/i18n';
 import { setLanguage } from '@/lib/i18n/user-language';
 import { useLanguage } from '@/components/i18n/i18n-provider';
 import { SettingsIcon } from '@/components/ui/icons';
-import { StorageUsage } from './storage-usage';
+import { SettingsDialog } from '@/components/settings/settings-dialog';
 import buttons from '@/components/ui/button.module.css';
 import styles from './header.module.css';
 
@@ -18,6 +18,7 @@ export function SettingsMenu() {
   const language = normalizeLanguage(useLanguage());
   const [open, setOpen] = useState(false);
   const [saving, setSaving] = useState<Saving>({ state: 'idle' });
+  const [privacyOpen, setPrivacyOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
 
@@ -96,9 +97,19 @@ export function SettingsMenu() {
             {saving.state === 'saved' ? t('settings.languageSaved') : null}
             {saving.state === 'failed' ? t('settings.languageFailed', { message: saving.message }) : null}
           </p>
-          <StorageUsage />
+          <button
+            type="button"
+            className={`${buttons.button} ${buttons.small}`}
+            onClick={() => {
+              setOpen(false);
+              setPrivacyOpen(true);
+            }}
+          >
+            {t('privacy.open')}
+          </button>
         </div>
       ) : null}
+      {privacyOpen ? <SettingsDialog onClose={() => setPrivacyOpen(false)} /> : null}
     </div>
   );
 }

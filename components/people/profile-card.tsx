@@ -1,10 +1,13 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { UserSummary } from '@/lib/contract';
 import { useProfile, useProfileStatus, usePeopleStore } from '@/lib/stores/people-store';
 import { useT } from '@/lib/i18n';
 import { Avatar } from '@/components/ui/avatar';
 import { Spinner } from '@/components/ui/spinner';
+import buttons from '@/components/ui/button.module.css';
+import { BlockButton } from './block-button';
 import { FollowButton, FollowChips } from './follow-button';
+import { ReportDialog } from './report-dialog';
 import styles from './people.module.css';
 
 interface Props {
@@ -18,6 +21,7 @@ export function ProfileCard({ id, peer, name }: Props) {
   const t = useT();
   const profile = useProfile(peer.id);
   const status = useProfileStatus(peer.id);
+  const [reporting, setReporting] = useState(false);
 
   useEffect(() => {
     void usePeopleStore.getState().loadProfile(peer.id);
@@ -41,7 +45,16 @@ export function ProfileCard({ id, peer, name }: Props) {
           <Spinner label={t('common.loading')} />
         )}
       </div>
-      <FollowButton user={peer} name={name} />
+      {profile?.blocked ? null : <FollowButton user={peer} name={name} />}
+      {profile ? (
+        <div className={styles.cardActions}>
+          <BlockButton user={peer} name={name} blocked={profile.blocked} />
+          <button type="button" className={`${buttons.button} ${buttons.small}`} aria-label={t('safety.reportUser', { name })} onClick={() => setReporting(true)}>
+            {t('safety.report')}
+          </button>
+        </div>
+      ) : null}
+      {reporting ? <ReportDialog target={{ userId: peer.id }} name={name} onClose={() => setReporting(false)} /> : null}
     </section>
   );
 }

@@ -5,8 +5,8 @@ import { CloseIcon, SearchIcon } from '@/components/ui/icons';
 import styles from './people.module.css';
 
 /**
- * The session's search value (SPEC §3). The people store searches on its own (debounced) when
- * the value changes; this box only writes it.
+ * The session's search value (docs/CLIENT-RULES.md, "Session values and storage"). The people
+ * store searches on its own (debounced) when the value changes; this box only writes it.
  */
 export function SearchBox() {
   const t = useT();

@@ -8,6 +8,7 @@ import { Avatar } from '@/components/ui/avatar';
 import { EmptyState } from '@/components/ui/empty-state';
 import { SearchIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
+import { BlockButton } from './block-button';
 import { FollowButton, FollowChips } from './follow-button';
 import styles from './people.module.css';
 
@@ -59,6 +60,8 @@ export function SearchResults() {
                 </span>
               </button>
               <FollowButton user={person} name={name} />
+              {/* Blocked from here, they leave the results with the next search (the server hides them). */}
+              <BlockButton user={person} name={name} blocked={false} onBlocked={() => void usePeopleStore.getState().search(query)} />
             </li>
           );
         })}

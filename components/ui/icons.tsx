@@ -80,3 +80,25 @@ export const PaperclipIcon = (props: Props) => (
     <path d="m21.4 11.1-9.2 9.2a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5" />
   </Icon>
 );
+
+export const BellOffIcon = (props: Props) => (
+  <Icon {...props}>
+    <path d="M8.7 3.7A6 6 0 0 1 18 8c0 3 .6 5 1.3 6.3" />
+    <path d="M17 17H3s3-2 3-9a5 5 0 0 1 .3-1.7" />
+    <path d="M10.3 21a1.9 1.9 0 0 0 3.4 0" />
+    <path d="m2 2 20 20" />
+  </Icon>
+);
+
+export const BellIcon = (props: Props) => (
+  <Icon {...props}>
+    <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+    <path d="M10.3 21a1.9 1.9 0 0 0 3.4 0" />
+  </Icon>
+);
+
+export const FlagIcon = (props: Props) => (
+  <Icon {...props}>
+    <path d="M4 22V4s1-1 4-1 5 2 8 2 4-1 4-1v11s-1 1-4 1-5-2-8-2-4 1-4 1" />
+  </Icon>
+);

@@ -25,3 +25,15 @@ export const THREAD_PAGE_SIZE = 50;
 export const CONVERSATION_PAGE_SIZE = 30;
 /** Most messages one socket `sync` answer carries (and its default). */
 export const SYNC_PAGE_MAX = 500;
+
+/** Who may start a new conversation with the user (PATCH /api/accounts/settings). */
+export const MESSAGE_POLICIES = ['everyone', 'following', 'nobody'] as const;
+export type MessagePolicy = (typeof MESSAGE_POLICIES)[number];
+/** A new account's setting (docs/DECISIONS.md). */
+export const DEFAULT_MESSAGE_POLICY: MessagePolicy = 'everyone';
+
+/** What a report says is wrong; `other` wants details. */
+export const REPORT_REASONS = ['spam', 'harassment', 'inappropriate', 'other'] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+/** Longest free text a report may carry, in characters. */
+export const REPORT_DETAILS_MAX = 1000;

@@ -4,6 +4,8 @@
 
 export type { AuthorizeRequest } from './schemas';
 
+import type { MessagePolicy } from './constants';
+
 /** The user as the API returns it (the sign-in contract names only id, language and is_active). */
 export interface User {
   id: number;
@@ -12,6 +14,8 @@ export interface User {
   avatar: string | null;
   language: string;
   is_active: boolean;
+  /** Who may start a conversation with them: everyone, people they follow, or nobody. */
+  message_policy: MessagePolicy;
 }
 
 export interface AuthorizeResponse {

@@ -23,6 +23,11 @@ export interface MessagePayload {
   recipient_id: number;
   text: string;
   attachment: Attachment | null;
+  /**
+   * It had an attachment whose file was erased with its sender's account: shown as removed. Always
+   * sent by the server; absent on a message the client composed that is not stored yet.
+   */
+  attachment_removed?: boolean;
   created_at: string;
   read_at: string | null;
   /**
@@ -40,6 +45,8 @@ export interface Conversation {
   last_message: MessagePayload;
   /** Unread messages from this person to the signed-in user. */
   unread_count: number;
+  /** The signed-in user muted it: the badge stays, notifications never come (on any device). */
+  muted: boolean;
 }
 
 /**

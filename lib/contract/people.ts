@@ -9,11 +9,20 @@ export interface UserSummary {
   is_following: boolean;
   /** This person follows the signed-in user. */
   follows_you: boolean;
+  /** The account was deleted: no name or face any more ("Deleted account"); it cannot be messaged. */
+  deleted: boolean;
 }
 
 export interface Profile extends UserSummary {
   followers_count: number;
   following_count: number;
+  /** The signed-in user blocked this person. */
+  blocked: boolean;
+  /**
+   * A message from the signed-in user to this person would be accepted now: no block either way,
+   * and their "who can message me" setting lets the signed-in user start (or continue) a conversation.
+   */
+  can_message: boolean;
 }
 
 /** A page of results; pass `next_cursor` back as `?cursor=` for the next one (null: no more). */

@@ -2,7 +2,7 @@
 // client imports their inferred types (type-only imports are erased), so zod stays out of the
 // browser bundle. Deliberately not re-exported from index.ts.
 import { z } from 'zod';
-import { MAX_MESSAGE_LENGTH, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
+import { MAX_MESSAGE_LENGTH, MESSAGE_POLICIES, REPORT_DETAILS_MAX, REPORT_REASONS, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
 
 const optionalText = (max: number) => z.string().trim().max(max).nullish();
 
@@ -41,7 +41,10 @@ export type FollowPayload = z.infer<typeof followPayloadSchema>;
 export const readPayloadSchema = z.strictObject({ user_id: userId });
 export type ReadPayload = z.infer<typeof readPayloadSchema>;
 
-export const settingsRequestSchema = z.strictObject({ language: z.enum(SUPPORTED_LANGUAGES) });
+/** PATCH /api/accounts/settings: any of the settings, at least one. */
+export const settingsRequestSchema = z
+  .strictObject({ language: z.enum(SUPPORTED_LANGUAGES).optional(), message_policy: z.enum(MESSAGE_POLICIES).optional() })
+  .refine((body) => body.language !== undefined || body.message_policy !== undefined, { message: 'Nothing to change.' });
 export type SettingsRequest = z.infer<typeof settingsRequestSchema>;
 
 /** Socket `sync`: the signed-in account's messages with seq > after, oldest first. */
@@ -50,3 +53,20 @@ export const syncPayloadSchema = z.strictObject({
   limit: z.number().int().min(1).max(SYNC_PAGE_MAX).optional(),
 });
 export type SyncPayload = z.infer<typeof syncPayloadSchema>;
+
+/** PATCH /api/conversations/:userId */
+export const muteRequestSchema = z.strictObject({ muted: z.boolean() });
+export type MuteRequest = z.infer<typeof muteRequestSchema>;
+
+/** POST /api/reports: a message the reporter received (message_id), or a person (user_id). */
+export const reportRequestSchema = z
+  .strictObject({
+    user_id: userId.optional(),
+    message_id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    reason: z.enum(REPORT_REASONS),
+    details: z.string().trim().max(REPORT_DETAILS_MAX).nullish(),
+  })
+  .refine((body) => (body.user_id === undefined) !== (body.message_id === undefined), {
+    message: 'Report either a message (message_id) or a person (user_id).',
+  });
+export type ReportRequest = z.infer<typeof reportRequestSchema>;

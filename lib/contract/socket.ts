@@ -3,6 +3,7 @@
 // docs/CLIENT-RULES.md; payload fields beyond `id` and `count`, and every other event, are ours.
 import type { ErrorBody } from './http';
 import type { FollowPayload, MessagePayload, ReadPayload, SendPayload } from './messaging';
+import type { SafetyChange } from './safety';
 import type { SyncPayload } from './schemas';
 
 export type { FollowPayload, MessagePayload, ReadPayload, SendPayload, SyncPayload };
@@ -61,6 +62,8 @@ export interface ServerToClientEvents {
   /** Someone followed or unfollowed the user. */
   follower: (payload: FollowedPayload) => void;
   conversation_read: (payload: ConversationReadPayload) => void;
+  /** One of the user's devices blocked or unblocked someone, muted a conversation, or changed who may message them. */
+  safety_changed: (payload: SafetyChange) => void;
 }
 
 /** The handshake's `auth` object: the stored token value, with or without its Bearer prefix. */

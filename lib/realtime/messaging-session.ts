@@ -8,6 +8,7 @@ import { createOutboxStorage, type OutboxStorage } from '@/lib/outbox/outbox-sto
 import { socketService } from '@/lib/socket/socket-service';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { usePeopleStore } from '@/lib/stores/people-store';
+import { useSafetyStore } from '@/lib/stores/safety-store';
 import { startSearchSync } from '@/lib/stores/search-sync';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
@@ -157,6 +158,7 @@ function createSession(userId: number, storage: OutboxStorage): Session {
       useConversationsStore.getState().reset();
       useThreadStore.getState().reset();
       usePeopleStore.getState().reset();
+      useSafetyStore.getState().reset();
     },
   };
   const stopOnSignOut = onSignOut(() => session.stop());

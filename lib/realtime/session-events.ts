@@ -7,6 +7,7 @@ import { useConnectionStore } from '@/lib/stores/connection-store';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useCounterStore } from '@/lib/stores/counter-store';
 import { usePeopleStore } from '@/lib/stores/people-store';
+import { useSafetyStore } from '@/lib/stores/safety-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import type { CatchUp } from './catch-up';
 import { isViewing, markConversationRead } from './read-marking';
@@ -57,6 +58,7 @@ export function wireSessionEvents({ catchUp, followedListeners }: SessionEventsO
     socketService.on('follower', (payload) => people().applyFollower(payload)),
     socketService.on('message_sent', (message) => receiveSentElsewhere(message, catchUp)),
     socketService.on('conversation_read', ({ user_id }) => void useConversationsStore.getState().markRead(user_id)),
+    socketService.on('safety_changed', (change) => useSafetyStore.getState().applyChange(change)),
   ];
   return () => {
     for (const stop of stops) stop();

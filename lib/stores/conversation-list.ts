@@ -33,9 +33,26 @@ export function mergeConversations(list: readonly Conversation[], rows: readonly
   return sortConversations([...byPeer.values()]);
 }
 
+/**
+ * The first page read again (a reconnect, a refresh): rows the server no longer lists are dropped
+ * (someone blocked on a device that missed the event, an account gone). The page holds every
+ * conversation whose last message lies in its range (all of them when it is the only page), so a
+ * local row inside that range but absent from it is gone; a row newer than the page arrived live
+ * after the read and is kept, and one older than the page lies on a later page.
+ */
+export function dropUnlisted(list: readonly Conversation[], page: readonly Conversation[], lastPage: boolean): Conversation[] {
+  if (page.length === 0) return list as Conversation[];
+  const listed = new Set(page.map((row) => row.user.id));
+  const ids = page.map((row) => row.last_message.id);
+  const newest = ids.length > 0 ? Math.max(...ids) : -Infinity;
+  const oldest = lastPage ? -Infinity : Math.min(...ids);
+  const kept = list.filter((row) => listed.has(row.user.id) || row.last_message.id > newest || row.last_message.id < oldest);
+  return kept.length === list.length ? (list as Conversation[]) : kept;
+}
+
 /** Until the person's profile arrives, a new conversation shows them by id only. */
 export function unknownUser(id: number): UserSummary {
-  return { id, username: null, avatar: null, is_following: false, follows_you: false };
+  return { id, username: null, avatar: null, is_following: false, follows_you: false, deleted: false };
 }
 
 /**
@@ -55,6 +72,7 @@ export function applyMessage(
     user: ours?.user ?? unknownUser(peerId),
     last_message: newer ? message : ours.last_message,
     unread_count: (ours?.unread_count ?? 0) + unread,
+    muted: ours?.muted ?? false,
   };
   return sortConversations([row, ...list.filter((other) => other.user.id !== peerId)]);
 }
@@ -69,7 +87,12 @@ export function applyMessages(list: readonly Conversation[], newest: ReadonlyMap
   for (const [peerId, message] of newest) {
     const ours = byPeer.get(peerId);
     if (ours && (ours.last_message.id === message.id || compareMessages(message, ours.last_message) <= 0)) continue;
-    byPeer.set(peerId, { user: ours?.user ?? unknownUser(peerId), last_message: message, unread_count: ours?.unread_count ?? 0 });
+    byPeer.set(peerId, {
+      user: ours?.user ?? unknownUser(peerId),
+      last_message: message,
+      unread_count: ours?.unread_count ?? 0,
+      muted: ours?.muted ?? false,
+    });
     changed = true;
   }
   return changed ? sortConversations([...byPeer.values()]) : (list as Conversation[]);

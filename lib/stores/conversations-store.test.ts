@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Conversation, Page, Profile } from '@/lib/contract';
 import { deferred, settle } from '@/lib/testing/deferred';
 import { conversation, ME, message, user } from '@/lib/testing/fixtures';
-import { mergeConversations } from './conversation-list';
+import { dropUnlisted, mergeConversations } from './conversation-list';
 import { selectUnreadFor, useConversationsStore } from './conversations-store';
 
 const api = vi.hoisted(() => ({
@@ -33,11 +33,30 @@ describe('conversation list merging', () => {
   });
 });
 
+describe('reading the first page again', () => {
+  const ids = (list: Conversation[]) => list.map((row) => row.user.id);
+
+  it('drops rows the server no longer lists within the page’s range (blocked elsewhere), keeps newer and older ones', () => {
+    const local = [conversation(9, message(50)), conversation(2, message(40)), conversation(3, message(30)), conversation(4, message(10))];
+    const page = [conversation(2, message(40)), conversation(5, message(20))];
+    // 9: newer than the page (arrived live after the read); 3: inside the range and gone; 4: on a later page.
+    expect(ids(dropUnlisted(local, page, false))).toEqual([9, 2, 4]);
+    // When the page is the whole list, nothing older can lie elsewhere.
+    expect(ids(dropUnlisted(local, page, true))).toEqual([9, 2]);
+  });
+
+  it('keeps everything when the page is empty: it gives no range, and a local row may have arrived after the read', () => {
+    const local = [conversation(2, message(4))];
+    expect(dropUnlisted(local, [], false)).toBe(local);
+    expect(dropUnlisted(local, [], true)).toBe(local);
+  });
+});
+
 describe('synced messages on the list', () => {
   beforeEach(() => {
     useConversationsStore.getState().reset();
     api.getProfile.mockReset();
-    api.getProfile.mockResolvedValue({ ...user(5), followers_count: 0, following_count: 0 });
+    api.getProfile.mockResolvedValue({ ...user(5), followers_count: 0, following_count: 0, blocked: false, can_message: true });
   });
 
   it('each peer\'s newest message becomes its last one in one update; badges stay; new peers are filled in', async () => {
@@ -145,7 +164,7 @@ describe('conversations store', () => {
   });
 
   it('someone new shows by id at once and by profile once it arrives', async () => {
-    api.getProfile.mockResolvedValue({ ...user(4, { username: 'dee' }), followers_count: 0, following_count: 0 });
+    api.getProfile.mockResolvedValue({ ...user(4, { username: 'dee' }), followers_count: 0, following_count: 0, blocked: false, can_message: true });
     store().receiveIncoming(message(1, { sender_id: 4 }), { countUnread: true });
     expect(store().conversations[0]?.user).toMatchObject({ id: 4, username: null });
     await settle();

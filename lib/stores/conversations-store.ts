@@ -5,7 +5,7 @@ import { listConversations } from '@/lib/api/conversations';
 import { getProfile } from '@/lib/api/users';
 import { errorMessage } from '@/lib/api/errors';
 import type { Conversation, MessagePayload } from '@/lib/contract';
-import { applyMessage, applyMessages, compareMessages, mergeConversations, setUnread } from './conversation-list';
+import { applyMessage, applyMessages, compareMessages, dropUnlisted, mergeConversations, setUnread } from './conversation-list';
 
 export type ListStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -39,6 +39,10 @@ export interface ConversationsActions {
   addUnread: (peerId: number, count: number) => void;
   /** Sign-out: the list forgotten; answers to requests made before are dropped. */
   reset: () => void;
+  /** The user blocked this person: the row leaves the list (the server's total follows by message_count). */
+  removeConversation: (peerId: number) => void;
+  /** The row's mute, as this device chose it or another reported it (`safety_changed`). */
+  setMuted: (peerId: number, muted: boolean) => void;
 }
 
 export type ConversationsStore = ConversationsState & ConversationsActions;
@@ -62,9 +66,9 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
   async function fillPeer(peerId: number): Promise<void> {
     const started = generation;
     try {
-      const { id, username, avatar, is_following, follows_you } = await getProfile(peerId);
+      const { id, username, avatar, is_following, follows_you, deleted } = await getProfile(peerId);
       if (started !== generation) return;
-      const user = { id, username, avatar, is_following, follows_you };
+      const user = { id, username, avatar, is_following, follows_you, deleted };
       set((state) => ({ conversations: state.conversations.map((row) => (row.user.id === id ? { ...row, user } : row)) }));
     } catch {
       // Logged by the API client; the row keeps showing the person by id.
@@ -79,7 +83,7 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
       const page = await listConversations();
       if (started !== generation) return;
       set((state) => ({
-        conversations: mergeConversations(state.conversations, page.results),
+        conversations: mergeConversations(dropUnlisted(state.conversations, page.results, page.next_cursor === null), page.results),
         // A refresh re-reads the first page; the cursor already reaches further back.
         nextCursor: refreshing ? state.nextCursor : page.next_cursor,
         status: 'ready',
@@ -154,6 +158,14 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
       return previous;
     },
 
+    removeConversation(peerId) {
+      set((state) => ({ conversations: state.conversations.filter((row) => row.user.id !== peerId) }));
+    },
+
+    setMuted(peerId, muted) {
+      set((state) => ({ conversations: state.conversations.map((row) => (row.user.id === peerId ? { ...row, muted } : row)) }));
+    },
+
     addUnread(peerId, count) {
       if (count <= 0) return;
       set((state) => ({
@@ -173,3 +185,5 @@ export function selectUnreadFor(state: ConversationsState, peerId: number): numb
   return state.conversations.find((row) => row.user.id === peerId)?.unread_count ?? 0;
 }
 
+export const useConversationMuted = (peerId: number) =>
+  useConversationsStore((state) => state.conversations.find((row) => row.user.id === peerId)?.muted ?? null);

@@ -13,13 +13,15 @@ vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
   (await import('@/lib/socket/testing/fake-service')).fakeSocketServiceModule(await importOriginal()),
 );
 
-const bob: UserSummary = { id: 2, username: 'bob', avatar: null, is_following: false, follows_you: true };
-const bea: UserSummary = { id: 3, username: 'bea', avatar: null, is_following: true, follows_you: false };
+const bob: UserSummary = { id: 2, username: 'bob', avatar: null, is_following: false, follows_you: true, deleted: false };
+const bea: UserSummary = { id: 3, username: 'bea', avatar: null, is_following: true, follows_you: false, deleted: false };
 const page = (...results: UserSummary[]): Page<UserSummary> => ({ results, next_cursor: null });
 const profile = (user: UserSummary, followers = 1, following = 1): Profile => ({
   ...user,
   followers_count: followers,
   following_count: following,
+  blocked: false,
+  can_message: true,
 });
 const people = () => usePeopleStore.getState();
 

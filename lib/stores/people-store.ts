@@ -43,6 +43,8 @@ export interface PeopleActions {
   applyFollower: (payload: FollowedPayload) => void;
   /** Sign-out: everything forgotten; answers to requests made before are dropped. */
   reset: () => void;
+  /** A block changed: the profile shows it at once (and whether a message would go through). */
+  applyBlocked: (userId: number, blocked: boolean) => void;
 }
 
 export type PeopleStore = PeopleState & PeopleActions;
@@ -154,6 +156,19 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
 
     applyFollower(payload) {
       set((state) => applyFollower(state, payload));
+    },
+
+    applyBlocked(userId, blocked) {
+      set((state) => {
+        const profile = state.profiles[userId];
+        // A block ends the follows both ways; the server's `followed`/`follower` confirm it.
+        const follows = blocked ? { ...state.follows, [userId]: { following: false, confirmed: false, pending: false, error: null } } : state.follows;
+        const followsYou = blocked ? { ...state.followsYou, [userId]: false } : state.followsYou;
+        // Unblocked: whether a message goes through depends on their setting too; the profile is read again.
+        const profiles = profile ? { ...state.profiles, [userId]: { ...profile, blocked, can_message: blocked ? false : profile.can_message } } : state.profiles;
+        return { follows, followsYou, profiles };
+      });
+      if (!blocked && get().profiles[userId]) void get().loadProfile(userId);
     },
 
     reset() {

@@ -10,7 +10,7 @@ const users = vi.hoisted(() => ({
 }));
 vi.mock('@/lib/api/users', () => users);
 
-const bob: UserSummary = { id: 2, username: 'bob', avatar: null, is_following: false, follows_you: false };
+const bob: UserSummary = { id: 2, username: 'bob', avatar: null, is_following: false, follows_you: false, deleted: false };
 const type = (value: string) => useSessionStore.getState().setSearch(value);
 
 describe('search sync', () => {

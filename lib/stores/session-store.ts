@@ -33,3 +33,5 @@ export function publishUser(user: User | null): void {
   useSessionStore.getState().publishUser(user);
 }
 
+
+export const useCurrentUser = () => useSessionStore((state) => state.user);

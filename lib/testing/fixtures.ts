@@ -4,7 +4,7 @@ import type { Conversation, MessagePayload, UserSummary } from '@/lib/contract';
 export const ME = 7;
 
 export function user(id: number, fields: Partial<UserSummary> = {}): UserSummary {
-  return { id, username: `user${id}`, avatar: null, is_following: false, follows_you: false, ...fields };
+  return { id, username: `user${id}`, avatar: null, is_following: false, follows_you: false, deleted: false, ...fields };
 }
 
 /** Message `id`, `minute` minutes past a fixed hour, so order is easy to read in tests. */
@@ -17,6 +17,7 @@ export function message(id: number, fields: Partial<MessagePayload> & { minute?:
     recipient_id: ME,
     text: `message ${id}`,
     attachment: null,
+    attachment_removed: false,
     created_at: new Date(Date.UTC(2025, 0, 1, 12, minute)).toISOString(),
     read_at: null,
     seq: id,
@@ -24,6 +25,6 @@ export function message(id: number, fields: Partial<MessagePayload> & { minute?:
   };
 }
 
-export function conversation(peerId: number, last: MessagePayload, unread = 0): Conversation {
-  return { user: user(peerId), last_message: last, unread_count: unread };
+export function conversation(peerId: number, last: MessagePayload, unread = 0, muted = false): Conversation {
+  return { user: user(peerId), last_message: last, unread_count: unread, muted };
 }

@@ -28,11 +28,30 @@ export const lockUsers = (ids: readonly number[]) =>
  * a scan of messages instead).
  */
 export const findStored = (pairs: readonly { senderId: number; clientId: string }[]) => `
-  select m.id, m.sender_id, m.recipient_id, m.client_id, m.text, m.attachment_id, m.sender_seq,
-    m.recipient_seq, m.created_at, m.read_at, to_json(u) as upload
+  select m.id, m.sender_id, m.recipient_id, m.client_id, m.text, m.attachment_id, m.attachment_removed,
+    m.sender_seq, m.recipient_seq, m.created_at, m.read_at, to_json(u) as upload
   from json_to_recordset(${json(pairs.map(({ senderId, clientId }) => ({ s: senderId, c: clientId })))}) as k(s int, c text)
   cross join lateral (select * from messages where sender_id = k.s and client_id = k.c limit 1) m
   left join uploads u on u.id = m.attachment_id`;
+
+/**
+ * The (sender, recipient) pairs of the batch whose messages must be refused: a block either way,
+ * or a recipient whose "who can message me" setting shuts the sender out of a NEW conversation
+ * ('nobody'; 'following' unless the recipient follows the sender). An existing conversation (the
+ * recipient's row with the sender) continues whatever the setting. Runs after lockUsers in the
+ * same round trip, so it sees every block and setting committed before the locks were granted:
+ * blocking takes the same user locks (blocks.ts), and a setting is a write to the locked row.
+ */
+export const findRefusedPairs = (pairs: readonly { senderId: number; recipientId: number }[]) => `
+  select p.s as sender_id, p.r as recipient_id
+  from json_to_recordset(${json(pairs.map(({ senderId, recipientId }) => ({ s: senderId, r: recipientId })))}) as p(s int, r int)
+  join users ru on ru.id = p.r
+  where exists (select 1 from blocks b where b.blocker_id = p.r and b.blocked_id = p.s)
+    or exists (select 1 from blocks b where b.blocker_id = p.s and b.blocked_id = p.r)
+    or (ru.message_policy <> 'everyone'
+      and not exists (select 1 from conversations c where c.user_id = p.r and c.peer_id = p.s)
+      and (ru.message_policy = 'nobody'
+        or not exists (select 1 from follows f where f.follower_id = p.r and f.followee_id = p.s)))`;
 
 /**
  * The uploads the batch attaches, locked FOR SHARE until it commits: the sweeper of unattached
@@ -100,6 +119,7 @@ export function toMessageRow(row: Row): MessageRow {
     clientId: row.client_id as string,
     text: row.text as string,
     attachmentId: row.attachment_id as string | null,
+    attachmentRemoved: row.attachment_removed === true,
     senderSeq: int(row.sender_seq),
     recipientSeq: int(row.recipient_seq),
     createdAt: date(row.created_at),
@@ -132,6 +152,7 @@ export function freshMessageRow(row: FreshRow, returned: Row): MessageRow {
     clientId: row.client_id,
     text: row.text,
     attachmentId: row.attachment_id,
+    attachmentRemoved: false,
     senderSeq: row.sender_seq,
     recipientSeq: row.recipient_seq,
     createdAt: date(returned.created_at),

@@ -1,13 +1,15 @@
-import { findStored, findUploads, freshMessageRow, lockUsers, toMessageRow, toUploadRow, writeBatch, type FreshRow } from './message-batch-sql';
+import { findRefusedPairs, findStored, findUploads, freshMessageRow, lockUsers, toMessageRow, toUploadRow, writeBatch, type FreshRow } from './message-batch-sql';
 import { toStoredMessage, type NewMessage, type StoredMessage } from './message-payload';
 import type { Db } from './open-database';
 import { scriptTransaction, type Row } from './script-transaction';
 
 /**
  * Why one message of a batch was not stored: its recipient does not exist or is inactive (or is
- * the sender), its attachment is not an upload of the sender's, or the sender no longer exists.
+ * the sender), its attachment is not an upload of the sender's, the sender no longer exists, or
+ * the sender may not message the recipient (a block either way, or the recipient's "who can
+ * message me" setting for a new conversation; one kind, so the refusal never says which).
  */
-export type Refusal = 'recipient' | 'attachment' | 'sender';
+export type Refusal = 'recipient' | 'attachment' | 'sender' | 'not_allowed';
 
 export type BatchOutcome = { stored: StoredMessage } | { refused: Refusal };
 
@@ -15,6 +17,7 @@ export type BatchOutcome = { stored: StoredMessage } | { refused: Refusal };
 type Plan = BatchOutcome | { fresh: number; repeat: boolean };
 
 const keyOf = (senderId: number, clientId: string) => `${senderId}:${clientId}`;
+const pairOf = (senderId: number, recipientId: number) => `${senderId}>${recipientId}`;
 
 /**
  * Stores a batch of messages in ONE transaction with a fixed handful of statements, whatever its
@@ -27,7 +30,8 @@ const keyOf = (senderId: number, clientId: string) => `${senderId}:${clientId}`;
  * each account's seqs are taken and committed in one order, so a seq is never visible before a
  * smaller one of the same account. In the same round trip, one query finds the pairs already
  * stored (a statement of its own, so it sees what another process's batch on the same users
- * committed while this one waited for the locks) and one reads the attachments. Seqs are counted
+ * committed while this one waited for the locks), one finds the pairs that may not talk (blocks,
+ * "who can message me"; findRefusedPairs) and one reads the attachments. Seqs are counted
  * in JS from the locked rows, then ONE statement writes everything and the transaction commits, in
  * a second round trip (message-batch-sql.ts has the statements). Raw SQL on purpose: this is the
  * hot path, and per statement drizzle's query builder cost more CPU than the database.
@@ -37,12 +41,15 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
   const userIds = [...new Set(batch.flatMap((message) => [message.senderId, message.recipientId]))];
   // The uploads the batch names, to check them; a stored row comes with its own (findStored).
   const attachmentIds = [...new Set(batch.flatMap((message) => (message.attachmentId ? [message.attachmentId] : [])))];
+  const pairs = new Map(batch.map((message) => [pairOf(message.senderId, message.recipientId), message]));
   return scriptTransaction(db, async (tx) => {
-    const [locked = [], found = [], uploadRows = []] = await tx.run([
+    const [locked = [], found = [], refusedPairs = [], uploadRows = []] = await tx.run([
       lockUsers(userIds),
       findStored(batch),
+      findRefusedPairs([...pairs.values()]),
       ...(attachmentIds.length > 0 ? [findUploads(attachmentIds)] : []),
     ]);
+    const refused = new Set(refusedPairs.map((row) => pairOf(Number(row.sender_id), Number(row.recipient_id))));
     const accounts = new Map(locked.map((row) => [Number(row.id), { active: row.is_active === true, lastSeq: Number(row.last_seq) }]));
     const earlier = new Map(
       found.map((row) => [
@@ -65,6 +72,7 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
       const recipient = accounts.get(message.recipientId);
       if (!sender) return { refused: 'sender' };
       if (!recipient?.active || message.recipientId === message.senderId) return { refused: 'recipient' };
+      if (refused.has(pairOf(message.senderId, message.recipientId))) return { refused: 'not_allowed' };
       const attachmentId = message.attachmentId ?? null;
       // Someone else's upload is refused like a missing one: ids are capabilities, not to be probed.
       if (attachmentId !== null && uploadsById.get(attachmentId)?.ownerId !== message.senderId) {

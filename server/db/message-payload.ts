@@ -37,6 +37,7 @@ export function toMessagePayload({ message, upload }: MessageWithUpload, viewerI
     recipient_id: message.recipientId,
     text: message.text,
     attachment: upload ? toAttachment(upload) : null,
+    attachment_removed: message.attachmentRemoved,
     created_at: message.createdAt.toISOString(),
     read_at: message.readAt?.toISOString() ?? null,
     seq: message.senderId === viewerId ? message.senderSeq : message.recipientSeq,

@@ -63,6 +63,7 @@ describe('storeMessages (one transaction per batch)', () => {
       recipient_id: b,
       text: batch[0]!.text,
       attachment: null,
+      attachment_removed: false,
       created_at: expect.stringMatching(/Z$/),
       read_at: null,
       seq: 2,

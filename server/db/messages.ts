@@ -93,13 +93,16 @@ export async function markConversationRead(db: Db, userId: number, peerId: numbe
 
 /**
  * The user's unread total: the sum of their conversations' counters (the one source of truth for
- * unread numbers), leaving out people whose accounts are inactive, as the conversation list does.
- * A scalar subquery, so `init` can read it in the same query as the account's state.
+ * unread numbers) over exactly the conversations the list shows (conversations.ts): people whose
+ * accounts are inactive are left out, deleted accounts are not, and people the user blocked are.
+ * So the total always equals the sum of the visible badges. A scalar subquery, so `init` can read
+ * it in the same query as the account's state.
  */
 const unreadTotal = (userId: SQL | number) => sql<number>`(
   select coalesce(sum(c.unread_count), 0)::int from conversations c
   join users peer on peer.id = c.peer_id
-  where c.user_id = ${userId} and peer.is_active)`;
+  where c.user_id = ${userId} and (peer.is_active or peer.deleted_at is not null)
+    and not exists (select 1 from blocks b where b.blocker_id = c.user_id and b.blocked_id = c.peer_id))`;
 
 export async function countUnread(db: Db, userId: number): Promise<number> {
   const [row] = await rows<{ value: number }>(db, sql`select ${unreadTotal(userId)} as value`);

@@ -26,7 +26,7 @@ describe('searchUsers', () => {
 
     const results = await searchUsers(db, me.id, 'zED', 20);
     expect(results.map((u) => u.id)).toEqual([zed.id, byEmail.id]);
-    expect(results[0]).toEqual({ id: zed.id, username: 'Zedekiah Quill', avatar: null, is_following: false, follows_you: false });
+    expect(results[0]).toEqual({ id: zed.id, username: 'Zedekiah Quill', avatar: null, is_following: false, follows_you: false, deleted: false });
     expect((await searchUsers(db, me.id, 'zedmail@ex', 20)).map((u) => u.id)).toEqual([byEmail.id]);
   });
 
@@ -85,8 +85,11 @@ describe('follows', () => {
       avatar: null,
       is_following: true,
       follows_you: true,
+      deleted: false,
       followers_count: 2,
       following_count: 1,
+      blocked: false,
+      can_message: true,
     });
     expect(await countFollowers(db, star.id)).toBe(2);
     expect(await getProfile(db, me.id, gone.id)).toBeNull();

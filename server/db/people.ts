@@ -2,6 +2,8 @@ import { and, count, desc, eq, like, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Profile, UserSummary } from '../../lib/contract';
 import type { Db } from './open-database';
 import { toKeysetPage, type KeysetPage } from './paging';
+import { rows } from './raw-rows';
+import { blockedEitherWay, canMessage, hasBlocked, lockUsersInOrder } from './safety-rules';
 import { follows, users } from './schema';
 
 // The subqueries below name their own aliases (vf, fv, cf, cu), so they stay unambiguous inside
@@ -15,6 +17,7 @@ export function userSummaryColumns(viewerId: number) {
     avatar: users.avatar,
     is_following: sql<boolean>`exists (select 1 from ${follows} vf where vf.follower_id = ${viewerId} and vf.followee_id = ${users.id})`,
     follows_you: sql<boolean>`exists (select 1 from ${follows} fv where fv.follower_id = ${users.id} and fv.followee_id = ${viewerId})`,
+    deleted: sql<boolean>`(${users.deletedAt} is not null)`,
   };
 }
 
@@ -24,8 +27,10 @@ function escapeLike(value: string): string {
 }
 
 /**
- * Active users other than the viewer whose username or email starts with `query`, ignoring case.
- * Served by the lower(x) text_pattern_ops indexes (a bitmap OR of two index range scans).
+ * Active users other than the viewer whose username or email starts with `query`, ignoring case,
+ * leaving out anyone the viewer blocked or who blocked the viewer (neither finds the other).
+ * Served by the lower(x) text_pattern_ops indexes (a bitmap OR of two index range scans), then
+ * two primary-key probes of blocks per match.
  */
 export async function searchUsers(db: Db, viewerId: number, query: string, limit: number): Promise<UserSummary[]> {
   const pattern = sql`lower(${`${escapeLike(query)}%`})`;
@@ -37,6 +42,7 @@ export async function searchUsers(db: Db, viewerId: number, query: string, limit
         eq(users.isActive, true),
         ne(users.id, viewerId),
         or(like(sql`lower(${users.username})`, pattern), like(sql`lower(${users.email})`, pattern)),
+        sql`not ${blockedEitherWay(viewerId, sql`${users.id}`)}`,
       ),
     )
     .orderBy(sql`lower(${users.username}) nulls last`, users.id)
@@ -49,13 +55,19 @@ function activeFollowCount(side: 'followers' | 'following', userId: SQL): SQL<nu
   return sql<number>`(select count(*)::int from ${follows} cf join ${users} cu on cu.id = cf.${sql.raw(other)} where cf.${sql.raw(self)} = ${userId} and cu.is_active)`;
 }
 
-/** An active user's profile as `viewerId` sees it, or null for unknown and inactive users. */
+/**
+ * An active user's profile as `viewerId` sees it, or null for unknown and inactive users. Someone
+ * who blocked the viewer still has a profile (a 404 would say more than "you can't message this
+ * person"): can_message is false and following them is refused.
+ */
 export async function getProfile(db: Db, viewerId: number, id: number): Promise<Profile | null> {
   const [row] = await db
     .select({
       ...userSummaryColumns(viewerId),
       followers_count: activeFollowCount('followers', sql`${users.id}`),
       following_count: activeFollowCount('following', sql`${users.id}`),
+      blocked: hasBlocked(viewerId, sql`${users.id}`),
+      can_message: canMessage(viewerId, sql.raw('"users"'), sql`${users.id}`),
     })
     .from(users)
     .where(and(eq(users.id, id), eq(users.isActive, true)))
@@ -116,9 +128,25 @@ export interface FollowChange {
   followersCount: number;
 }
 
-/** Follows (or unfollows) idempotently. The caller checks that the followee is someone else, and active. */
-export async function setFollow(db: Db, followerId: number, followeeId: number, follow: boolean): Promise<FollowChange> {
+/**
+ * Follows (or unfollows) idempotently; a follow between people one of whom blocked the other is
+ * refused ('not_allowed'). The caller checks that the followee is someone else, and active. Both
+ * users are locked first, in id order, as blocking does (blocks.ts): a follow and a block of the
+ * same pair take turns, so no follow survives a block committed alongside it.
+ */
+export async function setFollow(
+  db: Db,
+  followerId: number,
+  followeeId: number,
+  follow: boolean,
+): Promise<FollowChange | 'not_allowed'> {
   return db.transaction(async (tx) => {
+    if (follow) {
+      // Two statements: the check must take its snapshot after the locks are granted.
+      await lockUsersInOrder(tx, [followerId, followeeId]);
+      const [row] = await rows<{ blocked: boolean }>(tx, sql`select ${blockedEitherWay(followerId, followeeId)} as blocked`);
+      if (row?.blocked) return 'not_allowed' as const;
+    }
     const changed = follow
       ? await tx.insert(follows).values({ followerId, followeeId }).onConflictDoNothing().returning({ id: follows.followerId })
       : await tx

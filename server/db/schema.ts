@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 // Millisecond precision where the value is part of a keyset cursor: JS Dates round-trip it exactly.
@@ -15,6 +15,13 @@ export const users = pgTable('users', {
   socialType: text('social_type').notNull(),
   language: text('language').notNull().default('en'),
   isActive: boolean('is_active').notNull().default(true),
+  /** Who may start a conversation with this account: 'everyone' | 'following' | 'nobody' (MESSAGE_POLICIES). */
+  messagePolicy: text('message_policy').notNull().default('everyone'),
+  /**
+   * Set when the account was deleted: the row stays as a tombstone (is_active false, no profile,
+   * no firebase uid of anyone's) so the other side of its conversations keeps their messages.
+   */
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
   /** The seq of the newest message this account sent or received (messages.sender_seq/recipient_seq). */
   lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
   createdAt: createdAt(),
@@ -23,6 +30,8 @@ export const users = pgTable('users', {
   // Case-insensitive prefix search (lower(x) LIKE 'ab%'); text_pattern_ops works under any collation.
   index('users_username_prefix_idx').using('btree', sql`lower(${table.username}) text_pattern_ops`),
   index('users_email_prefix_idx').using('btree', sql`lower(${table.email}) text_pattern_ops`),
+  // The values of MESSAGE_POLICIES (lib/contract/http.ts): the send path compares against them in SQL.
+  check('users_message_policy_check', sql`${table.messagePolicy} in ('everyone', 'following', 'nobody')`),
 ]);
 
 export const sessions = pgTable(
@@ -124,6 +133,8 @@ export const messages = pgTable(
     clientId: text('client_id').notNull(),
     text: text('text').notNull(),
     attachmentId: text('attachment_id').references(() => uploads.id),
+    /** The attachment's upload was erased with its owner's account: shown as removed. */
+    attachmentRemoved: boolean('attachment_removed').notNull().default(false),
     // Each side's per-account sequence (users.last_seq at insert): 1, 2, 3… with no gaps, in commit
     // order, so a client that holds 1…n knows it has missed nothing up to n (docs/DELIVERY.md).
     senderSeq: bigint('sender_seq', { mode: 'number' }).notNull(),
@@ -171,6 +182,8 @@ export const conversations = pgTable(
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull(),
     /** Messages from peer to user not yet read: the source of truth for every unread number. */
     unreadCount: integer('unread_count').notNull().default(0),
+    /** The user muted this conversation: it keeps its badge but never notifies, on any device. */
+    muted: boolean('muted').notNull().default(false),
   },
   (table) => [
     primaryKey({ columns: [table.userId, table.peerId] }),
@@ -180,9 +193,58 @@ export const conversations = pgTable(
   ],
 );
 
+/** blocker_id blocked blocked_id: neither can message or follow the other, nor find them in search. */
+export const blocks = pgTable(
+  'blocks',
+  {
+    blockerId: integer('blocker_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    blockedId: integer('blocked_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAtMs(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.blockerId, table.blockedId] }),
+    // "Who blocked me" (search, profiles) probes by the blocked side.
+    index('blocks_blocked_idx').on(table.blockedId, table.blockerId),
+  ],
+);
+
+/** A report of a person, or of a message they sent to the reporter, for the moderators. */
+export const reports = pgTable(
+  'reports',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    reporterId: integer('reporter_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reportedUserId: integer('reported_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    messageId: bigint('message_id', { mode: 'number' }).references(() => messages.id, { onDelete: 'set null' }),
+    /** The message's text when it was reported: what the moderators judge, whatever happens to it later. */
+    messageText: text('message_text'),
+    reason: text('reason').notNull(),
+    details: text('details'),
+    createdAt: createdAt(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('reports_reporter_idx').on(table.reporterId),
+    // REPORT_REASONS (lib/contract/safety.ts).
+    check('reports_reason_check', sql`${table.reason} in ('spam', 'harassment', 'inappropriate', 'other')`),
+    // The moderators' queue: open reports, oldest first.
+    index('reports_open_idx').on(table.id).where(sql`${table.resolvedAt} is null`),
+  ],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type FollowRow = typeof follows.$inferSelect;
 export type UploadRow = typeof uploads.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
+export type BlockRow = typeof blocks.$inferSelect;
+export type ReportRow = typeof reports.$inferSelect;

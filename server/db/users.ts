@@ -1,4 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
+import type { Language, MessagePolicy } from '../../lib/contract';
 import type { Db } from './open-database';
 import { users, type UserRow } from './schema';
 
@@ -49,10 +50,28 @@ export async function findActiveUser(db: Db, id: number): Promise<UserRow | null
   return row ?? null;
 }
 
-export async function updateLanguage(db: Db, id: number, language: string): Promise<UserRow | null> {
+/**
+ * Someone a conversation can be read with: an active account, or a deleted one, whose messages
+ * stay with the other side (docs/DECISIONS.md, "Deleting an account").
+ */
+export async function findConversationPeer(db: Db, id: number): Promise<UserRow | null> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), or(eq(users.isActive, true), isNotNull(users.deletedAt))))
+    .limit(1);
+  return row ?? null;
+}
+
+export interface UserSettings {
+  language?: Language;
+  messagePolicy?: MessagePolicy;
+}
+
+export async function updateSettings(db: Db, id: number, settings: UserSettings): Promise<UserRow | null> {
   const [row] = await db
     .update(users)
-    .set({ language, updatedAt: sql`now()` })
+    .set({ ...settings, updatedAt: sql`now()` })
     .where(eq(users.id, id))
     .returning();
   return row ?? null;

@@ -1,12 +1,17 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { AuthorizeResponse, User } from '../../lib/contract';
 import { authorizeRequestSchema, settingsRequestSchema } from '../../lib/contract/schemas';
 import { InvalidIdTokenError, type FirebaseTokenVerifier, type IdTokenClaims } from '../auth/firebase-verifier';
+import { deleteAccount } from '../db/account-deletion';
+import { exportAccount } from '../db/account-export';
 import type { Db } from '../db/open-database';
 import { createSession, revokeSession } from '../db/sessions';
-import { setUserActive, updateLanguage, upsertUserFromFirebase } from '../db/users';
+import { setUserActive, updateSettings, upsertUserFromFirebase } from '../db/users';
+import type { FileStorage } from '../storage/file-storage';
 import { authenticate, authenticateActive } from './authenticate';
 import { HttpError, parseBody } from './errors';
+import type { SocketNotifier } from './safety-routes';
 import { toUser } from './user-dto';
 
 /** How the HTTP side closes sockets whose session or account just ended. */
@@ -18,10 +23,12 @@ export interface SocketDisconnector {
 export interface AccountsRoutesDeps {
   db: Db;
   verifier: FirebaseTokenVerifier;
-  sockets: SocketDisconnector;
+  sockets: SocketDisconnector & SocketNotifier;
+  /** Where a deleted account's uploads are erased from. */
+  storage: FileStorage;
 }
 
-export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets }: AccountsRoutesDeps): void {
+export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, storage }: AccountsRoutesDeps): void {
   app.post('/accounts/authorize', async (request): Promise<AuthorizeResponse> => {
     const body = parseBody(authorizeRequestSchema, request.body);
     const claims = await verifyIdToken(verifier, body.id_token);
@@ -52,10 +59,39 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets }: 
 
   app.patch('/accounts/settings', async (request): Promise<User> => {
     const { user } = await authenticateActive(db, request);
-    const { language } = parseBody(settingsRequestSchema, request.body);
-    const updated = await updateLanguage(db, user.id, language);
+    const { language, message_policy: messagePolicy } = parseBody(settingsRequestSchema, request.body);
+    const updated = await updateSettings(db, user.id, { language, messagePolicy });
     if (!updated) throw HttpError.msg(404, 'User not found.');
+    // The privacy setting shows on every device at once; the language follows at the next sign-in.
+    if (messagePolicy !== undefined) sockets.notify(user.id, 'safety_changed', { type: 'message_policy', message_policy: messagePolicy });
     return toUser(updated);
+  });
+
+  // Everything held about the caller, streamed (account-export.ts), as a file to save. Its own
+  // budget: it reads the whole history.
+  app.get('/accounts/export', { config: { rateLimit: 'export' } }, async (request, reply) => {
+    const { user } = await authenticateActive(db, request);
+    const day = new Date().toISOString().slice(0, 10);
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="parley-data-${user.id}-${day}.json"`)
+      .header('cache-control', 'no-store')
+      .send(Readable.from(exportAccount(db, user.id)));
+  });
+
+  // Deactivated accounts may delete themselves too: deletion is the stronger wish.
+  app.delete('/accounts/me', async (request, reply) => {
+    const { user } = await authenticate(db, request);
+    const deleted = await deleteAccount(db, user.id);
+    if (!deleted) throw HttpError.msg(404, 'User not found.');
+    sockets.disconnectUser(user.id);
+    // The rows are gone, so no URL reaches these files any more; a file that fails to go is logged.
+    await Promise.all(
+      deleted.storageKeys.map((key) =>
+        storage.remove(key).catch((error: unknown) => request.log.error({ err: error }, 'deleted account: upload file not removed')),
+      ),
+    );
+    return reply.code(204).send();
   });
 
   app.post('/accounts/logout', async (request, reply) => {

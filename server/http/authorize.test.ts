@@ -45,6 +45,7 @@ describe('POST /api/accounts/authorize', () => {
         avatar: 'https://example.com/avatar.png',
         language: 'en',
         is_active: true,
+        message_policy: 'everyone',
       },
     });
     const info = await api(t.url, '/accounts/info', { token: `Bearer ${response.body.token}` });
@@ -71,6 +72,7 @@ describe('POST /api/accounts/authorize', () => {
       avatar: 'https://example.com/new.png',
       language: 'fr',
       is_active: true,
+      message_policy: 'everyone',
     });
     const [row] = await t.db.select().from(users).where(eq(users.id, first.body.user.id));
     expect(row?.socialType).toBe('github');

@@ -11,6 +11,7 @@ import { accountsRoutes, type AccountsRoutesDeps } from './accounts-routes';
 import { conversationsRoutes } from './conversations-routes';
 import { installCors } from './cors';
 import { installErrorHandling } from './errors';
+import { safetyRoutes } from './safety-routes';
 import { healthRoutes, type HealthRoutesDeps } from './health-routes';
 import { withSecurityHeaders } from './security-headers';
 import { uploadsRoutes, type UploadsRoutesDeps } from './uploads-routes';
@@ -65,6 +66,7 @@ export function buildHttpApp({
   app.register(async (api) => usersRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => conversationsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => uploadsRoutes(api, deps), { prefix: '/api' });
+  app.register(async (api) => safetyRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => healthRoutes(api, deps), { prefix: '/api' });
   return { app, overloaded };
 }

@@ -65,6 +65,7 @@ describe('GET /api/conversations/:userId/messages', () => {
           recipient_id: hal.user.id,
           text: 'shape',
           attachment: null,
+          attachment_removed: false,
           created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
           read_at: null,
           seq: 1,
@@ -138,9 +139,10 @@ describe('GET /api/conversations', () => {
       [ben.user.id, 1, 'from ben'],
     ]);
     expect(response.body.results[0]).toEqual({
-      user: { id: ann.user.id, username: 'Ann', avatar: expect.any(String), is_following: false, follows_you: false },
+      user: { id: ann.user.id, username: 'Ann', avatar: expect.any(String), is_following: false, follows_you: false, deleted: false },
       last_message: reply,
       unread_count: 2,
+      muted: false,
     });
 
     await markConversationRead(t.db, me.user.id, ann.user.id);

@@ -10,7 +10,7 @@ import {
 import { listConversations } from '../db/conversations';
 import { lastSeqOf, listThread } from '../db/messages';
 import type { Db } from '../db/open-database';
-import { findActiveUser } from '../db/users';
+import { findConversationPeer } from '../db/users';
 import { authenticateActive } from './authenticate';
 import { conversationCursor, encodeCursor, threadCursor } from './cursor';
 import { HttpError, parseBody } from './errors';
@@ -47,7 +47,8 @@ export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): v
     const { userId } = parseBody(threadParams, request.params);
     const { cursor, limit } = parseBody(threadQuery, request.query);
     if (userId === user.id) throw new HttpError(400, { non_field_errors: ['userId: You have no conversation with yourself.'] });
-    if (!(await findActiveUser(db, userId))) throw userNotFound();
+    // A deleted account's messages stay with the other side (docs/DECISIONS.md).
+    if (!(await findConversationPeer(db, userId))) throw userNotFound();
     const page = await listThread(db, user.id, userId, cursor?.[1] ?? null, limit);
     return { results: page.results, next_cursor: page.next === null ? null : encodeCursor(['m', page.next]) };
   });

@@ -1,4 +1,4 @@
-import type { User } from '../../lib/contract';
+import type { MessagePolicy, User } from '../../lib/contract';
 import type { UserRow } from '../db/schema';
 
 /** The only shape a user leaves the server in; internal columns (firebase_uid...) stay inside. */
@@ -10,5 +10,6 @@ export function toUser(row: UserRow): User {
     avatar: row.avatar,
     language: row.language,
     is_active: row.isActive,
+    message_policy: row.messagePolicy as MessagePolicy,
   };
 }

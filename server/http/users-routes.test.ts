@@ -33,8 +33,8 @@ describe('GET /api/users/search', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       results: [
-        { id: byEmail.id, username: 'Other', avatar: null, is_following: false, follows_you: false },
-        { id: byName.id, username: `${p} Name`, avatar: null, is_following: false, follows_you: false },
+        { id: byEmail.id, username: 'Other', avatar: null, is_following: false, follows_you: false, deleted: false },
+        { id: byName.id, username: `${p} Name`, avatar: null, is_following: false, follows_you: false, deleted: false },
       ],
       next_cursor: null,
     });
@@ -93,8 +93,11 @@ describe('GET /api/users/:id', () => {
       avatar: null,
       is_following: true,
       follows_you: true,
+      deleted: false,
       followers_count: 1,
       following_count: 1,
+      blocked: false,
+      can_message: true,
     });
   });
 

@@ -4,6 +4,7 @@ import { Server, type ServerOptions } from 'socket.io';
 import { createMessageWriter, type MessageWriter } from '../db/message-writer';
 import type { Db } from '../db/open-database';
 import type { SocketDisconnector } from '../http/accounts-routes';
+import type { SocketNotifier } from '../http/safety-routes';
 import { originAllowRequest } from '../security/origin';
 import { MAX_SOCKET_PAYLOAD_BYTES } from '../security/payload-limits';
 import type { RateLimiters } from '../security/rate-limit';
@@ -15,7 +16,7 @@ import { handshakeAuth } from './handshake';
 import { registerMessageHandlers } from './message-handlers';
 import { rooms, type RealtimeServer } from './types';
 
-export interface Realtime extends SocketDisconnector {
+export interface Realtime extends SocketDisconnector, SocketNotifier {
   io: RealtimeServer;
   /** Stops taking sends, commits (and acks) those already taken, then closes Socket.IO. */
   close(): Promise<void>;
@@ -87,6 +88,8 @@ export function createRealtime(
     io,
     disconnectUser: (userId) => io.in(rooms.account(userId)).disconnectSockets(true),
     disconnectSession: (sessionId) => io.in(rooms.session(sessionId)).disconnectSockets(true),
+    // The messaging room: sockets that have sent init, as for every other event to a user.
+    notify: (userId, event, ...args) => io.to(rooms.user(userId)).emit(event, ...args),
     close: async () => {
       await writer.close();
       socketCap.close();

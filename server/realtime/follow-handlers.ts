@@ -3,6 +3,7 @@ import type { FollowedPayload } from '../../lib/contract';
 import { followPayloadSchema } from '../../lib/contract/schemas';
 import type { Db } from '../db/open-database';
 import { setFollow } from '../db/people';
+import { CANNOT_FOLLOW } from '../db/safety-rules';
 import { findActiveUser } from '../db/users';
 import { fieldError, onEvent, refuse } from './handler';
 import { rooms, type RealtimeSocket } from './types';
@@ -12,7 +13,10 @@ export function registerFollowHandlers(socket: RealtimeSocket, db: Db, log: Fast
   onEvent(socket, log, 'follow', followPayloadSchema, async ({ user_id: followeeId, follow }, userId) => {
     if (followeeId === userId) return fieldError('user_id: You cannot follow yourself.');
     if (!(await findActiveUser(db, followeeId))) return refuse({ msg: 'User not found.' });
-    const { changed, followersCount } = await setFollow(db, userId, followeeId, follow);
+    const change = await setFollow(db, userId, followeeId, follow);
+    // One sentence whichever side blocked: a refused follow tells no more than a refused message.
+    if (change === 'not_allowed') return fieldError(`user_id: ${CANNOT_FOLLOW}`);
+    const { changed, followersCount } = change;
     const payload: FollowedPayload = {
       follower_id: userId,
       followee_id: followeeId,

@@ -5,7 +5,8 @@ import type { Refusal } from '../db/message-batch';
 import type { MessageWriter } from '../db/message-writer';
 import { lastSeqOf, listMessagesAfter, markConversationRead } from '../db/messages';
 import type { Db } from '../db/open-database';
-import { findActiveUser } from '../db/users';
+import { CANNOT_MESSAGE } from '../db/safety-rules';
+import { findConversationPeer } from '../db/users';
 import { RESTARTING_MSG } from '../in-flight';
 import { fieldError, onEvent, refuse, type Outcome } from './handler';
 import { rooms, type RealtimeSocket } from './types';
@@ -17,6 +18,8 @@ const refusals: Record<Refusal, Outcome<never>> = {
   recipient: fieldError('recipient_id: User not found.'),
   attachment: fieldError('attachment_id: No such upload of yours.'),
   sender: fieldError('User not found.'),
+  // The same words for a block (either way) and for "who can message me": nothing more is revealed.
+  not_allowed: fieldError(`recipient_id: ${CANNOT_MESSAGE}`),
 };
 // `msg`: the outbox sends the message again later, with the same client_id.
 const notNow = {
@@ -58,7 +61,8 @@ export function registerMessageHandlers(socket: RealtimeSocket, db: Db, writer: 
 
   onEvent(socket, log, 'read', readPayloadSchema, async ({ user_id: peerId }, userId) => {
     if (peerId === userId) return fieldError('user_id: You have no conversation with yourself.');
-    if (!(await findActiveUser(db, peerId))) return userNotFound();
+    // A deleted account's conversation stays on the other side, badge included: it can be read.
+    if (!(await findConversationPeer(db, peerId))) return userNotFound();
     const count = await markConversationRead(db, userId, peerId);
     return {
       data: { count },

@@ -44,6 +44,7 @@ describe('send', () => {
       recipient_id: bob.user.id,
       text: 'Hi Bob',
       attachment: null,
+      attachment_removed: false,
       created_at: expect.stringMatching(/Z$/),
       read_at: null,
       seq: 1,

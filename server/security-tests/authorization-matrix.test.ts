@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket as ServerSocket } from 'socket.io';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, Attachment, ConversationPage, MessagePayload, Page, SyncResult } from '../../lib/contract';
+import { insertMessage } from '../../testing/database';
 import { api, signIn, type SignedInUser } from '../test/helpers';
 import { startObservedServer, type ObservedServer } from '../test/observed-server';
 import { connectSocket, emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
@@ -21,6 +22,8 @@ let revokedBearer: string;
 /** Two live sessions of a deactivated account: one for logout (which ends it), one for the rest. */
 let inactiveBearer: string;
 let inactiveLogoutBearer: string;
+/** A live session of another deactivated account, for account deletion (which erases it). */
+let inactiveDeleteBearer: string;
 let inactive: SignedInUser;
 let peerUpload: Attachment;
 const tabs = socketTabs(() => t);
@@ -47,6 +50,11 @@ beforeAll(async () => {
   inactiveBearer = inactive.bearer;
   inactiveLogoutBearer = await secondSession(inactive);
   expect((await api(t.url, '/accounts/deactivate', { method: 'POST', token: inactiveBearer })).status).toBe(204);
+  const deleting = await signIn(t.url, 'Inactive, deleting');
+  inactiveDeleteBearer = deleting.bearer;
+  expect((await api(t.url, '/accounts/deactivate', { method: 'POST', token: inactiveDeleteBearer })).status).toBe(204);
+  // A conversation of the owner's, for the rows that act on one (mute).
+  await insertMessage(t.db, { senderId: peer.user.id, recipientId: owner.user.id, clientId: randomUUID(), text: 'hello owner' });
 
   const bytes = Buffer.from('peer file');
   const upload = await rawUpload(
@@ -115,6 +123,20 @@ const ROUTES: RouteRow[] = [
     ok: 201,
     inactive: DEACTIVATED,
   },
+  { method: 'PUT', url: '/api/users/:id/block', call: () => ({ path: `/api/users/${third.user.id}/block` }), ok: 200, inactive: DEACTIVATED },
+  { method: 'DELETE', url: '/api/users/:id/block', call: () => ({ path: `/api/users/${third.user.id}/block` }), ok: 200, inactive: DEACTIVATED },
+  { method: 'GET', url: '/api/blocks', call: () => ({ path: '/api/blocks' }), ok: 200, inactive: DEACTIVATED },
+  {
+    method: 'PATCH',
+    url: '/api/conversations/:userId',
+    call: () => ({ path: `/api/conversations/${peer.user.id}`, ...json({ muted: false }) }),
+    ok: 200,
+    inactive: DEACTIVATED,
+  },
+  { method: 'POST', url: '/api/reports', call: () => ({ path: '/api/reports', ...json({ user_id: peer.user.id, reason: 'spam' }) }), ok: 201, inactive: DEACTIVATED },
+  { method: 'GET', url: '/api/accounts/export', call: () => ({ path: '/api/accounts/export' }), ok: 200, inactive: DEACTIVATED },
+  // A deactivated account may still delete itself: deletion is the stronger wish (docs/API.md).
+  { method: 'DELETE', url: '/api/accounts/me', call: () => ({ path: '/api/accounts/me' }), ok: 204, inactive: { status: 204 }, destructive: true },
 ];
 
 /** Routes anyone may call: sign-in, liveness, readiness, and downloads whose unguessable id is the capability. */
@@ -156,7 +178,8 @@ describe('HTTP authorisation matrix', () => {
       });
 
       it(`answers a deactivated account's live session ${row.inactive.status}`, async () => {
-        const bearer = row.url === '/api/accounts/logout' ? inactiveLogoutBearer : inactiveBearer;
+        const bearer =
+          row.url === '/api/accounts/logout' ? inactiveLogoutBearer : row.url === '/api/accounts/me' ? inactiveDeleteBearer : inactiveBearer;
         const response = await send(method, row.call(), bearer);
         expect(response.status).toBe(row.inactive.status);
         if (row.inactive.body !== undefined) expect(response.body).toEqual(withBody(method, row.inactive.body));

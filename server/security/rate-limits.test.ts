@@ -21,6 +21,7 @@ beforeAll(async () => {
         follow: { perSecond: HOURLY, burst: 2 },
         search: { perSecond: HOURLY, burst: 2 },
         upload: { perSecond: HOURLY, burst: 1 },
+        export: { perSecond: HOURLY, burst: 1 },
       },
     },
   });
@@ -80,6 +81,18 @@ describe('HTTP rate limits', () => {
     expect(refused.body).toEqual({ msg: expect.stringMatching(TOO_MANY) });
     expect(refused.headers.get('retry-after')).toBe(String(waitIn(refused.body.msg)));
     expect((await search(bob)).status).toBe(200);
+  });
+
+  it('holds the data export to its own, stricter limit', async () => {
+    const [alice, bob] = await Promise.all([signIn(t.url, 'Exporter'), signIn(t.url, 'Other exporter')]);
+    const exportData = (user: SignedInUser) => api<{ msg?: string }>(t.url, '/accounts/export', { token: user.bearer });
+    expect((await exportData(alice)).status).toBe(200);
+    const refused = await exportData(alice);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe(String(waitIn(refused.body.msg)));
+    // Searching is another bucket: the export's limit takes nothing from it.
+    expect((await api(t.url, '/users/search?q=a', { token: alice.bearer })).status).toBe(200);
+    expect((await exportData(bob)).status).toBe(200);
   });
 
   it('answers an upload over the limit with 429 before reading the body, and stores nothing', async () => {

@@ -27,7 +27,7 @@ const tally = new FuzzTally();
 const REST_COUNTS = {
   auth: 220, 'bad-id': 200, 'path-trick': 200, 'bad-query': 180, 'bad-cursor': 220, 'bad-json': 160,
   'content-type': 120, 'bad-body': 200, oversized: 24, method: 220, 'upload-post': 110, 'upload-get': 110,
-  'upload-range': 60,
+  'upload-range': 60, safety: 200,
 };
 const SOCKET_COUNTS = { initialised: 7_000, uninitialised: 1_000, flood: 2_500 };
 const MIN_SOCKET_EVENTS = 10_000;
@@ -38,6 +38,7 @@ let peer: SignedInUser;
 let gone: SignedInUser;
 let revokedBearer: string;
 let peerUpload: Attachment;
+let ownMessageId: number;
 let before: DbSnapshot;
 let filesBefore: string[];
 const tabs = socketTabs(() => t);
@@ -77,7 +78,9 @@ beforeAll(async () => {
 
   // Real rows to protect: a conversation (with one unread message for the fuzzer) and a follow.
   const [fuzzerTab, peerTab] = await Promise.all([tabs.open(fuzzer), tabs.open(peer)]);
-  await emitWithAck(fuzzerTab, 'send', { client_id: randomUUID(), recipient_id: peer.user.id, text: 'hello' });
+  const own = await emitWithAck<Ack<MessagePayload>>(fuzzerTab, 'send', { client_id: randomUUID(), recipient_id: peer.user.id, text: 'hello' });
+  if (!('data' in own)) throw new Error(JSON.stringify(own));
+  ownMessageId = own.data.id;
   await emitWithAck(peerTab, 'send', { client_id: randomUUID(), recipient_id: fuzzer.user.id, text: 'hi', attachment_id: peerUpload.id });
   await emitWithAck(fuzzerTab, 'follow', { user_id: peer.user.id, follow: true });
   tabs.closeAll();
@@ -112,6 +115,8 @@ describe('hostile input', () => {
       revokedBearer,
       inactiveBearer: gone.bearer,
       peerUpload: { id: peerUpload.id, name: encodeURIComponent(peerUpload.name) },
+      ownMessageId,
+      missingMessageId: 9_000_000_000,
       account: { uid: fuzzer.account.uid, idToken: fuzzer.account.idToken, email: fuzzer.user.email ?? '' },
       maxJsonBody: t.server.app.initialConfig.bodyLimit ?? 1_048_576,
       maxUploadBytes: MAX_UPLOAD_BYTES,

@@ -2,7 +2,7 @@
 // request the server would accept (a logout, a settings change, an upload), so nothing stored
 // changes. `expect` lists the statuses that are right for it (429 is always accepted too).
 import { METHODS } from 'node:http';
-import { authorizeRequestSchema } from '../../../lib/contract/schemas';
+import { authorizeRequestSchema, reportRequestSchema, settingsRequestSchema } from '../../../lib/contract/schemas';
 import { NASTY_KEYS, deepValue, encodePart, hostileNumber, hostileObject, hostileString, hostileValue, jsonRoundTrip } from './hostile-values';
 import type { Rng } from './prng';
 import { isStorableText } from './socket-cases';
@@ -17,6 +17,9 @@ export interface RestIds {
   revokedBearer: string;
   /** A deactivated user's live session. */
   inactiveBearer: string;
+  /** A message the fuzzing user sent (reporting it is refused: only received ones can be), and an id no message has. */
+  ownMessageId: number;
+  missingMessageId: number;
   /** An upload of the peer's: its id with the right name is a valid (public) download. */
   peerUpload: { id: string; name: string };
   /** The fuzzing user's own Firebase account: a valid ID token, so authorize gets past the verifier. */
@@ -93,6 +96,12 @@ export function restGenerators(ids: RestIds) {
     { method: 'GET', path: '/api/conversations', headers: {} },
     { method: 'GET', path: '/api/uploads/usage', headers: {} },
     { method: 'POST', path: '/api/uploads', headers: { 'x-file-name': 'a.txt', 'content-type': 'text/plain' }, body: rng.bytes(64) },
+    { method: rng.pick(['PUT', 'DELETE']), path: `/api/users/${ids.peerId}/block`, headers: {} },
+    { method: 'GET', path: '/api/blocks', headers: {} },
+    { method: 'PATCH', path: `/api/conversations/${ids.peerId}`, headers: { 'content-type': JSON_TYPE }, body: '{"muted":true}' },
+    { method: 'POST', path: '/api/reports', headers: { 'content-type': JSON_TYPE }, body: JSON.stringify({ user_id: ids.peerId, reason: 'spam' }) },
+    { method: 'GET', path: '/api/accounts/export', headers: {} },
+    { method: 'DELETE', path: '/api/accounts/me', headers: {} },
   ];
 
   const badCredentials = (rng: Rng): (string | undefined)[] => [
@@ -106,7 +115,8 @@ export function restGenerators(ids: RestIds) {
     // Every authenticated route without a live session: missing, malformed, revoked; inactive gets 403.
     auth: (rng) => {
       const route = rng.pick(authedRoutes(rng));
-      const inactiveOk = !['/api/accounts/info', '/api/accounts/logout', '/api/accounts/deactivate'].includes(route.path);
+      // Routes a deactivated account may still use (and that would act on it): never sent with its session.
+      const inactiveOk = !['/api/accounts/info', '/api/accounts/logout', '/api/accounts/deactivate', '/api/accounts/me'].includes(route.path);
       if (inactiveOk && rng.chance(0.15)) {
         return { ...route, category: 'auth', headers: { ...route.headers, authorization: ids.inactiveBearer }, expect: [403] };
       }
@@ -205,6 +215,8 @@ export function restGenerators(ids: RestIds) {
         { method: 'PATCH', path: '/api/accounts/settings', headers: json() },
         { method: 'POST', path: '/api/accounts/logout', headers: json() },
         { method: 'POST', path: '/api/accounts/deactivate', headers: json() },
+        { method: 'PATCH', path: `/api/conversations/${ids.peerId}`, headers: json() },
+        { method: 'POST', path: '/api/reports', headers: json() },
       ]);
       return { category: 'bad-json', ...route, body, expect: [400, 413] };
     },
@@ -215,8 +227,10 @@ export function restGenerators(ids: RestIds) {
         { method: 'PATCH', path: '/api/accounts/settings', headers: auth },
         { method: 'POST', path: '/api/accounts/logout', headers: auth },
         { method: 'POST', path: '/api/accounts/deactivate', headers: auth },
+        { method: 'PATCH', path: `/api/conversations/${ids.peerId}`, headers: auth },
+        { method: 'POST', path: '/api/reports', headers: auth },
       ]);
-      const body = rng.pick(['{"language":"fr"}', 'language=fr', '<a/>', 'x', JSON.stringify(authorizeBodyFor(ids))]);
+      const body = rng.pick(['{"language":"fr"}', '{"muted":true}', `{"user_id":${ids.peerId},"reason":"spam"}`, 'language=fr', '<a/>', 'x', JSON.stringify(authorizeBodyFor(ids))]);
       // No type at all, or one that is not JSON: 415 before any handler runs.
       const type = rng.chance(0.1) ? undefined : rng.pick(FOREIGN_TYPES);
       const headers = type === undefined ? route.headers : { ...route.headers, 'content-type': type };
@@ -235,6 +249,8 @@ export function restGenerators(ids: RestIds) {
             () => ({ language: rng.pick(['EN', 'de', 'en-US', ' en', 'en\u0000', 'fr ', '']) }),
             () => [{ language: 'fr' }],
             () => ({ language: ['fr'] }),
+            () => ({ message_policy: rng.pick(['Everyone', 'friends', 'none', '', 'nobody ', null, 0, ['nobody']]) }),
+            () => ({ language: rng.pick(LANGUAGES), message_policy: hostileValue(rng, { maxHuge: 200, binary: false }, 1) }),
             () => deepValue(rng, 2_000),
             () => hostileObject(rng, { maxHuge: 1_000, binary: false }, 2),
           ])();
@@ -272,12 +288,57 @@ export function restGenerators(ids: RestIds) {
         [`/api/users/${ids.peerId}`, ['GET', 'HEAD']], [`/api/users/${ids.peerId}/followers`, ['GET', 'HEAD']],
         ['/api/conversations', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}/messages`, ['GET', 'HEAD']],
         ['/api/uploads', ['POST']], ['/api/uploads/usage', ['GET', 'HEAD']], [`/api/uploads/${ids.peerUpload.id}/${ids.peerUpload.name}`, ['GET', 'HEAD']], ['/api/health', ['GET', 'HEAD']],
+        [`/api/users/${ids.peerId}/block`, ['PUT', 'DELETE']], ['/api/blocks', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}`, ['PATCH']],
+        ['/api/reports', ['POST']], ['/api/accounts/export', ['GET', 'HEAD']], ['/api/accounts/me', ['DELETE']],
         ['/api', []], ['/api/', []], ['/api/accounts', []], ['/api/users', []], ['/api/nope', []], ['/api/accounts/info/extra', []],
       ];
       const [path, allowed] = rng.pick(routes);
       const method = rng.pick(METHODS.filter((m) => m !== 'CONNECT' && !allowed.includes(m)));
       // 400: Fastify wants a body type for methods that carry one (QUERY).
       return { category: 'method', method, path, headers: auth, expect: [400, 404, 405] };
+    },
+
+    // Blocks, mutes and reports the server must refuse: bad ids, bodies that are not the payload,
+    // targets that are not the caller's to act on. Never one it would accept (nothing may change).
+    safety: (rng) => {
+      const kind = rng.pick(['block', 'mute', 'report', 'report']);
+      if (kind === 'block') {
+        const id = rng.chance(0.7) ? rng.pick(BAD_IDS) : rng.pick([ids.selfId, ids.missingId, ids.inactiveId, 2_147_483_647]);
+        return { category: 'safety', method: rng.pick(['PUT', 'DELETE']), path: `/api/users/${id}/block`, headers: auth, expect: [400, 404] };
+      }
+      if (kind === 'mute') {
+        if (rng.chance(0.4)) {
+          const id = rng.chance(0.5) ? rng.pick(BAD_IDS) : rng.pick([ids.missingId, ids.inactiveId, ids.selfId]);
+          return { category: 'safety', method: 'PATCH', path: `/api/conversations/${id}`, headers: json(), body: '{"muted":true}', expect: [400, 404] };
+        }
+        let body: unknown;
+        do {
+          body = rng.pick<() => unknown>([
+            () => ({ muted: hostileValue(rng, { maxHuge: 1_000, binary: false }, 1) }),
+            () => ({ muted: true, [rng.pick(NASTY_KEYS)]: 1 }),
+            () => ({}),
+            () => [{ muted: true }],
+            () => hostileValue(rng, { maxHuge: 2_000, binary: false }, 2),
+          ])();
+        } while (isValidMute(jsonRoundTrip(body)));
+        return { category: 'safety', method: 'PATCH', path: `/api/conversations/${ids.peerId}`, headers: json(), body: JSON.stringify(body) ?? 'null', expect: [400, 413] };
+      }
+      const body: unknown = rng.pick<() => unknown>([
+        // Well-formed, but not the caller's to report: answered 404, or 400 for oneself.
+        () => ({ message_id: rng.pick([ids.missingMessageId, ids.ownMessageId]), reason: 'spam' }),
+        () => ({ user_id: rng.pick([ids.missingId, ids.inactiveId, ids.selfId]), reason: rng.pick(['spam', 'other']) }),
+        () => ({ user_id: ids.peerId, message_id: ids.ownMessageId, reason: 'spam' }),
+        () => ({ user_id: ids.peerId, reason: rng.pick(['SPAM', 'abuse', '', ' spam', 'spam\u0000', 1, null]) }),
+        () => ({ user_id: ids.peerId, reason: 'other', details: rng.pick(['x'.repeat(1_001), 'a\u0000b', 5, ['x']]) }),
+        () => ({ user_id: ids.peerId, reason: 'spam', [rng.pick(NASTY_KEYS)]: hostileValue(rng, { maxHuge: 100, binary: false }, 1) }),
+        () => ({ user_id: hostileValue(rng, { maxHuge: 100, binary: false }, 1), reason: 'spam' }),
+        () => ({ reason: 'spam' }),
+        () => hostileValue(rng, { maxHuge: 2_000, binary: false }, 2),
+      ])();
+      const wire = jsonRoundTrip(body);
+      // A hostile value can land on a real target by chance: aimed at nobody instead, it still tests the route.
+      const safe = wouldReport(wire, ids) ? { ...(wire as object), user_id: ids.missingId, message_id: undefined } : body;
+      return { category: 'safety', method: 'POST', path: '/api/reports', headers: json(), body: JSON.stringify(safe) ?? 'null', expect: [400, 404, 413] };
     },
 
     'upload-post': (rng) => {
@@ -347,11 +408,25 @@ function parsesAsJson(text: string): boolean {
   return false;
 }
 
+/** A body PATCH /api/accounts/settings accepts (and would act on). */
 function isValidSettings(body: unknown): boolean {
-  return (
-    typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 &&
-    LANGUAGES.includes((body as { language?: unknown }).language as string)
-  );
+  return settingsRequestSchema.safeParse(body).success;
+}
+
+/** Would POST /api/reports file this body? Only for a target the fuzzing user may report. */
+function wouldReport(body: unknown, ids: RestIds): boolean {
+  const parsed = reportRequestSchema.safeParse(body);
+  if (!parsed.success) return false;
+  const strings = Object.values(parsed.data).filter((value): value is string => typeof value === 'string');
+  if (!strings.every(isStorableText)) return false;
+  const { user_id: userId, message_id: messageId } = parsed.data;
+  if (userId !== undefined) return ![ids.selfId, ids.missingId, ids.inactiveId].includes(userId);
+  return messageId !== ids.ownMessageId && messageId !== ids.missingMessageId;
+}
+
+/** A body PATCH /api/conversations/:id accepts (and would act on). */
+function isValidMute(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 && typeof (body as { muted?: unknown }).muted === 'boolean';
 }
 
 export function authorizeBodyFor(ids: RestIds): Record<string, unknown> {

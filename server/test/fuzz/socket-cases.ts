@@ -16,9 +16,9 @@ export const KNOWN_EVENTS = ['init', 'send', 'read', 'follow', 'sync'] as const;
 export type KnownEvent = (typeof KNOWN_EVENTS)[number];
 
 export const UNKNOWN_EVENTS: readonly string[] = [
-  'error', 'message', 'message_count', 'followed', 'follower', 'message_sent', 'conversation_read',
+  'error', 'message', 'message_count', 'followed', 'follower', 'message_sent', 'conversation_read', 'safety_changed',
   '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'emit', 'on', 'join', 'leave', 'use',
-  'disconnect_me', 'INIT', 'Send', 'init ', ' send', 'send\u0000', 'deactivate', 'logout', 'admin',
+  'disconnect_me', 'INIT', 'Send', 'init ', ' send', 'send\u0000', 'deactivate', 'logout', 'admin', 'block', 'mute', 'report',
   '', '🙂', 'x'.repeat(5_000),
 ];
 

@@ -22,7 +22,7 @@ type State = { state: 'loading' } | { state: 'ready'; usage: UploadUsage } | { s
 
 /**
  * "12 MB of 2 GB used": what the user's uploads take against their quota, read each time it is
- * shown. Self-contained (its own request and styles), so it can move to a full settings screen.
+ * shown (its own request and styles).
  */
 export function StorageUsage() {
   const t = useT();

@@ -1,0 +1,64 @@
+// Blocking, who-can-message-me, muting, reports, and the account's own data (export, deletion).
+// Request schemas are in schemas.ts (server-side validation); the client uses the inferred types.
+import type { MessagePolicy, ReportReason } from './constants';
+import type { User } from './http';
+import type { Attachment, MessagePayload } from './messaging';
+
+export type { MuteRequest, ReportRequest } from './schemas';
+
+
+/** POST /api/reports → 201 */
+export interface ReportCreated {
+  id: number;
+  created_at: string;
+}
+
+/** One row of GET /api/blocks: someone the signed-in user blocked, newest first. */
+export interface BlockedUser {
+  id: number;
+  username: string | null;
+  avatar: string | null;
+  blocked_at: string;
+}
+
+/** PUT/DELETE /api/users/:id/block → 200 */
+export interface BlockResult {
+  user_id: number;
+  blocked: boolean;
+}
+
+/** PATCH /api/conversations/:userId → 200 */
+export interface MuteResult {
+  user_id: number;
+  muted: boolean;
+}
+
+/**
+ * `safety_changed`, to every socket of the signed-in user when one of their devices changed a
+ * block, a mute or who may message them: the other devices apply it without a reload.
+ */
+export type SafetyChange =
+  | { type: 'block'; user_id: number; blocked: boolean }
+  | { type: 'mute'; user_id: number; muted: boolean }
+  | { type: 'message_policy'; message_policy: MessagePolicy };
+
+/** GET /api/accounts/export: everything the server holds about the signed-in user. */
+export interface AccountExport {
+  exported_at: string;
+  user: User & { created_at: string };
+  sessions: { id: number; created_at: string; last_used_at: string; revoked_at: string | null }[];
+  following: ExportedPerson[];
+  followers: ExportedPerson[];
+  blocks: ExportedPerson[];
+  conversations: { user_id: number; username: string | null; unread_count: number; muted: boolean; last_message_at: string }[];
+  /** Every message sent or received, oldest first (by the user's seq), attachments as metadata (not the files). */
+  messages: MessagePayload[];
+  uploads: (Attachment & { created_at: string })[];
+  reports: { id: number; reported_user_id: number; message_id: number | null; message_text: string | null; reason: ReportReason; details: string | null; created_at: string; resolved_at: string | null }[];
+}
+
+export interface ExportedPerson {
+  user_id: number;
+  username: string | null;
+  since: string;
+}

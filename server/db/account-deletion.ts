@@ -1,0 +1,43 @@
+import { eq, inArray, or, sql } from 'drizzle-orm';
+import type { Db } from './open-database';
+import { lockUsersInOrder } from './safety-rules';
+import { blocks, conversations, follows, messages, sessions, uploads, users } from './schema';
+
+/**
+ * Deletes the account (docs/DECISIONS.md, "Deleting an account"), in one transaction: its profile,
+ * sessions, follows, blocks, conversation list and upload rows go; messages stay, because each one
+ * is also the other person's record, and those that carried one of its uploads say the file was
+ * removed. The users row stays as a tombstone (no name, email, avatar or Firebase uid, inactive,
+ * deleted_at set) that those messages point to; signing in again with the same Firebase account
+ * makes a new, empty account. Reports stay for the moderators. Returns the storage keys of the
+ * erased uploads: the caller removes the files once the rows are gone. Null for an unknown user.
+ */
+export async function deleteAccount(db: Db, userId: number): Promise<{ storageKeys: string[] } | null> {
+  return db.transaction(async (tx) => {
+    await lockUsersInOrder(tx, [userId]);
+    const owned = await tx.select({ id: uploads.id, storageKey: uploads.storageKey }).from(uploads).where(eq(uploads.ownerId, userId));
+    const ids = owned.map((upload) => upload.id);
+    if (ids.length > 0) {
+      await tx.update(messages).set({ attachmentId: null, attachmentRemoved: true }).where(inArray(messages.attachmentId, ids));
+      await tx.delete(uploads).where(eq(uploads.ownerId, userId));
+    }
+    await tx.delete(sessions).where(eq(sessions.userId, userId));
+    await tx.delete(follows).where(or(eq(follows.followerId, userId), eq(follows.followeeId, userId)));
+    await tx.delete(blocks).where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));
+    await tx.delete(conversations).where(eq(conversations.userId, userId));
+    const [tombstone] = await tx
+      .update(users)
+      .set({
+        firebaseUid: sql`'deleted:' || ${users.id}`,
+        username: null,
+        email: null,
+        avatar: null,
+        isActive: false,
+        deletedAt: sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(users.id, userId))
+      .returning({ id: users.id });
+    return tombstone ? { storageKeys: owned.map((upload) => upload.storageKey) } : null;
+  });
+}

@@ -1,0 +1,91 @@
+import { asc, desc, eq } from 'drizzle-orm';
+import type { AccountExport } from '../../lib/contract';
+import { toUser } from '../http/user-dto';
+import { listMessagesAfter } from './messages';
+import type { Db } from './open-database';
+import { blocks, conversations, follows, reports, sessions, uploads, users } from './schema';
+import { toAttachment } from './uploads';
+
+/** Messages read per query while exporting: the export never holds more than this many at once. */
+const MESSAGE_PAGE = 500;
+
+type Section = Exclude<keyof AccountExport, 'messages'>;
+
+/**
+ * Everything the server holds about the user (AccountExport), as JSON text in pieces: the small
+ * sections one query each, then the messages, the part that grows without bound, a page at a time
+ * in seq order (each account's messages are numbered without gaps, docs/DELIVERY.md). The caller
+ * streams the pieces out, so memory stays flat whatever the history. Null for an unknown user.
+ */
+export async function* exportAccount(db: Db, userId: number): AsyncGenerator<string> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) return;
+  const person = { user_id: users.id, username: users.username };
+  const sections: { [K in Section]: () => Promise<AccountExport[K]> } = {
+    exported_at: async () => new Date().toISOString(),
+    user: async () => ({ ...toUser(user), created_at: user.createdAt.toISOString() }),
+    sessions: async () =>
+      (await db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(asc(sessions.id))).map((row) => ({
+        id: row.id,
+        created_at: row.createdAt.toISOString(),
+        last_used_at: row.lastUsedAt.toISOString(),
+        revoked_at: row.revokedAt?.toISOString() ?? null,
+      })),
+    following: async () =>
+      (
+        await db.select({ ...person, since: follows.createdAt }).from(follows).innerJoin(users, eq(users.id, follows.followeeId))
+          .where(eq(follows.followerId, userId)).orderBy(desc(follows.createdAt))
+      ).map(({ since, ...row }) => ({ ...row, since: since.toISOString() })),
+    followers: async () =>
+      (
+        await db.select({ ...person, since: follows.createdAt }).from(follows).innerJoin(users, eq(users.id, follows.followerId))
+          .where(eq(follows.followeeId, userId)).orderBy(desc(follows.createdAt))
+      ).map(({ since, ...row }) => ({ ...row, since: since.toISOString() })),
+    blocks: async () =>
+      (
+        await db.select({ ...person, since: blocks.createdAt }).from(blocks).innerJoin(users, eq(users.id, blocks.blockedId))
+          .where(eq(blocks.blockerId, userId)).orderBy(desc(blocks.createdAt))
+      ).map(({ since, ...row }) => ({ ...row, since: since.toISOString() })),
+    conversations: async () =>
+      (
+        await db
+          .select({ ...person, unread_count: conversations.unreadCount, muted: conversations.muted, lastMessageAt: conversations.lastMessageAt })
+          .from(conversations).innerJoin(users, eq(users.id, conversations.peerId))
+          .where(eq(conversations.userId, userId)).orderBy(desc(conversations.lastMessageId))
+      ).map(({ lastMessageAt, ...row }) => ({ ...row, last_message_at: lastMessageAt.toISOString() })),
+    uploads: async () =>
+      (await db.select().from(uploads).where(eq(uploads.ownerId, userId)).orderBy(asc(uploads.createdAt))).map((row) => ({
+        ...toAttachment(row),
+        created_at: row.createdAt.toISOString(),
+      })),
+    reports: async () =>
+      (await db.select().from(reports).where(eq(reports.reporterId, userId)).orderBy(asc(reports.id))).map((row) => ({
+        id: row.id,
+        reported_user_id: row.reportedUserId,
+        message_id: row.messageId,
+        message_text: row.messageText,
+        reason: row.reason as AccountExport['reports'][number]['reason'],
+        details: row.details,
+        created_at: row.createdAt.toISOString(),
+        resolved_at: row.resolvedAt?.toISOString() ?? null,
+      })),
+  };
+
+  let first = true;
+  for (const [key, read] of Object.entries(sections)) {
+    yield `${first ? '{' : ','}\n${JSON.stringify(key)}: ${JSON.stringify(await read())}`;
+    first = false;
+  }
+  yield ',\n"messages": [';
+  let after = 0;
+  let count = 0;
+  for (;;) {
+    const page = await listMessagesAfter(db, userId, after, MESSAGE_PAGE);
+    if (page.messages.length > 0) {
+      yield page.messages.map((message) => `${count++ === 0 ? '\n' : ',\n'}${JSON.stringify(message)}`).join('');
+      after = page.messages[page.messages.length - 1]!.seq;
+    }
+    if (!page.hasMore) break;
+  }
+  yield '\n]}\n';
+}

@@ -1,0 +1,62 @@
+// The send path's block and "who can message me" check, on the batch itself: each message of one
+// batch answered on its own, in the batch's single transaction.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blockUser, unblockUser } from './blocks';
+import { storeMessages } from './message-batch';
+import type { NewMessage } from './message-payload';
+import { insertMessage } from '../../testing/database';
+import { openDatabase, type Database, type Db } from './open-database';
+import { setFollow } from './people';
+import { users } from './schema';
+import { upsertUserFromFirebase } from './users';
+
+// PGlite in memory; the same tests against a Postgres of yours with TEST_DATABASE_URL (a scratch one).
+let database: Database;
+let db: Db;
+let counter = 0;
+beforeAll(async () => {
+  database = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgliteDir: 'memory' });
+  db = database.db;
+});
+afterAll(() => database.close());
+
+const newUser = async (policy: 'everyone' | 'following' | 'nobody' = 'everyone') => {
+  const { id } = await upsertUserFromFirebase(db, { firebaseUid: `s-${process.pid}-${++counter}-${Date.now()}`, username: 'S', email: null, avatar: null, socialType: 'google' });
+  await db.update(users).set({ messagePolicy: policy }).where(eq(users.id, id));
+  return id;
+};
+const msg = (senderId: number, recipientId: number): NewMessage => ({ senderId, recipientId, clientId: `c-${++counter}`, text: `text ${counter}` });
+const kinds = (outcomes: Awaited<ReturnType<typeof storeMessages>>) => outcomes.map((o) => ('stored' in o ? 'stored' : o.refused));
+
+describe('storeMessages and safety', () => {
+  it('answers each message of one batch on its own: blocked either way and shut-out new conversations refused, the rest stored', async () => {
+    const [open, closed, following] = [await newUser(), await newUser('nobody'), await newUser('following')];
+    const [talker, stranger, friend, blocked, blocker] = [await newUser(), await newUser(), await newUser(), await newUser(), await newUser()];
+    await insertMessage(db, msg(closed, talker)); // an existing conversation with `closed`
+    await setFollow(db, following, friend, true);
+    await blockUser(db, open, blocked);
+    await blockUser(db, blocker, open);
+
+    const outcomes = await storeMessages(db, [
+      msg(talker, open),
+      msg(blocked, open), // open blocked them
+      msg(open, blocker), // blocker blocked open
+      msg(stranger, closed), // new conversation, policy nobody
+      msg(talker, closed), // existing conversation continues
+      msg(stranger, following), // not followed by the recipient
+      msg(friend, following), // followed by the recipient
+      msg(stranger, closed), // the same pair again in the batch: the same answer
+    ]);
+    expect(kinds(outcomes)).toEqual(['stored', 'not_allowed', 'not_allowed', 'not_allowed', 'stored', 'not_allowed', 'stored', 'not_allowed']);
+  });
+
+  it('a block committed before the batch applies to it; an unblock lifts it', async () => {
+    const [a, b] = [await newUser(), await newUser()];
+    expect(kinds(await storeMessages(db, [msg(b, a)]))).toEqual(['stored']);
+    await blockUser(db, a, b);
+    expect(kinds(await storeMessages(db, [msg(b, a), msg(a, b)]))).toEqual(['not_allowed', 'not_allowed']);
+    await unblockUser(db, a, b);
+    expect(kinds(await storeMessages(db, [msg(b, a), msg(a, b)]))).toEqual(['stored', 'stored']);
+  });
+});

@@ -1,0 +1,146 @@
+// "My data": the export of everything held about the account, and deleting the account, with
+// what the other side of its conversations sees afterwards (docs/DECISIONS.md).
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AccountExport, Ack, Attachment, AuthorizeResponse, ConversationPage, MessagePayload, Page } from '../../lib/contract';
+import { storeMessages } from '../db/message-batch';
+import { reports, sessions, uploads, users } from '../db/schema';
+import { api, authorizeBody, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
+import { emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
+import { socketTabs } from '../test/tabs';
+import { filesIn, pngBytes, rawUpload } from '../test/uploads';
+
+let t: TestServer;
+const tabs = socketTabs(() => t);
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterEach(() => tabs.closeAll());
+afterAll(() => t.close());
+
+const send = async (socket: ClientSocket, to: SignedInUser, text: string, attachmentId?: string) => {
+  const ack = await emitWithAck<Ack<MessagePayload>>(socket, 'send', {
+    client_id: randomUUID(), recipient_id: to.user.id, text, ...(attachmentId && { attachment_id: attachmentId }),
+  });
+  if (!('data' in ack)) throw new Error(JSON.stringify(ack));
+  return ack.data;
+};
+async function upload(user: SignedInUser): Promise<Attachment> {
+  const file = pngBytes(2, 2);
+  const response = await rawUpload(t.url, { authorization: user.bearer, 'x-file-name': 'me.png', 'content-length': file.length }, [file]);
+  return JSON.parse(response.body) as Attachment;
+}
+
+describe('GET /api/accounts/export', () => {
+  it('downloads everything held about the account as one JSON file, with no session token in it', async () => {
+    const [amy, bea] = await Promise.all([signIn(t.url, 'Amy'), signIn(t.url, 'Bea')]);
+    const [amyTab, beaTab] = await Promise.all([tabs.open(amy), tabs.open(bea)]);
+    const photo = await upload(amy);
+    await send(amyTab, bea, 'hello Bea', photo.id);
+    await send(beaTab, amy, 'hi Amy');
+    await emitWithAck(amyTab, 'follow', { user_id: bea.user.id, follow: true });
+    await emitWithAck(beaTab, 'follow', { user_id: amy.user.id, follow: true });
+    const cal = await signIn(t.url, 'Cal');
+    await api(t.url, `/users/${cal.user.id}/block`, { method: 'PUT', token: amy.bearer });
+    const received = (await api<Page<MessagePayload>>(t.url, `/conversations/${bea.user.id}/messages`, { token: amy.bearer })).body.results[0]!;
+    await api(t.url, '/reports', { method: 'POST', token: amy.bearer, json: { message_id: received.id, reason: 'other', details: 'testing' } });
+
+    const response = await fetch(`${t.url}/api/accounts/export`, { headers: { authorization: amy.bearer } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="parley-data-${amy.user.id}-\\d{4}-\\d\\d-\\d\\d\\.json"$`));
+    const text = await response.text();
+    expect(text).not.toContain(amy.token);
+    const data = JSON.parse(text) as AccountExport;
+    expect(data.user).toMatchObject({ id: amy.user.id, username: 'Amy', email: amy.user.email, message_policy: 'everyone', created_at: expect.any(String) });
+    expect(data.sessions).toEqual([{ id: expect.any(Number), created_at: expect.any(String), last_used_at: expect.any(String), revoked_at: null }]);
+    expect(data.following.map((p) => [p.user_id, p.username])).toEqual([[bea.user.id, 'Bea']]);
+    expect(data.followers.map((p) => p.user_id)).toEqual([bea.user.id]);
+    expect(data.blocks.map((p) => p.user_id)).toEqual([cal.user.id]);
+    expect(data.conversations).toEqual([
+      { user_id: bea.user.id, username: 'Bea', unread_count: 1, muted: false, last_message_at: expect.any(String) },
+    ]);
+    expect(data.messages.map((m) => [m.sender_id, m.text, m.attachment?.id ?? null, m.seq])).toEqual([
+      [amy.user.id, 'hello Bea', photo.id, 1],
+      [bea.user.id, 'hi Amy', null, 2],
+    ]);
+    expect(data.uploads).toEqual([{ ...photo, created_at: expect.any(String) }]);
+    expect(data.reports).toEqual([expect.objectContaining({ message_id: received.id, message_text: 'hi Amy', reason: 'other', details: 'testing' })]);
+  });
+
+  it('pages through a long history without losing or repeating a message', async () => {
+    const [dee, eli] = await Promise.all([signIn(t.url, 'Dee'), signIn(t.url, 'Eli')]);
+    // More than one page of the export's reads (500), stored as one batch (sends would meet the rate limit).
+    await storeMessages(t.db, Array.from({ length: 520 }, (_, i) => ({ senderId: dee.user.id, recipientId: eli.user.id, clientId: randomUUID(), text: `m${i}` })));
+    const data = (await api<AccountExport>(t.url, '/accounts/export', { token: dee.bearer })).body;
+    expect(data.messages.map((m) => m.seq)).toEqual(Array.from({ length: 520 }, (_, i) => i + 1));
+  });
+});
+
+describe('DELETE /api/accounts/me', () => {
+  it('erases the profile, sessions and uploads; the other person keeps the conversation, shown as a deleted account', async () => {
+    const [fin, gus] = await Promise.all([signIn(t.url, 'Fin'), signIn(t.url, 'Gus')]);
+    const [finTab, gusTab] = await Promise.all([tabs.open(fin), tabs.open(gus)]);
+    const photo = await upload(fin);
+    await send(finTab, gus, 'with a photo', photo.id);
+    await send(finTab, gus, 'unread too');
+    await send(gusTab, fin, 'reply');
+    await emitWithAck(gusTab, 'follow', { user_id: fin.user.id, follow: true });
+    const filesBefore = await filesIn(t.uploadsDir);
+    const disconnected = nextEvent<string>(finTab, 'disconnect');
+
+    expect((await api(t.url, '/accounts/me', { method: 'DELETE', token: fin.bearer })).status).toBe(204);
+    expect(await disconnected).toBe('io server disconnect');
+    expect((await api(t.url, '/accounts/info', { token: fin.bearer })).status).toBe(401);
+
+    const [row] = await t.db.select().from(users).where(eq(users.id, fin.user.id));
+    expect(row).toMatchObject({ username: null, email: null, avatar: null, isActive: false, firebaseUid: `deleted:${fin.user.id}`, deletedAt: expect.any(Date) });
+    expect(await t.db.select().from(sessions).where(eq(sessions.userId, fin.user.id))).toEqual([]);
+    expect(await t.db.select().from(uploads).where(eq(uploads.ownerId, fin.user.id))).toEqual([]);
+    expect((await filesIn(t.uploadsDir)).length).toBe(filesBefore.length - 1);
+    expect((await fetch(`${t.url}${photo.url}`)).status).toBe(404);
+
+    // Gus keeps the conversation (it is his record too), with its badge.
+    const list = (await api<ConversationPage>(t.url, '/conversations', { token: gus.bearer })).body.results;
+    expect(list).toEqual([
+      expect.objectContaining({
+        user: { id: fin.user.id, username: null, avatar: null, is_following: false, follows_you: false, deleted: true },
+        unread_count: 2,
+      }),
+    ]);
+    const thread = (await api<Page<MessagePayload>>(t.url, `/conversations/${fin.user.id}/messages`, { token: gus.bearer })).body.results;
+    expect(thread.map((m) => [m.text, m.attachment, m.attachment_removed])).toEqual([
+      ['reply', null, false],
+      ['unread too', null, false],
+      ['with a photo', null, true],
+    ]);
+    expect(await emitWithAck(gusTab, 'read', { user_id: fin.user.id })).toEqual({ data: { count: 0 } });
+    // He can neither reply nor follow, and there is no profile to open.
+    expect(await emitWithAck(gusTab, 'send', { client_id: randomUUID(), recipient_id: fin.user.id, text: 'hello?' })).toEqual({
+      error: { non_field_errors: ['recipient_id: User not found.'] },
+    });
+    expect(await emitWithAck(gusTab, 'follow', { user_id: fin.user.id, follow: true })).toEqual({ error: { msg: 'User not found.' } });
+    expect((await api(t.url, `/users/${fin.user.id}`, { token: gus.bearer })).status).toBe(404);
+    expect((await api<{ results: unknown[] }>(t.url, `/users/${gus.user.id}/followers`, { token: gus.bearer })).body.results).toEqual([]);
+  });
+
+  it('keeps reports about the account, and a new sign-in with the same Firebase account starts a new, empty one', async () => {
+    const [hal, ivy] = await Promise.all([signIn(t.url, 'Hal'), signIn(t.url, 'Ivy')]);
+    const halTab = await tabs.open(hal);
+    const message = await send(halTab, ivy, 'nasty');
+    const filed = await api<{ id: number }>(t.url, '/reports', { method: 'POST', token: ivy.bearer, json: { message_id: message.id, reason: 'harassment' } });
+    expect((await api(t.url, '/accounts/me', { method: 'DELETE', token: hal.bearer })).status).toBe(204);
+    expect(await t.db.select({ text: reports.messageText }).from(reports).where(eq(reports.id, filed.body.id))).toEqual([{ text: 'nasty' }]);
+
+    const again = await api<AuthorizeResponse>(t.url, '/accounts/authorize', {
+      method: 'POST',
+      json: authorizeBody(hal.account, { username: 'Hal again' }),
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.user.id).not.toBe(hal.user.id);
+    expect(again.body.user).toMatchObject({ username: 'Hal again', is_active: true });
+    const fresh = `Bearer ${again.body.token}`;
+    expect((await api<ConversationPage>(t.url, '/conversations', { token: fresh })).body.results).toEqual([]);
+  });
+});

@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { BlockedUser, BlockResult, MuteResult, Page, ReportCreated, ServerToClientEvents } from '../../lib/contract';
+import { muteRequestSchema, reportRequestSchema } from '../../lib/contract/schemas';
+import { blockUser, listBlocks, unblockUser } from '../db/blocks';
+import { setMuted } from '../db/conversations';
+import { countUnread } from '../db/messages';
+import type { Db } from '../db/open-database';
+import { createReport } from '../db/reports';
+import { findActiveUser } from '../db/users';
+import { authenticateActive } from './authenticate';
+import { HttpError, parseBody } from './errors';
+import { userIdParams, userIdString } from './params';
+import { userNotFound } from './users-routes';
+
+/** How the HTTP side tells a user's own sockets (every tab and device) what changed. */
+export interface SocketNotifier {
+  notify<E extends keyof ServerToClientEvents>(userId: number, event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
+}
+
+export interface SafetyRoutesDeps {
+  db: Db;
+  sockets: SocketNotifier;
+}
+
+const conversationParams = z.object({ userId: userIdString });
+
+/** Blocks, muting and reports (docs/API.md, "Safety"). */
+export function safetyRoutes(app: FastifyInstance, { db, sockets }: SafetyRoutesDeps): void {
+  const blockTarget = async (callerId: number, params: unknown) => {
+    const { id } = parseBody(userIdParams, params);
+    if (id === callerId) throw new HttpError(400, { non_field_errors: ['id: You cannot block yourself.'] });
+    if (!(await findActiveUser(db, id))) throw userNotFound();
+    return id;
+  };
+
+  /**
+   * Every device of the caller settles on the change, and the unread total (from which a blocked
+   * person's conversation now drops out, or to which it returns) comes with it.
+   */
+  const announceBlock = async (userId: number, peerId: number, blocked: boolean) => {
+    const count = await countUnread(db, userId);
+    sockets.notify(userId, 'safety_changed', { type: 'block', user_id: peerId, blocked });
+    sockets.notify(userId, 'message_count', { count });
+  };
+
+  app.put('/users/:id/block', async (request): Promise<BlockResult> => {
+    const { user } = await authenticateActive(db, request);
+    const id = await blockTarget(user.id, request.params);
+    const { removedFollows } = await blockUser(db, user.id, id);
+    await announceBlock(user.id, id, true);
+    // The follows the block ended, told as unfollows are: `followed` to the follower, `follower` to the followee.
+    for (const payload of removedFollows) {
+      sockets.notify(payload.follower_id, 'followed', payload);
+      sockets.notify(payload.followee_id, 'follower', payload);
+    }
+    return { user_id: id, blocked: true };
+  });
+
+  app.delete('/users/:id/block', async (request): Promise<BlockResult> => {
+    const { user } = await authenticateActive(db, request);
+    const id = await blockTarget(user.id, request.params);
+    await unblockUser(db, user.id, id);
+    await announceBlock(user.id, id, false);
+    return { user_id: id, blocked: false };
+  });
+
+  app.get('/blocks', async (request): Promise<Page<BlockedUser>> => {
+    const { user } = await authenticateActive(db, request);
+    return { results: await listBlocks(db, user.id), next_cursor: null };
+  });
+
+  app.patch('/conversations/:userId', async (request): Promise<MuteResult> => {
+    const { user } = await authenticateActive(db, request);
+    const { userId } = parseBody(conversationParams, request.params);
+    const { muted } = parseBody(muteRequestSchema, request.body);
+    if (!(await setMuted(db, user.id, userId, muted))) throw HttpError.msg(404, 'Conversation not found.');
+    sockets.notify(user.id, 'safety_changed', { type: 'mute', user_id: userId, muted });
+    return { user_id: userId, muted };
+  });
+
+  app.post('/reports', async (request, reply): Promise<ReportCreated> => {
+    const { user } = await authenticateActive(db, request);
+    const body = parseBody(reportRequestSchema, request.body);
+    if (body.user_id === user.id) throw new HttpError(400, { non_field_errors: ['user_id: You cannot report yourself.'] });
+    const report = await createReport(db, {
+      reporterId: user.id,
+      reason: body.reason,
+      details: body.details || null,
+      messageId: body.message_id,
+      userId: body.user_id,
+    });
+    // Only messages the caller received can be reported: any other id is "not found", like a missing one.
+    if (!report) throw body.message_id === undefined ? userNotFound() : HttpError.msg(404, 'Message not found.');
+    reply.code(201);
+    return { id: report.id, created_at: report.createdAt.toISOString() };
+  });
+}
