@@ -9,6 +9,8 @@ import { connectRedis } from './realtime/redis-adapter';
 // A stuck shutdown (an open HMR websocket, a hung query) must not keep the process alive: past
 // SHUTDOWN_DRAIN_MS and this, it exits 1. A normal one takes well under it (docs/DEPLOY.md).
 const SHUTDOWN_TIMEOUT_MS = 10_000;
+// Refusals whose message says all there is to say (what is wrong, what to do): no stack trace.
+const EXPLAINED_ERRORS = new Set(['ConfigError', 'DataDirLockedError', 'DataDirPermissionError', 'PendingMigrationsError']);
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -65,6 +67,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error('Parley failed to start:', error instanceof Error ? error.message : error);
-  if (error instanceof Error && error.name !== 'ConfigError') console.error(error.stack);
+  if (error instanceof Error && !EXPLAINED_ERRORS.has(error.name)) console.error(error.stack);
   process.exit(1);
 });
