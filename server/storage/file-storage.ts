@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../security/private-files';
 
 /** Where uploaded files live. Keys are chosen by the server, never by a client. */
 export interface FileStorage {
@@ -48,10 +49,11 @@ class ByteLimit extends Transform {
 /**
  * Files in one local directory. A write goes to a dot-prefixed temporary file in the same directory
  * and is renamed into place only once complete, so a partial file is never visible under its key.
+ * The directory is 0700 and the files 0600, whatever the umask: they are people's attachments.
  */
 export function createLocalFileStorage(dir: string): FileStorage {
   let ready: Promise<unknown> | undefined;
-  const ensureDir = () => (ready ??= mkdir(dir, { recursive: true }).catch((error: unknown) => {
+  const ensureDir = () => (ready ??= ensurePrivateDir(dir).catch((error: unknown) => {
     ready = undefined;
     throw error;
   }));
@@ -64,7 +66,7 @@ export function createLocalFileStorage(dir: string): FileStorage {
       const temp = path.join(dir, `${TEMP_PREFIX}${key}-${randomBytes(6).toString('hex')}`);
       const limit = new ByteLimit(maxBytes);
       try {
-        await pipeline(stream, limit, createWriteStream(temp, { flags: 'wx' }));
+        await pipeline(stream, limit, createWriteStream(temp, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
         await rename(temp, target);
       } catch (error) {
         stream.destroy();
