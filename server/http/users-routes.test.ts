@@ -21,24 +21,25 @@ const dbUser = (username: string | null, email: string | null = null) =>
 const prefix = () => `Q${randomUUID().slice(0, 8)}`;
 
 describe('GET /api/users/search', () => {
-  it('finds active users by username or email prefix, case-insensitively, without emails', async () => {
+  it('finds active users by a word of their name or their whole email, case-insensitively, without emails', async () => {
     const p = prefix();
-    const byName = await dbUser(`${p} Name`, 'someone@example.com');
-    const byEmail = await dbUser('Other', `${p.toLowerCase()}@example.com`);
+    const byName = await dbUser(`Some ${p}`, 'someone@example.com');
+    const email = `${p.toLowerCase()}@example.com`;
+    const byEmail = await dbUser('Other', email);
     const inactive = await dbUser(`${p} Gone`);
     await setUserActive(t.db, inactive.id, false);
-    await dbUser(`Not ${p}`);
 
     const response = await get<Page<UserSummary>>(`/users/search?q=${p.toUpperCase()}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      results: [
-        { id: byEmail.id, username: 'Other', avatar: null, is_following: false, follows_you: false },
-        { id: byName.id, username: `${p} Name`, avatar: null, is_following: false, follows_you: false },
-      ],
+      results: [{ id: byName.id, username: `Some ${p}`, avatar: null, is_following: false, follows_you: false }],
       next_cursor: null,
     });
-    expect(JSON.stringify(response.body)).not.toContain('@example.com');
+    // The email's start is not enough; the whole address is.
+    expect((await get<Page<UserSummary>>(`/users/search?q=${encodeURIComponent(email.slice(0, -1))}`)).body.results).toEqual([]);
+    const whole = await get<Page<UserSummary>>(`/users/search?q=${encodeURIComponent(email.toUpperCase())}`);
+    expect(whole.body.results).toEqual([{ id: byEmail.id, username: 'Other', avatar: null, is_following: false, follows_you: false }]);
+    expect(JSON.stringify(whole.body)).not.toContain('@example.com');
   });
 
   it('never finds the caller', async () => {
