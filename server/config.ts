@@ -27,6 +27,44 @@ export const DEFAULT_RATE_LIMITS = {
   upload: { perSecond: 30 / 60, burst: 20 },
 } satisfies RateLimits;
 
+/** How long a session lives, and how often a live one is checked again (server/auth/session-rules.ts). */
+export interface SessionRules {
+  /** Unused this long, a session ends. */
+  idleMs: number;
+  /** Whatever its use, a session ends this long after sign-in. */
+  maxMs: number;
+  /**
+   * An open socket's session, and a user's Firebase account, are checked again at most this often
+   * (0: on every event and request, for tests).
+   */
+  checkIntervalMs: number;
+}
+
+const DAY_MS = 86_400_000;
+/**
+ * - idle 30 days: someone who has not opened Parley for a month signs in again, which is one
+ *   click with their Google or GitHub account; a token left on an abandoned device dies.
+ * - at most 90 days after sign-in, however used: a stolen token is worth three months at most.
+ * - checked every 5 minutes: an open tab notices a sign-out elsewhere, a deactivation or a
+ *   disabled Firebase account within minutes, at one Firebase lookup per user per 5 minutes.
+ */
+export const DEFAULT_SESSION_RULES = {
+  idleMs: 30 * DAY_MS,
+  maxMs: 90 * DAY_MS,
+  checkIntervalMs: 300_000,
+} satisfies SessionRules;
+
+const days = (fallbackMs: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: 'must be a number of days' })
+      .positive('must be more than 0 days')
+      .max(3650)
+      .transform((value) => value * DAY_MS)
+      .default(fallbackMs),
+  );
+
 const SECONDS_PER: Record<string, number> = { s: 1, m: 60, h: 3600 };
 const RATE_LIMIT_SHAPE = /^(\d+(?:\.\d+)?)\/([smh])\s*,\s*burst\s*=\s*(\d+)$/;
 const RATE_LIMIT_FORMAT = 'must be "<count>/<s|m|h>,burst=<n>" with count > 0 and n >= 1 (e.g. 5/s,burst=50), or off';
@@ -79,6 +117,7 @@ const originList = z.preprocess(
 const DEFAULT_NODE_ENV = 'production';
 // The only modes in which FIREBASE_AUTH_EMULATOR_HOST is honoured without the explicit override.
 const EMULATOR_NODE_ENVS: ReadonlySet<string> = new Set(['development', 'test']);
+const LOOPBACK = '127.0.0.1';
 
 const envSchema = z.object({
   NODE_ENV: z.preprocess(blankToUndefined, z.enum(['development', 'production', 'test']).default(DEFAULT_NODE_ENV)),
@@ -101,6 +140,18 @@ const envSchema = z.object({
     blankToUndefined,
     z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(600_000).default(0),
   ),
+  SESSION_IDLE_DAYS: days(DEFAULT_SESSION_RULES.idleMs),
+  SESSION_MAX_DAYS: days(DEFAULT_SESSION_RULES.maxMs),
+  SESSION_CHECK_SECONDS: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int()
+      .min(0)
+      .max(86_400)
+      .transform((value) => value * 1000)
+      .default(DEFAULT_SESSION_RULES.checkIntervalMs),
+  ),
   RATE_LIMIT_SEND: rateLimit(DEFAULT_RATE_LIMITS.send),
   RATE_LIMIT_FOLLOW: rateLimit(DEFAULT_RATE_LIMITS.follow),
   RATE_LIMIT_SEARCH: rateLimit(DEFAULT_RATE_LIMITS.search),
@@ -114,7 +165,11 @@ export interface Config {
   /** Next runs in dev mode unless NODE_ENV=production (the default when NODE_ENV is unset). */
   dev: boolean;
   port: number;
-  /** Undefined means every interface. */
+  /**
+   * Undefined means every interface: the production default (a container or a host behind a
+   * proxy). Outside production it defaults to 127.0.0.1, so `npm run dev` is not reachable from
+   * the network.
+   */
   host: string | undefined;
   databaseUrl: string | undefined;
   /**
@@ -137,6 +192,8 @@ export interface Config {
   allowedOrigins: string[] | null;
   /** Per-user limits on send, follow, search and upload; null switches one off. */
   rateLimits: RateLimits;
+  /** Session lifetimes and how often live sessions are checked again. */
+  sessions: SessionRules;
   /**
    * On SIGTERM, how long the node keeps serving with /api/ready answering 503 before it stops
    * accepting, so a load balancer takes it out of rotation first (docs/DEPLOY.md).
@@ -172,7 +229,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     nodeEnv: vars.NODE_ENV,
     dev: vars.NODE_ENV !== 'production',
     port: vars.PORT,
-    host: vars.HOST,
+    // Development answers on loopback only unless HOST says otherwise (Config.host).
+    host: vars.HOST ?? (vars.NODE_ENV === 'production' ? undefined : LOOPBACK),
     databaseUrl: vars.DATABASE_URL,
     migrateOnStart: vars.MIGRATE_ON_START,
     redisUrl: vars.REDIS_URL,
@@ -190,6 +248,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       upload: vars.RATE_LIMIT_UPLOAD,
     },
     shutdownDrainMs: vars.SHUTDOWN_DRAIN_MS,
+    sessions: {
+      idleMs: vars.SESSION_IDLE_DAYS,
+      maxMs: vars.SESSION_MAX_DAYS,
+      checkIntervalMs: vars.SESSION_CHECK_SECONDS,
+    },
   };
 }
 
