@@ -3,9 +3,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { createAccountCheck } from './auth/account-check';
 import type { FirebaseTokenVerifier } from './auth/firebase-verifier';
+import { DEFAULT_SESSION_RULES } from './auth/session-rules';
 import { DEFAULT_RATE_LIMITS, type Config } from './config';
 import type { Database } from './db/open-database';
+import { installSessionAuth, type SessionAuth } from './http/authenticate';
 import { buildHttpApp } from './http/build-http-app';
 import { trackInFlight } from './in-flight';
 import type { LogDestination } from './logging/logger-options';
@@ -19,9 +22,12 @@ type RequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
 
 export interface ServerDeps {
-  /** Unset rateLimits: the defaults; unset allowedOrigins: same origin only; nodeEnv 'production' adds HSTS. */
+  /**
+   * Unset rateLimits and sessions: the defaults; unset allowedOrigins: same origin only; nodeEnv
+   * 'production' adds HSTS.
+   */
   config: Pick<Config, 'port' | 'host' | 'logLevel'> &
-    Partial<Pick<Config, 'dataDir' | 'rateLimits' | 'allowedOrigins' | 'nodeEnv' | 'shutdownDrainMs'>>;
+    Partial<Pick<Config, 'dataDir' | 'rateLimits' | 'allowedOrigins' | 'nodeEnv' | 'shutdownDrainMs' | 'sessions'>>;
   /** Owned by the server from here on: close() closes it. */
   db: Database;
   verifier: FirebaseTokenVerifier;
@@ -100,12 +106,25 @@ export function createServer(deps: ServerDeps): ParleyServer {
       return httpServer;
     },
   });
+  const sessionRules = config.sessions ?? DEFAULT_SESSION_RULES;
+  const sessionAuth: SessionAuth = {
+    rules: sessionRules,
+    accountCheck: createAccountCheck({
+      db: db.db,
+      verifier,
+      intervalMs: sessionRules.checkIntervalMs,
+      log: app.log,
+      disconnectSession: (sessionId) => realtime.disconnectSession(sessionId),
+    }),
+  };
+  installSessionAuth(app, sessionAuth);
   const realtime = createRealtime(httpServer, {
     db: db.db,
     log: app.log,
     rateLimits,
     allowedOrigins: config.allowedOrigins ?? null,
     adapter: redis?.adapter,
+    sessionAuth,
   });
   redis?.onOutage((event) => {
     if (event.down) app.log.warn({ err: event.error }, 'redis unreachable, reconnecting');

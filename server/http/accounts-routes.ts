@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuthorizeResponse, User } from '../../lib/contract';
 import { authorizeRequestSchema, settingsRequestSchema } from '../../lib/contract/schemas';
-import { InvalidIdTokenError, type FirebaseTokenVerifier, type IdTokenClaims } from '../auth/firebase-verifier';
+import { InvalidIdTokenError, type FirebaseTokenVerifier, type VerifiedIdToken } from '../auth/firebase-verifier';
 import type { Db } from '../db/open-database';
 import { createSession, revokeSession } from '../db/sessions';
 import { setUserActive, updateLanguage, upsertUserFromFirebase } from '../db/users';
@@ -25,6 +25,9 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets }: 
   app.post('/accounts/authorize', async (request): Promise<AuthorizeResponse> => {
     const body = parseBody(authorizeRequestSchema, request.body);
     const claims = await verifyIdToken(verifier, body.id_token);
+    if (!claims.revocationChecked) {
+      request.log.warn({ err: claims.revocationError }, 'firebase revocation check unavailable at sign-in; the token signature was checked');
+    }
     // 400, not 401: the client treats every 401 as "your session ended" and navigates away,
     // which would hide this sign-in error. The caller still did not prove they are firebase_id.
     if (claims.uid !== body.firebase_id) throw idTokenError('does not belong to the account in firebase_id.');
@@ -40,6 +43,8 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets }: 
       email: claims.email,
       avatar: body.avatar ?? tokenPicture(claims.picture),
       socialType: body.social_type,
+      // Firebase has just vouched for the account: the next lookup is due an interval from now.
+      accountCheckedNow: claims.revocationChecked,
     });
     if (!user.isActive) throw HttpError.msg(403, 'This account has been deactivated.');
     const { token } = await createSession(db, user.id);
@@ -76,7 +81,7 @@ function idTokenError(problem: string): HttpError {
   return new HttpError(400, { non_field_errors: [`id_token: ${problem}`] });
 }
 
-async function verifyIdToken(verifier: FirebaseTokenVerifier, idToken: string): Promise<IdTokenClaims> {
+async function verifyIdToken(verifier: FirebaseTokenVerifier, idToken: string): Promise<VerifiedIdToken> {
   try {
     return await verifier.verifyIdToken(idToken);
   } catch (error) {

@@ -4,6 +4,7 @@ import { Server, type ServerOptions } from 'socket.io';
 import { createMessageWriter, type MessageWriter } from '../db/message-writer';
 import type { Db } from '../db/open-database';
 import type { SocketDisconnector } from '../http/accounts-routes';
+import type { SessionAuth } from '../http/authenticate';
 import { originAllowRequest } from '../security/origin';
 import { MAX_SOCKET_PAYLOAD_BYTES } from '../security/payload-limits';
 import { createRateLimiters, type RateLimits } from '../security/rate-limit';
@@ -12,6 +13,7 @@ import { registerAccountHandlers } from './account-handlers';
 import { registerFollowHandlers } from './follow-handlers';
 import { handshakeAuth } from './handshake';
 import { registerMessageHandlers } from './message-handlers';
+import { createSessionCheck } from './session-check';
 import { rooms, type RealtimeServer } from './types';
 
 export interface Realtime extends SocketDisconnector {
@@ -30,9 +32,14 @@ export interface RealtimeDeps {
   adapter?: ServerOptions['adapter'];
   /** The group commit for `send` (message-writer.ts), closed by close(); unset: one over db with its defaults. */
   messageWriter?: MessageWriter;
+  /** Session lifetimes and the Firebase account check, at the handshake and again while open. */
+  sessionAuth: SessionAuth;
 }
 
-export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, allowedOrigins, adapter, messageWriter }: RealtimeDeps): Realtime {
+export function createRealtime(
+  httpServer: HttpServer,
+  { db, log, rateLimits, allowedOrigins, adapter, messageWriter, sessionAuth }: RealtimeDeps,
+): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
     // No connectionStateRecovery: the client's catch-up already restores what a reconnect missed,
@@ -53,13 +60,17 @@ export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, al
   const eventLimiters = { send: limiters.send, follow: limiters.follow };
   const writer = messageWriter ?? createMessageWriter(db);
 
-  io.use(handshakeAuth(db, log));
+  const sessionCheck = createSessionCheck(io, db, sessionAuth);
+
+  io.use(handshakeAuth(db, log, sessionAuth));
   io.on('connection', (socket) => {
     // Every line about this socket says which socket and whose it is.
     const socketLog = log.child({ socketId: socket.id, userId: socket.data.userId });
     socketLog.info({ transport: socket.conn.transport.name }, 'socket connected');
     socket.once('disconnect', (reason) => socketLog.info({ reason }, 'socket disconnected'));
     void socket.join([rooms.account(socket.data.userId), rooms.session(socket.data.sessionId)]);
+    // First: an ended session's events go no further, not even into the rate limits.
+    socket.use(sessionCheck.watch(socket, socketLog));
     socket.use(rateLimitEvents(socket, eventLimiters, socketLog));
     registerAccountHandlers(socket, db, socketLog);
     registerMessageHandlers(socket, db, writer, socketLog);
@@ -71,6 +82,7 @@ export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, al
     disconnectUser: (userId) => io.in(rooms.account(userId)).disconnectSockets(true),
     disconnectSession: (sessionId) => io.in(rooms.session(sessionId)).disconnectSockets(true),
     close: async () => {
+      sessionCheck.close();
       await writer.close();
       await io.close();
     },

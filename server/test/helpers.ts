@@ -8,7 +8,7 @@ import { createServer, type ParleyServer, type ServerDeps } from '../app';
 import { createFirebaseVerifier, type FirebaseTokenVerifier } from '../auth/firebase-verifier';
 import { openDatabase, type Db } from '../db/open-database';
 import type { LogDestination } from '../logging/logger-options';
-import { createLocalFileStorage } from '../storage/file-storage';
+import { createLocalFileStorage, type FileStorage } from '../storage/file-storage';
 import { EMULATOR_PROJECT_ID, emulatorSignIn, type EmulatorAccount } from './emulator';
 
 export { emulatorSignIn, emulatorSignInAnonymously, clearEmulatorAccounts } from './emulator';
@@ -27,6 +27,8 @@ export interface TestServer {
 export interface TestServerOptions {
   /** Only to force failures; by default the real firebase-admin verifier on the test emulator. */
   verifier?: FirebaseTokenVerifier;
+  /** Only to force failures; by default local storage in the temporary directory (`uploadsDir`). */
+  storage?: FileStorage;
   /** Merged over the test defaults: port 0, 127.0.0.1, silent logs. */
   config?: Partial<ServerDeps['config']>;
   logDestination?: LogDestination;
@@ -51,7 +53,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config: { port: 0, host: '127.0.0.1', logLevel: 'silent', ...options.config },
     db: database,
     verifier,
-    storage: createLocalFileStorage(uploadsDir),
+    storage: options.storage ?? createLocalFileStorage(uploadsDir),
     logDestination: options.logDestination,
   });
   options.beforeListen?.(server);
