@@ -155,4 +155,18 @@ describe('GET /api/uploads/:id/:name', () => {
       expect(await response.json()).toEqual({ msg: 'Upload not found.' });
     }
   });
+
+  it('404s the uploads of a deactivated account, and serves them again once it is reactivated', async () => {
+    const leaving = await signIn(t.url, 'Leaving');
+    const attachment = (await (await upload(pngBytes(2, 2), { name: 'me.png', token: leaving.bearer })).json()) as Attachment;
+    expect((await fetch(`${t.url}${attachment.url}`)).status).toBe(200);
+    await setUserActive(t.db, leaving.user.id, false);
+    for (const method of ['GET', 'HEAD']) {
+      const response = await fetch(`${t.url}${attachment.url}`, { method });
+      expect(response.status, method).toBe(404);
+    }
+    expect(await (await fetch(`${t.url}${attachment.url}`)).json()).toEqual({ msg: 'Upload not found.' });
+    await setUserActive(t.db, leaving.user.id, true);
+    expect((await fetch(`${t.url}${attachment.url}`)).status).toBe(200);
+  });
 });

@@ -3,7 +3,7 @@ import { pipeline, Transform, type Readable, type TransformCallback } from 'node
 import type { FastifyInstance } from 'fastify';
 import { MAX_UPLOAD_BYTES, type Attachment } from '../../lib/contract';
 import type { Db } from '../db/open-database';
-import { createUpload, findUpload, toAttachment } from '../db/uploads';
+import { createUpload, findServableUpload, toAttachment } from '../db/uploads';
 import { enforceRateLimit } from '../security/http-rate-limit';
 import type { RateLimiters } from '../security/rate-limit';
 import { FileTooLargeError, type FileStorage } from '../storage/file-storage';
@@ -21,6 +21,10 @@ const MAX_NAME_LENGTH = 255;
 const tooLarge = () => HttpError.msg(413, `The file is larger than ${MAX_UPLOAD_BYTES / (1024 * 1024)} MB.`);
 const fieldError = (message: string) => new HttpError(400, { non_field_errors: [message] });
 const notFound = () => HttpError.msg(404, 'Upload not found.');
+const outOfSpace = () => HttpError.msg(507, 'The server is out of storage space. Try again later.');
+
+// The disk (or the account's quota on it) is full: the server's problem, not the upload's.
+const isOutOfSpace = (error: unknown) => ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException | null)?.code ?? '');
 
 /** X-File-Name is encodeURIComponent(name): decoded, stripped of any path, checked. */
 function parseFileName(header: string | string[] | undefined): string {
@@ -104,6 +108,12 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage, limiters }: U
         reply.header('connection', 'close');
         throw tooLarge();
       }
+      if (isOutOfSpace(error)) {
+        // An operator must hear of it; the client may try again once there is room.
+        request.log.error({ err: error }, 'upload refused: storage is out of space');
+        reply.header('connection', 'close');
+        throw outOfSpace();
+      }
       // The client went away mid-upload: nothing was stored, and there is nobody left to answer.
       if (!request.raw.complete) throw HttpError.msg(400, 'The upload was interrupted.');
       throw error;
@@ -120,9 +130,10 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage, limiters }: U
   });
 
   // No bearer token: <img src> cannot send one. The random id in the URL is the capability (DECISIONS.md).
+  // A deactivated owner's files are gone as their profile is: 404, like an unknown id.
   app.get<{ Params: { id: string; name: string } }>('/uploads/:id/:name', async (request, reply) => {
     const { id, name } = request.params;
-    const row = await findUpload(db, id);
+    const row = await findServableUpload(db, id);
     if (!row || row.name !== name) throw notFound();
     const stream = await storage.read(row.storageKey);
     if (!stream) throw notFound();
