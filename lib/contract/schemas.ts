@@ -13,7 +13,8 @@ export const authorizeRequestSchema = z.strictObject({
   email: z.email().max(320).nullish(),
   firebase_id: z.string().min(1).max(128),
   social_type: z.enum(SOCIAL_TYPES),
-  avatar: z.url({ protocol: /^https?$/ }).max(2048).nullish(),
+  // https only: the pages' CSP (img-src) blocks http images, so an http avatar would never show.
+  avatar: z.url({ protocol: /^https$/, error: 'Must be an https:// URL.' }).max(2048).nullish(),
   id_token: z.string().min(1).max(8192),
 });
 export type AuthorizeRequest = z.infer<typeof authorizeRequestSchema>;

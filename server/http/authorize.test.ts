@@ -84,6 +84,14 @@ describe('POST /api/accounts/authorize', () => {
     expect(response.body.user).toMatchObject({ username: 'Carol', email: profile.email, avatar: profile.photoUrl });
   });
 
+  it('leaves out a provider picture that is not https', async () => {
+    const profile = { ...uniqueProfile('Dave'), photoUrl: 'http://example.com/dave.png' };
+    const account = await emulatorSignIn(profile);
+    const response = await authorize({ firebase_id: account.uid, social_type: 'google', id_token: account.idToken });
+    expect(response.status).toBe(200);
+    expect(response.body.user).toMatchObject({ username: 'Dave', avatar: null });
+  });
+
   it('refuses an email that is not the signed-in account\'s, and stores nothing', async () => {
     const account = await emulatorSignIn(uniqueProfile());
     const response = await authorize(authorizeBody(account, { email: 'someone-else@example.com' }));
