@@ -2,14 +2,32 @@
 // client imports their inferred types (type-only imports are erased), so zod stays out of the
 // browser bundle. Deliberately not re-exported from index.ts.
 import { z } from 'zod';
+import { cleanDisplayName } from './display-text';
 import { SOCIAL_TYPES } from './http';
 import { MAX_MESSAGE_LENGTH, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './messaging';
 
-const optionalText = (max: number) => z.string().trim().max(max).nullish();
+/** Longest display name, in UTF-16 code units once cleaned. */
+export const MAX_DISPLAY_NAME_LENGTH = 100;
+// Room for what cleaning removes, while bounding the work on hostile input.
+const MAX_RAW_DISPLAY_NAME_LENGTH = MAX_DISPLAY_NAME_LENGTH * 4;
+
+const cleanedName = () => z.string().max(MAX_RAW_DISPLAY_NAME_LENGTH).transform(cleanDisplayName);
+
+/**
+ * A name other people see, as stored (display-text.ts: no invisible characters, one space between
+ * words): at least one visible character, at most MAX_DISPLAY_NAME_LENGTH. For any field that
+ * sets a user's name.
+ */
+export const displayNameSchema = cleanedName().pipe(
+  z.string().min(1, 'Must contain a visible character.').max(MAX_DISPLAY_NAME_LENGTH),
+);
+
+/** displayNameSchema where the name may be left out: null, or empty once cleaned. */
+export const optionalDisplayNameSchema = cleanedName().pipe(z.string().max(MAX_DISPLAY_NAME_LENGTH)).nullish();
 
 /** POST {api}/accounts/authorize (SPEC §7), plus the Firebase ID token the server verifies. */
 export const authorizeRequestSchema = z.strictObject({
-  username: optionalText(100),
+  username: optionalDisplayNameSchema,
   email: z.email().max(320).nullish(),
   firebase_id: z.string().min(1).max(128),
   social_type: z.enum(SOCIAL_TYPES),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuthorizeResponse, User } from '../../lib/contract';
-import { authorizeRequestSchema, settingsRequestSchema } from '../../lib/contract/schemas';
+import { cleanDisplayName } from '../../lib/contract/display-text';
+import { authorizeRequestSchema, MAX_DISPLAY_NAME_LENGTH, settingsRequestSchema } from '../../lib/contract/schemas';
 import { InvalidIdTokenError, type FirebaseTokenVerifier, type VerifiedIdToken } from '../auth/firebase-verifier';
 import type { Db } from '../db/open-database';
 import { createSession, revokeSession } from '../db/sessions';
@@ -90,9 +91,15 @@ async function verifyIdToken(verifier: FirebaseTokenVerifier, idToken: string): 
   }
 }
 
-// The provider's values, held to the limits the body's own fields have (lib/contract).
+// The provider's values, held to the rules the body's own fields have (lib/contract): a name
+// cleaned like one typed in, cut (never inside a surrogate pair) to the longest allowed.
 function tokenName(name: string | null): string | null {
-  return name?.trim().slice(0, 100) || null;
+  let kept = '';
+  for (const char of cleanDisplayName(name ?? '')) {
+    if (kept.length + char.length > MAX_DISPLAY_NAME_LENGTH) break;
+    kept += char;
+  }
+  return kept.trim() || null;
 }
 
 function tokenPicture(picture: string | null): string | null {

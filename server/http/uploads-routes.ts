@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { MAX_UPLOAD_BYTES, type Attachment } from '../../lib/contract';
+import { stripInvisible } from '../../lib/contract/display-text';
 import type { Db } from '../db/open-database';
 import { createUpload, findServableUpload, toAttachment } from '../db/uploads';
 import { enforceRateLimit } from '../security/http-rate-limit';
@@ -35,10 +36,12 @@ function parseFileName(header: string | string[] | undefined): string {
   } catch {
     throw fieldError('x-file-name: Must be the encodeURIComponent of the file name.');
   }
+  if (/\p{Cc}/u.test(name)) throw fieldError('x-file-name: Control characters are not allowed.');
+  // Invisible characters out (lib/contract/display-text.ts): "\u202Egpj.exe" must not read "exe.jpg".
+  name = stripInvisible(name);
   name = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1).trim();
   if (!name || name === '.' || name === '..') throw fieldError('x-file-name: Required.');
   if (name.length > MAX_NAME_LENGTH) throw fieldError(`x-file-name: At most ${MAX_NAME_LENGTH} characters.`);
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw fieldError('x-file-name: Control characters are not allowed.');
   return name;
 }
 
