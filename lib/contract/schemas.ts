@@ -11,7 +11,14 @@ export const MAX_DISPLAY_NAME_LENGTH = 100;
 // Room for what cleaning removes, while bounding the work on hostile input.
 const MAX_RAW_DISPLAY_NAME_LENGTH = MAX_DISPLAY_NAME_LENGTH * 4;
 
-const cleanedName = () => z.string().max(MAX_RAW_DISPLAY_NAME_LENGTH).transform(cleanDisplayName);
+// A control character in a typed name is never a typo (a form field cannot hold one): refused,
+// as in file names. Cleaning then removes the invisible ones and tidies the spaces.
+const cleanedName = () =>
+  z
+    .string()
+    .max(MAX_RAW_DISPLAY_NAME_LENGTH)
+    .refine((name) => !/\p{Cc}/u.test(name), 'Control characters are not allowed.')
+    .transform(cleanDisplayName);
 
 /**
  * A name other people see, as stored (display-text.ts: no invisible characters, one space between

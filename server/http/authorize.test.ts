@@ -86,7 +86,7 @@ describe('POST /api/accounts/authorize', () => {
 
   it('stores names without bidi overrides or zero-width characters, typed or from the provider', async () => {
     const typed = await emulatorSignIn(uniqueProfile('Ignored'));
-    const response = await authorize(authorizeBody(typed, { username: '\u202EMal\u200Blory\n  Evil\u2060' }));
+    const response = await authorize(authorizeBody(typed, { username: '\u202EMal\u200Blory\u2028  Evil\u2060' }));
     expect(response.status).toBe(200);
     expect(response.body.user.username).toBe('Mallory Evil');
     expect((await usersWithUid(typed.uid))[0]?.username).toBe('Mallory Evil');
@@ -94,6 +94,9 @@ describe('POST /api/accounts/authorize', () => {
     const fromProvider = await emulatorSignIn(uniqueProfile('\u200BTrent\u202E'));
     const second = await authorize({ firebase_id: fromProvider.uid, social_type: 'google', id_token: fromProvider.idToken });
     expect(second.body.user.username).toBe('Trent');
+
+    const controls = await authorize(authorizeBody(typed, { username: 'Mallory\nEvil' }));
+    expect(controls).toMatchObject({ status: 400, body: { non_field_errors: ['username: Control characters are not allowed.'] } });
 
     // Nothing visible typed: the provider's name is used, as when the field is left out.
     const blank = await emulatorSignIn(uniqueProfile('Peggy'));
