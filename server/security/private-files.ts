@@ -13,12 +13,14 @@ export class DataDirPermissionError extends Error {
   override name = 'DataDirPermissionError';
 }
 
+const vanished = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 const octal = (mode: number) => (mode & 0o777).toString(8).padStart(3, '0');
 
 async function tighten(target: string, mode: number): Promise<void> {
   try {
     await chmod(target, mode & ~SHARED_BITS & 0o7777);
   } catch (error) {
+    if (vanished(error)) return;
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new DataDirPermissionError(
       `${target} is readable by other users (mode ${octal(mode)}) and could not be made private (${code}): ` +
@@ -40,17 +42,28 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
 /**
  * Takes group and other permissions off `dir` and everything below it (symbolic links are left
  * alone, never followed). PGlite writes some of its files 0666 and 0644 whatever the umask says.
+ * A file removed while the walk runs (a database's temporary file) is skipped.
  */
 export async function makeTreePrivate(dir: string): Promise<void> {
-  const { mode } = await lstat(dir);
-  if (mode & SHARED_BITS) await tighten(dir, mode);
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
+  let entries;
+  try {
+    const { mode } = await lstat(dir);
+    if (mode & SHARED_BITS) await tighten(dir, mode);
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    if (vanished(error)) return;
+    throw error;
+  }
+  for (const entry of entries) {
     const target = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       await makeTreePrivate(target);
     } else if (entry.isFile()) {
-      const stats = await lstat(target);
-      if (stats.mode & SHARED_BITS) await tighten(target, stats.mode);
+      const stats = await lstat(target).catch((error: unknown) => {
+        if (vanished(error)) return null;
+        throw error;
+      });
+      if (stats && stats.mode & SHARED_BITS) await tighten(target, stats.mode);
     }
   }
 }
