@@ -128,7 +128,14 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
   for (const client of clients) client.close();
   await server.stop();
   const database = await openDatabase({ dataDir });
-  const stored = await readStoredMessages(database.db).finally(() => database.close());
+  let stored: Awaited<ReturnType<typeof readStoredMessages>>;
+  try {
+    stored = await readStoredMessages(database.db);
+  } finally {
+    // Awaited here: a drizzle query's finally() does not wait for its callback, so the database
+    // was still closing (and its folder still locked) when afterAll removed it.
+    await database.close();
+  }
   const verdict = verify(clients, stored);
 
   const sum = (pick: (client: SimClient) => number) => clients.reduce((n, client) => n + pick(client), 0);

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { createAccountCheck } from './auth/account-check';
 import type { FirebaseTokenVerifier } from './auth/firebase-verifier';
+import { DEFAULT_SESSION_RULES } from './auth/session-rules';
 import {
   DEFAULT_MAX_SOCKETS_PER_USER,
   DEFAULT_RATE_LIMITS,
@@ -13,6 +15,7 @@ import {
   type Config,
 } from './config';
 import type { Database } from './db/open-database';
+import { installSessionAuth, type SessionAuth } from './http/authenticate';
 import { buildHttpApp } from './http/build-http-app';
 import { trackInFlight } from './in-flight';
 import type { LogDestination } from './logging/logger-options';
@@ -30,8 +33,8 @@ type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => un
 
 export interface ServerDeps {
   /**
-   * Unset values take config.ts's defaults (rateLimits: each budget left out); unset
-   * allowedOrigins: same origin only; nodeEnv 'production' adds HSTS.
+   * Unset values take config.ts's defaults (rateLimits: each budget left out; sessions: the
+   * default lifetimes); unset allowedOrigins: same origin only; nodeEnv 'production' adds HSTS.
    */
   config: Pick<Config, 'port' | 'host' | 'logLevel'> &
     Partial<
@@ -45,6 +48,7 @@ export interface ServerDeps {
         | 'shedEventLoopDelayMs'
         | 'uploadQuotaBytes'
         | 'unattachedUploadTtlMs'
+        | 'sessions'
       > & {
         rateLimits: Partial<RateLimits>;
       }
@@ -133,6 +137,18 @@ export function createServer(deps: ServerDeps): ParleyServer {
     },
   });
   const maxSockets = config.maxSocketsPerUser ?? DEFAULT_MAX_SOCKETS_PER_USER;
+  const sessionRules = config.sessions ?? DEFAULT_SESSION_RULES;
+  const sessionAuth: SessionAuth = {
+    rules: sessionRules,
+    accountCheck: createAccountCheck({
+      db: db.db,
+      verifier,
+      intervalMs: sessionRules.checkIntervalMs,
+      log: app.log,
+      disconnectSession: (sessionId) => realtime.disconnectSession(sessionId),
+    }),
+  };
+  installSessionAuth(app, sessionAuth);
   const realtime = createRealtime(httpServer, {
     db: db.db,
     log: app.log,
@@ -141,6 +157,7 @@ export function createServer(deps: ServerDeps): ParleyServer {
     socketCap: redis ? createRedisSocketCap(redis.commands, { cap: maxSockets, log: app.log }) : createLocalSocketCap({ cap: maxSockets }),
     allowedOrigins: config.allowedOrigins ?? null,
     adapter: redis?.adapter,
+    sessionAuth,
   });
   const sweeper = startUploadSweeper({
     db: db.db,

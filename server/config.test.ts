@@ -40,10 +40,29 @@ describe('loadConfig', () => {
       shedEventLoopDelayMs: DEFAULT_SHED_EVENT_LOOP_DELAY_MS,
       uploadQuotaBytes: DEFAULT_UPLOAD_QUOTA_BYTES,
       unattachedUploadTtlMs: DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
+      sessions: { idleMs: 30 * 86_400_000, maxMs: 90 * 86_400_000, checkIntervalMs: 300_000 },
     });
     expect(DEFAULT_UPLOAD_QUOTA_BYTES).toBe(2 * 1024 ** 3);
     expect(DEFAULT_UNATTACHED_UPLOAD_TTL_MS).toBe(24 * 3600 * 1000);
     expect(DEFAULT_MAX_SOCKETS_PER_USER).toBe(20);
+  });
+
+  it('listens on loopback only outside production unless HOST says otherwise', () => {
+    expect(loadConfig({ ...base, NODE_ENV: 'development' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ ...base, NODE_ENV: 'test' }).host).toBe('127.0.0.1');
+    expect(loadConfig({ ...base, NODE_ENV: 'development', HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ ...base, NODE_ENV: 'production' }).host).toBeUndefined(); // every interface
+  });
+
+  it('reads session lifetimes in days and the check interval in seconds, refusing nonsense', () => {
+    expect(loadConfig({ ...base, SESSION_IDLE_DAYS: '7', SESSION_MAX_DAYS: '0.5', SESSION_CHECK_SECONDS: '0' }).sessions).toEqual({
+      idleMs: 7 * 86_400_000,
+      maxMs: 43_200_000,
+      checkIntervalMs: 0,
+    });
+    expect(() => loadConfig({ ...base, SESSION_IDLE_DAYS: '0' })).toThrow(/SESSION_IDLE_DAYS: must be more than 0 days/);
+    expect(() => loadConfig({ ...base, SESSION_MAX_DAYS: 'forever' })).toThrow(/SESSION_MAX_DAYS: must be a number of days/);
+    expect(() => loadConfig({ ...base, SESSION_CHECK_SECONDS: '-1' })).toThrow(/SESSION_CHECK_SECONDS/);
   });
 
   it('reads every variable', () => {

@@ -1,5 +1,6 @@
 import nextEnv from '@next/env';
 import { z } from 'zod';
+import { DAY_MS, DEFAULT_SESSION_RULES, type SessionRules } from './auth/session-rules';
 import type { RateLimit, RateLimits } from './security/rate-limit';
 import type { ObjectStorageSettings } from './storage/s3-file-storage';
 
@@ -65,6 +66,17 @@ export const DEFAULT_UPLOAD_QUOTA_BYTES = 2 * 1024 ** 3;
  * left in the outbox overnight and sent the next morning.
  */
 export const DEFAULT_UNATTACHED_UPLOAD_TTL_MS = 24 * 3600 * 1000;
+
+const days = (fallbackMs: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: 'must be a number of days' })
+      .positive('must be more than 0 days')
+      .max(3650)
+      .transform((value) => value * DAY_MS)
+      .default(fallbackMs),
+  );
 
 const SECONDS_PER: Record<string, number> = { s: 1, m: 60, h: 3600 };
 const RATE_LIMIT_SHAPE = /^(\d+(?:\.\d+)?)\/([smh])\s*,\s*burst\s*=\s*(\d+)$/;
@@ -161,6 +173,7 @@ const originList = z.preprocess(
 const DEFAULT_NODE_ENV = 'production';
 // The only modes in which FIREBASE_AUTH_EMULATOR_HOST is honoured without the explicit override.
 const EMULATOR_NODE_ENVS: ReadonlySet<string> = new Set(['development', 'test']);
+const LOOPBACK = '127.0.0.1';
 
 const envSchema = z.object({
   NODE_ENV: z.preprocess(blankToUndefined, z.enum(['development', 'production', 'test']).default(DEFAULT_NODE_ENV)),
@@ -182,6 +195,18 @@ const envSchema = z.object({
   SHUTDOWN_DRAIN_MS: z.preprocess(
     blankToUndefined,
     z.coerce.number({ error: 'must be a number of milliseconds' }).int().min(0).max(600_000).default(0),
+  ),
+  SESSION_IDLE_DAYS: days(DEFAULT_SESSION_RULES.idleMs),
+  SESSION_MAX_DAYS: days(DEFAULT_SESSION_RULES.maxMs),
+  SESSION_CHECK_SECONDS: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: 'must be a number of seconds' })
+      .int()
+      .min(0)
+      .max(86_400)
+      .transform((value) => value * 1000)
+      .default(DEFAULT_SESSION_RULES.checkIntervalMs),
   ),
   RATE_LIMIT_SEND: rateLimit(DEFAULT_RATE_LIMITS.send),
   RATE_LIMIT_FOLLOW: rateLimit(DEFAULT_RATE_LIMITS.follow),
@@ -219,7 +244,11 @@ export interface Config {
   /** Next runs in dev mode unless NODE_ENV=production (the default when NODE_ENV is unset). */
   dev: boolean;
   port: number;
-  /** Undefined means every interface. */
+  /**
+   * Undefined means every interface: the production default (a container or a host behind a
+   * proxy). Outside production it defaults to 127.0.0.1, so `npm run dev` is not reachable from
+   * the network.
+   */
   host: string | undefined;
   databaseUrl: string | undefined;
   /**
@@ -250,6 +279,8 @@ export interface Config {
   uploadQuotaBytes: number | null;
   /** Uploads never attached to a message are deleted this long (ms) after they were made. */
   unattachedUploadTtlMs: number;
+  /** Session lifetimes and how often live sessions are checked again. */
+  sessions: SessionRules;
   /**
    * On SIGTERM, how long the node keeps serving with /api/ready answering 503 before it stops
    * accepting, so a load balancer takes it out of rotation first (docs/DEPLOY.md).
@@ -287,7 +318,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     nodeEnv: vars.NODE_ENV,
     dev: vars.NODE_ENV !== 'production',
     port: vars.PORT,
-    host: vars.HOST,
+    // Development answers on loopback only unless HOST says otherwise (Config.host).
+    host: vars.HOST ?? (vars.NODE_ENV === 'production' ? undefined : LOOPBACK),
     databaseUrl: vars.DATABASE_URL,
     migrateOnStart: vars.MIGRATE_ON_START,
     redisUrl: vars.REDIS_URL,
@@ -313,6 +345,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadQuotaBytes: vars.UPLOAD_QUOTA,
     unattachedUploadTtlMs: vars.UNATTACHED_UPLOAD_TTL,
     shutdownDrainMs: vars.SHUTDOWN_DRAIN_MS,
+    sessions: {
+      idleMs: vars.SESSION_IDLE_DAYS,
+      maxMs: vars.SESSION_MAX_DAYS,
+      checkIntervalMs: vars.SESSION_CHECK_SECONDS,
+    },
     objectStorage: objectStorageOf(vars),
   };
 }

@@ -11,6 +11,8 @@ import { createS3FileStorage, type S3FileStorage } from './storage/s3-file-stora
 // A stuck shutdown (an open HMR websocket, a hung query) must not keep the process alive: past
 // SHUTDOWN_DRAIN_MS and this, it exits 1. A normal one takes well under it (docs/DEPLOY.md).
 const SHUTDOWN_TIMEOUT_MS = 10_000;
+// Refusals whose message says all there is to say (what is wrong, what to do): no stack trace.
+const EXPLAINED_ERRORS = new Set(['ConfigError', 'DataDirLockedError', 'DataDirPermissionError', 'PendingMigrationsError']);
 
 /**
  * S3_BUCKET set: the bucket, checked before anything else starts. A bucket that refuses (missing,
@@ -93,6 +95,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error('Parley failed to start:', error instanceof Error ? error.message : error);
-  if (error instanceof Error && error.name !== 'ConfigError') console.error(error.stack);
+  if (error instanceof Error && !EXPLAINED_ERRORS.has(error.name)) console.error(error.stack);
   process.exit(1);
 });

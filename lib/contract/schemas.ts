@@ -3,16 +3,42 @@
 // browser bundle. Deliberately not re-exported from index.ts.
 import { z } from 'zod';
 import { MAX_MESSAGE_LENGTH, MESSAGE_POLICIES, REPORT_DETAILS_MAX, REPORT_REASONS, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
+import { cleanDisplayName } from './display-text';
 
-const optionalText = (max: number) => z.string().trim().max(max).nullish();
+/** Longest display name, in UTF-16 code units once cleaned. */
+export const MAX_DISPLAY_NAME_LENGTH = 100;
+// Room for what cleaning removes, while bounding the work on hostile input.
+const MAX_RAW_DISPLAY_NAME_LENGTH = MAX_DISPLAY_NAME_LENGTH * 4;
+
+// A control character in a typed name is never a typo (a form field cannot hold one): refused,
+// as in file names. Cleaning then removes the invisible ones and tidies the spaces.
+const cleanedName = () =>
+  z
+    .string()
+    .max(MAX_RAW_DISPLAY_NAME_LENGTH)
+    .refine((name) => !/\p{Cc}/u.test(name), 'Control characters are not allowed.')
+    .transform(cleanDisplayName);
+
+/**
+ * A name other people see, as stored (display-text.ts: no invisible characters, one space between
+ * words): at least one visible character, at most MAX_DISPLAY_NAME_LENGTH. For any field that
+ * sets a user's name.
+ */
+export const displayNameSchema = cleanedName().pipe(
+  z.string().min(1, 'Must contain a visible character.').max(MAX_DISPLAY_NAME_LENGTH),
+);
+
+/** displayNameSchema where the name may be left out: null, or empty once cleaned. */
+export const optionalDisplayNameSchema = cleanedName().pipe(z.string().max(MAX_DISPLAY_NAME_LENGTH)).nullish();
 
 /** POST {api}/accounts/authorize (docs/API.md), plus the Firebase ID token the server verifies. */
 export const authorizeRequestSchema = z.strictObject({
-  username: optionalText(100),
+  username: optionalDisplayNameSchema,
   email: z.email().max(320).nullish(),
   firebase_id: z.string().min(1).max(128),
   social_type: z.enum(SOCIAL_TYPES),
-  avatar: z.url({ protocol: /^https?$/ }).max(2048).nullish(),
+  // https only: the pages' CSP (img-src) blocks http images, so an http avatar would never show.
+  avatar: z.url({ protocol: /^https$/, error: 'Must be an https:// URL.' }).max(2048).nullish(),
   id_token: z.string().min(1).max(8192),
 });
 export type AuthorizeRequest = z.infer<typeof authorizeRequestSchema>;

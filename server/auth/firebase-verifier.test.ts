@@ -1,5 +1,6 @@
+import { Auth } from 'firebase-admin/auth';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EMULATOR_HOST, EMULATOR_PROJECT_ID, emulatorSignIn, emulatorSignInAnonymously } from '../test/emulator';
+import { EMULATOR_HOST, EMULATOR_PROJECT_ID, emulatorAdmin, emulatorSignIn, emulatorSignInAnonymously } from '../test/emulator';
 import { uniqueProfile } from '../test/helpers';
 import { createFirebaseVerifier, type FirebaseTokenVerifier } from './firebase-verifier';
 
@@ -25,7 +26,17 @@ describe('verifyIdToken', () => {
       emailVerified: true,
       name: 'Dana',
       picture: 'https://example.com/dana.png',
+      revocationChecked: true,
     });
+  });
+
+  it('asks Firebase whether the token was revoked or its account disabled (checkRevoked)', async () => {
+    // The emulator checks revocation whatever the flag says; real Firebase only when asked.
+    const calls = vi.spyOn(Auth.prototype, 'verifyIdToken');
+    const account = await emulatorSignIn(uniqueProfile('Rex'));
+    await verifier(EMULATOR_HOST).verifyIdToken(account.idToken);
+    expect(calls).toHaveBeenCalledWith(account.idToken, true);
+    calls.mockRestore();
   });
 
   it('returns nulls for an account without a profile', async () => {
@@ -36,7 +47,27 @@ describe('verifyIdToken', () => {
       emailVerified: false,
       name: null,
       picture: null,
+      revocationChecked: true,
     });
+  });
+});
+
+describe('accountStatus', () => {
+  it('tells an active account from a disabled or deleted one', async () => {
+    const admin = emulatorAdmin();
+    try {
+      const [active, disabled, deleted] = await Promise.all([1, 2, 3].map(() => emulatorSignIn(uniqueProfile())));
+      await admin.auth.updateUser(disabled!.uid, { disabled: true });
+      await admin.auth.deleteUser(deleted!.uid);
+      const check = verifier(EMULATOR_HOST);
+      expect(await Promise.all([active!, disabled!, deleted!].map((account) => check.accountStatus(account.uid)))).toEqual([
+        'active',
+        'disabled',
+        'deleted',
+      ]);
+    } finally {
+      await admin.close();
+    }
   });
 });
 

@@ -12,9 +12,28 @@ export interface IdTokenClaims {
   picture: string | null;
 }
 
+/** A verified ID token's claims, and whether Firebase also confirmed it is not revoked. */
+export interface VerifiedIdToken extends IdTokenClaims {
+  /**
+   * False when the revocation check could not be made (Firebase unreachable, no service account):
+   * the signature and expiry were still checked, so sign-in goes on, with a warning logged.
+   */
+  revocationChecked: boolean;
+  /** Why the revocation check could not be made, when it could not. */
+  revocationError?: unknown;
+}
+
+/** What Firebase says about an account now; rejects when Firebase cannot be asked. */
+export type AccountStatus = 'active' | 'disabled' | 'deleted';
+
 export interface FirebaseTokenVerifier {
-  /** Resolves the token's claims; rejects with InvalidIdTokenError when the token is not acceptable. */
-  verifyIdToken(idToken: string): Promise<IdTokenClaims>;
+  /**
+   * Resolves the token's claims, checking that it was not revoked and its account is not disabled;
+   * rejects with InvalidIdTokenError when the token is not acceptable.
+   */
+  verifyIdToken(idToken: string): Promise<VerifiedIdToken>;
+  /** The account's state (server/auth/account-check.ts asks it every few minutes per user). */
+  accountStatus(uid: string): Promise<AccountStatus>;
   /** Releases SDK resources; called by the server's close(). */
   close?(): Promise<void>;
 }
@@ -81,13 +100,33 @@ export function createFirebaseVerifier(options: FirebaseVerifierOptions): Fireba
   const app = initializeApp({ projectId: options.projectId }, `parley-${randomUUID()}`);
   const auth = getAuth(app);
 
+  const verify = async (idToken: string, checkRevoked: boolean) => {
+    try {
+      return toClaims(await auth.verifyIdToken(idToken, checkRevoked));
+    } catch (error) {
+      const problem = TOKEN_PROBLEMS.get(errorCode(error) ?? '');
+      if (problem) throw new InvalidIdTokenError(problem);
+      throw error;
+    }
+  };
+
   return {
     async verifyIdToken(idToken) {
       try {
-        return toClaims(await auth.verifyIdToken(idToken));
+        // checkRevoked: Firebase is asked whether the token was revoked or its account disabled.
+        return { ...(await verify(idToken, true)), revocationChecked: true };
       } catch (error) {
-        const problem = TOKEN_PROBLEMS.get(errorCode(error) ?? '');
-        if (problem) throw new InvalidIdTokenError(problem);
+        if (error instanceof InvalidIdTokenError) throw error;
+        // Firebase could not be asked (outage, no service account): a sign-in must not depend on
+        // that lookup. The signature and expiry are checked locally.
+        return { ...(await verify(idToken, false)), revocationChecked: false, revocationError: error };
+      }
+    },
+    async accountStatus(uid) {
+      try {
+        return (await auth.getUser(uid)).disabled ? 'disabled' : 'active';
+      } catch (error) {
+        if (errorCode(error) === 'auth/user-not-found') return 'deleted';
         throw error;
       }
     },

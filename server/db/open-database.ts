@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -6,6 +5,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { ensurePrivateDir, makeTreePrivate, restrictUmask } from '../security/private-files';
+import { lockDataDir } from './data-dir-lock';
 import { migrateWithLock, pendingMigrations } from './migrate';
 import * as schema from './schema';
 
@@ -21,7 +22,7 @@ export interface Database {
 export interface DatabaseOptions {
   /** node-postgres when set; wins over everything below. */
   databaseUrl?: string;
-  /** PGlite lives in `${dataDir}/pglite`. */
+  /** PGlite lives in `${dataDir}/pglite`; the folder is made private (0700) first. */
   dataDir?: string;
   /** Explicit PGlite directory (tests); 'memory' keeps it in memory. Overrides dataDir. */
   pgliteDir?: string;
@@ -64,9 +65,37 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 
   const dir = options.pgliteDir ?? path.join(options.dataDir ?? '.data', 'pglite');
-  const inMemory = dir === 'memory';
-  if (!inMemory) await mkdir(dir, { recursive: true });
-  const client = await PGlite.create(inMemory ? undefined : dir);
+  if (dir === 'memory') return openPglite(undefined, migrationsFolder);
+  if (!options.pgliteDir) await ensurePrivateDir(options.dataDir ?? '.data');
+  await ensurePrivateDir(dir);
+  // Before PGlite touches the folder: a second process would hand out the same ids (data-dir-lock.ts).
+  const lock = await lockDataDir(dir);
+  try {
+    // Folders PGlite creates from here on are private; some of its files it makes 0666 or 0644
+    // itself, so the whole tree is tightened once it is open, and again when it closes.
+    restrictUmask();
+    await makeTreePrivate(dir);
+    const database = await openPglite(dir, migrationsFolder);
+    await makeTreePrivate(dir);
+    return {
+      db: database.db,
+      close: async () => {
+        try {
+          await database.close();
+          await makeTreePrivate(dir);
+        } finally {
+          await lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+async function openPglite(dir: string | undefined, migrationsFolder: string): Promise<Database> {
+  const client = await PGlite.create(dir);
   const db = drizzlePglite({ client, schema });
   try {
     await migratePglite(db, { migrationsFolder });

@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database, type Db } from './open-database';
-import { countFollowers, getProfile, listFollows, searchUsers, setFollow, type FollowKey } from './people';
+import { countFollowers, getProfile, listFollows, searchUsers, searchUsersQuery, setFollow, type FollowKey } from './people';
 import { follows, type UserRow } from './schema';
 import { setUserActive, upsertUserFromFirebase } from './users';
 
@@ -18,33 +18,106 @@ const newUser = (username: string | null, email: string | null = null) =>
   upsertUserFromFirebase(db, { firebaseUid: `p-${++counter}`, username, email, avatar: null, socialType: 'google' });
 
 describe('searchUsers', () => {
-  it('matches a username or email prefix, ignoring case, and never returns emails', async () => {
+  it('finds a name by the start of any of its words, ignoring case, and never returns emails', async () => {
     const me = await newUser('Searcher');
-    const zed = await newUser('Zedekiah Quill', 'zq@example.com');
-    const byEmail = await newUser(null, 'ZedMail@Example.com');
-    await newUser('Quill Zedekiah', 'quill@example.com'); // contains the query, does not start with it
+    const bob = await newUser('Bob Dupont', 'bob@example.com');
+    const ids = async (query: string) => (await searchUsers(db, me.id, query, 20)).map((u) => u.id);
+    expect(await ids('dupont')).toEqual([bob.id]);
+    expect(await ids('DUP')).toEqual([bob.id]);
+    expect(await ids('bob d')).toEqual([bob.id]);
+    expect(await ids('d bob')).toEqual([bob.id]); // every word, in any order
+    expect(await ids('upont')).toEqual([]); // the middle of a word is not its start
+    expect(await ids('bob x')).toEqual([]);
+    expect((await searchUsers(db, me.id, 'dupont', 20))[0]).toEqual({
+      id: bob.id,
+      username: 'Bob Dupont',
+      avatar: null,
+      is_following: false,
+      follows_you: false,
+      deleted: false,
+    });
+  });
 
-    const results = await searchUsers(db, me.id, 'zED', 20);
-    expect(results.map((u) => u.id)).toEqual([zed.id, byEmail.id]);
-    expect(results[0]).toEqual({ id: zed.id, username: 'Zedekiah Quill', avatar: null, is_following: false, follows_you: false, deleted: false });
-    expect((await searchUsers(db, me.id, 'zedmail@ex', 20)).map((u) => u.id)).toEqual([byEmail.id]);
+  it('matches an email only when the whole address is typed, in any case: never a prefix of it', async () => {
+    const me = await newUser('Searcher');
+    const target = await newUser('Unrelated Name', 'Victim.Person@Example.com');
+    const ids = async (query: string) => (await searchUsers(db, me.id, query, 20)).map((u) => u.id);
+    // What an attacker recovering the address one character at a time would type.
+    for (const attempt of ['v', 'vi', 'victim', 'victim.person', 'victim.person@', 'victim.person@example.co']) {
+      expect(await ids(attempt), attempt).toEqual([]);
+    }
+    expect(await ids('victim.person@example.com')).toEqual([target.id]);
+    expect(await ids('  VICTIM.PERSON@EXAMPLE.COM ')).toEqual([target.id]);
+  });
+
+  it('finds words joined by dots, hyphens, underscores and @ in a name, in any script', async () => {
+    const me = await newUser('Searcher');
+    const dotted = await newUser('kq.smithers');
+    const hyphen = await newUser('Jean-Kqluc Picard');
+    const underscore = await newUser('kqgrace_hopper');
+    const greek = await newUser('Ελένη Kqpapadopoulou');
+    const persian = await newUser('محمد رضایی');
+    const cjk = await newUser('张伟');
+    const ids = async (query: string) => (await searchUsers(db, me.id, query, 20)).map((u) => u.id);
+    expect(await ids('smithers')).toEqual([dotted.id]);
+    expect(await ids('kqluc')).toEqual([hyphen.id]);
+    expect(await ids('jean-kqluc')).toEqual([hyphen.id]);
+    expect(await ids('hopper')).toEqual([underscore.id]);
+    expect(await ids('ΕΛΈ')).toEqual([greek.id]);
+    expect(await ids('رضا')).toEqual([persian.id]);
+    expect(await ids('张')).toEqual([cjk.id]);
+  });
+
+  it('puts the whole name first, then names starting with the query, then other word starts, by name', async () => {
+    const me = await newUser('Searcher');
+    const inside = await newUser('Alpha Wrenfield');
+    const starts = await newUser('Wrenfield Zulu');
+    const startsToo = await newUser('Wrenfield Bravo');
+    const whole = await newUser('Wrenfield');
+    const byEmail = await newUser('Zz Other', 'wrenfield@example.com');
+    expect((await searchUsers(db, me.id, 'wrenfield', 20)).map((u) => u.id)).toEqual([whole.id, startsToo.id, starts.id, inside.id]);
+    expect((await searchUsers(db, me.id, 'wrenfield@example.com', 20)).map((u) => u.id)).toEqual([byEmail.id]);
   });
 
   it('leaves out the viewer and inactive users', async () => {
     const me = await newUser('Xanthippe One');
     const other = await newUser('Xanthippe Two');
-    const inactive = await newUser('Xanthippe Three');
+    const inactive = await newUser('Xanthippe Three', 'xan@example.com');
     await setUserActive(db, inactive.id, false);
     expect((await searchUsers(db, me.id, 'xanthippe', 20)).map((u) => u.id)).toEqual([other.id]);
+    expect(await searchUsers(db, me.id, 'xan@example.com', 20)).toEqual([]);
   });
 
-  it('takes LIKE wildcards literally and honours the limit', async () => {
+  it('takes tsquery operators, quotes and LIKE wildcards as separators, and honours the limit', async () => {
     const me = await newUser('Wildcard viewer');
     const percent = await newUser('100%_sure');
-    await newUser('100 and more');
-    await newUser('100x_sure');
-    expect((await searchUsers(db, me.id, '100%_', 20)).map((u) => u.id)).toEqual([percent.id]);
-    expect(await searchUsers(db, me.id, '100', 2)).toHaveLength(2);
+    const more = await newUser('100 and more');
+    for (const hostile of ["100' | 'x", '100:* | !x', '(100 & !', '100\\', "'", '!', '&|', '%_']) {
+      await expect(searchUsers(db, me.id, hostile, 20), hostile).resolves.toBeInstanceOf(Array);
+    }
+    expect((await searchUsers(db, me.id, "100' | 'x", 20)).map((u) => u.id)).toEqual([]); // both words must match
+    // Both have the word 100; only one name starts with "100%_" itself (wildcards literal).
+    expect((await searchUsers(db, me.id, '100%_', 20)).map((u) => u.id)).toEqual([percent.id, more.id]);
+    expect(await searchUsers(db, me.id, '%_', 20)).toEqual([]);
+    expect(await searchUsers(db, me.id, '100', 1)).toHaveLength(1);
+  });
+
+  it('is served by the indexes, never a scan of users', async () => {
+    const me = await newUser('Planner');
+    const plan = async (query: string) => {
+      const built = searchUsersQuery(db, me.id, query, 20)!;
+      // A handful of rows would make any plan a sequential scan: ask whether the index can serve it.
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        const rows = await tx.execute<{ 'QUERY PLAN': string }>(sql`explain ${built}`);
+        return (rows as unknown as { rows: { 'QUERY PLAN': string }[] }).rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+    };
+    expect(await plan('dupont')).toContain('Bitmap Index Scan on users_username_search_idx');
+    const byEmail = await plan('someone@example.com');
+    expect(byEmail).toContain('users_username_search_idx');
+    expect(byEmail).toContain('users_email_lower_idx');
+    expect(byEmail).not.toContain('Seq Scan');
   });
 
   it('tells the viewer who they follow and who follows them', async () => {

@@ -1,10 +1,10 @@
-import { and, count, desc, eq, like, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Profile, UserSummary } from '../../lib/contract';
 import type { Db } from './open-database';
 import { toKeysetPage, type KeysetPage } from './paging';
 import { rows } from './raw-rows';
 import { blockedEitherWay, canMessage, hasBlocked, lockUsersInOrder } from './safety-rules';
-import { follows, users } from './schema';
+import { follows, users, usernameSearchVector } from './schema';
 
 // The subqueries below name their own aliases (vf, fv, cf, cu), so they stay unambiguous inside
 // queries that join follows or users themselves.
@@ -26,26 +26,51 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
+// Enough for any name; more words would only make the query dearer.
+const MAX_SEARCH_WORDS = 8;
+
 /**
- * Active users other than the viewer whose username or email starts with `query`, ignoring case,
- * leaving out anyone the viewer blocked or who blocked the viewer (neither finds the other).
- * Served by the lower(x) text_pattern_ops indexes (a bitmap OR of two index range scans), then
- * two primary-key probes of blocks per match.
+ * The words of a search, lowercased: runs of letters, combining marks and digits in any script.
+ * Everything else separates words, so the tsquery built from them never holds an operator or a
+ * quote of the caller's.
+ */
+export function searchWords(query: string): string[] {
+  return (query.toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).slice(0, MAX_SEARCH_WORDS);
+}
+
+/**
+ * Active users other than the viewer whose username has a word starting with each word of
+ * `query` ("dupont" and "bob d" find "Bob Dupont"), or whose email is exactly `query`, ignoring
+ * case, leaving out anyone the viewer blocked or who blocked the viewer (neither finds the other).
+ * An email is never matched by a part of it: search must not reveal addresses a character
+ * at a time. Best matches first: the whole name or the email, then names starting with the
+ * query, then the rest; by name within each. Served by users_username_search_idx (GIN) and
+ * users_email_lower_idx, then two primary-key probes of blocks per match; only the matches are sorted.
  */
 export async function searchUsers(db: Db, viewerId: number, query: string, limit: number): Promise<UserSummary[]> {
-  const pattern = sql`lower(${`${escapeLike(query)}%`})`;
+  return (await searchUsersQuery(db, viewerId, query, limit)) ?? [];
+}
+
+/** searchUsers' query, for EXPLAIN; null when the query has nothing to match with. */
+export function searchUsersQuery(db: Db, viewerId: number, query: string, limit: number) {
+  const text = query.trim();
+  const words = searchWords(text);
+  const byName =
+    words.length > 0
+      ? sql`${usernameSearchVector(users.username)} @@ to_tsquery('simple', ${words.map((word) => `${word}:*`).join(' & ')})`
+      : undefined;
+  // Only something shaped like an address can equal one; the index answers the rest at once anyway.
+  const byEmail = text.includes('@') ? sql`lower(${users.email}) = lower(${text})` : undefined;
+  if (!byName && !byEmail) return null;
+  const rank = sql`case
+    when lower(${users.username}) = lower(${text}) or ${byEmail ?? sql`false`} then 0
+    when lower(${users.username}) like lower(${`${escapeLike(text)}%`}) then 1
+    else 2 end`;
   return db
     .select(userSummaryColumns(viewerId))
     .from(users)
-    .where(
-      and(
-        eq(users.isActive, true),
-        ne(users.id, viewerId),
-        or(like(sql`lower(${users.username})`, pattern), like(sql`lower(${users.email})`, pattern)),
-        sql`not ${blockedEitherWay(viewerId, sql`${users.id}`)}`,
-      ),
-    )
-    .orderBy(sql`lower(${users.username}) nulls last`, users.id)
+    .where(and(eq(users.isActive, true), ne(users.id, viewerId), or(byName, byEmail), sql`not ${blockedEitherWay(viewerId, sql`${users.id}`)}`))
+    .orderBy(rank, sql`lower(${users.username}) nulls last`, users.id)
     .limit(limit);
 }
 

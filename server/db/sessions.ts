@@ -1,14 +1,24 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { DEFAULT_SESSION_RULES, type SessionRules } from '../auth/session-rules';
 import { generateSessionToken, hashSessionToken } from '../auth/session-token';
 import type { Db } from './open-database';
 import { sessions, users, type UserRow } from './schema';
 
-// last_used_at is for spotting stale sessions, not an audit log: one write per minute is plenty.
+// last_used_at drives the idle lifetime (counted in days): one write per minute is precise enough.
 const TOUCH_INTERVAL_MS = 60_000;
 
 export interface SessionUser {
   sessionId: number;
   user: UserRow;
+}
+
+/** Issued, not revoked, used within the idle lifetime and younger than the absolute one. */
+function live(rules: Pick<SessionRules, 'idleMs' | 'maxMs'>): SQL | undefined {
+  return and(
+    isNull(sessions.revokedAt),
+    sql`${sessions.lastUsedAt} > now() - make_interval(secs => ${rules.idleMs / 1000})`,
+    sql`${sessions.createdAt} > now() - make_interval(secs => ${rules.maxMs / 1000})`,
+  );
 }
 
 /** Returns the raw token, which is shown to the client once; only its hash is stored. */
@@ -22,19 +32,42 @@ export async function createSession(db: Db, userId: number): Promise<{ token: st
   return { token, sessionId: row.id };
 }
 
-/** The session's user, or null when the token is unknown or revoked. Inactive users are returned. */
-export async function findSessionUser(db: Db, rawToken: string): Promise<SessionUser | null> {
+async function findLive(db: Db, match: SQL, rules: Pick<SessionRules, 'idleMs' | 'maxMs'>): Promise<SessionUser | null> {
   const [row] = await db
     .select({ sessionId: sessions.id, lastUsedAt: sessions.lastUsedAt, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashSessionToken(rawToken)), isNull(sessions.revokedAt)))
+    .where(and(match, live(rules)))
     .limit(1);
   if (!row) return null;
+  // Using a session keeps it alive (the idle lifetime counts from here).
   if (Date.now() - row.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
     await db.update(sessions).set({ lastUsedAt: sql`now()` }).where(eq(sessions.id, row.sessionId));
   }
   return { sessionId: row.sessionId, user: row.user };
+}
+
+/**
+ * The session's user, or null when the token is unknown, revoked or expired (idle or too old).
+ * Inactive users are returned.
+ */
+export function findSessionUser(db: Db, rawToken: string, rules: SessionRules = DEFAULT_SESSION_RULES): Promise<SessionUser | null> {
+  return findLive(db, eq(sessions.tokenHash, hashSessionToken(rawToken)), rules);
+}
+
+/** findSessionUser by session id: an open socket checking its session again. */
+export function findSessionById(db: Db, sessionId: number, rules: SessionRules = DEFAULT_SESSION_RULES): Promise<SessionUser | null> {
+  return findLive(db, eq(sessions.id, sessionId), rules);
+}
+
+/** Revokes every session of the user still unrevoked; returns their ids. */
+export async function revokeUserSessions(db: Db, userId: number): Promise<number[]> {
+  const rows = await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return rows.map((row) => row.id);
 }
 
 /** Returns the revoked session's id, or null when there was no live session for the token. */

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Attachment } from '../../lib/contract';
 import type { Db } from './open-database';
-import { uploads, type UploadRow } from './schema';
+import { uploads, users, type UploadRow } from './schema';
 
 export type NewUpload = Omit<typeof uploads.$inferInsert, 'id' | 'createdAt'>;
 
@@ -12,9 +12,15 @@ export async function createUpload(db: Db, upload: NewUpload): Promise<UploadRow
   return row;
 }
 
-export async function findUpload(db: Db, id: string): Promise<UploadRow | null> {
-  const [row] = await db.select().from(uploads).where(eq(uploads.id, id)).limit(1);
-  return row ?? null;
+/** The upload, unless its owner's account is deactivated: their files go dark with them. */
+export async function findServableUpload(db: Db, id: string): Promise<UploadRow | null> {
+  const [row] = await db
+    .select({ upload: uploads })
+    .from(uploads)
+    .innerJoin(users, eq(users.id, uploads.ownerId))
+    .where(and(eq(uploads.id, id), eq(users.isActive, true)))
+    .limit(1);
+  return row?.upload ?? null;
 }
 
 /** An upload as a message carries it. The name in the URL is cosmetic (downloads keep it); the id finds the file. */

@@ -9,6 +9,8 @@ export interface FirebaseProfile {
   email: string | null;
   avatar: string | null;
   socialType: string;
+  /** Firebase has just confirmed the account (a sign-in's revocation check): users.firebase_checked_at. */
+  accountCheckedNow?: boolean;
 }
 
 /**
@@ -21,6 +23,7 @@ export async function upsertUserFromFirebase(db: Db, profile: FirebaseProfile): 
     email: profile.email,
     avatar: profile.avatar,
     socialType: profile.socialType,
+    ...(profile.accountCheckedNow ? { firebaseCheckedAt: sql`now()` } : {}),
   };
   const [row] = await db
     .insert(users)

@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { AuthorizeResponse, User } from '../../lib/contract';
-import { authorizeRequestSchema, settingsRequestSchema } from '../../lib/contract/schemas';
-import { InvalidIdTokenError, type FirebaseTokenVerifier, type IdTokenClaims } from '../auth/firebase-verifier';
+import { cleanDisplayName } from '../../lib/contract/display-text';
+import { authorizeRequestSchema, MAX_DISPLAY_NAME_LENGTH, settingsRequestSchema } from '../../lib/contract/schemas';
+import { InvalidIdTokenError, type FirebaseTokenVerifier, type VerifiedIdToken } from '../auth/firebase-verifier';
 import { deleteAccount } from '../db/account-deletion';
 import { exportAccount } from '../db/account-export';
 import type { Db } from '../db/open-database';
@@ -32,6 +33,9 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, st
   app.post('/accounts/authorize', async (request): Promise<AuthorizeResponse> => {
     const body = parseBody(authorizeRequestSchema, request.body);
     const claims = await verifyIdToken(verifier, body.id_token);
+    if (!claims.revocationChecked) {
+      request.log.warn({ err: claims.revocationError }, 'firebase revocation check unavailable at sign-in; the token signature was checked');
+    }
     // 400, not 401: the client treats every 401 as "your session ended" and navigates away,
     // which would hide this sign-in error. The caller still did not prove they are firebase_id.
     if (claims.uid !== body.firebase_id) throw idTokenError('does not belong to the account in firebase_id.');
@@ -47,6 +51,8 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, st
       email: claims.email,
       avatar: body.avatar ?? tokenPicture(claims.picture),
       socialType: body.social_type,
+      // Firebase has just vouched for the account: the next lookup is due an interval from now.
+      accountCheckedNow: claims.revocationChecked,
     });
     if (!user.isActive) throw HttpError.msg(403, 'This account has been deactivated.');
     const { token } = await createSession(db, user.id);
@@ -113,7 +119,7 @@ function idTokenError(problem: string): HttpError {
   return new HttpError(400, { non_field_errors: [`id_token: ${problem}`] });
 }
 
-async function verifyIdToken(verifier: FirebaseTokenVerifier, idToken: string): Promise<IdTokenClaims> {
+async function verifyIdToken(verifier: FirebaseTokenVerifier, idToken: string): Promise<VerifiedIdToken> {
   try {
     return await verifier.verifyIdToken(idToken);
   } catch (error) {
@@ -122,9 +128,15 @@ async function verifyIdToken(verifier: FirebaseTokenVerifier, idToken: string): 
   }
 }
 
-// The provider's values, held to the limits the body's own fields have (lib/contract).
+// The provider's values, held to the rules the body's own fields have (lib/contract): a name
+// cleaned like one typed in, cut (never inside a surrogate pair) to the longest allowed.
 function tokenName(name: string | null): string | null {
-  return name?.trim().slice(0, 100) || null;
+  let kept = '';
+  for (const char of cleanDisplayName(name ?? '')) {
+    if (kept.length + char.length > MAX_DISPLAY_NAME_LENGTH) break;
+    kept += char;
+  }
+  return kept.trim() || null;
 }
 
 function tokenPicture(picture: string | null): string | null {

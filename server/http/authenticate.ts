@@ -1,5 +1,7 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AccountCheck } from '../auth/account-check';
 import { parseBearerToken } from '../auth/bearer';
+import type { SessionRules } from '../auth/session-rules';
 import type { Db } from '../db/open-database';
 import { findSessionUser, type SessionUser } from '../db/sessions';
 import { limitRequest } from '../security/http-rate-limit';
@@ -9,16 +11,35 @@ export interface Authenticated extends SessionUser {
   token: string;
 }
 
+/** How sessions are judged: their lifetimes and the Firebase account check. */
+export interface SessionAuth {
+  rules: SessionRules;
+  accountCheck: AccountCheck;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by createServer (app.ts), read by authenticate(): routes keep calling authenticate(db, request). */
+    sessionAuth: SessionAuth;
+  }
+}
+
+export function installSessionAuth(app: FastifyInstance, sessionAuth: SessionAuth): void {
+  app.decorate('sessionAuth', sessionAuth);
+}
+
 /**
- * The caller's live session, or a 401 (which the client turns into a sign-out: docs/CLIENT-RULES.md). Also
- * takes one request from the caller's budget (429 past it): every authenticated route goes through
- * here, so none is left unlimited (security/http-rate-limit.ts).
+ * The caller's live session (not revoked, not expired, its Firebase account not disabled or
+ * deleted), or a 401 (which the client turns into a sign-out: docs/CLIENT-RULES.md). Also takes one
+ * request from the caller's budget (429 past it): every authenticated route goes through here, so
+ * none is left unlimited (security/http-rate-limit.ts).
  */
 export async function authenticate(db: Db, request: FastifyRequest): Promise<Authenticated> {
   const token = parseBearerToken(request.headers.authorization);
   if (!token) throw HttpError.msg(401, 'Authentication credentials were not provided.');
-  const session = await findSessionUser(db, token);
-  if (!session) throw HttpError.msg(401, 'Invalid or expired session token.');
+  const { rules, accountCheck } = request.server.sessionAuth;
+  const session = await findSessionUser(db, token, rules);
+  if (!session || !(await accountCheck.stillValid(session.user))) throw HttpError.msg(401, 'Invalid or expired session token.');
   await limitRequest(request, session.user.id);
   return { ...session, token };
 }

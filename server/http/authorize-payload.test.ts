@@ -28,6 +28,16 @@ describe('POST /api/accounts/authorize with a bad payload', () => {
     expect(response.body).toEqual({ non_field_errors: [expect.stringMatching(/^social_type: /)] });
   });
 
+  it.each([
+    ['http', 'http://example.com/me.png'],
+    ['javascript', 'javascript:alert(1)'],
+    ['data', 'data:image/png;base64,AAAA'],
+  ])('400s an %s: avatar (the pages show https images only)', async (_scheme, avatar) => {
+    const response = await post({ json: { ...authorizeBody(account), avatar } });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ non_field_errors: ['avatar: Must be an https:// URL.'] });
+  });
+
   it('400s on an unknown field', async () => {
     const response = await post({ json: { ...authorizeBody(account), is_admin: true } });
     expect(response.status).toBe(400);

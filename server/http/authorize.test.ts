@@ -86,6 +86,34 @@ describe('POST /api/accounts/authorize', () => {
     expect(response.body.user).toMatchObject({ username: 'Carol', email: profile.email, avatar: profile.photoUrl });
   });
 
+  it('stores names without bidi overrides or zero-width characters, typed or from the provider', async () => {
+    const typed = await emulatorSignIn(uniqueProfile('Ignored'));
+    const response = await authorize(authorizeBody(typed, { username: '\u202EMal\u200Blory\u2028  Evil\u2060' }));
+    expect(response.status).toBe(200);
+    expect(response.body.user.username).toBe('Mallory Evil');
+    expect((await usersWithUid(typed.uid))[0]?.username).toBe('Mallory Evil');
+
+    const fromProvider = await emulatorSignIn(uniqueProfile('\u200BTrent\u202E'));
+    const second = await authorize({ firebase_id: fromProvider.uid, social_type: 'google', id_token: fromProvider.idToken });
+    expect(second.body.user.username).toBe('Trent');
+
+    const controls = await authorize(authorizeBody(typed, { username: 'Mallory\nEvil' }));
+    expect(controls).toMatchObject({ status: 400, body: { non_field_errors: ['username: Control characters are not allowed.'] } });
+
+    // Nothing visible typed: the provider's name is used, as when the field is left out.
+    const blank = await emulatorSignIn(uniqueProfile('Peggy'));
+    const third = await authorize(authorizeBody(blank, { username: '\u200B\u3164' }));
+    expect(third.body.user.username).toBe('Peggy');
+  });
+
+  it('leaves out a provider picture that is not https', async () => {
+    const profile = { ...uniqueProfile('Dave'), photoUrl: 'http://example.com/dave.png' };
+    const account = await emulatorSignIn(profile);
+    const response = await authorize({ firebase_id: account.uid, social_type: 'google', id_token: account.idToken });
+    expect(response.status).toBe(200);
+    expect(response.body.user).toMatchObject({ username: 'Dave', avatar: null });
+  });
+
   it('refuses an email that is not the signed-in account\'s, and stores nothing', async () => {
     const account = await emulatorSignIn(uniqueProfile());
     const response = await authorize(authorizeBody(account, { email: 'someone-else@example.com' }));

@@ -100,6 +100,8 @@ describe('GET /api/conversations/:userId/messages', () => {
     ['a garbage cursor', 'cursor=%%%'],
     ["a conversation list's cursor", `cursor=${Buffer.from('["c",5]').toString('base64url')}`],
     ['a negative cursor id', `cursor=${Buffer.from('["m",-5]').toString('base64url')}`],
+    ['a cursor id past 2^53', `cursor=${Buffer.from('["m",9007199254740993]').toString('base64url')}`],
+    ['a fractional cursor id', `cursor=${Buffer.from('["m",1.5]').toString('base64url')}`],
   ])('400s %s', async (_label, query) => {
     const response = await get(`/conversations/${bob.user.id}/messages?${query}`);
     expect(response.status).toBe(400);
@@ -120,6 +122,14 @@ describe('GET /api/conversations/:userId/messages', () => {
 
   it('401s without a token', async () => {
     expect((await get(`/conversations/${bob.user.id}/messages`, null)).status).toBe(401);
+  });
+
+  it('accepts the largest cursor ids, in threads and in the conversation list', async () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    const thread = await get(`/conversations/${bob.user.id}/messages?cursor=${Buffer.from(`["m",${max}]`).toString('base64url')}`);
+    expect(thread.status).toBe(200);
+    const list = await get(`/conversations?cursor=${Buffer.from(`["c",${max}]`).toString('base64url')}`);
+    expect(list.status).toBe(200);
   });
 });
 

@@ -27,9 +27,16 @@ function decodeJson(raw: string): unknown {
   }
 }
 
-const id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+// Each keyset value is held to what it is compared with in SQL, or a forged cursor is a 500:
+// message ids are bigint (JS numbers are exact up to 2^53), user ids int4, and a follow's time a
+// date that toISOString() writes with a four-digit year (past 9999 it writes "+010000-…", which
+// Postgres refuses; past 8.64e15 ms a Date is invalid and toISOString() throws).
+const messageId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const userId = z.number().int().positive().max(2_147_483_647);
+const LAST_MS_OF_9999 = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const followedAtMs = z.number().int().nonnegative().max(LAST_MS_OF_9999);
 
 /** Keysets: thread pages (message id), conversations (last message id), follow lists (time, user id). */
-export const threadCursor = cursorParam(z.tuple([z.literal('m'), id]));
-export const conversationCursor = cursorParam(z.tuple([z.literal('c'), id]));
-export const followCursor = cursorParam(z.tuple([z.literal('f'), z.number().int().nonnegative(), id]));
+export const threadCursor = cursorParam(z.tuple([z.literal('m'), messageId]));
+export const conversationCursor = cursorParam(z.tuple([z.literal('c'), messageId]));
+export const followCursor = cursorParam(z.tuple([z.literal('f'), followedAtMs, userId]));

@@ -23,6 +23,7 @@ beforeAll(async () => {
       verifyIdToken: async () => {
         throw new Error('connect ECONNREFUSED secret-internal-host:443');
       },
+      accountStatus: async () => 'active',
     },
     nextHandler: (req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });

@@ -108,6 +108,20 @@ describe('POST /api/uploads', () => {
     expect(await empty.json()).toEqual({ non_field_errors: ['content-length: The file is empty.'] });
   });
 
+  it('removes bidi overrides and zero-width characters from file names, and refuses C1 controls', async () => {
+    const response = await upload(Buffer.from('MZ'), { name: '\u202Egpj.exe' });
+    const attachment = (await response.json()) as Attachment;
+    expect(attachment).toMatchObject({ name: 'gpj.exe', url: `/api/uploads/${attachment.id}/gpj.exe` });
+    const [row] = await t.db.select().from(uploads).where(eq(uploads.id, attachment.id));
+    expect(row?.name).toBe('gpj.exe');
+    expect((await fetch(`${t.url}${attachment.url}`)).headers.get('content-disposition')).toContain('filename="gpj.exe"');
+
+    const invisible = await upload(Buffer.from('x'), { name: '\u200B\u2060' });
+    expect(await invisible.json()).toEqual({ non_field_errors: ['x-file-name: Required.'] });
+    const c1 = await upload(Buffer.from('x'), { name: 'a\u0085b.txt' });
+    expect(await c1.json()).toEqual({ non_field_errors: ['x-file-name: Control characters are not allowed.'] });
+  });
+
   it('keeps only the final file: a path in the name is dropped, a JSON type is not parsed', async () => {
     const response = await upload(Buffer.from('{"a":1}'), { name: '../../etc/passwd', type: 'application/json' });
     expect(await response.json()).toMatchObject({ name: 'passwd', mime_type: 'text/plain', size: 7 });
@@ -154,5 +168,19 @@ describe('GET /api/uploads/:id/:name', () => {
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ msg: 'Upload not found.' });
     }
+  });
+
+  it('404s the uploads of a deactivated account, and serves them again once it is reactivated', async () => {
+    const leaving = await signIn(t.url, 'Leaving');
+    const attachment = (await (await upload(pngBytes(2, 2), { name: 'me.png', token: leaving.bearer })).json()) as Attachment;
+    expect((await fetch(`${t.url}${attachment.url}`)).status).toBe(200);
+    await setUserActive(t.db, leaving.user.id, false);
+    for (const method of ['GET', 'HEAD']) {
+      const response = await fetch(`${t.url}${attachment.url}`, { method });
+      expect(response.status, method).toBe(404);
+    }
+    expect(await (await fetch(`${t.url}${attachment.url}`)).json()).toEqual({ msg: 'Upload not found.' });
+    await setUserActive(t.db, leaving.user.id, true);
+    expect((await fetch(`${t.url}${attachment.url}`)).status).toBe(200);
   });
 });

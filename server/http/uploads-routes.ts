@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES, type Attachment, type UploadUsage } from '../../lib/contract';
+import { stripInvisible } from '../../lib/contract/display-text';
 import type { Db } from '../db/open-database';
 import { completeUpload, releaseUpload, reserveUpload, uploadUsage, type Usage } from '../db/upload-quota';
-import { findUpload, toAttachment } from '../db/uploads';
+import { findServableUpload, toAttachment } from '../db/uploads';
 import { FileTooLargeError, StorageUnavailableError, type FileStorage } from '../storage/file-storage';
 import { SNIFF_BYTES, sniff } from '../storage/sniff';
 import { authenticateActive } from './authenticate';
@@ -47,6 +48,11 @@ function storageUnavailable(request: FastifyRequest, error: StorageUnavailableEr
   return HttpError.msg(503, 'Attachments are unavailable right now. Try again in a moment.');
 }
 
+const outOfSpace = () => HttpError.msg(507, 'The server is out of storage space. Try again later.');
+
+// The disk (or the account's quota on it) is full: the server's problem, not the upload's.
+const isOutOfSpace = (error: unknown) => ['ENOSPC', 'EDQUOT'].includes((error as NodeJS.ErrnoException | null)?.code ?? '');
+
 /** X-File-Name is encodeURIComponent(name): decoded, stripped of any path, checked. */
 function parseFileName(header: string | string[] | undefined): string {
   if (typeof header !== 'string' || header === '') throw fieldError('x-file-name: Required.');
@@ -56,10 +62,12 @@ function parseFileName(header: string | string[] | undefined): string {
   } catch {
     throw fieldError('x-file-name: Must be the encodeURIComponent of the file name.');
   }
+  if (/\p{Cc}/u.test(name)) throw fieldError('x-file-name: Control characters are not allowed.');
+  // Invisible characters out (lib/contract/display-text.ts): "\u202Egpj.exe" must not read "exe.jpg".
+  name = stripInvisible(name);
   name = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1).trim();
   if (!name || name === '.' || name === '..') throw fieldError('x-file-name: Required.');
   if (name.length > MAX_NAME_LENGTH) throw fieldError(`x-file-name: At most ${MAX_NAME_LENGTH} characters.`);
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw fieldError('x-file-name: Control characters are not allowed.');
   return name;
 }
 
@@ -138,6 +146,12 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage, uploadQuotaBy
           reply.header('connection', 'close');
           throw tooLarge();
         }
+        if (isOutOfSpace(error)) {
+          // An operator must hear of it; the client may try again once there is room.
+          request.log.error({ err: error }, 'upload refused: storage is out of space');
+          reply.header('connection', 'close');
+          throw outOfSpace();
+        }
         // The client went away mid-upload: nothing was stored, and there is nobody left to answer.
         if (!request.raw.complete) throw HttpError.msg(400, 'The upload was interrupted.');
         if (error instanceof StorageUnavailableError) throw storageUnavailable(request, error);
@@ -166,9 +180,10 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage, uploadQuotaBy
   });
 
   // No bearer token: <img src> cannot send one. The random id in the URL is the capability (DECISIONS.md).
+  // A deactivated owner's files are gone as their profile is: 404, like an unknown id.
   app.get<{ Params: { id: string; name: string } }>('/uploads/:id/:name', async (request, reply) => {
     const { id, name } = request.params;
-    const row = await findUpload(db, id);
+    const row = await findServableUpload(db, id);
     if (!row || row.name !== name) throw notFound();
     // An id's bytes never change, so the id is a strong validator; If-Range with anything else
     // (an older copy's, or a date) gets the whole file, as RFC 9110 wants.

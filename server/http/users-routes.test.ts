@@ -21,24 +21,25 @@ const dbUser = (username: string | null, email: string | null = null) =>
 const prefix = () => `Q${randomUUID().slice(0, 8)}`;
 
 describe('GET /api/users/search', () => {
-  it('finds active users by username or email prefix, case-insensitively, without emails', async () => {
+  it('finds active users by a word of their name or their whole email, case-insensitively, without emails', async () => {
     const p = prefix();
-    const byName = await dbUser(`${p} Name`, 'someone@example.com');
-    const byEmail = await dbUser('Other', `${p.toLowerCase()}@example.com`);
+    const byName = await dbUser(`Some ${p}`, 'someone@example.com');
+    const email = `${p.toLowerCase()}@example.com`;
+    const byEmail = await dbUser('Other', email);
     const inactive = await dbUser(`${p} Gone`);
     await setUserActive(t.db, inactive.id, false);
-    await dbUser(`Not ${p}`);
 
     const response = await get<Page<UserSummary>>(`/users/search?q=${p.toUpperCase()}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      results: [
-        { id: byEmail.id, username: 'Other', avatar: null, is_following: false, follows_you: false, deleted: false },
-        { id: byName.id, username: `${p} Name`, avatar: null, is_following: false, follows_you: false, deleted: false },
-      ],
+      results: [{ id: byName.id, username: `Some ${p}`, avatar: null, is_following: false, follows_you: false, deleted: false }],
       next_cursor: null,
     });
-    expect(JSON.stringify(response.body)).not.toContain('@example.com');
+    // The email's start is not enough; the whole address is.
+    expect((await get<Page<UserSummary>>(`/users/search?q=${encodeURIComponent(email.slice(0, -1))}`)).body.results).toEqual([]);
+    const whole = await get<Page<UserSummary>>(`/users/search?q=${encodeURIComponent(email.toUpperCase())}`);
+    expect(whole.body.results).toEqual([{ id: byEmail.id, username: 'Other', avatar: null, is_following: false, follows_you: false, deleted: false }]);
+    expect(JSON.stringify(whole.body)).not.toContain('@example.com');
   });
 
   it('never finds the caller', async () => {
@@ -148,10 +149,22 @@ describe('GET /api/users/:id/followers and /following', () => {
     ['garbage', 'not a cursor!'],
     ['valid base64 of nonsense', Buffer.from('{"x":1}').toString('base64url')],
     ["another list's cursor", Buffer.from('["m",5]').toString('base64url')],
+    // Each keyset value within what it is compared with: a date JS and Postgres can hold, an int4 user id.
+    ['past the last date a Date can hold', Buffer.from('["f",8640000000000001,1]').toString('base64url')],
+    ['past the year 9999', Buffer.from('["f",253402300800000,1]').toString('base64url')],
+    ['a huge time', Buffer.from('["f",1e300,1]').toString('base64url')],
+    ['a user id over 2^31 - 1', Buffer.from('["f",1700000000000,2147483648]').toString('base64url')],
   ])('400s a cursor that is %s', async (_label, cursor) => {
     const response = await get(`/users/${me.user.id}/followers?cursor=${encodeURIComponent(cursor)}`);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ non_field_errors: ['cursor: Invalid cursor.'] });
+  });
+
+  it('accepts the extreme values a cursor may hold', async () => {
+    for (const keyset of ['["f",253402300799999,2147483647]', '["f",0,1]']) {
+      const response = await get<Page<UserSummary>>(`/users/${me.user.id}/followers?cursor=${Buffer.from(keyset).toString('base64url')}`);
+      expect(response.status, keyset).toBe(200);
+    }
   });
 
   it('404s an unknown user and 401s without a token', async () => {

@@ -16,14 +16,42 @@ export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.
 const SECRET_ERROR_FIELDS = ['params', 'detail'];
 const MAX_CAUSE_DEPTH = 5;
 
+// What people typed into search, and the upload URLs, whose id is the capability to read the file
+// (and whose name is the user's): as private as message text.
+const SEARCH_PARAMS: ReadonlySet<string> = new Set(['q']);
+const UPLOAD_URL = /^(\/api\/uploads\/)[^/]+\/[^/]*/;
+
+function decodedKey(part: string): string {
+  const key = part.split('=', 1)[0] ?? '';
+  try {
+    return decodeURIComponent(key.replace(/\+/g, ' '));
+  } catch {
+    return key;
+  }
+}
+
+/** The URL as logged: search terms and upload capabilities replaced by [redacted]. */
+export function redactUrl(url: string): string {
+  const queryAt = url.indexOf('?');
+  const path = (queryAt < 0 ? url : url.slice(0, queryAt)).replace(UPLOAD_URL, `$1${CENSOR}/${CENSOR}`);
+  if (queryAt < 0) return path;
+  const query = url
+    .slice(queryAt + 1)
+    .split('&')
+    .map((part) => (SEARCH_PARAMS.has(decodedKey(part)) ? `${part.split('=', 1)[0]}=${CENSOR}` : part))
+    .join('&');
+  return `${path}?${query}`;
+}
+
 /**
- * What a request is in the logs: never headers (Authorization), never a body. Fastify binds the
- * request id (`reqId`) to every line of the request already.
+ * What a request is in the logs: never headers (Authorization), never a body, and its URL without
+ * search terms or upload capabilities. Fastify binds the request id (`reqId`) to every line of
+ * the request already.
  */
 function serializeRequest(request: FastifyRequest) {
   return {
     method: request.method,
-    url: request.url,
+    url: redactUrl(request.url),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,

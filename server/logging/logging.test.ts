@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Ack, MessagePayload } from '../../lib/contract';
+import type { Ack, Attachment, MessagePayload } from '../../lib/contract';
 import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';
 import { api, signIn, type SignedInUser } from '../test/helpers';
 import { emitWithAck } from '../test/socket-client';
@@ -89,6 +89,33 @@ describe('what never reaches the logs', () => {
     } finally {
       await t.db.execute(sql.raw('ALTER TABLE messages DROP CONSTRAINT no_boom'));
     }
+  });
+});
+
+describe('URLs in request lines', () => {
+  it('redact what was searched for and upload capabilities, keeping the rest of the URL', async () => {
+    const term = `needle${randomUUID().slice(0, 8)}`;
+    const search = await api(t.url, `/users/search?limit=5&q=${term}`, { token: alice.bearer });
+    expect(search.status).toBe(200);
+    // The same parameter spelled another way is the same parameter.
+    expect((await api(t.url, `/users/search?%71=${term}x`, { token: alice.bearer })).status).toBe(200);
+
+    const uploaded = await fetch(`${t.url}/api/uploads`, {
+      method: 'POST',
+      headers: { authorization: alice.bearer, 'x-file-name': 'private-plans.txt' },
+      body: 'plans',
+    });
+    const attachment = (await uploaded.json()) as Attachment;
+    const served = await fetch(`${t.url}${attachment.url}?download=1`);
+    expect(served.status).toBe(200);
+    const reqId = served.headers.get('x-request-id');
+
+    await expect.poll(() => lines().some((line) => line.reqId === reqId && line.msg === 'request completed')).toBe(true);
+    const urls = lines().flatMap((line) => ((line.req as { url?: string } | undefined)?.url ? [(line.req as { url: string }).url] : []));
+    expect(urls).toContain('/api/users/search?limit=5&q=[redacted]');
+    expect(urls).toContain('/api/users/search?%71=[redacted]');
+    expect(urls).toContain('/api/uploads/[redacted]/[redacted]?download=1');
+    for (const secret of [term, attachment.id, 'private-plans']) expect(everything()).not.toContain(secret);
   });
 });
 

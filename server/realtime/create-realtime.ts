@@ -5,6 +5,7 @@ import { createMessageWriter, type MessageWriter } from '../db/message-writer';
 import type { Db } from '../db/open-database';
 import type { SocketDisconnector } from '../http/accounts-routes';
 import type { SocketNotifier } from '../http/safety-routes';
+import type { SessionAuth } from '../http/authenticate';
 import { originAllowRequest } from '../security/origin';
 import { MAX_SOCKET_PAYLOAD_BYTES } from '../security/payload-limits';
 import type { RateLimiters } from '../security/rate-limit';
@@ -14,6 +15,7 @@ import { registerAccountHandlers } from './account-handlers';
 import { registerFollowHandlers } from './follow-handlers';
 import { handshakeAuth } from './handshake';
 import { registerMessageHandlers } from './message-handlers';
+import { createSessionCheck } from './session-check';
 import { rooms, type RealtimeServer } from './types';
 
 export interface Realtime extends SocketDisconnector, SocketNotifier {
@@ -37,11 +39,13 @@ export interface RealtimeDeps {
   adapter?: ServerOptions['adapter'];
   /** The group commit for `send` (message-writer.ts), closed by close(); unset: one over db with its defaults. */
   messageWriter?: MessageWriter;
+  /** Session lifetimes and the Firebase account check, at the handshake and again while open. */
+  sessionAuth: SessionAuth;
 }
 
 export function createRealtime(
   httpServer: HttpServer,
-  { db, log, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter }: RealtimeDeps,
+  { db, log, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter, sessionAuth }: RealtimeDeps,
 ): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
@@ -61,7 +65,9 @@ export function createRealtime(
   });
   const writer = messageWriter ?? createMessageWriter(db);
 
-  io.use(handshakeAuth(db, log));
+  const sessionCheck = createSessionCheck(io, db, sessionAuth);
+
+  io.use(handshakeAuth(db, log, sessionAuth));
   io.on('connection', (socket) => {
     // Every line about this socket says which socket and whose it is.
     const socketLog = log.child({ socketId: socket.id, userId: socket.data.userId });
@@ -78,6 +84,8 @@ export function createRealtime(
       socketLog.info({ evicted: evicted.length }, 'oldest sockets of the user disconnected: too many at once');
       io.in(evicted).disconnectSockets(true);
     });
+    // First: an ended session's events go no further, not even into the rate limits.
+    socket.use(sessionCheck.watch(socket, socketLog));
     socket.use(limitEvents(socket, { limiters, overloaded, log: socketLog }));
     registerAccountHandlers(socket, db, socketLog);
     registerMessageHandlers(socket, db, writer, socketLog);
@@ -91,6 +99,7 @@ export function createRealtime(
     // The messaging room: sockets that have sent init, as for every other event to a user.
     notify: (userId, event, ...args) => io.to(rooms.user(userId)).emit(event, ...args),
     close: async () => {
+      sessionCheck.close();
       await writer.close();
       socketCap.close();
       await io.close();

@@ -3,10 +3,14 @@ import type { ExtendedError } from 'socket.io';
 import { parseBearerToken } from '../auth/bearer';
 import type { Db } from '../db/open-database';
 import { findSessionUser } from '../db/sessions';
+import type { SessionAuth } from '../http/authenticate';
 import type { RealtimeSocket } from './types';
 
-/** Refuses the connection unless auth.token is a live session of an active user. */
-export function handshakeAuth(db: Db, log: FastifyBaseLogger) {
+/**
+ * Refuses the connection unless auth.token is a live (unrevoked, unexpired) session of an active
+ * user whose Firebase account is not disabled or deleted.
+ */
+export function handshakeAuth(db: Db, log: FastifyBaseLogger, { rules, accountCheck }: SessionAuth) {
   return async (socket: RealtimeSocket, next: (err?: ExtendedError) => void) => {
     // A client fault: logged at info, with why, never with the token.
     const unauthorized = (reason: string) => {
@@ -17,9 +21,10 @@ export function handshakeAuth(db: Db, log: FastifyBaseLogger) {
     const token = parseBearerToken((auth as { token?: unknown } | null)?.token);
     if (!token) return unauthorized('no token');
     try {
-      const session = await findSessionUser(db, token);
-      if (!session) return unauthorized('unknown or revoked session');
+      const session = await findSessionUser(db, token, rules);
+      if (!session) return unauthorized('unknown, revoked or expired session');
       if (!session.user.isActive) return unauthorized('deactivated account');
+      if (!(await accountCheck.stillValid(session.user))) return unauthorized('firebase account disabled or deleted');
       socket.data.userId = session.user.id;
       socket.data.sessionId = session.sessionId;
       next();

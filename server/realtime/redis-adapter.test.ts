@@ -15,8 +15,11 @@ import { seedUsers, type SeededUser } from '../../testing/seed';
 import { connectSocket, emitWithAck, type ClientSocket } from '../test/socket-client';
 import { connectRedis, retryDelay } from './redis-adapter';
 
-// Every session here is seeded: nothing signs in.
-const verifier: FirebaseTokenVerifier = { verifyIdToken: () => Promise.reject(new Error('not used')) };
+// Every session here is seeded: nothing signs in, and every account is in good standing.
+const verifier: FirebaseTokenVerifier = {
+  verifyIdToken: () => Promise.reject(new Error('not used')),
+  accountStatus: () => Promise.resolve('active'),
+};
 
 let dir: string;
 let redis: ThrowawayRedis;

@@ -6,6 +6,8 @@ import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Ack, MessagePayload } from '../../lib/contract';
 import { createMessageWriter, type MessageWriter } from '../db/message-writer';
+import { createAccountCheck } from '../auth/account-check';
+import { DEFAULT_SESSION_RULES } from '../auth/session-rules';
 import { openDatabase, type Database } from '../db/open-database';
 import { messages } from '../db/schema';
 import { seedUsers, type SeededUser } from '../../testing/seed';
@@ -32,14 +34,26 @@ beforeEach(async () => {
   [alice, bob] = (await seedUsers(database.db, { count: 2 })) as [SeededUser, SeededUser];
   httpServer = createServer();
   writer = createMessageWriter(database.db, { maxPending: 1 });
+  const log = Fastify({ logger: false }).log;
   realtime = createRealtime(httpServer, {
     db: database.db,
-    log: Fastify({ logger: false }).log,
+    log,
     limiters: createRateLimiters(NO_RATE_LIMITS),
     overloaded: () => false,
     socketCap: createLocalSocketCap({ cap: 20 }),
     allowedOrigins: null,
     messageWriter: writer,
+    // Seeded accounts, in good standing with Firebase.
+    sessionAuth: {
+      rules: DEFAULT_SESSION_RULES,
+      accountCheck: createAccountCheck({
+        db: database.db,
+        verifier: { accountStatus: () => Promise.resolve('active') },
+        intervalMs: DEFAULT_SESSION_RULES.checkIntervalMs,
+        log,
+        disconnectSession: (sessionId) => realtime.disconnectSession(sessionId),
+      }),
+    },
   });
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;

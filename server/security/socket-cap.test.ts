@@ -64,7 +64,7 @@ describe('one node', () => {
 });
 
 describe('two nodes sharing Redis', () => {
-  const verifier: FirebaseTokenVerifier = { verifyIdToken: () => Promise.reject(new Error('not used')) };
+  const verifier: FirebaseTokenVerifier = { verifyIdToken: () => Promise.reject(new Error('not used')), accountStatus: () => Promise.resolve('active') };
   let dir: string;
   let redis: ThrowawayRedis;
   let database: Database;

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -140,6 +140,22 @@ describe('S3 file storage when the bucket is away or refuses', () => {
     expect(await text((await storage.read('kept'))!)).toBe('still here');
     await storage.remove('kept');
     storage.close();
+  });
+});
+
+describe('local file storage on disk', () => {
+  it('keeps the folder 0700 (tightening an existing 0755 one) and writes files 0600, whatever the umask', async () => {
+    const loose = path.join(dir, 'loose');
+    await mkdir(loose, { mode: 0o755 });
+    const previous = process.umask(0o000);
+    try {
+      const looseStorage = createLocalFileStorage(loose);
+      await looseStorage.write('photo', chunks('private'), { maxBytes: 100 });
+      expect((await stat(loose)).mode & 0o777).toBe(0o700);
+      expect((await stat(path.join(loose, 'photo'))).mode & 0o777).toBe(0o600);
+    } finally {
+      process.umask(previous);
+    }
   });
 });
 

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { writeToFile } from './write-to-file';
+import { ensurePrivateDir } from '../security/private-files';
 
 export { FileTooLargeError } from './write-to-file';
 
@@ -45,7 +46,7 @@ export function checkKey(key: string): string {
 export function lazyDirectory(dir: string): () => Promise<unknown> {
   let ready: Promise<unknown> | undefined;
   return () =>
-    (ready ??= mkdir(dir, { recursive: true }).catch((error: unknown) => {
+    (ready ??= ensurePrivateDir(dir).catch((error: unknown) => {
       ready = undefined;
       throw error;
     }));
@@ -57,6 +58,7 @@ export const tempFileIn = (dir: string, key: string) => path.join(dir, `${TEMP_P
 /**
  * Files in one local directory. A write goes to a dot-prefixed temporary file in the same directory
  * and is renamed into place only once complete, so a partial file is never visible under its key.
+ * The directory is 0700 and the files 0600, whatever the umask: they are people's attachments.
  */
 export function createLocalFileStorage(dir: string): FileStorage {
   const ensureDir = lazyDirectory(dir);

@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PRIVATE_FILE_MODE } from '../security/private-files';
 
 export class FileTooLargeError extends Error {
   override name = 'FileTooLargeError';
@@ -29,7 +30,7 @@ class ByteLimit extends Transform {
 }
 
 /**
- * Streams `stream` into a new `file` (never an existing one), stopping at maxBytes. On any error,
+ * Streams `stream` into a new private `file` (0600; never an existing one), stopping at maxBytes. On any error,
  * abort or overrun the file is deleted, the source destroyed and the promise rejects. With `md5`,
  * also returns the MD5 of the bytes (base64, as S3's Content-MD5 wants it).
  */
@@ -40,7 +41,7 @@ export async function writeToFile(
 ): Promise<{ bytes: number; md5: string | null }> {
   const limit = new ByteLimit(maxBytes, md5 ? createHash('md5') : null);
   try {
-    await pipeline(stream, limit, createWriteStream(file, { flags: 'wx' }));
+    await pipeline(stream, limit, createWriteStream(file, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
   } catch (error) {
     stream.destroy();
     await rm(file, { force: true });

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import type { ServerDeps } from '../app';
-import { startTestServer, type TestServer } from './helpers';
+import { startTestServer, type TestServer, type TestServerOptions } from './helpers';
 
-export interface ConfiguredServerOptions {
+export interface ConfiguredServerOptions extends Pick<TestServerOptions, 'verifier' | 'storage'> {
   /** Merged over the test defaults (port 0, 127.0.0.1, silent logs). */
   config?: Partial<ServerDeps['config']>;
   /** Keep the server's log lines (parsed JSON) in `logs`; raises the level to trace unless config sets one. */
@@ -18,6 +18,8 @@ export interface ConfiguredTestServer extends TestServer {
 export async function startConfiguredServer(options: ConfiguredServerOptions = {}): Promise<ConfiguredTestServer> {
   const logLines: string[] = [];
   const server = await startTestServer({
+    verifier: options.verifier,
+    storage: options.storage,
     config: { logLevel: options.captureLogs ? 'trace' : 'silent', ...options.config },
     logDestination: options.captureLogs
       ? new Writable({

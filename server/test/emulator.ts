@@ -1,5 +1,8 @@
 // The Firebase Auth emulator used by the server tests (firebase.test.json: port 9199, so a
 // developer's own emulator on 9099 is never touched; TEST_EMULATOR_PORT moves it).
+import { randomUUID } from 'node:crypto';
+import { deleteApp, initializeApp } from 'firebase-admin/app';
+import { getAuth, type Auth } from 'firebase-admin/auth';
 import { TEST_EMULATOR_HOST, testEmulatorConfig } from '../../scripts/test-emulator.mjs';
 
 export const EMULATOR_HOST = TEST_EMULATOR_HOST;
@@ -77,4 +80,15 @@ async function identityToolkit(method: string, payload: unknown): Promise<Emulat
     throw new Error(`emulator sign-in failed: ${response.status} ${JSON.stringify(body)}`);
   }
   return { idToken: body.idToken, uid: body.localId, email: body.email || null };
+}
+
+/**
+ * firebase-admin's Auth on the test emulator, to disable or delete accounts as an administrator
+ * would (the emulator needs no credentials). Call close() when done.
+ */
+export function emulatorAdmin(): { auth: Auth; close(): Promise<void> } {
+  process.env.FIREBASE_AUTH_EMULATOR_HOST ??= EMULATOR_HOST;
+  if (process.env.FIREBASE_AUTH_EMULATOR_HOST !== EMULATOR_HOST) throw new Error('another Auth emulator is configured in this process');
+  const app = initializeApp({ projectId: EMULATOR_PROJECT_ID }, `admin-${randomUUID()}`);
+  return { auth: getAuth(app), close: () => deleteApp(app) };
 }

@@ -27,13 +27,13 @@ export interface TestServer {
 export interface TestServerOptions {
   /** Only to force failures; by default the real firebase-admin verifier on the test emulator. */
   verifier?: FirebaseTokenVerifier;
+  /** Only to force failures; by default local storage in the temporary directory (`uploadsDir`). */
+  storage?: FileStorage;
   /** Merged over the test defaults: port 0, 127.0.0.1, silent logs. */
   config?: Partial<ServerDeps['config']>;
   logDestination?: LogDestination;
   /** PGlite in memory instead of the temporary directory: faster, for servers nothing reopens. */
   inMemory?: boolean;
-  /** Where uploads go; by default a local folder in the temporary directory (`uploadsDir`). */
-  storage?: FileStorage;
   /** Runs before listen(): hooks that must see the routes being registered, say. */
   beforeListen?: (server: ParleyServer) => void;
 }
