@@ -172,7 +172,7 @@ describe('Composer attachments', () => {
     await user.upload(screen.getByLabelText('Choose a file to attach'), pngFile());
     const error = new UploadError('Files can be at most 50 MB.', { status: 413, statusText: 'Payload Too Large' }, { msg: 'Files can be at most 50 MB.' });
     await act(async () => pending.reject(error));
-    expect(screen.getByRole('alert').textContent).toBe('Upload failed: Files can be at most 50 MB.');
+    expect(screen.getByRole('alert').textContent).toBe('Upload failed: That is too large to send.');
     expect(send.disabled).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Remove attachment' }));
     expect(screen.queryByRole('alert')).toBeNull();

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { Conversation } from '@/lib/contract';
 import { useT } from '@/lib/i18n';
+import { usePeer } from '@/components/people/use-peer';
 import { Avatar } from '@/components/ui/avatar';
 import { formatFull, formatRelative, parseTime } from './time-format';
 import styles from './conversations.module.css';
@@ -30,6 +31,11 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
   const { user, unread_count: unread } = conversation;
   const name = user.username || t('common.unknownUser');
   const time = parseTime(conversation.last_message.created_at);
+  const preview = previewOf(conversation, me, t);
+  // Read out as one line: who, what they last said, how many are unread.
+  const label = [t('conversations.rowLabel', { name, preview }), unread > 0 ? t('conversations.unreadBadge', { count: unread }) : null]
+    .filter(Boolean)
+    .join(', ');
 
   return (
     <li>
@@ -39,6 +45,7 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
         data-row=""
         data-unread={unread > 0}
         aria-current={selected ? 'true' : undefined}
+        aria-label={label}
         onClick={() => onOpen(user.id)}
       >
         <Avatar name={name} src={user.avatar} size={48} />
@@ -52,7 +59,7 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
             ) : null}
           </span>
           <span className={styles.rowBottom}>
-            <span className={styles.preview}>{previewOf(conversation, me, t)}</span>
+            <span className={styles.preview}>{preview}</span>
             {unread > 0 ? (
               <span className={styles.badge}>
                 <span aria-hidden="true">{unread > 99 ? '99+' : unread}</span>
@@ -65,3 +72,25 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
     </li>
   );
 });
+
+/** The open conversation with someone not written to yet: selected, with no last message. */
+export function NewConversationRow({ peerId }: { peerId: number }) {
+  const t = useT();
+  const peer = usePeer(peerId);
+  const name = peer?.username || t('common.unknownUser');
+  return (
+    <li>
+      <button type="button" className={styles.row} data-row="" aria-current="true" aria-label={t('conversations.rowLabel', { name, preview: t('conversations.newConversation') })}>
+        <Avatar name={name} src={peer?.avatar ?? null} size={48} />
+        <span className={styles.rowText}>
+          <span className={styles.rowTop}>
+            <span className={styles.rowName}>{name}</span>
+          </span>
+          <span className={styles.rowBottom}>
+            <span className={styles.preview}>{t('conversations.newConversation')}</span>
+          </span>
+        </span>
+      </button>
+    </li>
+  );
+}

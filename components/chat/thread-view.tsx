@@ -9,6 +9,7 @@ import { usePeer } from '@/components/people/use-peer';
 import { Spinner } from '@/components/ui/spinner';
 import buttons from '@/components/ui/button.module.css';
 import { Composer } from './composer';
+import { ConversationNotFound } from './conversation-not-found';
 import { MessageList } from './message-list';
 import { ThreadHeader } from './thread-header';
 import styles from './thread.module.css';
@@ -21,8 +22,12 @@ export function ThreadView({ peerId }: { peerId: number }) {
   const t = useT();
   const peer = usePeer(peerId);
   const name = peer?.username || t('common.unknownUser');
-  const { status, error } = useThreadStore(
-    useShallow((state) => ({ status: state.threads[peerId]?.status ?? 'idle', error: state.threads[peerId]?.error ?? null })),
+  const { status, error, errorKind } = useThreadStore(
+    useShallow((state) => ({
+      status: state.threads[peerId]?.status ?? 'idle',
+      error: state.threads[peerId]?.error ?? null,
+      errorKind: state.threads[peerId]?.errorKind ?? null,
+    })),
   );
   const [announcement, setAnnouncement] = useState('');
   const [focusComposer] = useState(wideScreen);
@@ -40,6 +45,9 @@ export function ThreadView({ peerId }: { peerId: number }) {
         if (result.status !== 'sent') setAnnouncement(t('thread.failedWithReason', { message: result.error }));
       });
   }
+
+  // Nobody by that id (or a deactivated account): the URL was wrong, say so plainly.
+  if (status === 'error' && (errorKind === 'notFound' || errorKind === 'invalid')) return <ConversationNotFound />;
 
   let body;
   if (status === 'ready') {

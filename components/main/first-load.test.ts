@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { staticImportGraph } from '@/lib/testing/import-graph';
 
 describe('/main first load', () => {
-  const graph = staticImportGraph('app/layout.tsx', 'app/(session)/layout.tsx', 'app/(session)/main/page.tsx');
+  const graph = staticImportGraph('app/layout.tsx', 'app/(session)/layout.tsx', 'app/(session)/main/layout.tsx');
 
   it('leaves out the thread view and Firebase', () => {
     expect(graph.packages).not.toContain('react-virtuoso');

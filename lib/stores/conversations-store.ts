@@ -3,7 +3,7 @@
 import { create } from 'zustand';
 import { listConversations } from '@/lib/api/conversations';
 import { getProfile } from '@/lib/api/users';
-import { errorMessage } from '@/lib/api/errors';
+import { userMessage } from '@/lib/api/user-message';
 import type { Conversation, MessagePayload } from '@/lib/contract';
 import { applyMessage, applyMessages, compareMessages, mergeConversations, setUnread } from './conversation-list';
 
@@ -87,7 +87,7 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
       }));
     } catch (error) {
       if (started !== generation) return;
-      set({ status: refreshing ? 'ready' : 'error', error: errorMessage(error) });
+      set({ status: refreshing ? 'ready' : 'error', error: userMessage(error) });
     }
   }
 
@@ -124,7 +124,7 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
         }));
       } catch (error) {
         if (started !== generation) return;
-        set({ loadingMore: false, error: errorMessage(error) });
+        set({ loadingMore: false, error: userMessage(error) });
       }
     },
 
