@@ -113,8 +113,8 @@ describe('Composer attachments', () => {
 
   it('refuses a file over the limit at once, with its name and size, and never uploads it', async () => {
     const { user, send } = setup();
-    await user.upload(screen.getByLabelText('Choose a file to attach'), pngFile('film.mov', MAX_UPLOAD_BYTES + 1024 * 1024));
-    expect(screen.getByRole('alert').textContent).toBe('“film.mov” is 51 MB. Files can be at most 50 MB.');
+    await user.upload(screen.getByLabelText('Choose a file to attach'), pngFile('film.mov', 52_500_000));
+    expect(screen.getByRole('alert').textContent).toBe('“film.mov” is 52.5 MB. Files can be at most 50 MB.');
     expect(upload).not.toHaveBeenCalled();
     expect(send.disabled).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Remove attachment' }));
@@ -170,7 +170,7 @@ describe('Composer attachments', () => {
   it('shows a failed upload’s message, and removes it', async () => {
     const { user, send } = setup();
     await user.upload(screen.getByLabelText('Choose a file to attach'), pngFile());
-    const error = new UploadError('Files can be at most 50 MB.', { status: 413, statusText: 'Payload Too Large' }, { msg: 'Files can be at most 50 MB.' });
+    const error = new UploadError('The file is larger than 50 MB.', { status: 413, statusText: 'Payload Too Large' }, { msg: 'The file is larger than 50 MB.' });
     await act(async () => pending.reject(error));
     expect(screen.getByRole('alert').textContent).toBe('Upload failed: That is too large to send.');
     expect(send.disabled).toBe(true);

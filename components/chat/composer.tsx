@@ -165,7 +165,7 @@ function AttachmentChip({ upload }: { upload: AttachmentControls }) {
   if (state.status === 'too_large') {
     detail = (
       <p className={styles.chipError} role="alert">
-        {t('composer.fileTooLarge', { name: file.name, size, max: formatFileSize(state.max, language) })}
+        {t('composer.fileTooLarge', { name: file.name, size: formatFileSize(file.size, language, { roundUp: true }), max: formatFileSize(state.max, language) })}
       </p>
     );
   } else if (state.status === 'uploading') {

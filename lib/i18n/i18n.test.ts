@@ -79,8 +79,8 @@ describe('i18n', () => {
     await initI18n('en');
     const text = i18n.t('composer.fileTooLarge', {
       name: 'movie.mp4',
-      size: formatFileSize(51 * 1024 * 1024, 'en'),
-      max: formatFileSize(50 * 1024 * 1024, 'en'),
+      size: formatFileSize(51_000_000, 'en'),
+      max: formatFileSize(50_000_000, 'en'),
     });
     expect(text).toBe('“movie.mp4” is 51 MB. Files can be at most 50 MB.');
   });
@@ -123,9 +123,20 @@ describe('i18n', () => {
 
 describe('formatFileSize', () => {
   it('formats sizes in the reader’s language', () => {
-    expect(formatFileSize(50 * 1024 * 1024, 'en')).toBe('50 MB');
-    expect(formatFileSize(1536, 'en')).toBe('1.5 kB');
-    expect(formatFileSize(512, 'en')).toBe('512 byte');
-    expect(formatFileSize(50 * 1024 * 1024, 'fr')).toBe('50\u202fMo');
+    expect(formatFileSize(50_000_000, 'en')).toBe('50 MB');
+    expect(formatFileSize(30_000_000, 'en')).toBe('30 MB');
+    expect(formatFileSize(52_500_000, 'en')).toBe('52.5 MB');
+    expect(formatFileSize(1500, 'en')).toBe('1.5 kB');
+    expect(formatFileSize(32, 'en')).toBe('32 bytes');
+    expect(formatFileSize(1, 'en')).toBe('1 byte');
+    expect(formatFileSize(32, 'fr')).toBe('32\u00a0octets');
+    expect(formatFileSize(50_000_000, 'fr')).toBe('50\u202fMo');
+    expect(formatFileSize(2_500_000_000, 'es')).toBe('2,5 GB');
+  });
+
+  it('rounds up on request, so a file just over the limit never reads as the limit', () => {
+    expect(formatFileSize(50_000_001, 'en')).toBe('50 MB');
+    expect(formatFileSize(50_000_001, 'en', { roundUp: true })).toBe('50.1 MB');
+    expect(formatFileSize(50_000_000, 'en', { roundUp: true })).toBe('50 MB');
   });
 });

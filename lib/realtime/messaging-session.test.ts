@@ -56,11 +56,11 @@ async function start(rows: Conversation[] = [conversation(2, message(1), 2)]): P
 }
 
 describe('messaging session', () => {
-  let navigate: ReturnType<typeof vi.fn>;
+  let navigate: ReturnType<typeof vi.fn<(path: string, options?: { push?: boolean }) => void>>;
 
   beforeEach(() => {
     resetFakeSocketService();
-    navigate = vi.fn();
+    navigate = vi.fn<(path: string, options?: { push?: boolean }) => void>();
     setNavigator(navigate);
     api.listConversations.mockReset();
     api.listMessages.mockReset();
