@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Attachment } from '@/lib/contract';
 import { usePeopleStore } from '@/lib/stores/people-store';
 import { sendMessage } from '@/lib/realtime/messaging-session';
+import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useT } from '@/lib/i18n';
 import { usePeer } from '@/components/people/use-peer';
@@ -31,6 +32,8 @@ export function ThreadView({ peerId }: { peerId: number }) {
   );
   const [announcement, setAnnouncement] = useState('');
   const [focusComposer] = useState(wideScreen);
+  const me = useSessionStore((state) => state.user?.id ?? null);
+  const draftKey = useMemo(() => (me === null ? null : { userId: me, peerId }), [me, peerId]);
 
   useEffect(() => {
     // openConversation already started it; a receiver set any other way still gets its thread.
@@ -73,7 +76,7 @@ export function ThreadView({ peerId }: { peerId: number }) {
     <section className={styles.thread} aria-label={t('thread.title', { name })}>
       <ThreadHeader peer={peer} name={name} />
       <div className={styles.body}>{body}</div>
-      <Composer onSend={send} placeholder={t('composer.placeholderTo', { name })} autoFocus={focusComposer} />
+      <Composer onSend={send} placeholder={t('composer.placeholderTo', { name })} autoFocus={focusComposer} draftKey={draftKey} />
       <p className="visually-hidden" role="status">
         {announcement}
       </p>

@@ -5,6 +5,7 @@ import dynamic from 'next/dynamic';
 import { useParams } from 'next/navigation';
 import { parseConversationId, showConversation } from '@/lib/realtime/conversation-route';
 import { syncUnreadTitle } from '@/lib/realtime/unread-title';
+import { preloadOtherLanguages } from '@/lib/i18n/user-language';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useT } from '@/lib/i18n';
 import { Sidebar } from '@/components/chat/sidebar';
@@ -47,6 +48,11 @@ export function MainScreen() {
   const peerId = typeof route === 'number' ? route : null;
 
   useEffect(() => syncUnreadTitle(), []);
+  // Once the area is up: the other languages' texts, so switching is instant, offline too.
+  useEffect(() => {
+    const timer = setTimeout(preloadOtherLanguages, 3_000);
+    return () => clearTimeout(timer);
+  }, []);
   useEffect(() => showConversation(peerId), [peerId]);
 
   let thread;

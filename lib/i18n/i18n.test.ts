@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '@/lib/contract';
 import { getStoredLocale, storeLocale } from '@/lib/session/storage';
 import { useSessionStore } from '@/lib/stores/session-store';
+import { deferred, settle } from '@/lib/testing/deferred';
 import { formatFileSize } from './format';
 import { currentLanguage, i18n, initI18n, normalizeLanguage } from './i18n';
 import { followUserLanguage, setLanguage } from './user-language';
@@ -85,26 +86,37 @@ describe('i18n', () => {
     expect(text).toBe('“movie.mp4” is 51 MB. Files can be at most 50 MB.');
   });
 
-  it('setLanguage switches at once, stores locale, saves on the server and publishes the user', async () => {
+  it('setLanguage switches at once, stores locale, then saves on the server and publishes the user', async () => {
     await initI18n('en');
-    accounts.updateSettings.mockImplementation(async ({ language }) => {
-      expect(currentLanguage()).toBe('es');
-      return user(language);
-    });
-    await expect(setLanguage('es')).resolves.toEqual(user('es'));
-    expect(accounts.updateSettings).toHaveBeenCalledExactlyOnceWith({ language: 'es' });
+    const saved = deferred<User>();
+    accounts.updateSettings.mockReturnValue(saved.promise);
+    await setLanguage('es');
+    // Shown and stored before the server has answered.
+    expect(currentLanguage()).toBe('es');
     expect(getStoredLocale()).toBe('es');
     expect(i18n.t('composer.send')).toBe('Enviar');
-    expect(useSessionStore.getState().user?.language).toBe('es');
+    expect(accounts.updateSettings).toHaveBeenCalledExactlyOnceWith({ language: 'es' });
+    saved.resolve(user('es'));
+    await vi.waitFor(() => expect(useSessionStore.getState().user?.language).toBe('es'));
   });
 
-  it('a refused setLanguage puts the previous language back and rethrows', async () => {
-    storeLocale('fr');
-    await initI18n();
-    accounts.updateSettings.mockRejectedValue(new Error('Try later.'));
-    await expect(setLanguage('es')).rejects.toThrow('Try later.');
+  it('offline: the choice holds (shown, in locale, not undone by the server’s older user) and is saved once online', async () => {
+    await initI18n('en');
+    const stop = followUserLanguage();
+    accounts.updateSettings.mockRejectedValueOnce(new TypeError('Failed to fetch')).mockResolvedValueOnce(user('fr'));
+    await setLanguage('fr');
+    await settle();
     expect(currentLanguage()).toBe('fr');
     expect(getStoredLocale()).toBe('fr');
+    // A reconnect publishes the user as the server still has them: the unsaved choice wins.
+    useSessionStore.getState().publishUser(user('en'));
+    await settle();
+    expect(currentLanguage()).toBe('fr');
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(accounts.updateSettings).toHaveBeenCalledTimes(2));
+    await vi.waitFor(() => expect(useSessionStore.getState().user?.language).toBe('fr'));
+    expect(currentLanguage()).toBe('fr');
+    stop();
   });
 
   it('follows the language of a published user (sign-in, another device) and stores it', async () => {
