@@ -67,8 +67,8 @@ describe('ConversationList', () => {
       conversations: [conversation(2, message(5, { text: 'lunch?' }), 2), conversation(3, message(4, { sender_id: ME, recipient_id: 3, text: 'ok' }))],
     });
     render(<ConversationList />);
-    expect(screen.getByRole('button', { name: 'user2: lunch?, 2 unread messages' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'user3: You: ok' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^user2 .* lunch\? 2 unread messages$/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^user3 .* You: ok$/ })).toBeTruthy();
   });
 
   it('a conversation just opened with someone new is in the list at once, not "No conversations yet."', () => {
@@ -78,7 +78,7 @@ describe('ConversationList', () => {
     useSessionStore.getState().setReceiver(9);
     render(<ConversationList />);
     expect(screen.queryByText('No conversations yet.')).toBeNull();
-    const row = screen.getByRole('button', { name: 'Grace: New conversation' });
+    const row = screen.getByRole('button', { name: 'Grace New conversation' });
     expect(row.getAttribute('aria-current')).toBe('true');
   });
 });

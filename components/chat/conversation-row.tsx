@@ -31,11 +31,9 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
   const { user, unread_count: unread } = conversation;
   const name = user.username || t('common.unknownUser');
   const time = parseTime(conversation.last_message.created_at);
+  // Its accessible name is its content, read in order: who, when, what they last said, and how
+  // many are unread (the digits are for the eye; the sentence is for assistive technology).
   const preview = previewOf(conversation, me, t);
-  // Read out as one line: who, what they last said, how many are unread.
-  const label = [t('conversations.rowLabel', { name, preview }), unread > 0 ? t('conversations.unreadBadge', { count: unread }) : null]
-    .filter(Boolean)
-    .join(', ');
 
   return (
     <li>
@@ -45,21 +43,20 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
         data-row=""
         data-unread={unread > 0}
         aria-current={selected ? 'true' : undefined}
-        aria-label={label}
         onClick={() => onOpen(user.id)}
       >
         <Avatar name={name} src={user.avatar} size={48} />
         <span className={styles.rowText}>
           <span className={styles.rowTop}>
-            <span className={styles.rowName}>{name}</span>
+            <span className={styles.rowName}>{name}</span>{' '}
             {time ? (
               <time className={styles.rowTime} dateTime={conversation.last_message.created_at} title={formatFull(time, language)}>
                 {formatRelative(time, now, language)}
               </time>
             ) : null}
-          </span>
+          </span>{' '}
           <span className={styles.rowBottom}>
-            <span className={styles.preview}>{preview}</span>
+            <span className={styles.preview}>{preview}</span>{' '}
             {unread > 0 ? (
               <span className={styles.badge}>
                 <span aria-hidden="true">{unread > 99 ? '99+' : unread}</span>
@@ -80,12 +77,12 @@ export function NewConversationRow({ peerId }: { peerId: number }) {
   const name = peer?.username || t('common.unknownUser');
   return (
     <li>
-      <button type="button" className={styles.row} data-row="" aria-current="true" aria-label={t('conversations.rowLabel', { name, preview: t('conversations.newConversation') })}>
+      <button type="button" className={styles.row} data-row="" aria-current="true">
         <Avatar name={name} src={peer?.avatar ?? null} size={48} />
         <span className={styles.rowText}>
           <span className={styles.rowTop}>
             <span className={styles.rowName}>{name}</span>
-          </span>
+          </span>{' '}
           <span className={styles.rowBottom}>
             <span className={styles.preview}>{t('conversations.newConversation')}</span>
           </span>

@@ -64,9 +64,11 @@ export function AttachmentView({ attachment, language }: { attachment: Attachmen
     );
   }
   return (
-    <a className={styles.file} href={url} download={attachment.name} target="_blank" rel="noopener noreferrer" aria-label={t('thread.download', { name: attachment.name })}>
+    // Named by its content ("Download notes.txt 6 bytes"), so what is seen is what is announced.
+    <a className={styles.file} href={url} download={attachment.name} target="_blank" rel="noopener noreferrer">
       <PaperclipIcon size={16} />
-      <span className={styles.fileName}>{attachment.name}</span>
+      <span className="visually-hidden">{t('thread.downloadLabel')}</span>{' '}
+      <span className={styles.fileName}>{attachment.name}</span>{' '}
       <span className={styles.fileSize}>{formatFileSize(attachment.size, language)}</span>
     </a>
   );

@@ -13,6 +13,9 @@ describe('what a person reads when something fails', () => {
   it('no answer at all (network, timeout) is a connection problem, never the request line', () => {
     const network = new TypeError('Request failed due to a network error: GET http://localhost/api/conversations/11/messages?limit=50');
     expect(userMessage(network)).toBe('Can’t reach Parley. Check your connection.');
+    // ky 2 wraps it: "Request failed due to a network error: GET http://…".
+    const wrapped = Object.assign(new Error('Request failed due to a network error: GET http://localhost/api/x'), { name: 'NetworkError' });
+    expect(userMessage(wrapped)).toBe('Can’t reach Parley. Check your connection.');
     expect(errorKind(Object.assign(new Error('Request timed out: GET …'), { name: 'TimeoutError' }))).toBe('network');
     expect(errorKind(new UploadError('Network error: the upload did not reach the server.'))).toBe('network');
   });

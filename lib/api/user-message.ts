@@ -65,8 +65,9 @@ export function errorKind(error: unknown): ErrorKind {
   if (isRecord(error) && Array.isArray(error.non_field_errors)) return kindOfFieldErrors(error.non_field_errors);
   if (isRecord(error) && typeof error.msg === 'string') return kindOfMsg(error.msg);
   if (error instanceof Error) {
-    // ky's TimeoutError, fetch's TypeError and our UploadError without a response: no answer came.
-    if (error.name === 'TimeoutError' || error.name === 'TypeError' || error.name === 'UploadError') return 'network';
+    // ky's NetworkError and TimeoutError, fetch's TypeError, our UploadError without a response:
+    // no answer came.
+    if (['NetworkError', 'TimeoutError', 'TypeError', 'UploadError'].includes(error.name)) return 'network';
   }
   return 'unknown';
 }

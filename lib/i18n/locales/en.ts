@@ -91,7 +91,6 @@ export const en = {
     lastMessagePhoto: 'Sent a photo',
     yesterday: 'Yesterday',
     newConversation: 'New conversation',
-    rowLabel: '{{name}}: {{preview}}',
   },
   thread: {
     noneSelected: 'Select a conversation, or find someone to message.',
@@ -111,7 +110,7 @@ export const en = {
     jumpToLatest: 'Jump to latest',
     today: 'Today',
     yesterday: 'Yesterday',
-    download: 'Download {{name}}',
+    downloadLabel: 'Download',
     imageAlt: 'Image: {{name}}',
     notFound: 'This conversation doesn’t exist.',
     notFoundHint: 'The link may be wrong, or the account is no longer active.',

@@ -98,7 +98,6 @@ export const es: Translation = {
     lastMessagePhoto: 'Envió una foto',
     yesterday: 'Ayer',
     newConversation: 'Conversación nueva',
-    rowLabel: '{{name}}: {{preview}}',
   },
   thread: {
     noneSelected: 'Elige una conversación o busca a alguien para escribirle.',
@@ -119,7 +118,7 @@ export const es: Translation = {
     jumpToLatest: 'Ir al más reciente',
     today: 'Hoy',
     yesterday: 'Ayer',
-    download: 'Descargar {{name}}',
+    downloadLabel: 'Descargar',
     imageAlt: 'Imagen: {{name}}',
     notFound: 'Esta conversación no existe.',
     notFoundHint: 'Puede que el enlace esté mal o que la cuenta ya no esté activa.',

@@ -98,7 +98,6 @@ export const fr: Translation = {
     lastMessagePhoto: 'A envoyé une photo',
     yesterday: 'Hier',
     newConversation: 'Nouvelle conversation',
-    rowLabel: '{{name}} : {{preview}}',
   },
   thread: {
     noneSelected: 'Choisissez une conversation, ou trouvez quelqu’un à qui écrire.',
@@ -119,7 +118,7 @@ export const fr: Translation = {
     jumpToLatest: 'Aller au plus récent',
     today: 'Aujourd’hui',
     yesterday: 'Hier',
-    download: 'Télécharger {{name}}',
+    downloadLabel: 'Télécharger',
     imageAlt: 'Image : {{name}}',
     notFound: 'Cette conversation n’existe pas.',
     notFoundHint: 'Le lien est peut-être erroné, ou le compte n’est plus actif.',
