@@ -141,11 +141,13 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
     })),
   );
   const virtuoso = useRef<VirtuosoHandle>(null);
-  const [atBottom, setAtBottom] = useState(true);
+  // Whether the newest message is on screen: unknown (null) until the list has measured itself
+  // and said so, so that nothing is read before it is seen.
+  const [atBottom, setAtBottom] = useState<boolean | null>(null);
 
   // Read marking waits for the newest message to be on screen (lib/realtime/read-marking.ts).
   useEffect(() => {
-    useViewStore.getState().setSeesLatest(atBottom);
+    useViewStore.getState().setSeesLatest(atBottom === true);
   }, [atBottom]);
   useEffect(() => () => useViewStore.getState().setSeesLatest(false), []);
 
@@ -161,7 +163,7 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
     return { key: messageKey(firstUnread), count: messages.slice(index).filter((message) => message.sender_id === peerId).length };
   };
   const [divider, setDivider] = useState(placeDivider);
-  const seen = atBottom && typeof document !== 'undefined' && document.visibilityState === 'visible';
+  const seen = atBottom === true && typeof document !== 'undefined' && document.visibilityState === 'visible';
   if (firstUnread && !seen) {
     const placed = placeDivider();
     if (placed && (divider?.key !== placed.key || divider.count !== placed.count)) setDivider(placed);
@@ -249,7 +251,7 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
         tabIndex={0}
         aria-label={t('thread.title', { name })}
       />
-      {!atBottom ? (
+      {atBottom === false ? (
         <button
           type="button"
           className={styles.jump}
