@@ -8,6 +8,7 @@ describe('/main first load', () => {
 
   it('leaves out the thread view and Firebase', () => {
     expect(graph.packages).not.toContain('react-virtuoso');
+    expect(graph.packages).not.toContain('linkifyjs');
     expect(graph.packages).not.toContain('firebase');
     expect(graph.files).not.toContain('components/chat/thread-view.tsx');
     expect(graph.files).not.toContain('components/chat/composer.tsx');
