@@ -158,7 +158,8 @@ test('links are clickable (http, https, mailto only); consecutive messages show 
   // A failure reads as a sentence in the reader's language, never the request line.
   await alice.page.route('**/api/conversations/*/messages*', (route) => route.abort('internetdisconnected'));
   await alice.page.reload();
-  await expect(alice.page.getByText('Could not load messages: Can’t reach Parley. Check your connection.')).toBeVisible();
+  // (The client retries a failed GET twice first.)
+  await expect(alice.page.getByText('Could not load messages: Can’t reach Parley. Check your connection.')).toBeVisible({ timeout: 30_000 });
   await expect(alice.page.getByText(/Request failed|http:\/\//)).toHaveCount(0);
   await alice.page.unroute('**/api/conversations/*/messages*');
   await alice.page.getByRole('button', { name: 'Try again' }).click();

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useShallow } from 'zustand/react/shallow';
 import { messageKey } from '@/lib/stores/thread-messages';
@@ -267,9 +268,15 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
           ) : null}
         </button>
       ) : null}
-      <p className="visually-hidden" aria-live="polite" data-testid="incoming-announcement">
-        {announced.text}
-      </p>
+      {/* Outside the conversation's region, so its copy of a message is not a second one there. */}
+      {typeof document !== 'undefined'
+        ? createPortal(
+            <p className="visually-hidden" aria-live="polite" data-testid="incoming-announcement">
+              {announced.text}
+            </p>,
+            document.body,
+          )
+        : null}
     </div>
   );
 }
