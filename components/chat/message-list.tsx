@@ -18,6 +18,8 @@ import styles from './thread.module.css';
 // Virtuoso numbers items from here, counting down as older pages are put in front, so the
 // messages already on screen keep their indexes (and their place) when history arrives.
 const START_INDEX = 1_000_000_000;
+/** How long the newest message must stay on screen to count as seen. */
+const SEEN_AFTER_MS = 400;
 /** Messages of one sender this close together form a group that shows one time. */
 export const GROUP_WINDOW_MS = 5 * 60_000;
 
@@ -146,9 +148,15 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
   // and said so, so that nothing is read before it is seen.
   const [atBottom, setAtBottom] = useState<boolean | null>(null);
 
-  // Read marking waits for the newest message to be on screen (lib/realtime/read-marking.ts).
+  // Read marking waits for the newest message to be on screen (lib/realtime/read-marking.ts), and
+  // to stay there a moment: while the list settles after opening, it can pass by the bottom.
   useEffect(() => {
-    useViewStore.getState().setSeesLatest(atBottom === true);
+    if (atBottom !== true) {
+      useViewStore.getState().setSeesLatest(false);
+      return;
+    }
+    const timer = setTimeout(() => useViewStore.getState().setSeesLatest(true), SEEN_AFTER_MS);
+    return () => clearTimeout(timer);
   }, [atBottom]);
   useEffect(() => () => useViewStore.getState().setSeesLatest(false), []);
 
