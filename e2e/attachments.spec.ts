@@ -2,7 +2,7 @@ import { open, truncate } from 'node:fs/promises';
 import { test, expect } from './fixtures';
 import { png } from '../testing/png';
 
-test('attachments: a 51 MB file is refused before upload; an image uploads with progress and shows for both', async ({
+test('attachments: a 52.5 MB file is refused before upload; an image uploads with progress and shows for both', async ({
   alice,
   bob,
 }, testInfo) => {
@@ -15,12 +15,12 @@ test('attachments: a 51 MB file is refused before upload; an image uploads with 
     if (request.url().includes('/api/uploads')) uploads.push(request.method());
   });
 
-  // 51 MB (sparse on disk): refused at once with the limit, and nothing is sent.
+  // 52.5 MB (sparse on disk): refused at once, its size and the limit in the same decimal units.
   const bigFile = testInfo.outputPath('big.bin');
   await (await open(bigFile, 'w')).close();
-  await truncate(bigFile, 51 * 1024 * 1024);
+  await truncate(bigFile, 52_500_000);
   await alice.chat.fileInput.setInputFiles(bigFile);
-  await expect(alice.page.getByText(/big\.bin.*at most/)).toBeVisible();
+  await expect(alice.page.getByText('“big.bin” is 52.5 MB. Files can be at most 50 MB.')).toBeVisible();
   expect(uploads).toEqual([]);
 
   // A small image: the progress bar shows while the upload is under way (held back a moment by

@@ -27,9 +27,11 @@ test('three messages written offline survive a reload and arrive once, in order'
   for (const text of texts) await expect(aliceThread.getByText(text)).toBeVisible();
   await expect(aliceThread.getByText('Waiting for connection…')).toHaveCount(3);
 
-  // Online: the outbox sends them; each shows as sent once.
+  // Online: the outbox sends them; each is sent once. (A group of messages shows "Sent" under
+  // its last one only; every message carries its status.)
   await alice.context.unroute('**/socket.io/**');
-  await expect(aliceThread.getByText('Sent', { exact: true })).toHaveCount(4, { timeout: 20_000 });
+  await expect(aliceThread.locator('[data-own="true"][data-status="sent"]')).toHaveCount(4, { timeout: 20_000 });
+  await expect(aliceThread.getByText('Waiting for connection…')).toHaveCount(0);
   for (const text of texts) await expect(aliceThread.getByText(text)).toHaveCount(1);
 
   // Bob gets each exactly once, after the hello, in the order written; a reload agrees.

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { UploadCancelledError, UploadError, uploadFile, type UploadOptions } from '@/lib/api/uploads';
-import { MAX_MESSAGE_LENGTH, MAX_UPLOAD_BYTES, type Attachment } from '@/lib/contract';
+import { MAX_MESSAGE_LENGTH, type Attachment } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
 import { deferred, type Deferred } from '@/lib/testing/deferred';
 import { Composer } from './composer';
@@ -113,8 +113,8 @@ describe('Composer attachments', () => {
 
   it('refuses a file over the limit at once, with its name and size, and never uploads it', async () => {
     const { user, send } = setup();
-    await user.upload(screen.getByLabelText('Choose a file to attach'), pngFile('film.mov', MAX_UPLOAD_BYTES + 1024 * 1024));
-    expect(screen.getByRole('alert').textContent).toBe('“film.mov” is 51 MB. Files can be at most 50 MB.');
+    await user.upload(screen.getByLabelText('Choose a file to attach'), pngFile('film.mov', 52_500_000));
+    expect(screen.getByRole('alert').textContent).toBe('“film.mov” is 52.5 MB. Files can be at most 50 MB.');
     expect(upload).not.toHaveBeenCalled();
     expect(send.disabled).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Remove attachment' }));
@@ -170,11 +170,80 @@ describe('Composer attachments', () => {
   it('shows a failed upload’s message, and removes it', async () => {
     const { user, send } = setup();
     await user.upload(screen.getByLabelText('Choose a file to attach'), pngFile());
-    const error = new UploadError('Files can be at most 50 MB.', { status: 413, statusText: 'Payload Too Large' }, { msg: 'Files can be at most 50 MB.' });
+    const error = new UploadError('The file is larger than 50 MB.', { status: 413, statusText: 'Payload Too Large' }, { msg: 'The file is larger than 50 MB.' });
     await act(async () => pending.reject(error));
-    expect(screen.getByRole('alert').textContent).toBe('Upload failed: Files can be at most 50 MB.');
+    expect(screen.getByRole('alert').textContent).toBe('Upload failed: That is too large to send.');
     expect(send.disabled).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Remove attachment' }));
     expect(screen.queryByRole('alert')).toBeNull();
   });
 });
+
+describe('Composer: files pasted or dropped, and drafts', () => {
+  const upload = vi.mocked(uploadFile);
+  beforeEach(async () => {
+    upload.mockReset();
+    upload.mockReturnValue(new Promise(() => undefined));
+    await initI18n('en');
+  });
+  afterEach(cleanup);
+
+  it('a pasted image is attached like a picked file, and the paste adds no text', async () => {
+    const { box } = setup();
+    const image = new File([new Uint8Array(10)], 'screenshot.png', { type: 'image/png' });
+    const paste = new Event('paste', { bubbles: true, cancelable: true });
+    Object.assign(paste, { clipboardData: { files: [image], getData: () => '' } });
+    act(() => void box.dispatchEvent(paste));
+    expect(paste.defaultPrevented).toBe(true);
+    expect(upload.mock.calls[0]?.[0]).toBe(image);
+    expect(screen.getByText('screenshot.png')).toBeTruthy();
+    expect(screen.getByRole('progressbar')).toBeTruthy();
+  });
+
+  it('a file dropped on the conversation is attached, with the same size check', async () => {
+    render(
+      <section>
+        <p>the thread</p>
+        <Composer onSend={vi.fn()} placeholder="Message Ada…" />
+      </section>,
+    );
+    const zone = screen.getByText('the thread').closest('section')!;
+    const big = new File([], 'huge.iso');
+    Object.defineProperty(big, 'size', { value: 52_500_000 });
+    const dataTransfer = { types: ['Files'], files: [big], dropEffect: 'none' };
+    const fire = (type: string) => {
+      const event = new Event(type, { bubbles: true, cancelable: true });
+      Object.assign(event, { dataTransfer });
+      act(() => void zone.dispatchEvent(event));
+      return event;
+    };
+    fire('dragenter');
+    expect(screen.getByText('Drop a file to attach it')).toBeTruthy();
+    expect(fire('dragover').defaultPrevented).toBe(true);
+    expect(fire('drop').defaultPrevented).toBe(true);
+    expect(screen.queryByText('Drop a file to attach it')).toBeNull();
+    expect(screen.getByRole('alert').textContent).toBe('“huge.iso” is 52.5 MB. Files can be at most 50 MB.');
+    expect(upload).not.toHaveBeenCalled();
+  });
+
+  it('keeps the text as the conversation’s draft: back when it opens again, gone once sent', async () => {
+    const user = userEvent.setup();
+    const key = { userId: 7, peerId: 2 };
+    const first = render(<Composer onSend={vi.fn()} placeholder="…" draftKey={key} />);
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'half a thought');
+    first.unmount();
+    render(<Composer onSend={vi.fn()} placeholder="…" draftKey={{ userId: 7, peerId: 3 }} />);
+    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('');
+    cleanup();
+
+    render(<Composer onSend={vi.fn()} placeholder="…" draftKey={key} />);
+    const box = screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement;
+    await vi.waitFor(() => expect(box.value).toBe('half a thought'));
+    await user.type(box, '{Enter}');
+    cleanup();
+    render(<Composer onSend={vi.fn()} placeholder="…" draftKey={key} />);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('');
+  });
+});
+

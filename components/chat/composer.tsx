@@ -1,9 +1,11 @@
-import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type ClipboardEvent, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { MAX_MESSAGE_LENGTH, type Attachment } from '@/lib/contract';
 import { validateMessage } from '@/lib/stores/message-validation';
 import { formatFileSize, useLanguage, useT } from '@/lib/i18n';
 import { CloseIcon, PaperclipIcon, SendIcon } from '@/components/ui/icons';
 import { useAttachment, type AttachmentControls } from './use-attachment';
+import { useDraft, type DraftKey } from './use-draft';
+import { useFileDrop } from './use-file-drop';
 import styles from './composer.module.css';
 
 /** The counter appears once this few characters are left. */
@@ -20,6 +22,8 @@ interface Props {
   /** Extra controls before the text box, after the attach button. */
   leading?: ReactNode;
   autoFocus?: boolean;
+  /** Whose conversation the text is a draft of: kept until sent or cleared (none: not kept). */
+  draftKey?: DraftKey | null;
 }
 
 /**
@@ -27,14 +31,17 @@ interface Props {
  * and cannot be sent; an empty one cannot be sent either, unless a file is attached. A file is
  * checked against the size limit, uploaded with progress (cancellable), then sent with the text.
  */
-export function Composer({ onSend, placeholder, leading, autoFocus = false }: Props) {
+export function Composer({ onSend, placeholder, leading, autoFocus = false, draftKey = null }: Props) {
   const t = useT();
   const id = useId();
   const [text, setText] = useState('');
   const box = useRef<HTMLTextAreaElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const upload = useAttachment();
-  const { attachment } = upload;
+  const { attachment, pick } = upload;
+  useDraft(draftKey, text, setText);
+  const form = useRef<HTMLFormElement>(null);
+  const dragging = useFileDrop(form, pick);
 
   const trimmed = text.trim();
   const problem = validateMessage(trimmed, attachment !== null);
@@ -75,6 +82,14 @@ export function Composer({ onSend, placeholder, leading, autoFocus = false }: Pr
     box.current?.focus();
   }
 
+  /** A pasted image (a screenshot, a copied picture) is attached like a picked file. */
+  function onPaste(event: ClipboardEvent<HTMLTextAreaElement>) {
+    const file = event.clipboardData.files[0];
+    if (!file) return;
+    event.preventDefault();
+    pick(file);
+  }
+
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     // While an input method is composing, Enter picks the candidate; it does not send.
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
@@ -94,7 +109,12 @@ export function Composer({ onSend, placeholder, leading, autoFocus = false }: Pr
     ) : null;
 
   return (
-    <form className={styles.composer} onSubmit={onSubmit}>
+    <form ref={form} className={styles.composer} onSubmit={onSubmit} data-dragging={dragging}>
+      {dragging ? (
+        <p className={styles.dropHint} aria-hidden="true">
+          {t('composer.dropHere')}
+        </p>
+      ) : null}
       {note}
       <AttachmentChip upload={upload} />
       <div className={styles.row}>
@@ -131,6 +151,7 @@ export function Composer({ onSend, placeholder, leading, autoFocus = false }: Pr
           enterKeyHint="send"
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
         <button type="submit" className={styles.send} disabled={blocked} aria-label={t('composer.send')} title={t('composer.send')}>
           <SendIcon size={18} />
@@ -165,7 +186,7 @@ function AttachmentChip({ upload }: { upload: AttachmentControls }) {
   if (state.status === 'too_large') {
     detail = (
       <p className={styles.chipError} role="alert">
-        {t('composer.fileTooLarge', { name: file.name, size, max: formatFileSize(state.max, language) })}
+        {t('composer.fileTooLarge', { name: file.name, size: formatFileSize(file.size, language, { roundUp: true }), max: formatFileSize(state.max, language) })}
       </p>
     );
   } else if (state.status === 'uploading') {

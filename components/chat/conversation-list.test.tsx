@@ -3,8 +3,9 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initI18n } from '@/lib/i18n';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { usePeopleStore } from '@/lib/stores/people-store';
 import { publishUser, useSessionStore } from '@/lib/stores/session-store';
-import { conversation, ME, message } from '@/lib/testing/fixtures';
+import { conversation, ME, message, user } from '@/lib/testing/fixtures';
 import { ConversationList } from './conversation-list';
 
 const readMarking = vi.hoisted(() => ({ openConversation: vi.fn<(peerId: number) => void>() }));
@@ -58,5 +59,26 @@ describe('ConversationList', () => {
     expect(document.activeElement).toBe(second);
     await userEvent.keyboard('{Enter}');
     expect(readMarking.openConversation).toHaveBeenLastCalledWith(3);
+  });
+
+  it('names each row for assistive technology: who, the last message, how many are unread', () => {
+    useConversationsStore.setState({
+      status: 'ready',
+      conversations: [conversation(2, message(5, { text: 'lunch?' }), 2), conversation(3, message(4, { sender_id: ME, recipient_id: 3, text: 'ok' }))],
+    });
+    render(<ConversationList />);
+    expect(screen.getByRole('button', { name: /^user2 .* lunch\? 2 unread messages$/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^user3 .* You: ok$/ })).toBeTruthy();
+  });
+
+  it('a conversation just opened with someone new is in the list at once, not "No conversations yet."', () => {
+    useConversationsStore.setState({ status: 'ready', conversations: [] });
+    usePeopleStore.getState().rememberUsers([user(9, { username: 'Grace' })]);
+    usePeopleStore.setState({ searchResults: [user(9, { username: 'Grace' })] });
+    useSessionStore.getState().setReceiver(9);
+    render(<ConversationList />);
+    expect(screen.queryByText('No conversations yet.')).toBeNull();
+    const row = screen.getByRole('button', { name: 'Grace New conversation' });
+    expect(row.getAttribute('aria-current')).toBe('true');
   });
 });

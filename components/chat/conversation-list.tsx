@@ -9,7 +9,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { ChatIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import buttons from '@/components/ui/button.module.css';
-import { ConversationRow } from './conversation-row';
+import { ConversationRow, NewConversationRow } from './conversation-row';
 import { useNow } from './use-now';
 import styles from './conversations.module.css';
 
@@ -58,7 +58,11 @@ export function ConversationList() {
     );
   }
 
-  if (conversations.length === 0) {
+  // A conversation just opened with someone new (from search, or its URL) is in the list at once,
+  // before its first message makes it a row like the others.
+  const opened = receiver !== null && !conversations.some((conversation) => conversation.user.id === receiver);
+
+  if (conversations.length === 0 && !opened) {
     return (
       <EmptyState icon={<ChatIcon />} title={t('conversations.empty')}>
         {t('conversations.emptyHint')}
@@ -69,6 +73,7 @@ export function ConversationList() {
   return (
     <nav className={styles.conversations} aria-label={t('conversations.title')}>
       <ul className={styles.list} onKeyDown={moveFocus}>
+        {opened ? <NewConversationRow peerId={receiver} /> : null}
         {conversations.map((conversation) => (
           <ConversationRow
             key={conversation.user.id}

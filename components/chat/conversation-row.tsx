@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { Conversation } from '@/lib/contract';
 import { useT } from '@/lib/i18n';
+import { usePeer } from '@/components/people/use-peer';
 import { Avatar } from '@/components/ui/avatar';
 import { BellOffIcon } from '@/components/ui/icons';
 import { formatFull, formatRelative, parseTime } from './time-format';
@@ -31,6 +32,9 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
   const { user, unread_count: unread } = conversation;
   const name = user.deleted ? t('safety.deletedAccount') : user.username || t('common.unknownUser');
   const time = parseTime(conversation.last_message.created_at);
+  // Its accessible name is its content, read in order: who, when, what they last said, and how
+  // many are unread (the digits are for the eye; the sentence is for assistive technology).
+  const preview = previewOf(conversation, me, t);
 
   return (
     <li>
@@ -45,7 +49,7 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
         <Avatar name={name} src={user.avatar} size={48} />
         <span className={styles.rowText}>
           <span className={styles.rowTop}>
-            <span className={styles.rowName}>{name}</span>
+            <span className={styles.rowName}>{name}</span>{' '}
             {conversation.muted ? (
               <span className={styles.muted} title={t('safety.muted')}>
                 <BellOffIcon size={14} />
@@ -57,9 +61,9 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
                 {formatRelative(time, now, language)}
               </time>
             ) : null}
-          </span>
+          </span>{' '}
           <span className={styles.rowBottom}>
-            <span className={styles.preview}>{previewOf(conversation, me, t)}</span>
+            <span className={styles.preview}>{preview}</span>{' '}
             {unread > 0 ? (
               <span className={styles.badge}>
                 <span aria-hidden="true">{unread > 99 ? '99+' : unread}</span>
@@ -72,3 +76,25 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
     </li>
   );
 });
+
+/** The open conversation with someone not written to yet: selected, with no last message. */
+export function NewConversationRow({ peerId }: { peerId: number }) {
+  const t = useT();
+  const peer = usePeer(peerId);
+  const name = peer?.username || t('common.unknownUser');
+  return (
+    <li>
+      <button type="button" className={styles.row} data-row="" aria-current="true">
+        <Avatar name={name} src={peer?.avatar ?? null} size={48} />
+        <span className={styles.rowText}>
+          <span className={styles.rowTop}>
+            <span className={styles.rowName}>{name}</span>
+          </span>{' '}
+          <span className={styles.rowBottom}>
+            <span className={styles.preview}>{t('conversations.newConversation')}</span>
+          </span>
+        </span>
+      </button>
+    </li>
+  );
+}

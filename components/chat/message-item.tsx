@@ -7,6 +7,7 @@ import { retryMessage } from '@/lib/realtime/messaging-session';
 import { useConnectionStore } from '@/lib/stores/connection-store';
 import { formatFileSize, useT } from '@/lib/i18n';
 import { formatClock, formatFull, parseTime } from './time-format';
+import { MessageText } from './message-text';
 import { PaperclipIcon } from '@/components/ui/icons';
 import { ReportDialog } from '@/components/people/report-dialog';
 import styles from './thread.module.css';
@@ -15,8 +16,12 @@ interface Props {
   message: ThreadMessage;
   own: boolean;
   language: string;
-  /** Follows a message from the same sender: drawn closer to it. */
+  /** Who sent it, as assistive technology announces it before the text ("You:", "Ada:"). */
+  sender?: string;
+  /** Follows a message from the same sender within a few minutes: drawn closer to it. */
   continued?: boolean;
+  /** The last of such a group: the one that shows the time (and the delivery status). */
+  groupEnd?: boolean;
 }
 
 /** Where the user's own message is: on its way, delivered, or failed with a way to try again. */
@@ -60,42 +65,59 @@ export function AttachmentView({ attachment, language }: { attachment: Attachmen
     );
   }
   return (
-    <a className={styles.file} href={url} download={attachment.name} target="_blank" rel="noopener noreferrer" aria-label={t('thread.download', { name: attachment.name })}>
+    // Named by its content ("Download notes.txt 6 bytes"), so what is seen is what is announced.
+    <a className={styles.file} href={url} download={attachment.name} target="_blank" rel="noopener noreferrer">
       <PaperclipIcon size={16} />
-      <span className={styles.fileName}>{attachment.name}</span>
+      <span className="visually-hidden">{t('thread.downloadLabel')}</span>{' '}
+      <span className={styles.fileName}>{attachment.name}</span>{' '}
       <span className={styles.fileSize}>{formatFileSize(attachment.size, language)}</span>
     </a>
   );
 }
 
-/** One message. Its text is React text, never HTML: whatever someone typed shows as typed. */
-export const MessageItem = memo(function MessageItem({ message, own, language, continued = false }: Props) {
+/**
+ * One message. Its text is React text, never HTML: whatever someone typed shows as typed, with
+ * its web and mail addresses as links. Within a group (same sender, a few minutes apart) only the
+ * last message shows the time; the others keep it for assistive technology. A message not sent
+ * yet, or refused, always shows where it is.
+ */
+export const MessageItem = memo(function MessageItem({ message, own, language, sender, continued = false, groupEnd = true }: Props) {
   const t = useT();
   const time = parseTime(message.created_at);
   const attachment = message.attachment;
   const [reporting, setReporting] = useState(false);
+  const showMeta = groupEnd || (own && message.status !== 'sent');
+  const clock = time ? (
+    <time dateTime={message.created_at} title={formatFull(time, language)}>
+      {formatClock(time, language)}
+    </time>
+  ) : null;
 
   return (
-    <div className={styles.message} data-own={own} data-status={message.status} data-continued={continued}>
+    <div className={styles.message} data-own={own} data-status={message.status} data-continued={continued} data-group-end={showMeta}>
       <div className={styles.bubble}>
-        {message.text ? <p className={styles.text}>{message.text}</p> : null}
+        {sender ? <span className="visually-hidden">{sender} </span> : null}
+        {message.text ? <MessageText className={styles.text} text={message.text} /> : null}
         {attachment ? <AttachmentView attachment={attachment} language={language} /> : null}
         {message.attachment_removed ? <p className={styles.removed}>{t('safety.attachmentRemoved')}</p> : null}
       </div>
-      <div className={styles.meta}>
-        {time ? (
-          <time dateTime={message.created_at} title={formatFull(time, language)}>
-            {formatClock(time, language)}
-          </time>
-        ) : null}
-        {own ? <MessageStatus message={message} /> : null}
-        {/* Only messages one received can be reported (the server answers 404 for any other). */}
-        {!own && message.id !== null ? (
+      {showMeta ? (
+        <div className={styles.meta}>
+          {clock}
+          {own ? <MessageStatus message={message} /> : null}
+        </div>
+      ) : (
+        <div className="visually-hidden">{clock}</div>
+      )}
+      {/* Only messages one received can be reported (the server answers 404 for any other). Shown
+          on hover or keyboard focus, so a group of messages stays compact. */}
+      {!own && message.id !== null ? (
+        <div className={styles.messageActions}>
           <button type="button" className={styles.reportMessage} onClick={() => setReporting(true)}>
             {t('safety.reportMessage')}
           </button>
-        ) : null}
-      </div>
+        </div>
+      ) : null}
       {reporting && message.id !== null ? (
         <ReportDialog target={{ messageId: message.id }} name={t('safety.thisMessage')} onClose={() => setReporting(false)} />
       ) : null}

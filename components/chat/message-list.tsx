@@ -1,9 +1,11 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useShallow } from 'zustand/react/shallow';
 import { messageKey } from '@/lib/stores/thread-messages';
 import { useThreadMessages, useThreadStore, type ThreadMessage } from '@/lib/stores/thread-store';
 import { useSessionStore } from '@/lib/stores/session-store';
+import { useViewStore } from '@/lib/stores/view-store';
 import { useT } from '@/lib/i18n';
 import { useLanguage } from '@/components/i18n/i18n-provider';
 import { ArrowDownIcon } from '@/components/ui/icons';
@@ -16,6 +18,10 @@ import styles from './thread.module.css';
 // Virtuoso numbers items from here, counting down as older pages are put in front, so the
 // messages already on screen keep their indexes (and their place) when history arrives.
 const START_INDEX = 1_000_000_000;
+/** How long the newest message must stay on screen to count as seen. */
+const SEEN_AFTER_MS = 400;
+/** Messages of one sender this close together form a group that shows one time. */
+export const GROUP_WINDOW_MS = 5 * 60_000;
 
 interface ListContext {
   peerId: number;
@@ -28,6 +34,22 @@ interface ListContext {
   hasMore: boolean;
   loadingOlder: boolean;
   error: string | null;
+  /** Where the "N new messages" line goes (before this message), and N. */
+  divider: { key: string; count: number } | null;
+  ownSender: string;
+  peerSender: string;
+}
+
+/** Unread: the other person's message, not read yet. */
+const isUnread = (message: ThreadMessage, peerId: number) => message.sender_id === peerId && message.read_at === null;
+
+/** The same sender, the same day, a few minutes apart at most: one group, one time. */
+export function sameGroup(a: ThreadMessage | undefined, b: ThreadMessage | undefined): boolean {
+  if (!a || !b || a.sender_id !== b.sender_id) return false;
+  const first = parseTime(a.created_at);
+  const second = parseTime(b.created_at);
+  if (!first || !second || daysBetween(first, second) !== 0) return false;
+  return Math.abs(second.getTime() - first.getTime()) <= GROUP_WINDOW_MS;
 }
 
 /** The top of the list: older messages loading, a way to ask for them, or the very beginning. */
@@ -64,19 +86,37 @@ function DaySeparator({ date, now, language }: { date: Date; now: Date; language
   );
 }
 
+function NewMessagesDivider({ count }: { count: number }) {
+  const t = useT();
+  const label = t('thread.newMessages', { count });
+  return (
+    <div className={styles.newMessages} role="separator" aria-label={label}>
+      <span aria-hidden="true">{label}</span>
+    </div>
+  );
+}
+
 function itemContent(index: number, message: ThreadMessage, context: ListContext) {
-  const previous = context.messages[index - context.firstItemIndex - 1];
+  const position = index - context.firstItemIndex;
+  const previous = context.messages[position - 1];
+  const next = context.messages[position + 1];
   const date = parseTime(message.created_at);
   const previousDate = previous ? parseTime(previous.created_at) : null;
   const newDay = date !== null && (previousDate === null || daysBetween(previousDate, date) !== 0);
+  const dividerHere = context.divider?.key === messageKey(message);
+  const dividerNext = next !== undefined && context.divider?.key === messageKey(next);
+  const own = message.sender_id === context.me;
   return (
     <div className={styles.item}>
       {newDay ? <DaySeparator date={date} now={context.now} language={context.language} /> : null}
+      {dividerHere && context.divider ? <NewMessagesDivider count={context.divider.count} /> : null}
       <MessageItem
         message={message}
-        own={message.sender_id === context.me}
+        own={own}
         language={context.language}
-        continued={!newDay && previous?.sender_id === message.sender_id}
+        sender={own ? context.ownSender : context.peerSender}
+        continued={!dividerHere && sameGroup(previous, message)}
+        groupEnd={dividerNext || !sameGroup(message, next)}
       />
     </div>
   );
@@ -104,7 +144,53 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
     })),
   );
   const virtuoso = useRef<VirtuosoHandle>(null);
-  const [atBottom, setAtBottom] = useState(true);
+  // Whether the newest message is on screen: unknown (null) until the list has measured itself
+  // and said so, so that nothing is read before it is seen.
+  const [atBottom, setAtBottom] = useState<boolean | null>(null);
+
+  // Read marking waits for the newest message to be on screen (lib/realtime/read-marking.ts), and
+  // to stay there a moment: while the list settles after opening, it can pass by the bottom.
+  useEffect(() => {
+    if (atBottom !== true) {
+      useViewStore.getState().setSeesLatest(false);
+      return;
+    }
+    const timer = setTimeout(() => useViewStore.getState().setSeesLatest(true), SEEN_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [atBottom]);
+  useEffect(() => () => useViewStore.getState().setSeesLatest(false), []);
+
+  // The "N new messages" line: before the first unread message, counting it and those after it.
+  // Placed when the conversation opens with unread messages, or when one arrives that the user
+  // cannot see (scrolled up, another tab); a message read as it arrives places none. It stays
+  // where it was once they are read, until the conversation is closed.
+  const unread = messages.filter((message) => isUnread(message, peerId)).length;
+  const firstUnread = messages.find((message) => isUnread(message, peerId));
+  const placeDivider = (): { key: string; count: number } | null => {
+    if (!firstUnread) return null;
+    const index = messages.indexOf(firstUnread);
+    return { key: messageKey(firstUnread), count: messages.slice(index).filter((message) => message.sender_id === peerId).length };
+  };
+  const [divider, setDivider] = useState(placeDivider);
+  const seen = atBottom === true && typeof document !== 'undefined' && document.visibilityState === 'visible';
+  if (firstUnread && !seen) {
+    const placed = placeDivider();
+    if (placed && (divider?.key !== placed.key || divider.count !== placed.count)) setDivider(placed);
+  }
+  // Messages that arrive while the conversation is open are announced, politely: who, and what.
+  const last = messages[messages.length - 1];
+  const [announced, setAnnounced] = useState({ key: last ? messageKey(last) : null, text: '' });
+  if (last && messageKey(last) !== announced.key) {
+    const fromPeer = last.sender_id === peerId && last.id !== null;
+    const what = last.text || last.attachment?.name || '';
+    setAnnounced({ key: messageKey(last), text: fromPeer ? t('thread.incoming', { name, text: what }) : announced.text });
+  }
+
+  // Where the list opens: at the first unread message when there are any, else at the newest.
+  const [openAt] = useState(() => {
+    const index = firstUnread ? messages.indexOf(firstUnread) : -1;
+    return index >= 0 ? { index, align: 'start' as const } : { index: Math.max(0, messages.length - 1), align: 'end' as const };
+  });
 
   // The message that was first when the list appeared: however many come before it now were
   // prepended. If it is gone (the thread restarted after a long disconnection), start over.
@@ -126,7 +212,6 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
   if (counted.length !== messages.length) setCounted({ length: messages.length, added: messages.length - counted.length });
   const added = counted.length !== messages.length ? messages.length - counted.length : counted.added;
 
-  const last = messages[messages.length - 1];
   const followOutput = useCallback(
     (isAtBottom: boolean) => {
       const glide = added > 1 ? 'auto' : 'smooth';
@@ -136,7 +221,22 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
     [last, me, added],
   );
 
-  const context: ListContext = { peerId, name, messages, firstItemIndex, me, language, now, hasMore, loadingOlder, error };
+  const context: ListContext = {
+    peerId,
+    name,
+    messages,
+    firstItemIndex,
+    me,
+    language,
+    now,
+    hasMore,
+    loadingOlder,
+    error,
+    divider,
+    ownSender: t('thread.ownSender'),
+    peerSender: t('thread.peerSender', { name }),
+  };
+  const jumpLabel = unread > 0 ? t('thread.jumpToLatestCount', { count: unread }) : t('thread.jumpToLatest');
 
   return (
     <div className={styles.listWrap}>
@@ -147,7 +247,7 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
         data={messages}
         context={context}
         firstItemIndex={firstItemIndex}
-        initialTopMostItemIndex={{ index: Math.max(0, messages.length - 1), align: 'end' }}
+        initialTopMostItemIndex={openAt}
         computeItemKey={computeItemKey}
         itemContent={itemContent}
         components={components}
@@ -160,17 +260,31 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
         tabIndex={0}
         aria-label={t('thread.title', { name })}
       />
-      {!atBottom ? (
+      {atBottom === false ? (
         <button
           type="button"
           className={styles.jump}
-          aria-label={t('thread.jumpToLatest')}
-          title={t('thread.jumpToLatest')}
+          aria-label={jumpLabel}
+          title={jumpLabel}
           onClick={() => virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' })}
         >
           <ArrowDownIcon />
+          {unread > 0 ? (
+            <span className={styles.jumpCount} aria-hidden="true" data-testid="jump-count">
+              {unread > 99 ? '99+' : unread}
+            </span>
+          ) : null}
         </button>
       ) : null}
+      {/* Outside the conversation's region, so its copy of a message is not a second one there. */}
+      {typeof document !== 'undefined'
+        ? createPortal(
+            <p className="visually-hidden" aria-live="polite" data-testid="incoming-announcement">
+              {announced.text}
+            </p>,
+            document.body,
+          )
+        : null}
     </div>
   );
 }

@@ -13,7 +13,7 @@ export function Sidebar() {
   return (
     <div className={styles.sidebar}>
       <div className={styles.sidebarTop}>
-        <h1 className={styles.title}>{t('conversations.title')}</h1>
+        <h2 className={styles.title}>{t('conversations.title')}</h2>
         <SearchBox />
       </div>
       <div className={styles.sidebarBody}>{searching ? <SearchResults /> : <ConversationList />}</div>

@@ -133,13 +133,13 @@ describe('ThreadView', () => {
   });
 
   it('a refused message says why, is announced, and Retry sends it again with the same client id', async () => {
-    socket.ackResponder = async () => ({ error: { non_field_errors: ['Recipient not found.'] } });
+    socket.ackResponder = async () => ({ error: { non_field_errors: ['recipient_id: User not found.'] } });
     await openThread();
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'are you there?{Enter}');
     // In the message itself, and in the thread's live region for screen readers.
-    expect(await screen.findByText('Not sent: Recipient not found.', { selector: 'span' })).toBeTruthy();
-    expect(screen.getAllByRole('status').some((status) => status.textContent === 'Not sent: Recipient not found.')).toBe(true);
+    expect(await screen.findByText('Not sent: This person can’t receive messages any more.', { selector: 'span' })).toBeTruthy();
+    expect(screen.getAllByRole('status').some((status) => status.textContent === 'Not sent: This person can’t receive messages any more.')).toBe(true);
 
     socket.ackResponder = async (_event, payload) => {
       const send = payload as SendPayload;

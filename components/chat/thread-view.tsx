@@ -1,14 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Attachment } from '@/lib/contract';
 import { useProfile, usePeopleStore } from '@/lib/stores/people-store';
 import { sendMessage } from '@/lib/realtime/messaging-session';
+import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useT } from '@/lib/i18n';
 import { usePeer } from '@/components/people/use-peer';
 import { Spinner } from '@/components/ui/spinner';
 import buttons from '@/components/ui/button.module.css';
 import { Composer } from './composer';
+import { ConversationNotFound } from './conversation-not-found';
 import { MessageList } from './message-list';
 import { ThreadHeader } from './thread-header';
 import styles from './thread.module.css';
@@ -22,11 +24,17 @@ export function ThreadView({ peerId }: { peerId: number }) {
   const peer = usePeer(peerId);
   const name = peer?.deleted ? t('safety.deletedAccount') : peer?.username || t('common.unknownUser');
   const profile = useProfile(peerId);
-  const { status, error } = useThreadStore(
-    useShallow((state) => ({ status: state.threads[peerId]?.status ?? 'idle', error: state.threads[peerId]?.error ?? null })),
+  const { status, error, errorKind } = useThreadStore(
+    useShallow((state) => ({
+      status: state.threads[peerId]?.status ?? 'idle',
+      error: state.threads[peerId]?.error ?? null,
+      errorKind: state.threads[peerId]?.errorKind ?? null,
+    })),
   );
   const [announcement, setAnnouncement] = useState('');
   const [focusComposer] = useState(wideScreen);
+  const me = useSessionStore((state) => state.user?.id ?? null);
+  const draftKey = useMemo(() => (me === null ? null : { userId: me, peerId }), [me, peerId]);
 
   useEffect(() => {
     // openConversation already started it; a receiver set any other way still gets its thread.
@@ -41,6 +49,9 @@ export function ThreadView({ peerId }: { peerId: number }) {
         if (result.status !== 'sent') setAnnouncement(t('thread.failedWithReason', { message: result.error }));
       });
   }
+
+  // Nobody by that id (or a deactivated account): the URL was wrong, say so plainly.
+  if (status === 'error' && (errorKind === 'notFound' || errorKind === 'invalid')) return <ConversationNotFound />;
 
   let body;
   if (status === 'ready') {
@@ -72,7 +83,7 @@ export function ThreadView({ peerId }: { peerId: number }) {
           {peer?.deleted ? t('safety.deletedNoReply') : profile?.blocked ? t('safety.youBlocked', { name }) : t('safety.cannotMessage')}
         </p>
       ) : (
-        <Composer onSend={send} placeholder={t('composer.placeholderTo', { name })} autoFocus={focusComposer} />
+        <Composer onSend={send} placeholder={t('composer.placeholderTo', { name })} autoFocus={focusComposer} draftKey={draftKey} />
       )}
       <p className="visually-hidden" role="status">
         {announcement}

@@ -1,7 +1,7 @@
 // The composer's attachment: picked, checked, uploaded with progress, then sent with a message.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { checkUploadSize, isUploadCancelled, uploadFile } from '@/lib/api/uploads';
-import { errorMessage } from '@/lib/api/errors';
+import { userMessage } from '@/lib/api/user-message';
 import type { Attachment } from '@/lib/contract';
 
 export type AttachmentState =
@@ -12,7 +12,7 @@ export type AttachmentState =
   | { status: 'uploading'; file: File; progress: number }
   | { status: 'ready'; file: File; attachment: Attachment }
   | { status: 'cancelled'; file: File }
-  /** `error` is the HTTP client's message of the failure (docs/CLIENT-RULES.md, "HTTP"). */
+  /** `error` is a sentence for the reader (the technical message is in the console). */
   | { status: 'failed'; file: File; error: string };
 
 export interface AttachmentControls {
@@ -74,7 +74,7 @@ export function useAttachment(): AttachmentControls {
           }
           if (!mine()) return;
           controller.current = null;
-          setState({ status: 'failed', file, error: errorMessage(error) });
+          setState({ status: 'failed', file, error: userMessage(error) });
         },
       );
     },

@@ -24,7 +24,8 @@ export function AppHeader() {
 
   return (
     <header className={styles.header}>
-      <span className={styles.brand}>{t('common.appName')}</span>
+      {/* The page's one level-one heading, on every view (the list's title is hidden on a phone's thread view). */}
+      <h1 className={styles.brand}>{t('common.appName')}</h1>
       <UnreadBadge />
       <ConnectionIndicator />
       <div className={styles.account} role="group" aria-label={t('header.signedInUser')}>

@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { staticImportGraph } from '@/lib/testing/import-graph';
 
 describe('/main first load', () => {
-  const graph = staticImportGraph('app/layout.tsx', 'app/(session)/layout.tsx', 'app/(session)/main/page.tsx');
+  const graph = staticImportGraph('app/layout.tsx', 'app/(session)/layout.tsx', 'app/(session)/main/layout.tsx');
 
   it('leaves out the thread view and Firebase', () => {
     expect(graph.packages).not.toContain('react-virtuoso');
+    expect(graph.packages).not.toContain('linkifyjs');
     expect(graph.packages).not.toContain('firebase');
     expect(graph.files).not.toContain('components/chat/thread-view.tsx');
     expect(graph.files).not.toContain('components/chat/composer.tsx');

@@ -2,13 +2,17 @@
 
 import { useEffect } from 'react';
 import dynamic from 'next/dynamic';
+import { useParams } from 'next/navigation';
+import { parseConversationId, showConversation } from '@/lib/realtime/conversation-route';
 import { syncUnreadTitle } from '@/lib/realtime/unread-title';
+import { preloadOtherLanguages } from '@/lib/i18n/user-language';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useT } from '@/lib/i18n';
 import { Sidebar } from '@/components/chat/sidebar';
 import { Spinner } from '@/components/ui/spinner';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ChatIcon } from '@/components/ui/icons';
+import { ConversationNotFound } from '@/components/chat/conversation-not-found';
 import { AppHeader } from './app-header';
 import styles from './main-screen.module.css';
 
@@ -31,30 +35,47 @@ const ThreadView = dynamic(() => loadThreadView().then((module) => module.Thread
 
 /**
  * The signed-in area: conversations (or search results) on the left, the open thread on the
- * right. On a phone they are separate views: the list, or the thread with a back button.
+ * right. The open conversation is the URL's (/main/<user id>); on a phone the list and the
+ * thread are separate views, and Back returns from the thread to the list.
  */
 export function MainScreen() {
   const t = useT();
-  const receiver = useSessionStore((state) => state.receiver);
+  const { peerId: segment } = useParams<{ peerId?: string }>();
+  const me = useSessionStore((state) => state.user?.id ?? null);
+  const parsed = parseConversationId(segment);
+  // Oneself is no conversation either (the server refuses it).
+  const route = parsed === me ? 'invalid' : parsed;
+  const peerId = typeof route === 'number' ? route : null;
 
   useEffect(() => syncUnreadTitle(), []);
+  // Once the area is up: the other languages' texts, so switching is instant, offline too.
+  useEffect(() => {
+    const timer = setTimeout(preloadOtherLanguages, 3_000);
+    return () => clearTimeout(timer);
+  }, []);
+  useEffect(() => showConversation(peerId), [peerId]);
+
+  let thread;
+  if (route === null) {
+    thread = (
+      <div className={styles.nothingOpen}>
+        <EmptyState icon={<ChatIcon />} title={t('thread.noneSelected')} />
+      </div>
+    );
+  } else if (route === 'invalid') {
+    thread = <ConversationNotFound />;
+  } else {
+    thread = <ThreadView key={route} peerId={route} />;
+  }
 
   return (
     <div className={styles.shell}>
       <AppHeader />
-      <main className={styles.main} data-view={receiver === null ? 'list' : 'thread'}>
+      <main className={styles.main} data-view={route === null ? 'list' : 'thread'}>
         <div className={styles.listColumn} onPointerOver={preloadThreadView} onFocus={preloadThreadView}>
           <Sidebar />
         </div>
-        <div className={styles.threadColumn}>
-          {receiver === null ? (
-            <div className={styles.nothingOpen}>
-              <EmptyState icon={<ChatIcon />} title={t('thread.noneSelected')} />
-            </div>
-          ) : (
-            <ThreadView key={receiver} peerId={receiver} />
-          )}
-        </div>
+        <div className={styles.threadColumn}>{thread}</div>
       </main>
     </div>
   );

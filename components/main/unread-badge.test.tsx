@@ -39,4 +39,12 @@ describe('UnreadBadge', () => {
     rerender(<UnreadBadge />);
     expect(screen.getByText('5 messages non lus')).toBeTruthy();
   });
+
+  it('marks an empty count so the pill is hidden, keeping the sentence for assistive technology', () => {
+    render(<UnreadBadge />);
+    expect(screen.getByTitle('0 unread messages').dataset.empty).toBe('true');
+    expect(screen.getByText('0 unread messages').className).toBe('visually-hidden');
+    act(() => useCounterStore.getState().setUnread(2));
+    expect(screen.getByTitle('2 unread messages').dataset.empty).toBe('false');
+  });
 });

@@ -28,7 +28,7 @@ export function SessionGuard({ children }: { children: ReactNode }) {
   // True until the first decision: the same on the server and in the hydrating render.
   const [firstPaint, setFirstPaint] = useState(true);
 
-  useEffect(() => setNavigator((path) => router.replace(path)), [router]);
+  useEffect(() => setNavigator((path, { push = false } = {}) => (push ? router.push(path) : router.replace(path))), [router]);
 
   useEffect(() => {
     let current = true;

@@ -158,10 +158,10 @@ describe('uploadFile', () => {
 
   it('maps a 413 to its msg and logs it', async () => {
     const upload = uploadFile(file());
-    lastXHR().respond(413, 'Payload Too Large', JSON.stringify({ msg: 'Files can be at most 50 MB.' }));
+    lastXHR().respond(413, 'Payload Too Large', JSON.stringify({ msg: 'The file is larger than 50 MB.' }));
     const error = await failure(upload);
     expect(error).toBeInstanceOf(UploadError);
-    expect(error.message).toBe('Files can be at most 50 MB.');
+    expect(error.message).toBe('The file is larger than 50 MB.');
     expect(error).toMatchObject({ response: { status: 413, statusText: 'Payload Too Large' } });
     expect(consoleError).toHaveBeenCalledWith(error);
     expect(navigateSpy).not.toHaveBeenCalled();

@@ -6,8 +6,11 @@ export const TOKEN_STORAGE_KEY = 'token';
 export const LOCALE_STORAGE_KEY = 'locale';
 export const TOKEN_PREFIX = 'Bearer';
 
-/** Largest upload: 50 MB (docs/CLIENT-RULES.md, "Constants"). */
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+/**
+ * Largest upload: 50 MB in decimal units, 50,000,000 bytes (docs/CLIENT-RULES.md, "Constants"):
+ * the unit every size is shown in (lib/i18n/format.ts), so the limit, the check and the label agree.
+ */
+export const MAX_UPLOAD_BYTES = 50_000_000;
 
 export const SOCIAL_TYPES = ['google', 'github'] as const;
 export type SocialType = (typeof SOCIAL_TYPES)[number];

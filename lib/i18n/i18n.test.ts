@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '@/lib/contract';
 import { getStoredLocale, storeLocale } from '@/lib/session/storage';
 import { useSessionStore } from '@/lib/stores/session-store';
+import { deferred, settle } from '@/lib/testing/deferred';
 import { formatFileSize } from './format';
 import { currentLanguage, i18n, initI18n, normalizeLanguage } from './i18n';
 import { followUserLanguage, setLanguage } from './user-language';
@@ -79,32 +80,43 @@ describe('i18n', () => {
     await initI18n('en');
     const text = i18n.t('composer.fileTooLarge', {
       name: 'movie.mp4',
-      size: formatFileSize(51 * 1024 * 1024, 'en'),
-      max: formatFileSize(50 * 1024 * 1024, 'en'),
+      size: formatFileSize(51_000_000, 'en'),
+      max: formatFileSize(50_000_000, 'en'),
     });
     expect(text).toBe('“movie.mp4” is 51 MB. Files can be at most 50 MB.');
   });
 
-  it('setLanguage switches at once, stores locale, saves on the server and publishes the user', async () => {
+  it('setLanguage switches at once, stores locale, then saves on the server and publishes the user', async () => {
     await initI18n('en');
-    accounts.updateSettings.mockImplementation(async ({ language }) => {
-      expect(currentLanguage()).toBe('es');
-      return user(language);
-    });
-    await expect(setLanguage('es')).resolves.toEqual(user('es'));
-    expect(accounts.updateSettings).toHaveBeenCalledExactlyOnceWith({ language: 'es' });
+    const saved = deferred<User>();
+    accounts.updateSettings.mockReturnValue(saved.promise);
+    await setLanguage('es');
+    // Shown and stored before the server has answered.
+    expect(currentLanguage()).toBe('es');
     expect(getStoredLocale()).toBe('es');
     expect(i18n.t('composer.send')).toBe('Enviar');
-    expect(useSessionStore.getState().user?.language).toBe('es');
+    expect(accounts.updateSettings).toHaveBeenCalledExactlyOnceWith({ language: 'es' });
+    saved.resolve(user('es'));
+    await vi.waitFor(() => expect(useSessionStore.getState().user?.language).toBe('es'));
   });
 
-  it('a refused setLanguage puts the previous language back and rethrows', async () => {
-    storeLocale('fr');
-    await initI18n();
-    accounts.updateSettings.mockRejectedValue(new Error('Try later.'));
-    await expect(setLanguage('es')).rejects.toThrow('Try later.');
+  it('offline: the choice holds (shown, in locale, not undone by the server’s older user) and is saved once online', async () => {
+    await initI18n('en');
+    const stop = followUserLanguage();
+    accounts.updateSettings.mockRejectedValueOnce(new TypeError('Failed to fetch')).mockResolvedValueOnce(user('fr'));
+    await setLanguage('fr');
+    await settle();
     expect(currentLanguage()).toBe('fr');
     expect(getStoredLocale()).toBe('fr');
+    // A reconnect publishes the user as the server still has them: the unsaved choice wins.
+    useSessionStore.getState().publishUser(user('en'));
+    await settle();
+    expect(currentLanguage()).toBe('fr');
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(accounts.updateSettings).toHaveBeenCalledTimes(2));
+    await vi.waitFor(() => expect(useSessionStore.getState().user?.language).toBe('fr'));
+    expect(currentLanguage()).toBe('fr');
+    stop();
   });
 
   it('follows the language of a published user (sign-in, another device) and stores it', async () => {
@@ -123,9 +135,20 @@ describe('i18n', () => {
 
 describe('formatFileSize', () => {
   it('formats sizes in the reader’s language', () => {
-    expect(formatFileSize(50 * 1024 * 1024, 'en')).toBe('50 MB');
-    expect(formatFileSize(1536, 'en')).toBe('1.5 kB');
-    expect(formatFileSize(512, 'en')).toBe('512 byte');
-    expect(formatFileSize(50 * 1024 * 1024, 'fr')).toBe('50\u202fMo');
+    expect(formatFileSize(50_000_000, 'en')).toBe('50 MB');
+    expect(formatFileSize(30_000_000, 'en')).toBe('30 MB');
+    expect(formatFileSize(52_500_000, 'en')).toBe('52.5 MB');
+    expect(formatFileSize(1500, 'en')).toBe('1.5 kB');
+    expect(formatFileSize(32, 'en')).toBe('32 bytes');
+    expect(formatFileSize(1, 'en')).toBe('1 byte');
+    expect(formatFileSize(32, 'fr')).toBe('32\u00a0octets');
+    expect(formatFileSize(50_000_000, 'fr')).toBe('50\u202fMo');
+    expect(formatFileSize(2_500_000_000, 'es')).toBe('2,5 GB');
+  });
+
+  it('rounds up on request, so a file just over the limit never reads as the limit', () => {
+    expect(formatFileSize(50_000_001, 'en')).toBe('50 MB');
+    expect(formatFileSize(50_000_001, 'en', { roundUp: true })).toBe('50.1 MB');
+    expect(formatFileSize(50_000_000, 'en', { roundUp: true })).toBe('50 MB');
   });
 });

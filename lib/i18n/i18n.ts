@@ -57,6 +57,13 @@ async function ensureLoaded(wanted: Language): Promise<void> {
   bundles.set(wanted, await loaders[wanted]());
 }
 
+/** Fetches a language's texts without showing them (a choice made later is then instant). */
+export function preloadLanguage(wanted: Language): void {
+  ensureLoaded(wanted).catch(() => {
+    // Offline or gone: choosing it later loads it again.
+  });
+}
+
 // Loading a language takes a moment; only the most recent request may switch to its language.
 let latestRequest = 0;
 

@@ -2,11 +2,17 @@
 // settings menu. Apart from i18n.ts because it needs the API client and the session store, which
 // the sign-in page does not load before a sign-in starts (its first load stays small).
 import { updateSettings } from '@/lib/api/accounts';
-import type { Language, User } from '@/lib/contract';
+import { errorKind } from '@/lib/api/user-message';
+import { SUPPORTED_LANGUAGES, type Language } from '@/lib/contract';
 import { useSessionStore } from '@/lib/stores/session-store';
-import { applyLanguage, currentLanguage, normalizeLanguage } from './i18n';
+import { applyLanguage, currentLanguage, normalizeLanguage, preloadLanguage } from './i18n';
 
 let stopFollowing: (() => void) | null = null;
+// A choice made here and not yet saved on the server: it wins over the user the server publishes
+// meanwhile (their saved language is the previous one until the save lands).
+let unsaved: Language | null = null;
+let retryTimer: ReturnType<typeof setTimeout> | null = null;
+const RETRY_MS = 30_000;
 
 /**
  * From now on, a published user's saved language wins over this browser's `locale` (it was chosen
@@ -18,7 +24,8 @@ export function followUserLanguage(): () => void {
   if (stopFollowing) return stopFollowing;
   const unsubscribe = useSessionStore.subscribe((state, previous) => {
     const saved = state.user?.language;
-    if (saved && saved !== previous.user?.language) void applyLanguage(normalizeLanguage(saved), { persist: true });
+    if (!saved || saved === previous.user?.language || unsaved !== null) return;
+    void applyLanguage(normalizeLanguage(saved), { persist: true });
   });
   const stop = () => {
     unsubscribe();
@@ -28,19 +35,52 @@ export function followUserLanguage(): () => void {
   return stop;
 }
 
+function clearRetry(): void {
+  if (retryTimer !== null) clearTimeout(retryTimer);
+  retryTimer = null;
+  if (typeof window !== 'undefined') window.removeEventListener('online', saveUnsaved);
+}
+
+/** Saves the unsaved choice on the server; passing trouble tries again when the network is back. */
+function saveUnsaved(): void {
+  clearRetry();
+  const language = unsaved;
+  if (language === null) return;
+  updateSettings({ language })
+    .then((user) => {
+      if (unsaved !== language) return; // another choice came meanwhile and saves itself
+      unsaved = null;
+      useSessionStore.getState().publishUser(user);
+    })
+    .catch((error: unknown) => {
+      if (unsaved !== language) return;
+      const kind = errorKind(error);
+      if (kind === 'network' || kind === 'server' || kind === 'rateLimited') {
+        // The choice stays shown and stored in `locale`; the server hears of it later.
+        if (typeof window !== 'undefined') window.addEventListener('online', saveUnsaved, { once: true });
+        retryTimer = setTimeout(saveUnsaved, RETRY_MS);
+        return;
+      }
+      // Refused for good (a signed-out or deactivated account): nothing more to save.
+      unsaved = null;
+    });
+}
+
 /**
- * The settings menu's language change: shown at once, stored in `locale`, saved on the server.
- * If the server refuses, the previous language comes back and the error is rethrown.
+ * The settings menu's language change: shown at once and stored in `locale` (so it also holds
+ * offline and after a reload), then saved on the server when it can be: at once, or when the
+ * network is back. Resolves once the language is shown.
  */
-export async function setLanguage(language: Language): Promise<User> {
-  const previous = currentLanguage();
+export async function setLanguage(language: Language): Promise<void> {
+  unsaved = language;
   await applyLanguage(language, { persist: true });
-  try {
-    const user = await updateSettings({ language });
-    useSessionStore.getState().publishUser(user);
-    return user;
-  } catch (error) {
-    await applyLanguage(previous, { persist: true });
-    throw error;
-  }
+  saveUnsaved();
+}
+
+/**
+ * Loads the other languages' texts in the background, so that choosing one later is instant and
+ * works offline. Started once the main area is shown.
+ */
+export function preloadOtherLanguages(): void {
+  for (const language of SUPPORTED_LANGUAGES) if (language !== currentLanguage()) preloadLanguage(language);
 }

@@ -2,6 +2,7 @@
 // when the browser has it (localStorage holds only `token` and `locale`: docs/CLIENT-RULES.md),
 // memory otherwise.
 import type { Attachment } from '@/lib/contract';
+import { OUTBOX_STORE, openParleyDb } from '@/lib/storage/parley-db';
 
 /** A message the server has not acknowledged yet. */
 export interface OutboxEntry {
@@ -22,9 +23,6 @@ export interface OutboxStorage {
   remove(entry: Pick<OutboxEntry, 'sender_id' | 'client_id'>): Promise<void>;
 }
 
-const DB_NAME = 'parley';
-const STORE = 'outbox';
-
 const keyOf = (entry: Pick<OutboxEntry, 'sender_id' | 'client_id'>) => [entry.sender_id, entry.client_id];
 const byPosition = (a: OutboxEntry, b: OutboxEntry) => a.position - b.position;
 
@@ -38,49 +36,15 @@ export function createMemoryOutboxStorage(): OutboxStorage {
   };
 }
 
-function request<T>(req: IDBRequest<T>): Promise<T> {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
 export function createIndexedDbOutboxStorage(factory: IDBFactory = indexedDB): OutboxStorage {
-  let opened: Promise<IDBDatabase> | null = null;
-  const open = () =>
-    (opened ??= new Promise<IDBDatabase>((resolve, reject) => {
-      const req = factory.open(DB_NAME, 1);
-      req.onupgradeneeded = () => {
-        const store = req.result.createObjectStore(STORE, { keyPath: ['sender_id', 'client_id'] });
-        store.createIndex('sender_id', 'sender_id');
-      };
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => {
-        opened = null;
-        reject(req.error);
-      };
-    }));
-
-  async function run<T>(mode: IDBTransactionMode, action: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-    const db = await open();
-    const tx = db.transaction(STORE, mode);
-    const result = request(action(tx.objectStore(STORE)));
-    // Resolved only once committed: an acknowledged write is on disk before the send goes out.
-    await new Promise<void>((resolve, reject) => {
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-      tx.onabort = () => reject(tx.error);
-    });
-    return result;
-  }
-
+  const db = openParleyDb(factory);
   return {
     async load(senderId) {
-      const entries = await run('readonly', (store) => store.index('sender_id').getAll(senderId));
+      const entries = await db.run(OUTBOX_STORE, 'readonly', (store) => store.index('sender_id').getAll(senderId));
       return (entries as OutboxEntry[]).sort(byPosition);
     },
-    put: async (entry) => void (await run('readwrite', (store) => store.put(entry))),
-    remove: async (entry) => void (await run('readwrite', (store) => store.delete(keyOf(entry)))),
+    put: async (entry) => void (await db.run(OUTBOX_STORE, 'readwrite', (store) => store.put(entry))),
+    remove: async (entry) => void (await db.run(OUTBOX_STORE, 'readwrite', (store) => store.delete(keyOf(entry)))),
   };
 }
 

@@ -13,6 +13,8 @@ import { useThreadStore } from '@/lib/stores/thread-store';
 import { settle } from '@/lib/testing/deferred';
 import { conversation, ME, message, user } from '@/lib/testing/fixtures';
 import { isMessagingSessionActive, onFollowed, startMessagingSession, stopMessagingSession } from './messaging-session';
+import { setNavigator } from '@/lib/navigation';
+import { useViewStore } from '@/lib/stores/view-store';
 import { openConversation } from './read-marking';
 
 const api = vi.hoisted(() => ({
@@ -27,6 +29,12 @@ vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
 
 let visibility: DocumentVisibilityState;
 let socket: FakeSocket;
+
+/** Opens the conversation and scrolls its newest message into view, as the thread list reports. */
+function openAndSee(peerId: number): void {
+  openConversation(peerId);
+  useViewStore.getState().setSeesLatest(true);
+}
 
 function setVisibility(state: DocumentVisibilityState): void {
   visibility = state;
@@ -48,8 +56,12 @@ async function start(rows: Conversation[] = [conversation(2, message(1), 2)]): P
 }
 
 describe('messaging session', () => {
+  let navigate: ReturnType<typeof vi.fn<(path: string, options?: { push?: boolean }) => void>>;
+
   beforeEach(() => {
     resetFakeSocketService();
+    navigate = vi.fn<(path: string, options?: { push?: boolean }) => void>();
+    setNavigator(navigate);
     api.listConversations.mockReset();
     api.listMessages.mockReset();
     api.listMessages.mockResolvedValue({ results: [message(1)], next_cursor: null });
@@ -114,7 +126,7 @@ describe('messaging session', () => {
 
   it('opening a conversation with unread messages sets the receiver and emits read', async () => {
     await start();
-    openConversation(2);
+    openAndSee(2);
     await settle();
     expect(useSessionStore.getState().receiver).toBe(2);
     expect(reads()).toEqual([{ user_id: 2 }]);
@@ -122,17 +134,48 @@ describe('messaging session', () => {
     expect(useThreadStore.getState().threads[2]?.status).toBe('ready');
   });
 
+  it('opening a conversation puts it in the URL, and reads nothing until its newest message is on screen', async () => {
+    await start();
+    openConversation(2);
+    await settle();
+    expect(navigate).toHaveBeenCalledWith('/main/2', { push: true });
+    expect(useSessionStore.getState().receiver).toBe(2);
+    expect(reads()).toEqual([]);
+    expect(unreadFrom(2)).toBe(2);
+    useViewStore.getState().setSeesLatest(true);
+    await settle();
+    expect(reads()).toEqual([{ user_id: 2 }]);
+    expect(unreadFrom(2)).toBe(0);
+  });
+
+  it('scrolled up in the open conversation: a new message stays unread (badge +1, no read) until scrolled down', async () => {
+    await start([conversation(2, message(1), 0)]);
+    openAndSee(2);
+    await settle();
+    useViewStore.getState().setSeesLatest(false);
+    socket.serverEmits('message', message(6));
+    expect(reads()).toEqual([]);
+    expect(unreadFrom(2)).toBe(1);
+    expect(useThreadStore.getState().threads[2]?.messages.at(-1)).toMatchObject({ id: 6, read_at: null });
+    useViewStore.getState().setSeesLatest(true);
+    await settle();
+    expect(reads()).toEqual([{ user_id: 2 }]);
+    expect(unreadFrom(2)).toBe(0);
+    // Read here: the thread's copy says so too (the "new messages" line counts from it).
+    expect(useThreadStore.getState().threads[2]?.messages.at(-1)?.read_at).not.toBeNull();
+  });
+
   it('opening one without unread messages emits nothing', async () => {
     await start([conversation(2, message(1), 0)]);
-    openConversation(2);
-    openConversation(4);
+    openAndSee(2);
+    openAndSee(4);
     expect(reads()).toEqual([]);
   });
 
   it('the unread total is only ever set by message_count, not by reading', async () => {
     await start();
     useCounterStore.getState().setUnread(2);
-    openConversation(2);
+    openAndSee(2);
     await settle();
     expect(useCounterStore.getState().unread).toBe(2);
     socket.serverEmits('message_count', { count: 0 });
@@ -142,7 +185,7 @@ describe('messaging session', () => {
   it('a refused read puts the badge back', async () => {
     await start();
     socket.ackResponder = async () => ({ error: { msg: 'Not allowed.' } });
-    openConversation(2);
+    openAndSee(2);
     expect(unreadFrom(2)).toBe(0);
     await settle();
     expect(unreadFrom(2)).toBe(2);
@@ -150,7 +193,7 @@ describe('messaging session', () => {
 
   it('a message in the open conversation, tab visible: read at once, badge unchanged, thread updated', async () => {
     await start([conversation(2, message(1), 0)]);
-    openConversation(2);
+    openAndSee(2);
     await settle();
     const badges: number[] = [];
     const stopWatching = useConversationsStore.subscribe(() => badges.push(unreadFrom(2)));
@@ -164,7 +207,7 @@ describe('messaging session', () => {
 
   it('a refused read of a message read on arrival leaves it unread on its badge', async () => {
     await start([conversation(2, message(1), 0)]);
-    openConversation(2);
+    openAndSee(2);
     socket.ackResponder = async () => ({ error: { msg: 'Not connected.' } });
     socket.serverEmits('message', message(6));
     await settle();
@@ -173,7 +216,7 @@ describe('messaging session', () => {
 
   it('tab hidden: the message stays unread until the tab is visible again', async () => {
     await start([conversation(2, message(1), 0)]);
-    openConversation(2);
+    openAndSee(2);
     setVisibility('hidden');
     socket.serverEmits('message', message(6));
     expect(reads()).toEqual([]);
@@ -209,7 +252,7 @@ describe('messaging session', () => {
 
   it('after a reconnect it syncs from its cursor: missed messages reach the open thread, the list is read again', async () => {
     await start();
-    openConversation(2);
+    openAndSee(2);
     await settle();
     const syncs: unknown[] = [];
     const missed = message(8, { seq: 2 });
@@ -232,7 +275,7 @@ describe('messaging session', () => {
 
   it('a long catch-up merges each sync page in one update of each store, keeping order and dropping duplicates', async () => {
     await start();
-    openConversation(2);
+    openAndSee(2);
     await settle();
     // 3 pages of 400 from the cursor (1): seqs 2…1201, the second page repeating one of the first.
     const missed = Array.from({ length: 1200 }, (_, i) => message(i + 2, { seq: i + 2, minute: 0 }));
@@ -273,7 +316,7 @@ describe('messaging session', () => {
 
   it('sign-out stops it: the stores forget the user and events are no longer handled', async () => {
     await start();
-    openConversation(2);
+    openAndSee(2);
     signOut();
     expect(isMessagingSessionActive()).toBe(false);
     expect(useConversationsStore.getState().conversations).toEqual([]);

@@ -12,6 +12,7 @@ import { useSafetyStore } from '@/lib/stores/safety-store';
 import { startSearchSync } from '@/lib/stores/search-sync';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
+import { useViewStore } from '@/lib/stores/view-store';
 import type { MessagePayload } from '@/lib/contract';
 import { createCatchUp } from './catch-up';
 import { startOutboxSender, type OutboxSender, type SendOptions, type SendResult } from './outbox-sender';
@@ -141,6 +142,10 @@ function createSession(userId: number, storage: OutboxStorage): Session {
     socketService.on('ready', onReady),
     () => catchUp.stop(),
     startSearchSync(),
+    // Scrolling down to the newest message reads the conversation.
+    useViewStore.subscribe((state, previous) => {
+      if (state.seesLatest && !previous.seesLatest) readOpenConversationIfUnread();
+    }),
   ];
   document.addEventListener('visibilitychange', onTabVisible);
 

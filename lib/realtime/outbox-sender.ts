@@ -2,7 +2,7 @@
 // thread, waits in the persistent outbox (lib/outbox) until the server acknowledges it, then
 // becomes "sent", or "failed" if the server refused it. Created and stopped by the messaging
 // session; the stores only hold what it reports.
-import { errorBodyMessage, errorMessage } from '@/lib/api/errors';
+import { userMessage } from '@/lib/api/user-message';
 import type { Attachment, ErrorBody, MessagePayload } from '@/lib/contract';
 import { createOutbox, type OutboxEntry } from '@/lib/outbox/outbox';
 import type { OutboxStorage } from '@/lib/outbox/outbox-storage';
@@ -19,7 +19,7 @@ export type SendResult =
   | { status: 'sent'; message: MessagePayload }
   /** Refused before sending; nothing was added to the thread. `error` is an English sentence. */
   | { status: 'invalid'; problem: MessageProblem; error: string }
-  /** Refused by the server (or the session ended first); it stays in the thread as failed. */
+  /** Refused by the server (or the session ended first); it stays in the thread as failed. `error` is for the reader. */
   | { status: 'failed'; clientId: string; error: string };
 
 export interface SendOptions {
@@ -80,7 +80,7 @@ export function startOutboxSender({ userId, storage, onStored = () => {} }: Outb
 
   function refused(entry: OutboxEntry, body: ErrorBody): void {
     const key = messageKey(entry);
-    const error = errorBodyMessage(body) ?? errorMessage(body);
+    const error = userMessage(body);
     threads().updateLocal(entry.recipient_id, key, { status: 'failed', error });
     settle(key, { status: 'failed', clientId: entry.client_id, error });
   }

@@ -1,18 +1,22 @@
-// When a conversation counts as read: the user is looking at it, in a visible tab. Read marking
-// goes to the server (`read`); the unread total then comes back as message_count on every socket
-// of the user, so no total is computed here (docs/CLIENT-RULES.md).
+// When a conversation counts as read: it is open, the tab is visible and its newest message is on
+// screen (a message the user has scrolled away from is not read). The server's `read` marks the
+// whole conversation, so it is sent only then (docs/DECISIONS.md, "Read marking"); the unread
+// total then comes back as message_count on every socket of the user, so no total is computed here.
 import { socketService } from '@/lib/socket/socket-service';
 import { selectUnreadFor, useConversationsStore } from '@/lib/stores/conversations-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
+import { useViewStore } from '@/lib/stores/view-store';
+
+export { closeConversation, openConversation } from './conversation-route';
 
 export function isTabVisible(): boolean {
   return typeof document !== 'undefined' && document.visibilityState === 'visible';
 }
 
-/** The user is looking at the conversation with `peerId` right now. */
+/** The user sees the newest message of the conversation with `peerId` right now. */
 export function isViewing(peerId: number): boolean {
-  return useSessionStore.getState().receiver === peerId && isTabVisible();
+  return useSessionStore.getState().receiver === peerId && isTabVisible() && useViewStore.getState().seesLatest;
 }
 
 /**
@@ -21,24 +25,15 @@ export function isViewing(peerId: number): boolean {
  */
 export async function markConversationRead(peerId: number, uncounted = 0): Promise<void> {
   const cleared = useConversationsStore.getState().markRead(peerId) + uncounted;
+  const readAt = new Date().toISOString();
   const ack = await socketService.request('read', { user_id: peerId });
   if ('error' in ack) useConversationsStore.getState().addUnread(peerId, cleared);
+  else useThreadStore.getState().markIncomingRead(peerId, readAt);
 }
 
-/** Reads the open conversation if it has unread messages and the tab is visible. */
+/** Reads the open conversation if it has unread messages and the user sees its newest one. */
 export function readOpenConversationIfUnread(): void {
   const receiver = useSessionStore.getState().receiver;
-  if (receiver === null || !isTabVisible()) return;
+  if (receiver === null || !isViewing(receiver)) return;
   if (selectUnreadFor(useConversationsStore.getState(), receiver) > 0) void markConversationRead(receiver);
-}
-
-/** Selecting a conversation: the receiver value is set, its thread loads, it is read. */
-export function openConversation(peerId: number): void {
-  useSessionStore.getState().setReceiver(peerId);
-  void useThreadStore.getState().loadThread(peerId);
-  readOpenConversationIfUnread();
-}
-
-export function closeConversation(): void {
-  useSessionStore.getState().setReceiver(null);
 }

@@ -90,8 +90,8 @@ describe('sending through the messaging session', () => {
     const socket = await readySocket();
     socket.ackResponder = async () => ({ error: { non_field_errors: ['recipient_id: unknown user.'] } });
     const result = await sendMessage(2, 'hi');
-    expect(result).toMatchObject({ status: 'failed', error: 'recipient_id: unknown user.' });
-    expect(thread()?.messages[0]).toMatchObject({ id: null, status: 'failed', error: 'recipient_id: unknown user.' });
+    expect(result).toMatchObject({ status: 'failed', error: 'This person can’t receive messages any more.' });
+    expect(thread()?.messages[0]).toMatchObject({ id: null, status: 'failed', error: 'This person can’t receive messages any more.' });
   });
 
   it('while offline the message waits as sending and goes out once connected, exactly once', async () => {

@@ -57,7 +57,10 @@ export function wireSessionEvents({ catchUp, followedListeners }: SessionEventsO
     }),
     socketService.on('follower', (payload) => people().applyFollower(payload)),
     socketService.on('message_sent', (message) => receiveSentElsewhere(message, catchUp)),
-    socketService.on('conversation_read', ({ user_id }) => void useConversationsStore.getState().markRead(user_id)),
+    socketService.on('conversation_read', ({ user_id }) => {
+      useConversationsStore.getState().markRead(user_id);
+      useThreadStore.getState().markIncomingRead(user_id, new Date().toISOString());
+    }),
     socketService.on('safety_changed', (change) => useSafetyStore.getState().applyChange(change)),
   ];
   return () => {

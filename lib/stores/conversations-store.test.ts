@@ -114,9 +114,9 @@ describe('conversations store', () => {
   });
 
   it('a failed first load reports its message', async () => {
-    api.listConversations.mockRejectedValue(new Error('Try later.'));
+    api.listConversations.mockRejectedValue(new TypeError('Failed to fetch'));
     await store().loadConversations();
-    expect(store()).toMatchObject({ status: 'error', error: 'Try later.' });
+    expect(store()).toMatchObject({ status: 'error', error: 'Can’t reach Parley. Check your connection.' });
   });
 
   it('concurrent first-page loads share one request', async () => {

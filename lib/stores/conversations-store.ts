@@ -3,7 +3,7 @@
 import { create } from 'zustand';
 import { listConversations } from '@/lib/api/conversations';
 import { getProfile } from '@/lib/api/users';
-import { errorMessage } from '@/lib/api/errors';
+import { userMessage } from '@/lib/api/user-message';
 import type { Conversation, MessagePayload } from '@/lib/contract';
 import { applyMessage, applyMessages, compareMessages, dropUnlisted, mergeConversations, setUnread } from './conversation-list';
 
@@ -91,7 +91,7 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
       }));
     } catch (error) {
       if (started !== generation) return;
-      set({ status: refreshing ? 'ready' : 'error', error: errorMessage(error) });
+      set({ status: refreshing ? 'ready' : 'error', error: userMessage(error) });
     }
   }
 
@@ -128,7 +128,7 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
         }));
       } catch (error) {
         if (started !== generation) return;
-        set({ loadingMore: false, error: errorMessage(error) });
+        set({ loadingMore: false, error: userMessage(error) });
       }
     },
 

@@ -69,9 +69,9 @@ describe('people store: search', () => {
   });
 
   it('a failed search reports its message', async () => {
-    users.searchUsers.mockRejectedValue(new Error('Try later.'));
+    users.searchUsers.mockRejectedValue(new TypeError('Failed to fetch'));
     await people().search('bo');
-    expect(people()).toMatchObject({ searchStatus: 'error', searchError: 'Try later.' });
+    expect(people()).toMatchObject({ searchStatus: 'error', searchError: 'Can’t reach Parley. Check your connection.' });
   });
 
   it('an empty query clears the results without a request and cancels one in flight', async () => {
@@ -136,14 +136,14 @@ describe('people store: following', () => {
       following: true,
       confirmed: true,
       pending: false,
-      error: 'This account has been deactivated.',
+      error: 'This account can’t do that.',
     });
   });
 
   it('rolls back when not connected', async () => {
     people().rememberUsers([bob]);
     await people().toggleFollow(2);
-    expect(people().follows[2]).toMatchObject({ following: false, pending: false, error: 'Not connected.' });
+    expect(people().follows[2]).toMatchObject({ following: false, pending: false, error: 'Can’t reach Parley. Check your connection.' });
   });
 
   it('ignores a second change while the first is pending', async () => {

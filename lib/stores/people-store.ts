@@ -1,6 +1,6 @@
 // People: search results for the session's search value, profiles by id, and follow state.
 import { create } from 'zustand';
-import { errorBodyMessage, errorMessage } from '@/lib/api/errors';
+import { userMessage } from '@/lib/api/user-message';
 import { getProfile, searchUsers } from '@/lib/api/users';
 import type { FollowedPayload, Profile, UserSummary } from '@/lib/contract';
 import { USER_SEARCH_MAX_QUERY } from '@/lib/contract';
@@ -99,7 +99,7 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
         set((state) => ({ ...seedUsers(state, page.results), searchResults: page.results, searchStatus: 'ready' }));
       } catch (error) {
         if (ticket !== latestSearch) return;
-        set({ searchStatus: 'error', searchError: errorMessage(error) });
+        set({ searchStatus: 'error', searchError: userMessage(error) });
       } finally {
         if (searchController === controller) searchController = null;
       }
@@ -141,7 +141,7 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
       if ('data' in ack) {
         get().applyFollowed(ack.data);
       } else {
-        const message = errorBodyMessage(ack.error) ?? errorMessage(ack.error);
+        const message = userMessage(ack.error);
         set((state) => ({ follows: rollbackFollow(state.follows, userId, message) }));
       }
     },

@@ -35,9 +35,9 @@ describe('thread store: history', () => {
   });
 
   it('a failed load is reported and can be tried again', async () => {
-    api.listMessages.mockRejectedValueOnce(new Error('Try later.')).mockResolvedValueOnce({ results: [message(1)], next_cursor: null });
+    api.listMessages.mockRejectedValueOnce(new TypeError('Failed to fetch')).mockResolvedValueOnce({ results: [message(1)], next_cursor: null });
     await threads().loadThread(2);
-    expect(thread()).toMatchObject({ status: 'error', error: 'Try later.' });
+    expect(thread()).toMatchObject({ status: 'error', error: 'Can’t reach Parley. Check your connection.', errorKind: 'network' });
     await threads().loadThread(2);
     expect(shown()).toEqual([1]);
   });

@@ -4,7 +4,7 @@
 // (lib/realtime/outbox-sender.ts), which reports here.
 import { create } from 'zustand';
 import { listMessages } from '@/lib/api/conversations';
-import { errorMessage } from '@/lib/api/errors';
+import { errorKind, userMessage, type ErrorKind } from '@/lib/api/user-message';
 import type { MessagePayload } from '@/lib/contract';
 import { appendLocal, mergeMessages, settleLocal, updateLocal, type ThreadMessage } from './thread-messages';
 
@@ -19,7 +19,9 @@ export interface Thread {
   /** 'idle': history not loaded (only messages sent or received since). */
   status: ThreadStatus;
   loadingOlder: boolean;
+  /** What went wrong with the last load, as a sentence for the reader; null when nothing did. */
   error: string | null;
+  errorKind: ErrorKind | null;
 }
 
 export interface ThreadsState {
@@ -43,13 +45,15 @@ export interface ThreadsActions {
    * threads held in one store update, so a page of any size costs one merge per thread.
    */
   receiveMessages: (messages: readonly { peerId: number; message: MessagePayload }[]) => void;
+  /** The conversation was read (here or on another device): its incoming messages are read. */
+  markIncomingRead: (peerId: number, readAt: string) => void;
   /** Sign-out: every thread forgotten; answers to requests made before are dropped. */
   reset: () => void;
 }
 
 export type ThreadsStore = ThreadsState & ThreadsActions;
 
-const emptyThread: Thread = { messages: [], nextCursor: null, status: 'idle', loadingOlder: false, error: null };
+const emptyThread: Thread = { messages: [], nextCursor: null, status: 'idle', loadingOlder: false, error: null, errorKind: null };
 
 export const useThreadStore = create<ThreadsStore>()((set, get) => {
   // Bumped by reset, so answers to requests made before it are dropped.
@@ -66,7 +70,7 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
   async function loadPage(peerId: number, cursor: string | null): Promise<void> {
     const started = generation;
     const older = cursor !== null;
-    update(peerId, () => (older ? { loadingOlder: true, error: null } : { status: 'loading', error: null }));
+    update(peerId, () => (older ? { loadingOlder: true, error: null, errorKind: null } : { status: 'loading', error: null, errorKind: null }));
     try {
       const page = await (older ? listMessages(peerId, cursor) : listMessages(peerId));
       if (started !== generation) return;
@@ -77,8 +81,8 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
       }));
     } catch (error) {
       if (started !== generation) return;
-      const message = errorMessage(error);
-      update(peerId, () => (older ? { loadingOlder: false, error: message } : { status: 'error', error: message }));
+      const failure = { error: userMessage(error), errorKind: errorKind(error) };
+      update(peerId, () => (older ? { loadingOlder: false, ...failure } : { status: 'error', ...failure }));
     }
   }
 
@@ -132,6 +136,16 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
         }
         return { threads };
       });
+    },
+
+    markIncomingRead(peerId, readAt) {
+      const held = get().threads[peerId];
+      if (!held?.messages.some((message) => message.sender_id === peerId && message.read_at === null)) return;
+      update(peerId, (current) => ({
+        messages: current.messages.map((message) =>
+          message.sender_id === peerId && message.read_at === null ? { ...message, read_at: readAt } : message,
+        ),
+      }));
     },
 
     reset() {

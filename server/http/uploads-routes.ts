@@ -20,7 +20,8 @@ export interface UploadsRoutesDeps {
 }
 
 const MAX_NAME_LENGTH = 255;
-const tooLarge = () => HttpError.msg(413, `The file is larger than ${MAX_UPLOAD_BYTES / (1024 * 1024)} MB.`);
+// Decimal megabytes, the unit of the limit itself (lib/contract/constants.ts).
+const tooLarge = () => HttpError.msg(413, `The file is larger than ${MAX_UPLOAD_BYTES / 1_000_000} MB.`);
 const fieldError = (message: string) => new HttpError(400, { non_field_errors: [message] });
 const notFound = () => HttpError.msg(404, 'Upload not found.');
 /** 413, like a file over the size limit: this file is what does not fit. The body says where the user stands. */

@@ -1,10 +1,4 @@
-import { MainGate } from '@/components/main/main-gate';
-import { MainScreen } from '@/components/main/main-screen';
-
+/** The conversation list: the layout shows it; this route names no conversation. */
 export default function MainPage() {
-  return (
-    <MainGate>
-      <MainScreen />
-    </MainGate>
-  );
+  return null;
 }

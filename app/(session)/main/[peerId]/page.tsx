@@ -1,0 +1,4 @@
+/** An open conversation: the layout reads the id from the URL (lib/realtime/conversation-route.ts). */
+export default function ConversationPage() {
+  return null;
+}

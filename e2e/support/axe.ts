@@ -1,0 +1,22 @@
+// Accessibility, measured by axe-core's rule suite (not by us): every screen a spec reaches can
+// be checked for WCAG 2.1 A and AA violations. The full result is attached to the test on failure.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, type TestInfo } from '@playwright/test';
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** Runs axe on the page as it is now; fails with each violation's rule, impact and targets. */
+export async function expectNoA11yViolations(page: Page, testInfo: TestInfo, label: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const violations = results.violations.map((violation) => ({
+    rule: violation.id,
+    impact: violation.impact,
+    help: violation.help,
+    targets: violation.nodes.map((node) => `${node.target.join(' ')}${node.failureSummary ? ` (${node.failureSummary.replace(/\s+/g, ' ')})` : ''}`),
+  }));
+  if (violations.length > 0) {
+    await testInfo.attach(`axe-${label}.json`, { body: JSON.stringify(violations, null, 2), contentType: 'application/json' });
+  }
+  // Soft: a test checks several screens and reports every one that fails, not just the first.
+  expect.soft(violations, `axe: ${label}`).toEqual([]);
+}

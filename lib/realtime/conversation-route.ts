@@ -1,0 +1,53 @@
+// The open conversation lives in the URL: /main/<user id>. Opening one adds a history entry, so
+// a reload shows it again and Back (a phone's own, or the header's) returns to the list. The
+// receiver value follows the URL (showConversation, called by the main screen when it changes).
+import { navigate } from '@/lib/navigation';
+import { useSessionStore } from '@/lib/stores/session-store';
+import { useThreadStore } from '@/lib/stores/thread-store';
+import { useViewStore } from '@/lib/stores/view-store';
+
+export const MAIN_PATH = '/main';
+
+export function conversationPath(peerId: number): string {
+  return `${MAIN_PATH}/${peerId}`;
+}
+
+/** What /main/<segment> names: a user id, or 'invalid' for anything that cannot be one. */
+export function parseConversationId(segment: string | undefined): number | 'invalid' | null {
+  if (segment === undefined) return null;
+  if (!/^[1-9]\d{0,9}$/.test(segment)) return 'invalid';
+  const id = Number(segment);
+  return id <= 2_147_483_647 ? id : 'invalid';
+}
+
+// Whether the entry before the current one is the list this app pushed from: then Back (the
+// header's button) goes back in history rather than adding another entry for the list.
+let openedFromHere = false;
+
+/** Selecting a conversation (a list row, a search result): its URL, shown at once. */
+export function openConversation(peerId: number): void {
+  showConversation(peerId);
+  if (typeof window === 'undefined' || window.location.pathname === conversationPath(peerId)) return;
+  openedFromHere = window.location.pathname === MAIN_PATH;
+  navigate(conversationPath(peerId), { push: true });
+}
+
+/** The header's back button (phone): to the list, as the browser's Back would. */
+export function closeConversation(): void {
+  showConversation(null);
+  if (openedFromHere && typeof window !== 'undefined') {
+    openedFromHere = false;
+    window.history.back();
+    return;
+  }
+  navigate(MAIN_PATH);
+}
+
+/** The URL names `peerId` (null: the list): the receiver value follows, its thread loads. */
+export function showConversation(peerId: number | null): void {
+  if (peerId === null) openedFromHere = false;
+  if (useSessionStore.getState().receiver === peerId) return;
+  useViewStore.getState().setSeesLatest(false);
+  useSessionStore.getState().setReceiver(peerId);
+  if (peerId !== null) void useThreadStore.getState().loadThread(peerId);
+}
