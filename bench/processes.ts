@@ -167,6 +167,8 @@ export function startServer(options: ServerUnderTestOptions): Promise<MeasuredPr
       RATE_LIMIT_FOLLOW: 'off',
       RATE_LIMIT_SEARCH: 'off',
       RATE_LIMIT_UPLOAD: 'off',
+      RATE_LIMIT_TYPING: 'off',
+      RATE_LIMIT_PRESENCE: 'off',
       // Production's default level (connections are logged, messages are not).
       LOG_LEVEL: 'info',
       ...options.env,

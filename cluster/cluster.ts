@@ -14,7 +14,14 @@ import { Tab } from './tab';
 
 // The limits are per node and per user; the test's pace is far below them anyway, but a refusal
 // would only slow the outbox down and blur what is measured.
-const RATE_LIMITS_OFF = { RATE_LIMIT_SEND: 'off', RATE_LIMIT_FOLLOW: 'off', RATE_LIMIT_SEARCH: 'off', RATE_LIMIT_UPLOAD: 'off' };
+const RATE_LIMITS_OFF = {
+  RATE_LIMIT_SEND: 'off',
+  RATE_LIMIT_FOLLOW: 'off',
+  RATE_LIMIT_SEARCH: 'off',
+  RATE_LIMIT_UPLOAD: 'off',
+  RATE_LIMIT_TYPING: 'off',
+  RATE_LIMIT_PRESENCE: 'off',
+};
 const MESHED_TIMEOUT_MS = 30_000;
 /**
  * Node A's SHUTDOWN_DRAIN_MS: on SIGTERM it keeps serving this long with /api/ready at 503, long

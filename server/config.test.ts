@@ -122,12 +122,16 @@ describe('loadConfig', () => {
       RATE_LIMIT_FOLLOW: ' 30/m, burst = 5 ',
       RATE_LIMIT_SEARCH: 'off',
       RATE_LIMIT_UPLOAD: '0.5/s,burst=1',
+      RATE_LIMIT_TYPING: '1/s,burst=3',
+      RATE_LIMIT_PRESENCE: 'off',
     });
     expect(config.rateLimits).toEqual({
       send: { perSecond: 20, burst: 60 },
       follow: { perSecond: 0.5, burst: 5 },
       search: null,
       upload: { perSecond: 0.5, burst: 1 },
+      typing: { perSecond: 1, burst: 3 },
+      presence: null,
     });
     expect(loadConfig({ ...base, RATE_LIMIT_UPLOAD: '3600/h,burst=2' }).rateLimits.upload).toEqual({ perSecond: 1, burst: 2 });
     expect(loadConfig({ ...base, RATE_LIMIT_SEND: '' }).rateLimits.send).toEqual(DEFAULT_RATE_LIMITS.send);

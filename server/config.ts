@@ -19,12 +19,18 @@ const flag = (fallback: boolean) => z.preprocess(blankToUndefined, z.stringbool(
  * - search 5/s, burst 20: the client debounces typing at 300 ms (about 3/s at most).
  * - upload 30/min, burst 20: sharing a batch of photos at once. Bytes are not budgeted here
  *   (each file may be 50 MB); per-user quotas are a separate piece of work.
+ * - typing 2/s, burst 10: a typing client sends one signal every 3 s (TYPING_REFRESH_MS) and one
+ *   when it stops; several tabs or a quick hop between conversations stay well inside.
+ * - presence 1/s, burst 10: a client subscribes again when its conversation list or open thread
+ *   changes (debounced) and after each reconnect.
  */
 export const DEFAULT_RATE_LIMITS = {
   send: { perSecond: 5, burst: 50 },
   follow: { perSecond: 2, burst: 20 },
   search: { perSecond: 5, burst: 20 },
   upload: { perSecond: 30 / 60, burst: 20 },
+  typing: { perSecond: 2, burst: 10 },
+  presence: { perSecond: 1, burst: 10 },
 } satisfies RateLimits;
 
 const SECONDS_PER: Record<string, number> = { s: 1, m: 60, h: 3600 };
@@ -105,6 +111,8 @@ const envSchema = z.object({
   RATE_LIMIT_FOLLOW: rateLimit(DEFAULT_RATE_LIMITS.follow),
   RATE_LIMIT_SEARCH: rateLimit(DEFAULT_RATE_LIMITS.search),
   RATE_LIMIT_UPLOAD: rateLimit(DEFAULT_RATE_LIMITS.upload),
+  RATE_LIMIT_TYPING: rateLimit(DEFAULT_RATE_LIMITS.typing),
+  RATE_LIMIT_PRESENCE: rateLimit(DEFAULT_RATE_LIMITS.presence),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -135,7 +143,7 @@ export interface Config {
    * (its Host). Requests without an Origin header (not a browser) are always allowed.
    */
   allowedOrigins: string[] | null;
-  /** Per-user limits on send, follow, search and upload; null switches one off. */
+  /** Per-user limits on send, follow, search, upload, typing and presence_subscribe; null switches one off. */
   rateLimits: RateLimits;
   /**
    * On SIGTERM, how long the node keeps serving with /api/ready answering 503 before it stops
@@ -188,6 +196,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       follow: vars.RATE_LIMIT_FOLLOW,
       search: vars.RATE_LIMIT_SEARCH,
       upload: vars.RATE_LIMIT_UPLOAD,
+      typing: vars.RATE_LIMIT_TYPING,
+      presence: vars.RATE_LIMIT_PRESENCE,
     },
     shutdownDrainMs: vars.SHUTDOWN_DRAIN_MS,
   };

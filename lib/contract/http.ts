@@ -12,6 +12,8 @@ export interface User {
   avatar: string | null;
   language: string;
   is_active: boolean;
+  /** Others may see when the user is online and was last seen; off, the user sees no one's. */
+  show_presence: boolean;
 }
 
 export interface AuthorizeResponse {

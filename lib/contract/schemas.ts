@@ -2,7 +2,7 @@
 // client imports their inferred types (type-only imports are erased), so zod stays out of the
 // browser bundle. Deliberately not re-exported from index.ts.
 import { z } from 'zod';
-import { MAX_MESSAGE_LENGTH, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
+import { MAX_MESSAGE_LENGTH, MAX_PRESENCE_SUBSCRIPTIONS, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
 
 const optionalText = (max: number) => z.string().trim().max(max).nullish();
 
@@ -41,7 +41,16 @@ export type FollowPayload = z.infer<typeof followPayloadSchema>;
 export const readPayloadSchema = z.strictObject({ user_id: userId });
 export type ReadPayload = z.infer<typeof readPayloadSchema>;
 
-export const settingsRequestSchema = z.strictObject({ language: z.enum(SUPPORTED_LANGUAGES) });
+/** PATCH /api/accounts/settings: any of the user's settings, at least one. */
+export const settingsRequestSchema = z
+  .strictObject({
+    language: z.enum(SUPPORTED_LANGUAGES).optional(),
+    /** Others see when the user is online and when they were last seen; off, the user sees no one's. */
+    show_presence: z.boolean().optional(),
+  })
+  .refine((settings) => settings.language !== undefined || settings.show_presence !== undefined, {
+    message: 'Nothing to change: send language or show_presence.',
+  });
 export type SettingsRequest = z.infer<typeof settingsRequestSchema>;
 
 /** Socket `sync`: the signed-in account's messages with seq > after, oldest first. */
@@ -50,3 +59,16 @@ export const syncPayloadSchema = z.strictObject({
   limit: z.number().int().min(1).max(SYNC_PAGE_MAX).optional(),
 });
 export type SyncPayload = z.infer<typeof syncPayloadSchema>;
+
+/** Socket `typing`: the sender is (true) or stopped (false) writing to `user_id`. Never stored. */
+export const typingPayloadSchema = z.strictObject({ user_id: userId, typing: z.boolean() });
+export type TypingPayload = z.infer<typeof typingPayloadSchema>;
+
+/**
+ * Socket `presence_subscribe`: the people whose presence this socket follows from now on (it
+ * replaces the previous list; empty stops following anyone).
+ */
+export const presenceSubscribePayloadSchema = z.strictObject({
+  user_ids: z.array(userId).max(MAX_PRESENCE_SUBSCRIPTIONS),
+});
+export type PresenceSubscribePayload = z.infer<typeof presenceSubscribePayloadSchema>;

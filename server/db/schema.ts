@@ -17,6 +17,10 @@ export const users = pgTable('users', {
   isActive: boolean('is_active').notNull().default(true),
   /** The seq of the newest message this account sent or received (messages.sender_seq/recipient_seq). */
   lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
+  /** Others may see when this user is online and was last seen (and this user sees theirs). */
+  showPresence: boolean('show_presence').notNull().default(true),
+  /** When the user's last tab closed (written when they go offline; null: not since this existed). */
+  lastSeenAt: timestamp('last_seen_at', { withTimezone: true, precision: 3 }),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (table) => [

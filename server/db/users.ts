@@ -49,11 +49,21 @@ export async function findActiveUser(db: Db, id: number): Promise<UserRow | null
   return row ?? null;
 }
 
-export async function updateLanguage(db: Db, id: number, language: string): Promise<UserRow | null> {
-  const [row] = await db
-    .update(users)
-    .set({ language, updatedAt: sql`now()` })
-    .where(eq(users.id, id))
-    .returning();
-  return row ?? null;
+export interface UserSettings {
+  language?: string;
+  showPresence?: boolean;
+}
+
+/** Changes the given settings; returns the row as it was before and as it is now. */
+export async function updateSettings(db: Db, id: number, settings: UserSettings): Promise<{ before: UserRow; after: UserRow } | null> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+    if (!before) return null;
+    const [after] = await tx
+      .update(users)
+      .set({ ...settings, updatedAt: sql`now()` })
+      .where(eq(users.id, id))
+      .returning();
+    return after ? { before, after } : null;
+  });
 }

@@ -4,7 +4,7 @@ import { authorizeRequestSchema, settingsRequestSchema } from '../../lib/contrac
 import { InvalidIdTokenError, type FirebaseTokenVerifier, type IdTokenClaims } from '../auth/firebase-verifier';
 import type { Db } from '../db/open-database';
 import { createSession, revokeSession } from '../db/sessions';
-import { setUserActive, updateLanguage, upsertUserFromFirebase } from '../db/users';
+import { setUserActive, updateSettings, upsertUserFromFirebase } from '../db/users';
 import { authenticate, authenticateActive } from './authenticate';
 import { HttpError, parseBody } from './errors';
 import { toUser } from './user-dto';
@@ -15,13 +15,19 @@ export interface SocketDisconnector {
   disconnectSession(sessionId: number): void;
 }
 
+/** How the HTTP side tells the realtime layer that someone's presence setting changed. */
+export interface PresenceSettingListener {
+  settingChanged(userId: number, shown: boolean): Promise<void>;
+}
+
 export interface AccountsRoutesDeps {
   db: Db;
   verifier: FirebaseTokenVerifier;
   sockets: SocketDisconnector;
+  presence: PresenceSettingListener;
 }
 
-export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets }: AccountsRoutesDeps): void {
+export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, presence }: AccountsRoutesDeps): void {
   app.post('/accounts/authorize', async (request): Promise<AuthorizeResponse> => {
     const body = parseBody(authorizeRequestSchema, request.body);
     const claims = await verifyIdToken(verifier, body.id_token);
@@ -51,10 +57,17 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets }: 
 
   app.patch('/accounts/settings', async (request): Promise<User> => {
     const { user } = await authenticateActive(db, request);
-    const { language } = parseBody(settingsRequestSchema, request.body);
-    const updated = await updateLanguage(db, user.id, language);
+    const { language, show_presence: showPresence } = parseBody(settingsRequestSchema, request.body);
+    const updated = await updateSettings(db, user.id, { language, showPresence });
     if (!updated) throw HttpError.msg(404, 'User not found.');
-    return toUser(updated);
+    const { before, after } = updated;
+    if (before.showPresence !== after.showPresence) {
+      // Saved either way; watchers who miss this learn it at their next subscription.
+      await presence.settingChanged(user.id, after.showPresence).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'presence setting not announced');
+      });
+    }
+    return toUser(after);
   });
 
   app.post('/accounts/logout', async (request, reply) => {

@@ -10,5 +10,6 @@ export function toUser(row: UserRow): User {
     avatar: row.avatar,
     language: row.language,
     is_active: row.isActive,
+    show_presence: row.showPresence,
   };
 }

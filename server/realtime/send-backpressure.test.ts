@@ -32,7 +32,7 @@ beforeEach(async () => {
   realtime = createRealtime(httpServer, {
     db: database.db,
     log: Fastify({ logger: false }).log,
-    rateLimits: { send: null, follow: null, search: null, upload: null },
+    rateLimits: { send: null, follow: null, search: null, upload: null, typing: null, presence: null },
     allowedOrigins: null,
     messageWriter: writer,
   });

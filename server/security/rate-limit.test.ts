@@ -68,7 +68,7 @@ describe('TokenBucketLimiter', () => {
 
 describe('createRateLimiters', () => {
   it('gives a switched-off action a limiter that always allows', () => {
-    const limiters = createRateLimiters({ send: null, follow: { perSecond: 1, burst: 1 }, search: null, upload: null });
+    const limiters = createRateLimiters({ send: null, follow: { perSecond: 1, burst: 1 }, search: null, upload: null, typing: null, presence: null });
     for (let i = 0; i < 1_000; i += 1) expect(limiters.send.take(1).allowed).toBe(true);
     expect(limiters.follow.take(1).allowed).toBe(true);
     expect(limiters.follow.take(1).allowed).toBe(false);

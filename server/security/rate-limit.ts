@@ -10,6 +10,10 @@ export interface RateLimits {
   follow: RateLimit | null;
   search: RateLimit | null;
   upload: RateLimit | null;
+  /** Socket `typing` (ephemeral, relayed to the recipient's tabs). */
+  typing: RateLimit | null;
+  /** Socket `presence_subscribe`. */
+  presence: RateLimit | null;
 }
 
 export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -90,5 +94,12 @@ export type RateLimiters = Record<keyof RateLimits, RateLimiter>;
 /** One limiter per action; a switched-off action gets one that always allows. */
 export function createRateLimiters(limits: RateLimits, now?: () => number): RateLimiters {
   const make = (limit: RateLimit | null) => (limit ? new TokenBucketLimiter(limit, now) : unlimited);
-  return { send: make(limits.send), follow: make(limits.follow), search: make(limits.search), upload: make(limits.upload) };
+  return {
+    send: make(limits.send),
+    follow: make(limits.follow),
+    search: make(limits.search),
+    upload: make(limits.upload),
+    typing: make(limits.typing),
+    presence: make(limits.presence),
+  };
 }

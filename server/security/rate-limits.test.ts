@@ -21,6 +21,8 @@ beforeAll(async () => {
         follow: { perSecond: HOURLY, burst: 2 },
         search: { perSecond: HOURLY, burst: 2 },
         upload: { perSecond: HOURLY, burst: 1 },
+        typing: { perSecond: HOURLY, burst: 2 },
+        presence: { perSecond: HOURLY, burst: 1 },
       },
     },
   });

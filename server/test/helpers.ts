@@ -34,6 +34,8 @@ export interface TestServerOptions {
   inMemory?: boolean;
   /** Runs before listen(): hooks that must see the routes being registered, say. */
   beforeListen?: (server: ParleyServer) => void;
+  presence?: ServerDeps['presence'];
+  redis?: ServerDeps['redis'];
 }
 
 /**
@@ -53,6 +55,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     verifier,
     storage: createLocalFileStorage(uploadsDir),
     logDestination: options.logDestination,
+    presence: options.presence,
+    redis: options.redis,
   });
   options.beforeListen?.(server);
   const { port } = await server.listen();

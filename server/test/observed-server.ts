@@ -30,7 +30,7 @@ export interface ObservedServerOptions {
 }
 
 /** Every rate limit switched off: a fuzzer reaching validation instead of the limiter. */
-export const NO_RATE_LIMITS: RateLimits = { send: null, follow: null, search: null, upload: null };
+export const NO_RATE_LIMITS: RateLimits = { send: null, follow: null, search: null, upload: null, typing: null, presence: null };
 
 /**
  * startTestServer's server (PGlite in a temporary directory, the emulator-backed verifier), but
