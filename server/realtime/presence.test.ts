@@ -41,9 +41,9 @@ async function watched(name: string, watcher: SignedInUser): Promise<{ user: Sig
 
 describe('presence', () => {
   it('shows the people who follow you or wrote to you, and no one else', async () => {
-    const [viewer, fan, writer, stranger, wroteTo] = await Promise.all(
+    const [viewer, fan, writer, stranger, wroteTo] = (await Promise.all(
       ['Viewer', 'Fan', 'Writer', 'Stranger', 'Wrote to'].map((name) => signIn(t.url, name)),
-    );
+    )) as [SignedInUser, SignedInUser, SignedInUser, SignedInUser, SignedInUser];
     const [viewerTab, fanTab, writerTab] = await Promise.all([tabs.open(viewer), tabs.open(fan), tabs.open(writer)]);
     await Promise.all([tabs.open(stranger), tabs.open(wroteTo)]);
     await follow(fanTab, viewer.user.id);

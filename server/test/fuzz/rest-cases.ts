@@ -2,7 +2,7 @@
 // request the server would accept (a logout, a settings change, an upload), so nothing stored
 // changes. `expect` lists the statuses that are right for it (429 is always accepted too).
 import { METHODS } from 'node:http';
-import { authorizeRequestSchema } from '../../../lib/contract/schemas';
+import { authorizeRequestSchema, settingsRequestSchema } from '../../../lib/contract/schemas';
 import { NASTY_KEYS, deepValue, encodePart, hostileNumber, hostileObject, hostileString, hostileValue, jsonRoundTrip } from './hostile-values';
 import type { Rng } from './prng';
 import { isStorableText } from './socket-cases';
@@ -234,6 +234,8 @@ export function restGenerators(ids: RestIds) {
             () => ({ language: rng.pick(['EN', 'de', 'en-US', ' en', 'en\u0000', 'fr ', '']) }),
             () => [{ language: 'fr' }],
             () => ({ language: ['fr'] }),
+            () => ({ show_presence: hostileValue(rng, { maxHuge: 200, binary: false }, 1) }),
+            () => ({ show_presence: rng.pick(['true', 'false', 0, 1, null]) }),
             () => deepValue(rng, 2_000),
             () => hostileObject(rng, { maxHuge: 1_000, binary: false }, 2),
           ])();
@@ -334,11 +336,9 @@ function parsesAsJson(text: string): boolean {
   return false;
 }
 
+/** Would PATCH /api/accounts/settings accept it (and change something)? Judged by its own schema. */
 function isValidSettings(body: unknown): boolean {
-  return (
-    typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 &&
-    LANGUAGES.includes((body as { language?: unknown }).language as string)
-  );
+  return settingsRequestSchema.safeParse(body).success;
 }
 
 export function authorizeBodyFor(ids: RestIds): Record<string, unknown> {
