@@ -16,6 +16,10 @@ interface Props {
    * one is attached (the text may then be empty).
    */
   onSend: (text: string, attachment?: Attachment) => void;
+  /** Every change of the text as typed (typing signals); not called when a send empties the box. */
+  onTextChange?: (text: string) => void;
+  /** The text box lost focus. */
+  onBlur?: () => void;
   placeholder: string;
   /** Extra controls before the text box, after the attach button. */
   leading?: ReactNode;
@@ -27,7 +31,7 @@ interface Props {
  * and cannot be sent; an empty one cannot be sent either, unless a file is attached. A file is
  * checked against the size limit, uploaded with progress (cancellable), then sent with the text.
  */
-export function Composer({ onSend, placeholder, leading, autoFocus = false }: Props) {
+export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, autoFocus = false }: Props) {
   const t = useT();
   const id = useId();
   const [text, setText] = useState('');
@@ -129,7 +133,11 @@ export function Composer({ onSend, placeholder, leading, autoFocus = false }: Pr
           aria-invalid={problem?.reason === 'too_long'}
           aria-describedby={note ? `${id}-note` : undefined}
           enterKeyHint="send"
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            onTextChange?.(event.target.value);
+          }}
+          onBlur={onBlur}
           onKeyDown={onKeyDown}
         />
         <button type="submit" className={styles.send} disabled={blocked} aria-label={t('composer.send')} title={t('composer.send')}>

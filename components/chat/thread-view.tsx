@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Attachment } from '@/lib/contract';
 import { usePeopleStore } from '@/lib/stores/people-store';
-import { sendMessage } from '@/lib/realtime/messaging-session';
+import { noteTyping, sendMessage, stopTyping } from '@/lib/realtime/messaging-session';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useT } from '@/lib/i18n';
 import { usePeer } from '@/components/people/use-peer';
@@ -31,6 +31,8 @@ export function ThreadView({ peerId }: { peerId: number }) {
     // openConversation already started it; a receiver set any other way still gets its thread.
     void useThreadStore.getState().loadThread(peerId);
     void usePeopleStore.getState().loadProfile(peerId);
+    // Leaving the conversation stops typing to them.
+    return () => stopTyping(peerId);
   }, [peerId]);
 
   function send(text: string, attachment?: Attachment) {
@@ -63,9 +65,15 @@ export function ThreadView({ peerId }: { peerId: number }) {
 
   return (
     <section className={styles.thread} aria-label={t('thread.title', { name })}>
-      <ThreadHeader peer={peer} name={name} />
+      <ThreadHeader peerId={peerId} peer={peer} name={name} />
       <div className={styles.body}>{body}</div>
-      <Composer onSend={send} placeholder={t('composer.placeholderTo', { name })} autoFocus={focusComposer} />
+      <Composer
+        onSend={send}
+        onTextChange={(text) => noteTyping(peerId, text.trim() !== '')}
+        onBlur={() => stopTyping(peerId)}
+        placeholder={t('composer.placeholderTo', { name })}
+        autoFocus={focusComposer}
+      />
       <p className="visually-hidden" role="status">
         {announcement}
       </p>
