@@ -3,6 +3,8 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initI18n } from '@/lib/i18n';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { usePresenceStore } from '@/lib/stores/presence-store';
+import { useTypingStore } from '@/lib/stores/typing-store';
 import { publishUser, useSessionStore } from '@/lib/stores/session-store';
 import { conversation, ME, message } from '@/lib/testing/fixtures';
 import { ConversationList } from './conversation-list';
@@ -58,5 +60,22 @@ describe('ConversationList', () => {
     expect(document.activeElement).toBe(second);
     await userEvent.keyboard('{Enter}');
     expect(readMarking.openConversation).toHaveBeenLastCalledWith(3);
+  });
+
+  it('puts a dot on the avatar of people online, named for screen readers, and says who is typing', () => {
+    useConversationsStore.setState({
+      status: 'ready',
+      conversations: [conversation(2, message(5, { text: 'hi' })), conversation(3, message(4, { sender_id: 3, text: 'yo' }))],
+    });
+    usePresenceStore.getState().apply({ user_id: 2, online: true, last_seen_at: null });
+    usePresenceStore.getState().apply({ user_id: 3, online: false, last_seen_at: '2025-01-01T12:00:00.000Z' });
+    useTypingStore.getState().setTyping(3, true);
+    render(<ConversationList />);
+    const [first, second] = screen.getAllByRole('button');
+    expect(first!.textContent).toContain('Online');
+    expect(within(first!).getByText('hi')).toBeTruthy();
+    expect(second!.textContent).not.toContain('Online');
+    expect(within(second!).getByText('typing…')).toBeTruthy();
+    expect(within(second!).queryByText('yo')).toBeNull();
   });
 });

@@ -36,7 +36,8 @@ function wanted(): number[] | null {
   return [...ids];
 }
 
-const sameList = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((id, index) => id === b[index]);
+/** The same people, whatever the order (the list reordering asks nothing new of the server). */
+const samePeople = (a: readonly number[], b: readonly number[]) => a.length === b.length && new Set([...a, ...b]).size === a.length;
 
 export function startPresenceSubscriptions(): PresenceSubscriptions {
   /** What the server holds for this connection; null: nothing yet (or to be sent again). */
@@ -54,7 +55,7 @@ export function startPresenceSubscriptions(): PresenceSubscriptions {
     const ids = wanted();
     // Not connected: the next `ready` sends it.
     if (stopped || ids === null || !socketService.isReady()) return;
-    if (sent !== null && sameList(ids, sent)) return;
+    if (sent !== null && samePeople(ids, sent)) return;
     const mine = ++ticket;
     sent = ids;
     const ack = await socketService.request('presence_subscribe', { user_ids: ids });
