@@ -26,6 +26,8 @@ export interface BenchOptions {
   postgres: boolean;
   /** Delivery against this many server nodes sharing Postgres and Redis. */
   nodes: number;
+  /** Delivery: the steady load again with 10 % of the users typing and following presence, reported beside it. */
+  typing: boolean;
   keep: boolean;
 }
 
@@ -52,6 +54,9 @@ const HELP = `npm run bench -- [options]
   --nodes N               delivery: N server nodes sharing one Postgres (DATABASE_URL, else a
                           throwaway one) and a throwaway Redis; clients spread over them, p99
                           reported for same-node and cross-node pairs (1; the floor stays one node)
+  --typing                delivery: after the steady phase, the same load again while 10% of the users
+                          type (a signal every 3 s) and follow 30 people's presence; both reported
+                          side by side (the floor has no typing: not run there)
   --profile               CPU-profile the server during the steady phase (figures include its cost)
   --keep                  keep the temporary directory (server logs, data)
 `;
@@ -79,6 +84,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       profile: { type: 'boolean', default: false },
       postgres: { type: 'boolean', default: false },
       nodes: { type: 'string' },
+      typing: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -123,6 +129,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     profile: values.profile,
     postgres: values.postgres,
     nodes: number('nodes', 1, 1),
+    typing: values.typing,
     keep: values.keep,
   };
   if (options.users < 2) throw new Error('--users must be at least 2');

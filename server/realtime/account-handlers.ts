@@ -34,7 +34,7 @@ export function registerAccountHandlers(socket: RealtimeSocket, db: Db, presence
       // disconnect has already run and would never take it back out).
       if (!socket.data.present && socket.connected) {
         socket.data.present = true;
-        presence.connected(id);
+        presence.connected(id, account.showPresence);
       }
     } catch (error) {
       log.error({ err: error }, 'socket init failed');

@@ -33,9 +33,9 @@ describe('presence, one node', () => {
     const [stays, leaving, gone] = people as [SeededUser, SeededUser, SeededUser];
     const registry = createMemoryRegistry();
     const presence = createPresence({ io, db: database.db, registry, log: silent, offlineGraceMs: 60_000, recordAllOnClose: true });
-    presence.connected(stays.id);
-    presence.connected(leaving.id);
-    presence.connected(gone.id);
+    presence.connected(stays.id, true);
+    presence.connected(leaving.id, true);
+    presence.connected(gone.id, true);
     presence.disconnected(gone.id);
     await expect.poll(() => registry.online([stays.id, leaving.id, gone.id])).toEqual(new Set([stays.id, leaving.id, gone.id]));
     const leftAt = Date.now();

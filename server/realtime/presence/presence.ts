@@ -31,8 +31,11 @@ export interface PresenceDeps {
 }
 
 export interface Presence {
-  /** A socket's init succeeded: one more tab of its user here. */
-  connected(userId: number): void;
+  /**
+   * A socket's init succeeded: one more tab of its user here. `shown`: their presence setting, as
+   * that init read it (so coming online costs no query of its own).
+   */
+  connected(userId: number, shown: boolean): void;
   /** A socket that had succeeded its init has gone. */
   disconnected(userId: number): void;
   /**
@@ -71,8 +74,9 @@ export function createPresence({ io, db, registry, log, offlineGraceMs = DEFAULT
     queues.set(userId, next);
   }
 
-  async function announceOnline(userId: number): Promise<void> {
-    if (!(await presenceShared(db, userId))) return;
+  /** `shown`: their setting if just read; otherwise read now. */
+  async function announceOnline(userId: number, shown?: boolean): Promise<void> {
+    if (!(shown ?? (await presenceShared(db, userId)))) return;
     io.to(rooms.presence(userId)).emit('presence', { user_id: userId, online: true, last_seen_at: null });
   }
 
@@ -87,9 +91,9 @@ export function createPresence({ io, db, registry, log, offlineGraceMs = DEFAULT
     }
   }
 
-  function register(userId: number): void {
+  function register(userId: number, shown?: boolean): void {
     enqueue(userId, async () => {
-      if (await registry.add(userId)) await announceOnline(userId);
+      if (await registry.add(userId)) await announceOnline(userId, shown);
     });
   }
 
@@ -114,7 +118,7 @@ export function createPresence({ io, db, registry, log, offlineGraceMs = DEFAULT
   });
 
   return {
-    connected(userId) {
+    connected(userId, shown) {
       const count = (tabs.get(userId) ?? 0) + 1;
       tabs.set(userId, count);
       const pending = leaving.get(userId);
@@ -123,7 +127,7 @@ export function createPresence({ io, db, registry, log, offlineGraceMs = DEFAULT
         clearTimeout(pending.timer);
         leaving.delete(userId);
       } else if (count === 1) {
-        register(userId);
+        register(userId, shown);
       }
     },
 
