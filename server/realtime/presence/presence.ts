@@ -146,6 +146,8 @@ export function createPresence({ io, db, registry, log, offlineGraceMs = DEFAULT
 
     async subscribe(socket, userIds) {
       const subjects = await presenceSubjects(db, socket.data.userId, userIds);
+      // Gone while the query ran: joining now would leave its id in the rooms for good.
+      if (!socket.connected) return [];
       const wanted = new Set(subjects.map(({ id }) => rooms.presence(id)));
       for (const room of [...socket.rooms]) if (PRESENCE_ROOM.test(room) && !wanted.has(room)) void socket.leave(room);
       // Joined before reading who is online: a change from here on reaches this socket as an event.
