@@ -3,6 +3,7 @@
 // phase, its event-loop delay from the probe (reset at the phase's start, read at its end).
 import path from 'node:path';
 import { closeAll, connectAll, loopbackSources, type BenchUser, type ConnectedClient } from './clients';
+import { startLiveTraffic, type LiveTrafficFigures } from './live-traffic';
 import { runPhase, type PhaseOptions, type PhaseResult } from './load';
 import type { BenchOptions } from './options';
 import type { MeasuredProcess, ProbeReport } from './processes';
@@ -10,8 +11,11 @@ import { round } from './stats';
 
 export type DeliveryOptions = Pick<
   BenchOptions,
-  'users' | 'rate' | 'durationS' | 'warmupS' | 'peakRate' | 'peakDurationS' | 'capacityConcurrency' | 'capacityDurationS' | 'drainS'
+  'users' | 'rate' | 'durationS' | 'warmupS' | 'peakRate' | 'peakDurationS' | 'capacityConcurrency' | 'capacityDurationS' | 'drainS' | 'typing'
 >;
+
+/** The share of users typing in the `steady+typing` phase. */
+export const TYPING_SHARE = 0.1;
 
 export interface ServerFigures {
   cpuPercent: number;
@@ -24,7 +28,11 @@ export interface ServerFigures {
 export interface MeasuredPhase extends Omit<PhaseResult, 'raw'> {
   server: ServerFigures;
   notes: string[];
+  /** The typing and presence traffic that ran beside the messages (`steady+typing`). */
+  live?: LiveTrafficFigures;
 }
+
+type PlannedPhase = PhaseOptions & { profile?: boolean; live?: boolean };
 
 export interface TargetRun {
   target: 'parley' | 'floor';
@@ -40,7 +48,7 @@ export interface TargetRun {
 async function measured(
   servers: MeasuredProcess[],
   clients: ConnectedClient[],
-  phase: PhaseOptions,
+  phase: PlannedPhase,
   log: (line: string) => void,
   profileFile?: string,
 ): Promise<MeasuredPhase> {
@@ -64,7 +72,9 @@ async function measured(
   const sampler = setInterval(() => {
     rssMax = Math.max(rssMax, rss());
   }, 250);
+  const live = phase.live ? startLiveTraffic(clients, { share: TYPING_SHARE }) : null;
   const result = await runPhase(clients, phase);
+  const liveFigures = live?.stop();
   clearInterval(sampler);
   const elapsedS = (performance.now() - started) / 1000;
   const cpu = cpuSeconds() - cpuStart;
@@ -86,6 +96,7 @@ async function measured(
       heapUsedMiB: report ? round(report.memory.heapUsed / 1048576, 1) : NaN,
     },
     notes,
+    ...(liveFigures && { live: liveFigures }),
   };
   log(
     `  ${phase.name}: sent ${result.sent} (${result.sentRate}/s), acked ${result.acked}, received ${result.received}, ` +
@@ -93,6 +104,9 @@ async function measured(
       (result.latencyByRoute ? ` (same node p99 ${result.latencyByRoute.sameNode.p99} ms, cross node p99 ${result.latencyByRoute.crossNode.p99} ms)` : '') +
       (result.saturatedAtMs !== null ? `; SATURATED at ${result.saturatedAtMs} ms` : '') +
       `; server CPU ${figures.server.cpuPercent}%, loop p99 ${figures.server.loopDelay.p99} ms; load generator CPU ${result.generatorCpuPercent}%` +
+      (liveFigures
+        ? `; ${liveFigures.typers} typing: ${liveFigures.typingSent} signals (${liveFigures.typingErrors} refused), ${liveFigures.typingReceived} received, ${liveFigures.presenceSubscriptions} presence subscriptions (${liveFigures.presenceErrors} refused)`
+        : '') +
       (notes.length ? `; ${notes.join('; ')}` : ''),
   );
   return figures;
@@ -131,9 +145,13 @@ export async function runDeliveryAgainst(
     connectMs = await connect();
     log(`  ${users.length} clients connected and initialised in ${connectMs} ms`);
     serverRssIdleMiB = round(servers.reduce((sum, server) => sum + server.rss(), 0) / 1048576, 1);
-    const plan: (PhaseOptions & { profile?: boolean })[] = [];
+    const plan: PlannedPhase[] = [];
     if (options.warmupS > 0) plan.push({ name: 'warm-up', mode: 'open', rate: options.rate, durationMs: options.warmupS * 1000, drainMs });
     plan.push({ name: 'steady', mode: 'open', rate: options.rate, durationMs: options.durationS * 1000, drainMs, profile: true });
+    // The same load with typing and presence beside it: the two are compared (the floor relays no typing).
+    if (options.typing && target === 'parley') {
+      plan.push({ name: 'steady+typing', mode: 'open', rate: options.rate, durationMs: options.durationS * 1000, drainMs, live: true });
+    }
     if (options.peakDurationS > 0) plan.push({ name: 'peak', mode: 'open', rate: options.peakRate, durationMs: options.peakDurationS * 1000, drainMs });
     if (options.capacityDurationS > 0) {
       plan.push({ name: 'capacity', mode: 'closed', concurrency: Math.min(options.capacityConcurrency, users.length), durationMs: options.capacityDurationS * 1000, drainMs });

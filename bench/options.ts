@@ -31,6 +31,8 @@ export interface BenchOptions {
   floodDurationS: number;
   floodVictims: number;
   floodThread: number;
+  /** Delivery: the steady load again with 10 % of the users typing and following presence, reported beside it. */
+  typing: boolean;
   keep: boolean;
 }
 
@@ -61,6 +63,9 @@ const HELP = `npm run bench -- [options]
   --flood-duration S      flood: seconds measured unflooded, then as long flooded (20)
   --flood-victims V       flood: other people sending 2 msg/s each, to V more (10)
   --flood-thread T        flood: messages the flooding account has, so its syncs read full pages (2000)
+  --typing                delivery: after the steady phase, the same load again while 10% of the users
+                          type (a signal every 3 s) and follow 30 people's presence; both reported
+                          side by side (the floor has no typing: not run there)
   --profile               CPU-profile the server during the steady phase (figures include its cost)
   --keep                  keep the temporary directory (server logs, data)
 `;
@@ -92,6 +97,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'flood-duration': { type: 'string' },
       'flood-victims': { type: 'string' },
       'flood-thread': { type: 'string' },
+      typing: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -140,6 +146,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     floodDurationS: number('flood-duration', 20, 3),
     floodVictims: number('flood-victims', 10, 4),
     floodThread: number('flood-thread', 2000, 600),
+    typing: values.typing,
     keep: values.keep,
   };
   if (options.users < 2) throw new Error('--users must be at least 2');

@@ -170,6 +170,8 @@ export function startServer(options: ServerUnderTestOptions): Promise<MeasuredPr
       RATE_LIMIT_SYNC: 'off',
       RATE_LIMIT_EVENT: 'off',
       RATE_LIMIT_REQUEST: 'off',
+      RATE_LIMIT_TYPING: 'off',
+      RATE_LIMIT_PRESENCE: 'off',
       // Production's default level (connections are logged, messages are not).
       LOG_LEVEL: 'info',
       ...options.env,

@@ -59,6 +59,18 @@ export function buildTable(results: BenchResults): Row[] {
     add('delivery', 'ratio to floor: p50 / p99 / server CPU', `${x(p50)} / ${x(p99)} / ${x(ratio(steady.server.cpuPercent, floorSteady.server.cpuPercent))}`, 'p99 ≤ 2× floor', judge(atTargetLoad, p99 <= 2));
   }
 
+  const typingPhase = phaseOf(results.delivery, 'steady+typing');
+  if (steady && typingPhase) {
+    const [l, t] = [steady.latency, typingPhase.latency];
+    const live = typingPhase.live;
+    add('live signals', 'send→receive p50 / p99 without typing → with 10% typing', `${ms(l.p50)} / ${ms(l.p99)} → ${ms(t.p50)} / ${ms(t.p99)}`, 'p99 unchanged');
+    add('live signals', 'ack p99 / server CPU / loop p99, without → with', `${ms(steady.ack.p99)} / ${steady.server.cpuPercent}% / ${ms(steady.server.loopDelay.p99)} → ${ms(typingPhase.ack.p99)} / ${typingPhase.server.cpuPercent}% / ${ms(typingPhase.server.loopDelay.p99)}`);
+    add('live signals', 'lost / unacked / errors with typing', `${typingPhase.lost} / ${typingPhase.unacked} / ${typingPhase.ackErrors}`, '0 lost');
+    if (live) {
+      add('live signals', 'typing: users / signals sent / refused / received; presence subscriptions', `${live.typers} / ${live.typingSent} / ${live.typingErrors} / ${live.typingReceived}; ${live.presenceSubscriptions} (${live.presenceErrors} refused)`);
+    }
+  }
+
   const peak = phaseOf(results.delivery, 'peak');
   const floorPeak = phaseOf(results.floor, 'peak');
   if (peak) {

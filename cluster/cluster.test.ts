@@ -5,7 +5,11 @@
 // stored, the other serves.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { Attachment, ConversationPage, MessagePayload, Page, Profile } from '../lib/contract';
+import { eq } from 'drizzle-orm';
+import type { Attachment, ConversationPage, MessagePayload, Page, PresencePayload, Profile } from '../lib/contract';
+import { users } from '../server/db/schema';
+import { DEFAULT_OFFLINE_GRACE_MS } from '../server/realtime/presence/presence';
+import { DEFAULT_REDIS_REGISTRY_TIMING } from '../server/realtime/presence/redis-registry';
 import type { ServerProcess } from '../faults/server-process';
 import { png } from '../testing/png';
 import { delay, waitUntil } from '../testing/wait';
@@ -26,8 +30,14 @@ const REDIS_OUTAGE_MS = 1_500;
 /** The issue's deadline for cross-node delivery once Redis is back. */
 const RESUME_LIMIT_MS = 5_000;
 const SEED = Number(process.env.CLUSTER_SEED || Math.floor(Math.random() * 2 ** 31));
+/**
+ * A killed node's users go offline once its entry has expired and a live node's heartbeat sweeps
+ * it (docs/DEPLOY.md, "Presence"): the bound. Delivery and a busy machine get a few seconds more.
+ */
+const OFFLINE_BOUND_MS = DEFAULT_REDIS_REGISTRY_TIMING.ttlMs + DEFAULT_REDIS_REGISTRY_TIMING.heartbeatMs;
+const OFFLINE_SLACK_MS = 5_000;
 
-const handle = createCluster({ users: 6 + 3 * GROUP_SIZE });
+const handle = createCluster({ users: 9 + 3 * GROUP_SIZE });
 let cluster: Cluster;
 const cleanups: (() => unknown)[] = [];
 
@@ -169,6 +179,67 @@ it('holds each user’s limits across the nodes: one budget, one socket cap', as
   const newest = await open('dora, one too many, on B', b, dora);
   await waitUntil(() => !tabs[0]!.connected, { timeoutMs: EVENT_TIMEOUT_MS, what: 'dora’s oldest tab (on A) disconnected' });
   expect([...tabs.slice(1), newest].map((tab) => tab.connected)).toEqual([true, true, true, true]);
+});
+
+it('carries typing and presence across nodes; a killed node’s users go offline within the bound, seen from the other', async () => {
+  const { a, b } = cluster;
+  const [alice, bob, carol] = cluster.take(3).map((user): SeededSession => user) as [SeededSession, SeededSession, SeededSession];
+  const aliceA = await open('alice on A', a, alice);
+  const aliceB = await open('alice on B', b, alice);
+  const bobB = await open('bob on B', b, bob);
+  const carolA = await open('carol on A', a, carol);
+  // Alice and Carol follow Bob: that lets him see their presence.
+  await aliceA.call('follow', { user_id: bob.id, follow: true });
+  await carolA.call('follow', { user_id: bob.id, follow: true });
+  const online = (user: SeededSession): PresencePayload => ({ user_id: user.id, online: true, last_seen_at: null });
+  const states = await bobB.call('presence_subscribe', { user_ids: [alice.id, carol.id] });
+  expect(states.presence.sort((x, y) => x.user_id - y.user_id)).toEqual([online(alice), online(carol)].sort((x, y) => x.user_id - y.user_id));
+
+  // Typing from A reaches Bob on B, started and stopped; it is never stored.
+  await aliceA.call('typing', { user_id: bob.id, typing: true });
+  await bobB.waitFor('typing', (event) => event.user_id === alice.id && event.typing, EVENT_TIMEOUT_MS);
+  await aliceB.call('typing', { user_id: bob.id, typing: false });
+  await bobB.waitFor('typing', (event) => event.user_id === alice.id && !event.typing, EVENT_TIMEOUT_MS);
+  expect((await getJson<ConversationPage>(b.url, bob, '/conversations')).results).toEqual([]);
+
+  // Alice stays online while a tab of hers is open on either node.
+  aliceA.close();
+  await delay(DEFAULT_OFFLINE_GRACE_MS + 2_000);
+  expect(bobB.received('presence'), 'alice closed one of her two tabs').toEqual([]);
+  aliceB.close();
+  const aliceGone = await bobB.waitFor('presence', (event) => event.user_id === alice.id, DEFAULT_OFFLINE_GRACE_MS + EVENT_TIMEOUT_MS);
+  expect(aliceGone).toEqual({ user_id: alice.id, online: false, last_seen_at: expect.any(String) });
+  const aliceBack = await open('alice back on A', a, alice);
+  await bobB.waitFor('presence', (event) => event.user_id === alice.id && event.online, EVENT_TIMEOUT_MS);
+
+  // A dies with Carol's only tab (and Alice's new one) on it: B takes them offline within the bound.
+  const heardBefore = bobB.events.length;
+  const offlineSinceKill = (user: SeededSession) =>
+    bobB.events
+      .slice(heardBefore)
+      .map((event) => (event.name === 'presence' ? (event.payload as PresencePayload) : null))
+      .find((event) => event?.user_id === user.id && !event.online);
+  const killedAt = Date.now();
+  await a.kill();
+  await waitUntil(() => offlineSinceKill(carol) !== undefined && offlineSinceKill(alice) !== undefined, {
+    timeoutMs: OFFLINE_BOUND_MS + OFFLINE_SLACK_MS,
+    what: 'B tells bob that carol and alice, whose tabs were on A, went offline',
+    detail: () => `bob heard: ${JSON.stringify(bobB.events.slice(heardBefore))}`,
+  });
+  const offlineAfterMs = Date.now() - killedAt;
+  const gone = [offlineSinceKill(carol)!, offlineSinceKill(alice)!];
+  const [carolRow] = await cluster.database.db.select({ lastSeenAt: users.lastSeenAt }).from(users).where(eq(users.id, carol.id));
+  report('Cluster: typing and presence', [
+    ['killed node’s users offline, seen from B, after', `${seconds(offlineAfterMs)} (bound ${seconds(OFFLINE_BOUND_MS)})`],
+    ['carol last seen (stored)', carolRow?.lastSeenAt?.toISOString() ?? 'null'],
+  ]);
+  expect(offlineAfterMs).toBeLessThanOrEqual(OFFLINE_BOUND_MS + OFFLINE_SLACK_MS);
+  for (const event of gone) expect(event.last_seen_at).not.toBeNull();
+  expect(carolRow?.lastSeenAt?.getTime()).toBeLessThanOrEqual(killedAt);
+  expect(aliceBack.connected).toBe(false);
+
+  await a.start();
+  await cluster.meshed();
 });
 
 it('moves node A’s clients to node B when A is killed (kill -9), losing nothing acknowledged', async () => {

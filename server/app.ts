@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import { buildHttpApp } from './http/build-http-app';
 import { trackInFlight } from './in-flight';
 import type { LogDestination } from './logging/logger-options';
 import { createRealtime } from './realtime/create-realtime';
+import { createRedisRegistry, type RedisRegistryTiming } from './realtime/presence/redis-registry';
 import type { RedisLink } from './realtime/redis-adapter';
 import type { RealtimeServer } from './realtime/types';
 import { createReadiness } from './readiness';
@@ -66,6 +68,8 @@ export interface ServerDeps {
   nextUpgradeHandler?: UpgradeHandler;
   /** Where the JSON log lines go; stdout by default (tests capture them). */
   logDestination?: LogDestination;
+  /** Presence timings other than the defaults (tests): presence/presence.ts, presence/redis-registry.ts. */
+  presence?: { offlineGraceMs?: number; registry?: RedisRegistryTiming };
 }
 
 export interface ParleyServer {
@@ -92,7 +96,7 @@ const KEEP_ALIVE_MS = 65_000;
 
 /** One node server, one port: /api → Fastify, /socket.io → Socket.IO, everything else → Next. */
 export function createServer(deps: ServerDeps): ParleyServer {
-  const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination } = deps;
+  const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination, presence } = deps;
   // With Redis every node takes from the same budgets and counts the same sockets.
   const limiters = createRateLimiters({ ...DEFAULT_RATE_LIMITS, ...config.rateLimits }, redis?.commands);
   let draining = false;
@@ -131,6 +135,7 @@ export function createServer(deps: ServerDeps): ParleyServer {
       disconnectSession: (sessionId) => realtime.disconnectSession(sessionId),
       notify: (userId, event, ...args) => realtime.notify(userId, event, ...args),
     },
+    presence: { settingChanged: (userId, shown) => realtime.presence.settingChanged(userId, shown) },
     serverFactory: (handler) => {
       fastifyHandler = handler;
       return httpServer;
@@ -158,6 +163,9 @@ export function createServer(deps: ServerDeps): ParleyServer {
     allowedOrigins: config.allowedOrigins ?? null,
     adapter: redis?.adapter,
     sessionAuth,
+    // Each process is a node of its own: a restarted one is new, and the old one's users expire.
+    presenceRegistry: redis ? createRedisRegistry(redis.client, randomUUID(), presence?.registry) : undefined,
+    offlineGraceMs: presence?.offlineGraceMs,
   });
   const sweeper = startUploadSweeper({
     db: db.db,

@@ -185,6 +185,8 @@ describe('loadConfig', () => {
       RATE_LIMIT_EVENT: 'off',
       RATE_LIMIT_REQUEST: '100/m,burst=100',
       RATE_LIMIT_EXPORT: '2/h,burst=1',
+      RATE_LIMIT_TYPING: '1/s,burst=3',
+      RATE_LIMIT_PRESENCE: 'off',
     });
     expect(config.rateLimits).toEqual({
       send: { perSecond: 20, burst: 60 },
@@ -195,6 +197,8 @@ describe('loadConfig', () => {
       event: null,
       request: { perSecond: 100 / 60, burst: 100 },
       export: { perSecond: 2 / 3600, burst: 1 },
+      typing: { perSecond: 1, burst: 3 },
+      presence: null,
     });
     expect(loadConfig({ ...base, RATE_LIMIT_UPLOAD: '3600/h,burst=2' }).rateLimits.upload).toEqual({ perSecond: 1, burst: 2 });
     expect(loadConfig({ ...base, RATE_LIMIT_SEND: '' }).rateLimits.send).toEqual(DEFAULT_RATE_LIMITS.send);

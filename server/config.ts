@@ -32,6 +32,10 @@ const flag = (fallback: boolean) => z.preprocess(blankToUndefined, z.stringbool(
  *   the app costs a handful; scrolling a thread a page a second.
  * - export 6/h, burst 3: a download of all the account's data reads its whole history; a person
  *   wants it once, maybe again after a failed download, never in a loop.
+ * - typing 2/s, burst 10: a typing client sends one signal every 3 s (TYPING_REFRESH_MS) and one
+ *   when it stops; several tabs or a quick hop between conversations stay well inside.
+ * - presence 1/s, burst 10: a client subscribes again when its conversation list or open thread
+ *   changes (debounced) and after each reconnect.
  */
 export const DEFAULT_RATE_LIMITS = {
   send: { perSecond: 5, burst: 50 },
@@ -42,6 +46,8 @@ export const DEFAULT_RATE_LIMITS = {
   event: { perSecond: 10, burst: 50 },
   request: { perSecond: 10, burst: 100 },
   export: { perSecond: 6 / 3600, burst: 3 },
+  typing: { perSecond: 2, burst: 10 },
+  presence: { perSecond: 1, burst: 10 },
 } satisfies RateLimits;
 
 /**
@@ -232,6 +238,8 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   RATE_LIMIT_EXPORT: rateLimit(DEFAULT_RATE_LIMITS.export),
+  RATE_LIMIT_TYPING: rateLimit(DEFAULT_RATE_LIMITS.typing),
+  RATE_LIMIT_PRESENCE: rateLimit(DEFAULT_RATE_LIMITS.presence),
 });
 
 // What S3-compatible stores without regions (MinIO, Ceph, R2's "auto" aside) expect, and AWS's first.
@@ -339,6 +347,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       event: vars.RATE_LIMIT_EVENT,
       request: vars.RATE_LIMIT_REQUEST,
       export: vars.RATE_LIMIT_EXPORT,
+      typing: vars.RATE_LIMIT_TYPING,
+      presence: vars.RATE_LIMIT_PRESENCE,
     },
     maxSocketsPerUser: vars.MAX_SOCKETS_PER_USER,
     shedEventLoopDelayMs: vars.SHED_EVENT_LOOP_DELAY_MS,

@@ -177,6 +177,21 @@ describe('Composer attachments', () => {
     await user.click(screen.getByRole('button', { name: 'Remove attachment' }));
     expect(screen.queryByRole('alert')).toBeNull();
   });
+
+  it('reports each change of the text as typed, and leaving the box', async () => {
+    const onSend = vi.fn();
+    const onTextChange = vi.fn<(text: string) => void>();
+    const onBlur = vi.fn();
+    const user = userEvent.setup();
+    render(<Composer onSend={onSend} onTextChange={onTextChange} onBlur={onBlur} placeholder="Message Ada…" />);
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    await user.type(box, 'hi');
+    expect(onTextChange.mock.calls.map(([text]) => text)).toEqual(['h', 'hi']);
+    await user.keyboard('{Backspace}{Backspace}');
+    expect(onTextChange).toHaveBeenLastCalledWith('');
+    await user.tab();
+    expect(onBlur).toHaveBeenCalled();
+  });
 });
 
 describe('Composer: files pasted or dropped, and drafts', () => {

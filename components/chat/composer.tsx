@@ -18,6 +18,10 @@ interface Props {
    * one is attached (the text may then be empty).
    */
   onSend: (text: string, attachment?: Attachment) => void;
+  /** Every change of the text as typed (typing signals); not called when a send empties the box. */
+  onTextChange?: (text: string) => void;
+  /** The text box lost focus. */
+  onBlur?: () => void;
   placeholder: string;
   /** Extra controls before the text box, after the attach button. */
   leading?: ReactNode;
@@ -31,7 +35,7 @@ interface Props {
  * and cannot be sent; an empty one cannot be sent either, unless a file is attached. A file is
  * checked against the size limit, uploaded with progress (cancellable), then sent with the text.
  */
-export function Composer({ onSend, placeholder, leading, autoFocus = false, draftKey = null }: Props) {
+export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, autoFocus = false, draftKey = null }: Props) {
   const t = useT();
   const id = useId();
   const [text, setText] = useState('');
@@ -149,7 +153,11 @@ export function Composer({ onSend, placeholder, leading, autoFocus = false, draf
           aria-invalid={problem?.reason === 'too_long'}
           aria-describedby={note ? `${id}-note` : undefined}
           enterKeyHint="send"
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            onTextChange?.(event.target.value);
+          }}
+          onBlur={onBlur}
           onKeyDown={onKeyDown}
           onPaste={onPaste}
         />

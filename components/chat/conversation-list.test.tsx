@@ -4,6 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { initI18n } from '@/lib/i18n';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { usePeopleStore } from '@/lib/stores/people-store';
+import { usePresenceStore } from '@/lib/stores/presence-store';
+import { useTypingStore } from '@/lib/stores/typing-store';
 import { publishUser, useSessionStore } from '@/lib/stores/session-store';
 import { conversation, ME, message, user } from '@/lib/testing/fixtures';
 import { ConversationList } from './conversation-list';
@@ -14,7 +16,7 @@ vi.mock('@/lib/realtime/read-marking', () => readMarking);
 describe('ConversationList', () => {
   beforeEach(async () => {
     readMarking.openConversation.mockReset();
-    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone' });
+    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true });
     await initI18n('en');
   });
   afterEach(cleanup);
@@ -80,5 +82,22 @@ describe('ConversationList', () => {
     expect(screen.queryByText('No conversations yet.')).toBeNull();
     const row = screen.getByRole('button', { name: 'Grace New conversation' });
     expect(row.getAttribute('aria-current')).toBe('true');
+  });
+
+  it('puts a dot on the avatar of people online, named for screen readers, and says who is typing', () => {
+    useConversationsStore.setState({
+      status: 'ready',
+      conversations: [conversation(2, message(5, { text: 'hi' })), conversation(3, message(4, { sender_id: 3, text: 'yo' }))],
+    });
+    usePresenceStore.getState().apply({ user_id: 2, online: true, last_seen_at: null });
+    usePresenceStore.getState().apply({ user_id: 3, online: false, last_seen_at: '2025-01-01T12:00:00.000Z' });
+    useTypingStore.getState().setTyping(3, true);
+    render(<ConversationList />);
+    const [first, second] = screen.getAllByRole('button');
+    expect(first!.textContent).toContain('Online');
+    expect(within(first!).getByText('hi')).toBeTruthy();
+    expect(second!.textContent).not.toContain('Online');
+    expect(within(second!).getByText('typing…')).toBeTruthy();
+    expect(within(second!).queryByText('yo')).toBeNull();
   });
 });

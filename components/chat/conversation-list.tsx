@@ -2,7 +2,9 @@ import { useCallback, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { openConversation } from '@/lib/realtime/read-marking';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { usePresenceStore } from '@/lib/stores/presence-store';
 import { useSessionStore } from '@/lib/stores/session-store';
+import { useTypingStore } from '@/lib/stores/typing-store';
 import { useT } from '@/lib/i18n';
 import { useLanguage } from '@/components/i18n/i18n-provider';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -43,6 +45,8 @@ export function ConversationList() {
       loadingMore: state.loadingMore,
     })),
   );
+  const presence = usePresenceStore((state) => state.presence);
+  const typing = useTypingStore((state) => state.typing);
   const open = useCallback((peerId: number) => openConversation(peerId), []);
 
   if (status === 'idle' || status === 'loading') return <Spinner label={t('common.loading')} />;
@@ -82,6 +86,8 @@ export function ConversationList() {
             selected={conversation.user.id === receiver}
             now={now}
             language={language}
+            online={presence[conversation.user.id]?.online === true}
+            typing={typing[conversation.user.id] === true}
             onOpen={open}
           />
         ))}

@@ -13,6 +13,10 @@ interface Props {
   selected: boolean;
   now: Date;
   language: string;
+  /** They are online and the user may see it: a dot on the avatar. */
+  online: boolean;
+  /** They are typing to the user: said in place of the last message. */
+  typing: boolean;
   onOpen: (peerId: number) => void;
 }
 
@@ -27,7 +31,7 @@ export function previewOf({ last_message: message }: Conversation, me: number | 
   return message.sender_id === me ? t('conversations.lastMessageYou', { text: content }) : content;
 }
 
-export const ConversationRow = memo(function ConversationRow({ conversation, me, selected, now, language, onOpen }: Props) {
+export const ConversationRow = memo(function ConversationRow({ conversation, me, selected, now, language, online, typing, onOpen }: Props) {
   const t = useT();
   const { user, unread_count: unread } = conversation;
   const name = user.deleted ? t('safety.deletedAccount') : user.username || t('common.unknownUser');
@@ -46,7 +50,10 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
         aria-current={selected ? 'true' : undefined}
         onClick={() => onOpen(user.id)}
       >
-        <Avatar name={name} src={user.avatar} size={48} />
+        <span className={styles.avatarWrap}>
+          <Avatar name={name} src={user.avatar} size={48} />
+          {online ? <span className={styles.onlineDot} aria-hidden="true" /> : null}
+        </span>
         <span className={styles.rowText}>
           <span className={styles.rowTop}>
             <span className={styles.rowName}>{name}</span>{' '}
@@ -56,6 +63,7 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
                 <span className="visually-hidden">{t('safety.muted')}</span>
               </span>
             ) : null}
+            {online ? <span className="visually-hidden">{` ${t('presence.online')}`}</span> : null}
             {time ? (
               <time className={styles.rowTime} dateTime={conversation.last_message.created_at} title={formatFull(time, language)}>
                 {formatRelative(time, now, language)}
@@ -63,7 +71,11 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
             ) : null}
           </span>{' '}
           <span className={styles.rowBottom}>
-            <span className={styles.preview}>{preview}</span>{' '}
+            {typing ? (
+              <span className={`${styles.preview} ${styles.typing}`}>{t('conversations.typing')}</span>
+            ) : (
+              <span className={styles.preview}>{preview}</span>
+            )}{' '}
             {unread > 0 ? (
               <span className={styles.badge}>
                 <span aria-hidden="true">{unread > 99 ? '99+' : unread}</span>

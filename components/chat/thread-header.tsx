@@ -8,16 +8,21 @@ import { Avatar } from '@/components/ui/avatar';
 import { BackIcon, BellIcon, BellOffIcon } from '@/components/ui/icons';
 import { FollowButton } from '@/components/people/follow-button';
 import { ProfileCard } from '@/components/people/profile-card';
+import { PresenceLine } from './presence-line';
 import buttons from '@/components/ui/button.module.css';
 import styles from './thread.module.css';
 
 interface Props {
+  peerId: number;
   peer: UserSummary | null;
   name: string;
 }
 
-/** Who the conversation is with: back (phone), their face and name (opens their card), follow. */
-export function ThreadHeader({ peer, name }: Props) {
+/**
+ * Who the conversation is with: back (phone), their face and name (opens their card), whether
+ * they are typing, online or when they were last seen, follow.
+ */
+export function ThreadHeader({ peerId, peer, name }: Props) {
   const t = useT();
   const id = useId();
   const [cardOpen, setCardOpen] = useState(false);
@@ -48,7 +53,8 @@ export function ThreadHeader({ peer, name }: Props) {
         >
           <BackIcon />
         </button>
-        <h2 className={styles.heading}>
+        <div className={styles.heading}>
+          <h2 className={styles.headingTitle}>
           <button
             type="button"
             className={styles.peer}
@@ -60,7 +66,9 @@ export function ThreadHeader({ peer, name }: Props) {
             <Avatar name={name} src={peer?.avatar ?? null} size={36} />
             <span className={styles.peerName}>{name}</span>
           </button>
-        </h2>
+          </h2>
+          <PresenceLine peerId={peerId} name={name} />
+        </div>
         {muted !== null ? (
           <button
             type="button"

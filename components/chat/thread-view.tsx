@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { Attachment } from '@/lib/contract';
 import { useProfile, usePeopleStore } from '@/lib/stores/people-store';
-import { sendMessage } from '@/lib/realtime/messaging-session';
+import { noteTyping, sendMessage, stopTyping } from '@/lib/realtime/messaging-session';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useT } from '@/lib/i18n';
@@ -40,6 +40,8 @@ export function ThreadView({ peerId }: { peerId: number }) {
     // openConversation already started it; a receiver set any other way still gets its thread.
     void useThreadStore.getState().loadThread(peerId);
     void usePeopleStore.getState().loadProfile(peerId);
+    // Leaving the conversation stops typing to them.
+    return () => stopTyping(peerId);
   }, [peerId]);
 
   function send(text: string, attachment?: Attachment) {
@@ -75,7 +77,7 @@ export function ThreadView({ peerId }: { peerId: number }) {
 
   return (
     <section className={styles.thread} aria-label={t('thread.title', { name })}>
-      <ThreadHeader peer={peer} name={name} />
+      <ThreadHeader peerId={peerId} peer={peer} name={name} />
       <div className={styles.body}>{body}</div>
       {cannotMessage(peer?.deleted ?? false, profile) ? (
         // Said before anyone types: the server would refuse the message anyway.
@@ -83,7 +85,14 @@ export function ThreadView({ peerId }: { peerId: number }) {
           {peer?.deleted ? t('safety.deletedNoReply') : profile?.blocked ? t('safety.youBlocked', { name }) : t('safety.cannotMessage')}
         </p>
       ) : (
-        <Composer onSend={send} placeholder={t('composer.placeholderTo', { name })} autoFocus={focusComposer} draftKey={draftKey} />
+        <Composer
+          onSend={send}
+          onTextChange={(text) => noteTyping(peerId, text.trim() !== '')}
+          onBlur={() => stopTyping(peerId)}
+          placeholder={t('composer.placeholderTo', { name })}
+          autoFocus={focusComposer}
+          draftKey={draftKey}
+        />
       )}
       <p className="visually-hidden" role="status">
         {announcement}

@@ -11,7 +11,7 @@ import styles from './header.module.css';
 
 type Saving = { state: 'idle' } | { state: 'saving' } | { state: 'saved' } | { state: 'failed'; message: string };
 
-/** The settings popover: the UI language, saved on the server and in `locale`; the storage the user's uploads take. */
+/** The settings popover: the UI language (saved on the server and in `locale`) and the way to privacy and account settings. */
 export function SettingsMenu() {
   const t = useT();
   const id = useId();

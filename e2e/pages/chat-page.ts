@@ -39,6 +39,11 @@ export class ChatPage {
     await expect(this.thread(name)).toBeVisible();
   }
 
+  /** A person's row in the conversation list (named by them, then the last message's time…). */
+  conversationRow(name: string): Locator {
+    return this.conversations.getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}`) });
+  }
+
   async openConversation(name: string) {
     await this.conversations.getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}`) }).click();
     await expect(this.thread(name)).toBeVisible();

@@ -40,3 +40,15 @@ export const REPORT_REASONS = ['spam', 'harassment', 'inappropriate', 'other'] a
 export type ReportReason = (typeof REPORT_REASONS)[number];
 /** Longest free text a report may carry, in characters. */
 export const REPORT_DETAILS_MAX = 1000;
+
+/**
+ * Typing signals (docs/DECISIONS.md, "Live signals"). While someone types, the client sends
+ * `typing: true` at once and again every TYPING_REFRESH_MS; TYPING_IDLE_MS after the last keystroke
+ * (or at send, blur, or an emptied box) it sends `typing: false`. The receiver forgets a `true`
+ * not renewed within TYPING_EXPIRY_MS, so a lost `false` clears by itself.
+ */
+export const TYPING_REFRESH_MS = 3_000;
+export const TYPING_IDLE_MS = 5_000;
+export const TYPING_EXPIRY_MS = 7_000;
+/** Most people one socket follows the presence of (`presence_subscribe`). */
+export const MAX_PRESENCE_SUBSCRIPTIONS = 100;

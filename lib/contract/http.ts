@@ -16,6 +16,8 @@ export interface User {
   is_active: boolean;
   /** Who may start a conversation with them: everyone, people they follow, or nobody. */
   message_policy: MessagePolicy;
+  /** Others may see when the user is online and was last seen; off, the user sees no one's. */
+  show_presence: boolean;
 }
 
 export interface AuthorizeResponse {

@@ -2,7 +2,7 @@
 // client imports their inferred types (type-only imports are erased), so zod stays out of the
 // browser bundle. Deliberately not re-exported from index.ts.
 import { z } from 'zod';
-import { MAX_MESSAGE_LENGTH, MESSAGE_POLICIES, REPORT_DETAILS_MAX, REPORT_REASONS, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
+import { MAX_MESSAGE_LENGTH, MAX_PRESENCE_SUBSCRIPTIONS, MESSAGE_POLICIES, REPORT_DETAILS_MAX, REPORT_REASONS, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
 import { cleanDisplayName } from './display-text';
 
 /** Longest display name, in UTF-16 code units once cleaned. */
@@ -67,10 +67,17 @@ export type FollowPayload = z.infer<typeof followPayloadSchema>;
 export const readPayloadSchema = z.strictObject({ user_id: userId });
 export type ReadPayload = z.infer<typeof readPayloadSchema>;
 
-/** PATCH /api/accounts/settings: any of the settings, at least one. */
+/** PATCH /api/accounts/settings: any of the user's settings, at least one. */
 export const settingsRequestSchema = z
-  .strictObject({ language: z.enum(SUPPORTED_LANGUAGES).optional(), message_policy: z.enum(MESSAGE_POLICIES).optional() })
-  .refine((body) => body.language !== undefined || body.message_policy !== undefined, { message: 'Nothing to change.' });
+  .strictObject({
+    language: z.enum(SUPPORTED_LANGUAGES).optional(),
+    message_policy: z.enum(MESSAGE_POLICIES).optional(),
+    /** Others see when the user is online and when they were last seen; off, the user sees no one's. */
+    show_presence: z.boolean().optional(),
+  })
+  .refine((settings) => Object.values(settings).some((value) => value !== undefined), {
+    message: 'Nothing to change: send language, message_policy or show_presence.',
+  });
 export type SettingsRequest = z.infer<typeof settingsRequestSchema>;
 
 /** Socket `sync`: the signed-in account's messages with seq > after, oldest first. */
@@ -96,3 +103,16 @@ export const reportRequestSchema = z
     message: 'Report either a message (message_id) or a person (user_id).',
   });
 export type ReportRequest = z.infer<typeof reportRequestSchema>;
+
+/** Socket `typing`: the sender is (true) or stopped (false) writing to `user_id`. Never stored. */
+export const typingPayloadSchema = z.strictObject({ user_id: userId, typing: z.boolean() });
+export type TypingPayload = z.infer<typeof typingPayloadSchema>;
+
+/**
+ * Socket `presence_subscribe`: the people whose presence this socket follows from now on (it
+ * replaces the previous list; empty stops following anyone).
+ */
+export const presenceSubscribePayloadSchema = z.strictObject({
+  user_ids: z.array(userId).max(MAX_PRESENCE_SUBSCRIPTIONS),
+});
+export type PresenceSubscribePayload = z.infer<typeof presenceSubscribePayloadSchema>;

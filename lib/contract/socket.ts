@@ -4,9 +4,9 @@
 import type { ErrorBody } from './http';
 import type { FollowPayload, MessagePayload, ReadPayload, SendPayload } from './messaging';
 import type { SafetyChange } from './safety';
-import type { SyncPayload } from './schemas';
+import type { PresenceSubscribePayload, SyncPayload, TypingPayload } from './schemas';
 
-export type { FollowPayload, MessagePayload, ReadPayload, SendPayload, SyncPayload };
+export type { FollowPayload, MessagePayload, PresenceSubscribePayload, ReadPayload, SendPayload, SyncPayload, TypingPayload };
 
 /** Every acknowledgement is either the result or an error in the HTTP error shapes. */
 export type Ack<T> = { data: T } | { error: ErrorBody };
@@ -44,6 +44,30 @@ export interface ConversationReadPayload {
   user_id: number;
 }
 
+/** `typing` as the recipient hears it: `user_id` is the person writing to them. */
+export interface TypingEventPayload {
+  user_id: number;
+  typing: boolean;
+}
+
+/**
+ * Someone's presence as a viewer may see it. Online: `online` true, `last_seen_at` null. Offline:
+ * `online` false, `last_seen_at` when their last tab closed (null when not known). Hidden (they
+ * turned presence off, or the viewer did, or they no longer share it with the viewer): `online`
+ * false and `last_seen_at` null, shown as nothing at all.
+ */
+export interface PresencePayload {
+  user_id: number;
+  online: boolean;
+  last_seen_at: string | null;
+}
+
+/** The ack of `presence_subscribe`: the current presence of those the viewer may see. */
+export interface PresenceSubscribeResult {
+  /** Only the people whose presence the viewer may see; anyone else asked for is left out. */
+  presence: PresencePayload[];
+}
+
 export interface ClientToServerEvents {
   init: (payload: InitPayload, ack?: AckCallback<InitPayload>) => void;
   send: (payload: SendPayload, ack?: AckCallback<MessagePayload>) => void;
@@ -51,6 +75,9 @@ export interface ClientToServerEvents {
   read: (payload: ReadPayload, ack?: AckCallback<MessageCountPayload>) => void;
   /** Catch-up after a (re)connect or a gap: the account's messages after a seq it holds. */
   sync: (payload: SyncPayload, ack?: AckCallback<SyncResult>) => void;
+  /** Ephemeral: relayed to the recipient's tabs, never stored. The ack says nothing about delivery. */
+  typing: (payload: TypingPayload, ack?: AckCallback<Record<string, never>>) => void;
+  presence_subscribe: (payload: PresenceSubscribePayload, ack?: AckCallback<PresenceSubscribeResult>) => void;
 }
 
 export interface ServerToClientEvents {
@@ -64,6 +91,10 @@ export interface ServerToClientEvents {
   conversation_read: (payload: ConversationReadPayload) => void;
   /** One of the user's devices blocked or unblocked someone, muted a conversation, or changed who may message them. */
   safety_changed: (payload: SafetyChange) => void;
+  /** Someone is (or stopped) writing to the user. */
+  typing: (payload: TypingEventPayload) => void;
+  /** The presence of someone this socket subscribed to changed. */
+  presence: (payload: PresencePayload) => void;
 }
 
 /** The handshake's `auth` object: the stored token value, with or without its Bearer prefix. */

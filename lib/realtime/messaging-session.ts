@@ -16,8 +16,11 @@ import { useViewStore } from '@/lib/stores/view-store';
 import type { MessagePayload } from '@/lib/contract';
 import { createCatchUp } from './catch-up';
 import { startOutboxSender, type OutboxSender, type SendOptions, type SendResult } from './outbox-sender';
+import { startPresenceSubscriptions } from './presence-subscriptions';
 import { readOpenConversationIfUnread } from './read-marking';
 import { wireSessionEvents, type FollowedListener } from './session-events';
+import { createTypingReceiver } from './typing-receiver';
+import { createTypingSender, type TypingSender } from './typing-sender';
 
 export type { SendOptions, SendResult };
 
@@ -27,6 +30,7 @@ const FRESH_LIST_MS = 5_000;
 interface Session {
   userId: number;
   sender: OutboxSender;
+  typing: TypingSender;
   stop: () => void;
 }
 
@@ -113,6 +117,10 @@ function createSession(userId: number, storage: OutboxStorage): Session {
   }
 
   const sender = startOutboxSender({ userId, storage, onStored: (message) => catchUp.note(message.seq) });
+  // Typing is ephemeral: its acks say nothing worth waiting for, and a signal that fails is not retried.
+  const typing = createTypingSender({ emit: (payload) => void socketService.request('typing', payload) });
+  const typingReceiver = createTypingReceiver();
+  const presence = startPresenceSubscriptions();
 
   // Already connected when started: any connection from now on is a reconnection.
   let connectedBefore = socketService.isReady();
@@ -138,7 +146,7 @@ function createSession(userId: number, storage: OutboxStorage): Session {
   }
 
   const stops = [
-    wireSessionEvents({ catchUp, followedListeners }),
+    wireSessionEvents({ catchUp, followedListeners, typing: typingReceiver, presence }),
     socketService.on('ready', onReady),
     () => catchUp.stop(),
     startSearchSync(),
@@ -146,12 +154,16 @@ function createSession(userId: number, storage: OutboxStorage): Session {
     useViewStore.subscribe((state, previous) => {
       if (state.seesLatest && !previous.seesLatest) readOpenConversationIfUnread();
     }),
+    () => typing.dispose(),
+    () => typingReceiver.stop(),
+    () => presence.stop(),
   ];
   document.addEventListener('visibilitychange', onTabVisible);
 
   const session: Session = {
     userId,
     sender,
+    typing,
     stop() {
       if (current !== session) return;
       current = null;
@@ -195,10 +207,21 @@ export function isMessagingSessionActive(): boolean {
 
 const NO_SESSION = 'Not signed in.';
 
-/** The composer's send: through the outbox of the running session. */
+/** The composer's send: through the outbox of the running session. Typing to them stops. */
 export function sendMessage(peerId: number, text: string, options?: SendOptions): Promise<SendResult> {
   if (!current) return Promise.resolve({ status: 'failed', clientId: '', error: NO_SESSION });
+  current.typing.stop(peerId);
   return current.sender.send(peerId, text, options);
+}
+
+/** The text in the box to `peerId` changed (the composer): typing signals follow it. */
+export function noteTyping(peerId: number, hasText: boolean): void {
+  current?.typing.input(peerId, hasText);
+}
+
+/** The box to `peerId` was left (blur, another conversation opened): typing to them stops. */
+export function stopTyping(peerId: number): void {
+  current?.typing.stop(peerId);
 }
 
 /** A failed message's retry button. */

@@ -1,6 +1,7 @@
 // The one place where the socket's events reach the stores, with the counter rules of
 // docs/CLIENT-RULES.md ("Socket events"): message_count sets the unread total, each `message`
 // adds one to it and is passed on, `followed` notifies its subscribers with the value false.
+// The live signals (`typing`, `presence`) are ephemeral: they never touch a count or a thread.
 import type { FollowedPayload, MessagePayload } from '@/lib/contract';
 import { socketService } from '@/lib/socket/socket-service';
 import { useConnectionStore } from '@/lib/stores/connection-store';
@@ -8,9 +9,12 @@ import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useCounterStore } from '@/lib/stores/counter-store';
 import { usePeopleStore } from '@/lib/stores/people-store';
 import { useSafetyStore } from '@/lib/stores/safety-store';
+import { usePresenceStore } from '@/lib/stores/presence-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import type { CatchUp } from './catch-up';
+import type { PresenceSubscriptions } from './presence-subscriptions';
 import { isViewing, markConversationRead } from './read-marking';
+import type { TypingReceiver } from './typing-receiver';
 
 /** Subscribers of `followed` hear `false`, whatever the payload (the follow state comes apart). */
 export type FollowedListener = (value: false) => void;
@@ -18,6 +22,8 @@ export type FollowedListener = (value: false) => void;
 export interface SessionEventsOptions {
   catchUp: CatchUp;
   followedListeners: ReadonlySet<FollowedListener>;
+  typing: TypingReceiver;
+  presence: PresenceSubscriptions;
 }
 
 /** An incoming message: onto its row and its thread; read at once if the user is looking at it. */
@@ -39,7 +45,7 @@ function receiveSentElsewhere(message: MessagePayload, catchUp: CatchUp): void {
 }
 
 /** Subscribes the stores to the socket's events; returns the function that unsubscribes them. */
-export function wireSessionEvents({ catchUp, followedListeners }: SessionEventsOptions): () => void {
+export function wireSessionEvents({ catchUp, followedListeners, typing, presence }: SessionEventsOptions): () => void {
   const counters = () => useCounterStore.getState();
   const people = () => usePeopleStore.getState();
   // The status may have changed before the session started (the socket connects first).
@@ -50,18 +56,26 @@ export function wireSessionEvents({ catchUp, followedListeners }: SessionEventsO
     socketService.on('message', (message) => {
       counters().incrementUnread();
       receiveIncoming(message, catchUp);
+      // What they were typing has arrived; and having written, they may now share their presence.
+      typing.messageFrom(message.sender_id);
+      presence.noteContact(message.sender_id);
     }),
     socketService.on('followed', (payload: FollowedPayload) => {
       for (const listener of [...followedListeners]) listener(false);
       people().applyFollowed(payload);
     }),
-    socketService.on('follower', (payload) => people().applyFollower(payload)),
+    socketService.on('follower', (payload) => {
+      people().applyFollower(payload);
+      if (payload.following) presence.noteContact(payload.follower_id);
+    }),
     socketService.on('message_sent', (message) => receiveSentElsewhere(message, catchUp)),
     socketService.on('conversation_read', ({ user_id }) => {
       useConversationsStore.getState().markRead(user_id);
       useThreadStore.getState().markIncomingRead(user_id, new Date().toISOString());
     }),
     socketService.on('safety_changed', (change) => useSafetyStore.getState().applyChange(change)),
+    socketService.on('typing', (payload) => typing.receive(payload)),
+    socketService.on('presence', (payload) => usePresenceStore.getState().apply(payload)),
   ];
   return () => {
     for (const stop of stops) stop();

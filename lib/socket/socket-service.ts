@@ -109,6 +109,8 @@ export function createSocketService(
     'message_sent',
     'follower',
     'conversation_read',
+    'typing',
+    'presence',
   ];
 
   function createSocket(): ClientSocket {

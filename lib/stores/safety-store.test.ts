@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BlockResult, Conversation, MuteResult, Page, User } from '@/lib/contract';
-import { conversation, message } from '@/lib/testing/fixtures';
+import { account, conversation, message } from '@/lib/testing/fixtures';
 import { useConversationsStore } from './conversations-store';
 import { useSafetyStore } from './safety-store';
 import { useSessionStore } from './session-store';
@@ -20,7 +20,7 @@ vi.mock('@/lib/api/conversations', () => ({ listConversations: api.listConversat
 
 const safety = () => useSafetyStore.getState();
 const rows = () => useConversationsStore.getState().conversations.map((row) => [row.user.id, row.unread_count, row.muted]);
-const me: User = { id: 7, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone' };
+const me: User = account({ id: 7 });
 
 // Every store goes back to its initial state after each test (testing/client/zustand.ts).
 beforeEach(() => {

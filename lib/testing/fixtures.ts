@@ -1,7 +1,15 @@
 // Small builders for messaging tests. The signed-in user is 7 unless a test says otherwise.
-import type { Conversation, MessagePayload, UserSummary } from '@/lib/contract';
+import type { Conversation, MessagePayload, User, UserSummary } from '@/lib/contract';
 
 export const ME = 7;
+
+/**
+ * The signed-in user as the API returns them (accounts/info, authorize): every field set to a new
+ * account's value, so a field added to User is added here once, not to every test.
+ */
+export function account(fields: Partial<User> = {}): User {
+  return { id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, ...fields };
+}
 
 export function user(id: number, fields: Partial<UserSummary> = {}): UserSummary {
   return { id, username: `user${id}`, avatar: null, is_following: false, follows_you: false, deleted: false, ...fields };

@@ -113,9 +113,9 @@ export async function countUnread(db: Db, userId: number): Promise<number> {
  * What `init` reads, in one query: whether the account is still active, and its unread total
  * (unreadTotal, as countUnread). Null when there is no such account.
  */
-export async function initialCounts(db: Db, userId: number): Promise<{ active: boolean; unread: number } | null> {
-  const [row] = await rows<{ active: boolean; unread: number }>(db, sql`
-    select u.is_active as active, ${unreadTotal(sql`u.id`)} as unread
+export async function initialCounts(db: Db, userId: number): Promise<{ active: boolean; unread: number; showPresence: boolean } | null> {
+  const [row] = await rows<{ active: boolean; unread: number; showPresence: boolean }>(db, sql`
+    select u.is_active as active, ${unreadTotal(sql`u.id`)} as unread, u.show_presence as "showPresence"
     from users u where u.id = ${userId}`);
   return row ?? null;
 }

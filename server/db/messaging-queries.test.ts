@@ -133,11 +133,11 @@ describe('conversations and unread counts', () => {
     await setUserActive(db, gone.id, false);
     expect((await listConversations(db, me.id, null, 10)).results).toEqual([]);
     expect(await countUnread(db, me.id)).toBe(0);
-    expect(await initialCounts(db, me.id)).toEqual({ active: true, unread: 0 });
-    expect(await initialCounts(db, gone.id)).toEqual({ active: false, unread: 0 });
+    expect(await initialCounts(db, me.id)).toEqual({ active: true, unread: 0, showPresence: true });
+    expect(await initialCounts(db, gone.id)).toEqual({ active: false, unread: 0, showPresence: true });
     await setUserActive(db, gone.id, true);
     expect(await countUnread(db, me.id)).toBe(1);
-    expect(await initialCounts(db, me.id)).toEqual({ active: true, unread: 1 });
+    expect(await initialCounts(db, me.id)).toEqual({ active: true, unread: 1, showPresence: true });
     expect(await initialCounts(db, 2_000_000_000)).toBeNull();
   });
 

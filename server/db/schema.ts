@@ -50,6 +50,10 @@ export const users = pgTable('users', {
    * (server/auth/account-check.ts).
    */
   firebaseCheckedAt: timestamp('firebase_checked_at', { withTimezone: true }),
+  /** Others may see when this user is online and was last seen (and this user sees theirs). */
+  showPresence: boolean('show_presence').notNull().default(true),
+  /** When the user's last tab closed (written when they go offline; null: not since this existed). */
+  lastSeenAt: timestamp('last_seen_at', { withTimezone: true, precision: 3 }),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (table) => [

@@ -69,13 +69,19 @@ export async function findConversationPeer(db: Db, id: number): Promise<UserRow 
 export interface UserSettings {
   language?: Language;
   messagePolicy?: MessagePolicy;
+  showPresence?: boolean;
 }
 
-export async function updateSettings(db: Db, id: number, settings: UserSettings): Promise<UserRow | null> {
-  const [row] = await db
-    .update(users)
-    .set({ ...settings, updatedAt: sql`now()` })
-    .where(eq(users.id, id))
-    .returning();
-  return row ?? null;
+/** Changes the given settings; returns the row as it was before and as it is now. */
+export async function updateSettings(db: Db, id: number, settings: UserSettings): Promise<{ before: UserRow; after: UserRow } | null> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+    if (!before) return null;
+    const [after] = await tx
+      .update(users)
+      .set({ ...settings, updatedAt: sql`now()` })
+      .where(eq(users.id, id))
+      .returning();
+    return after ? { before, after } : null;
+  });
 }

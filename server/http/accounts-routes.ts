@@ -21,15 +21,21 @@ export interface SocketDisconnector {
   disconnectSession(sessionId: number): void;
 }
 
+/** How the HTTP side tells the realtime layer that someone's presence setting changed. */
+export interface PresenceSettingListener {
+  settingChanged(userId: number, shown: boolean): Promise<void>;
+}
+
 export interface AccountsRoutesDeps {
   db: Db;
   verifier: FirebaseTokenVerifier;
   sockets: SocketDisconnector & SocketNotifier;
+  presence: PresenceSettingListener;
   /** Where a deleted account's uploads are erased from. */
   storage: FileStorage;
 }
 
-export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, storage }: AccountsRoutesDeps): void {
+export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, presence, storage }: AccountsRoutesDeps): void {
   app.post('/accounts/authorize', async (request): Promise<AuthorizeResponse> => {
     const body = parseBody(authorizeRequestSchema, request.body);
     const claims = await verifyIdToken(verifier, body.id_token);
@@ -65,12 +71,19 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, st
 
   app.patch('/accounts/settings', async (request): Promise<User> => {
     const { user } = await authenticateActive(db, request);
-    const { language, message_policy: messagePolicy } = parseBody(settingsRequestSchema, request.body);
-    const updated = await updateSettings(db, user.id, { language, messagePolicy });
+    const { language, message_policy: messagePolicy, show_presence: showPresence } = parseBody(settingsRequestSchema, request.body);
+    const updated = await updateSettings(db, user.id, { language, messagePolicy, showPresence });
     if (!updated) throw HttpError.msg(404, 'User not found.');
-    // The privacy setting shows on every device at once; the language follows at the next sign-in.
+    const { before, after } = updated;
+    // The privacy settings show on every device at once; the language follows at the next sign-in.
     if (messagePolicy !== undefined) sockets.notify(user.id, 'safety_changed', { type: 'message_policy', message_policy: messagePolicy });
-    return toUser(updated);
+    if (before.showPresence !== after.showPresence) {
+      // Saved either way; watchers who miss this learn it at their next subscription.
+      await presence.settingChanged(user.id, after.showPresence).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'presence setting not announced');
+      });
+    }
+    return toUser(after);
   });
 
   // Everything held about the caller, streamed (account-export.ts), as a file to save. Its own

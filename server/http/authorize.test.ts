@@ -46,6 +46,7 @@ describe('POST /api/accounts/authorize', () => {
         language: 'en',
         is_active: true,
         message_policy: 'everyone',
+        show_presence: true,
       },
     });
     const info = await api(t.url, '/accounts/info', { token: `Bearer ${response.body.token}` });
@@ -53,10 +54,10 @@ describe('POST /api/accounts/authorize', () => {
     expect(info.body).toEqual(response.body.user);
   });
 
-  it('updates the same user on the next sign-in and keeps their language and their email', async () => {
+  it('updates the same user on the next sign-in and keeps their settings and their email', async () => {
     const profile = uniqueProfile('Bob');
     const first = await authorize(authorizeBody(await emulatorSignIn(profile), { username: 'Bob' }));
-    await t.db.update(users).set({ language: 'fr' }).where(eq(users.id, first.body.user.id));
+    await t.db.update(users).set({ language: 'fr', showPresence: false }).where(eq(users.id, first.body.user.id));
 
     const again = await emulatorSignIn(profile);
     const second = await authorize(
@@ -73,6 +74,7 @@ describe('POST /api/accounts/authorize', () => {
       language: 'fr',
       is_active: true,
       message_policy: 'everyone',
+      show_presence: false,
     });
     const [row] = await t.db.select().from(users).where(eq(users.id, first.body.user.id));
     expect(row?.socialType).toBe('github');

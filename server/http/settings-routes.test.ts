@@ -25,9 +25,21 @@ describe('PATCH /api/accounts/settings', () => {
     expect(again.body.user.language).toBe('fr');
   });
 
+  it('stores show_presence alone or with the language; the user object carries it, on by default', async () => {
+    const alice = await signIn(t.url, 'Alice');
+    expect(alice.user.show_presence).toBe(true);
+    const hidden = await patch({ show_presence: false }, alice.bearer);
+    expect(hidden.status).toBe(200);
+    expect(hidden.body).toEqual({ ...alice.user, show_presence: false });
+    expect((await api<User>(t.url, '/accounts/info', { token: alice.bearer })).body).toMatchObject({ show_presence: false, language: 'en' });
+    const both = await patch({ language: 'es', show_presence: true }, alice.bearer);
+    expect(both.body).toEqual({ ...alice.user, language: 'es', show_presence: true });
+  });
+
   it.each([
     ['an unsupported language', { language: 'de' }],
-    ['a missing language', {}],
+    ['a show_presence that is not a boolean', { show_presence: 'no' }],
+    ['nothing to change', {}],
     ['an unknown field', { language: 'es', theme: 'dark' }],
     ['a non-object', ['es']],
   ])('400s %s', async (_label, body) => {
@@ -35,7 +47,7 @@ describe('PATCH /api/accounts/settings', () => {
     const response = await patch(body, alice.bearer);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ non_field_errors: expect.arrayContaining([expect.any(String)]) });
-    expect((await api<User>(t.url, '/accounts/info', { token: alice.bearer })).body.language).toBe('en');
+    expect((await api<User>(t.url, '/accounts/info', { token: alice.bearer })).body).toMatchObject({ language: 'en', show_presence: true });
   });
 
   it('401s without a token and 403s a deactivated account', async () => {

@@ -11,5 +11,6 @@ export function toUser(row: UserRow): User {
     language: row.language,
     is_active: row.isActive,
     message_policy: row.messagePolicy as MessagePolicy,
+    show_presence: row.showPresence,
   };
 }

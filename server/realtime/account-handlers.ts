@@ -4,11 +4,12 @@ import type { Db } from '../db/open-database';
 import { initialCounts } from '../db/messages';
 import { formatIssues } from '../validation';
 import { errorAck, splitArgs } from './ack';
+import type { Presence } from './presence/presence';
 import { rooms, type RealtimeSocket } from './types';
 
 const initSchema = z.object({ id: z.number().int().positive() });
 
-export function registerAccountHandlers(socket: RealtimeSocket, db: Db, log: FastifyBaseLogger): void {
+export function registerAccountHandlers(socket: RealtimeSocket, db: Db, presence: Presence, log: FastifyBaseLogger): void {
   socket.on('init', async (...args: unknown[]) => {
     const { payload, ack } = splitArgs(args);
     const parsed = initSchema.safeParse(payload);
@@ -29,6 +30,12 @@ export function registerAccountHandlers(socket: RealtimeSocket, db: Db, log: Fas
       }
       socket.emit('message_count', { count: account.unread });
       ack({ data: { id } });
+      // Once per socket, and never for one that went while this init was under way (its
+      // disconnect has already run and would never take it back out).
+      if (!socket.data.present && socket.connected) {
+        socket.data.present = true;
+        presence.connected(id, account.showPresence);
+      }
     } catch (error) {
       log.error({ err: error }, 'socket init failed');
       ack(errorAck({ msg: 'Internal server error' }));

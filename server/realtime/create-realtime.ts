@@ -16,10 +16,15 @@ import { registerFollowHandlers } from './follow-handlers';
 import { handshakeAuth } from './handshake';
 import { registerMessageHandlers } from './message-handlers';
 import { createSessionCheck } from './session-check';
+import { registerPresenceHandlers } from './presence-handlers';
+import { createPresence, type Presence } from './presence/presence';
+import { createMemoryRegistry, type PresenceRegistry } from './presence/registry';
+import { registerTypingHandlers } from './typing-handlers';
 import { rooms, type RealtimeServer } from './types';
 
 export interface Realtime extends SocketDisconnector, SocketNotifier {
   io: RealtimeServer;
+  presence: Presence;
   /** Stops taking sends, commits (and acks) those already taken, then closes Socket.IO. */
   close(): Promise<void>;
 }
@@ -41,11 +46,15 @@ export interface RealtimeDeps {
   messageWriter?: MessageWriter;
   /** Session lifetimes and the Firebase account check, at the handshake and again while open. */
   sessionAuth: SessionAuth;
+  /** Who is online: Redis with several nodes (presence/redis-registry.ts); unset: this process's memory. */
+  presenceRegistry?: PresenceRegistry;
+  /** How long after a user's last tab closes they still count as online (presence/presence.ts). */
+  offlineGraceMs?: number;
 }
 
 export function createRealtime(
   httpServer: HttpServer,
-  { db, log, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter, sessionAuth }: RealtimeDeps,
+  { db, log, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter, sessionAuth, presenceRegistry, offlineGraceMs }: RealtimeDeps,
 ): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
@@ -64,6 +73,14 @@ export function createRealtime(
     maxHttpBufferSize: MAX_SOCKET_PAYLOAD_BYTES,
   });
   const writer = messageWriter ?? createMessageWriter(db);
+  const presence = createPresence({
+    io,
+    db,
+    log,
+    registry: presenceRegistry ?? createMemoryRegistry(),
+    offlineGraceMs,
+    recordAllOnClose: !presenceRegistry,
+  });
 
   const sessionCheck = createSessionCheck(io, db, sessionAuth);
 
@@ -76,6 +93,7 @@ export function createRealtime(
     socket.once('disconnect', (reason) => {
       socketCap.release(userId, socket.id);
       socketLog.info({ reason }, 'socket disconnected');
+      if (socket.data.present) presence.disconnected(userId);
     });
     void socket.join([rooms.account(userId), rooms.session(socket.data.sessionId)]);
     // Each socket is in a room of its own id, on whichever node holds it: this reaches it from any node.
@@ -87,13 +105,16 @@ export function createRealtime(
     // First: an ended session's events go no further, not even into the rate limits.
     socket.use(sessionCheck.watch(socket, socketLog));
     socket.use(limitEvents(socket, { limiters, overloaded, log: socketLog }));
-    registerAccountHandlers(socket, db, socketLog);
+    registerAccountHandlers(socket, db, presence, socketLog);
     registerMessageHandlers(socket, db, writer, socketLog);
-    registerFollowHandlers(socket, db, socketLog);
+    registerFollowHandlers(socket, db, presence, socketLog);
+    registerTypingHandlers(socket, db, socketLog);
+    registerPresenceHandlers(socket, presence, socketLog);
   });
 
   return {
     io,
+    presence,
     disconnectUser: (userId) => io.in(rooms.account(userId)).disconnectSockets(true),
     disconnectSession: (sessionId) => io.in(rooms.session(sessionId)).disconnectSockets(true),
     // The messaging room: sockets that have sent init, as for every other event to a user.
@@ -103,6 +124,8 @@ export function createRealtime(
       await writer.close();
       socketCap.close();
       await io.close();
+      // After the sockets are gone: one node records its users as last seen now.
+      await presence.close();
     },
   };
 }

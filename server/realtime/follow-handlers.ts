@@ -6,10 +6,11 @@ import { setFollow } from '../db/people';
 import { CANNOT_FOLLOW } from '../db/safety-rules';
 import { findActiveUser } from '../db/users';
 import { fieldError, onEvent, refuse } from './handler';
+import type { Presence } from './presence/presence';
 import { rooms, type RealtimeSocket } from './types';
 
 /** `follow`: follow or unfollow someone; both sides hear about it. */
-export function registerFollowHandlers(socket: RealtimeSocket, db: Db, log: FastifyBaseLogger): void {
+export function registerFollowHandlers(socket: RealtimeSocket, db: Db, presence: Presence, log: FastifyBaseLogger): void {
   onEvent(socket, log, 'follow', followPayloadSchema, async ({ user_id: followeeId, follow }, userId) => {
     if (followeeId === userId) return fieldError('user_id: You cannot follow yourself.');
     if (!(await findActiveUser(db, followeeId))) return refuse({ msg: 'User not found.' });
@@ -31,6 +32,10 @@ export function registerFollowHandlers(socket: RealtimeSocket, db: Db, log: Fast
         // hears about real changes.
         socket.nsp.to(rooms.user(userId)).emit('followed', payload);
         if (changed) socket.nsp.to(rooms.user(followeeId)).emit('follower', payload);
+        // Following the followee was what let them see the follower's presence, perhaps.
+        if (changed && !follow) {
+          presence.review(followeeId, userId).catch((error: unknown) => log.warn({ err: error }, 'presence review failed'));
+        }
       },
     };
   });

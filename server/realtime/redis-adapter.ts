@@ -17,6 +17,8 @@ export interface RedisLink {
    * so the callers fall back to this node's own counting instead of holding every event up.
    */
   commands: Redis;
+  /** The connected client, for the presence registry's keys (realtime/presence/redis-registry.ts). */
+  client: Redis;
   /** Resolves when Redis answers PING within `timeoutMs`; rejects otherwise (never waits in a queue). */
   ping(timeoutMs: number): Promise<void>;
   /** Called once when an outage starts and once when it ends, not per reconnection attempt. */
@@ -101,6 +103,7 @@ export async function connectRedis(url: string, { connectTimeoutMs = CONNECT_TIM
     // the clients' seq gap check, but live delivery should not depend on it.
     adapter: createAdapter(client, { maxLen: STREAM_MAX_LEN, readCount: STREAM_READ_COUNT }),
     commands,
+    client,
     onOutage: (listener) => void listeners.push(listener),
     ping: async (timeoutMs) => {
       // Not connected: say so now rather than queue a PING behind the reconnection.

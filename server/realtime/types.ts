@@ -4,6 +4,8 @@ import type { ClientToServerEvents, ServerToClientEvents } from '../../lib/contr
 export interface SocketData {
   userId: number;
   sessionId: number;
+  /** Its init succeeded: it counts as one of the user's tabs for presence until it disconnects. */
+  present?: boolean;
 }
 
 // One node for now: no events between servers.
@@ -15,9 +17,12 @@ export type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, 
 /**
  * Rooms. `user:` is the messaging room, joined only after a successful init. `account:` and
  * `session:` are joined at connection, so deactivation and logout reach sockets that never sent init.
+ * `presence:` rooms carry someone's presence changes to those who may see them.
  */
 export const rooms = {
   user: (userId: number) => `user:${userId}`,
   account: (userId: number) => `account:${userId}`,
   session: (sessionId: number) => `session:${sessionId}`,
+  /** Sockets allowed to see this user's presence, joined through presence_subscribe. */
+  presence: (userId: number) => `presence:${userId}`,
 };

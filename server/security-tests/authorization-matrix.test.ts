@@ -272,6 +272,16 @@ const EVENTS: Record<string, EventRow> = {
     valid: () => ({ after: 0 }),
     foreign: () => ({ payload: { after: 0, user_id: peer.user.id }, error: fieldError(/^user_id: /) }),
   },
+  // Signalling as someone else: the sender is always the socket's user.
+  typing: {
+    valid: () => ({ user_id: peer.user.id, typing: true }),
+    foreign: () => ({ payload: { user_id: third.user.id, typing: true, from_id: peer.user.id }, error: fieldError(/^from_id: /) }),
+  },
+  // Subscribing someone else's socket or account to a presence list.
+  presence_subscribe: {
+    valid: () => ({ user_ids: [peer.user.id] }),
+    foreign: () => ({ payload: { user_ids: [third.user.id], viewer_id: peer.user.id }, error: fieldError(/^viewer_id: /) }),
+  },
 };
 
 /** Events the server listens to on every socket that are Socket.IO's own, not ours. */
@@ -339,6 +349,24 @@ describe('Socket.IO authorisation matrix', () => {
     if (!('data' in synced)) throw new Error(JSON.stringify(synced));
     expect(synced.data.messages.map((message) => message.text)).toEqual(['ben to ann']);
     expect(await emitWithAck(catTab, 'read', { user_id: ben.user.id })).toEqual({ data: { count: 0 } });
+  });
+
+  it('typing reaches only its recipient; presence only those the person reached out to, whatever the caller asks', async () => {
+    const [ann, ben, cat] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben'), signIn(t.url, 'Cat')]);
+    const [annTab, benTab, catTab] = await Promise.all([tabs.open(ann), tabs.open(ben), tabs.open(cat)]);
+    const heardByCat: unknown[] = [];
+    catTab.on('typing', (payload) => heardByCat.push(payload));
+    const benHears = nextEvent(benTab, 'typing');
+    await emitWithAck(annTab, 'typing', { user_id: ben.user.id, typing: true });
+    expect(await benHears).toEqual({ user_id: ann.user.id, typing: true });
+    expect(heardByCat).toEqual([]);
+
+    // Ben follows Ann: Ann may see Ben's presence; Cat, to whom Ben never reached out, may not.
+    await emitWithAck(benTab, 'follow', { user_id: ann.user.id, follow: true });
+    expect(await emitWithAck(annTab, 'presence_subscribe', { user_ids: [ben.user.id] })).toEqual({
+      data: { presence: [{ user_id: ben.user.id, online: true, last_seen_at: null }] },
+    });
+    expect(await emitWithAck(catTab, 'presence_subscribe', { user_ids: [ben.user.id, ann.user.id] })).toEqual({ data: { presence: [] } });
   });
 
   it('deactivation closes every open socket of the account, across its sessions, and no other', async () => {

@@ -22,6 +22,8 @@ beforeAll(async () => {
         search: { perSecond: HOURLY, burst: 2 },
         upload: { perSecond: HOURLY, burst: 1 },
         export: { perSecond: HOURLY, burst: 1 },
+        typing: { perSecond: HOURLY, burst: 2 },
+        presence: { perSecond: HOURLY, burst: 1 },
       },
     },
   });
@@ -54,6 +56,18 @@ describe('socket rate limits', () => {
     const stored = await t.db.select().from(messages).where(eq(messages.senderId, alice.user.id));
     expect(stored.map((m) => m.text).sort()).toEqual(['one', 'three', 'two']);
     expect(await send(bobTab, alice.user.id, 'bob is fine')).toMatchObject({ data: { text: 'bob is fine' } });
+  });
+
+  it('refuses typing and presence_subscribe over their limits the same way', async () => {
+    const [alice, bob] = await Promise.all([signIn(t.url, 'Alice'), signIn(t.url, 'Bob')]);
+    const tab = await tabs.open(alice);
+    for (let i = 0; i < 2; i += 1) expect(await emitWithAck(tab, 'typing', { user_id: bob.user.id, typing: true })).toEqual({ data: {} });
+    const typing = await emitWithAck<Ack<unknown>>(tab, 'typing', { user_id: bob.user.id, typing: false });
+    expect(typing).toEqual({ error: { msg: expect.stringMatching(TOO_MANY) } });
+    expect(await emitWithAck(tab, 'presence_subscribe', { user_ids: [bob.user.id] })).toEqual({ data: { presence: [] } });
+    const presence = await emitWithAck<Ack<unknown>>(tab, 'presence_subscribe', { user_ids: [] });
+    expect(presence).toEqual({ error: { msg: expect.stringMatching(TOO_MANY) } });
+    waitIn('error' in presence && 'msg' in presence.error ? presence.error.msg : '');
   });
 
   it('refuses a follow over the limit the same way', async () => {

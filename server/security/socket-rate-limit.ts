@@ -7,7 +7,13 @@ import { SHED_MSG } from './load-shedding';
 import { tooManyRequests, type RateLimitName, type RateLimiters } from './rate-limit';
 
 /** Events with a stricter budget of their own; every other event takes from `event`. */
-const EVENT_BUDGETS: Partial<Record<keyof ClientToServerEvents, RateLimitName>> = { send: 'send', follow: 'follow', sync: 'sync' };
+const EVENT_BUDGETS: Partial<Record<keyof ClientToServerEvents, RateLimitName>> = {
+  send: 'send',
+  follow: 'follow',
+  sync: 'sync',
+  typing: 'typing',
+  presence_subscribe: 'presence',
+};
 
 /**
  * Never shed: init and sync are how a client recovers after a reconnect, and it does not retry

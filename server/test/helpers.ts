@@ -36,6 +36,8 @@ export interface TestServerOptions {
   inMemory?: boolean;
   /** Runs before listen(): hooks that must see the routes being registered, say. */
   beforeListen?: (server: ParleyServer) => void;
+  presence?: ServerDeps['presence'];
+  redis?: ServerDeps['redis'];
 }
 
 /**
@@ -57,6 +59,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     verifier,
     storage: options.storage ?? createLocalFileStorage(uploadsDir),
     logDestination: options.logDestination,
+    presence: options.presence,
+    redis: options.redis,
   });
   options.beforeListen?.(server);
   const { port } = await server.listen();

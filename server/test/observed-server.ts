@@ -36,7 +36,18 @@ export interface ObservedServerOptions {
 }
 
 /** Every rate limit switched off: a fuzzer reaching validation instead of the limiter. */
-export const NO_RATE_LIMITS: RateLimits = { send: null, follow: null, sync: null, search: null, upload: null, export: null, event: null, request: null };
+export const NO_RATE_LIMITS: RateLimits = {
+  send: null,
+  follow: null,
+  sync: null,
+  search: null,
+  upload: null,
+  export: null,
+  typing: null,
+  presence: null,
+  event: null,
+  request: null,
+};
 
 /**
  * startTestServer's server (PGlite in a temporary directory, the emulator-backed verifier), but

@@ -251,6 +251,8 @@ export function restGenerators(ids: RestIds) {
             () => ({ language: ['fr'] }),
             () => ({ message_policy: rng.pick(['Everyone', 'friends', 'none', '', 'nobody ', null, 0, ['nobody']]) }),
             () => ({ language: rng.pick(LANGUAGES), message_policy: hostileValue(rng, { maxHuge: 200, binary: false }, 1) }),
+            () => ({ show_presence: hostileValue(rng, { maxHuge: 200, binary: false }, 1) }),
+            () => ({ show_presence: rng.pick(['true', 'false', 0, 1, null]) }),
             () => deepValue(rng, 2_000),
             () => hostileObject(rng, { maxHuge: 1_000, binary: false }, 2),
           ])();

@@ -2,21 +2,23 @@
 // for unknown names, ignore): a payload the server would accept is never sent, so nothing stored
 // may change. Acceptance is judged on what the server receives (the JSON round trip).
 import { z } from 'zod';
+import type { ClientToServerEvents } from '../../../lib/contract';
 import {
   followPayloadSchema,
+  presenceSubscribePayloadSchema,
   readPayloadSchema,
   sendPayloadSchema,
   syncPayloadSchema,
+  typingPayloadSchema,
 } from '../../../lib/contract/schemas';
 import { NASTY_KEYS, deepValue, hostileNumber, hostileString, hostileValue, hugeString, jsonRoundTrip, type HostileOptions } from './hostile-values';
 import type { Rng } from './prng';
 
-/** Every client → server event of lib/contract/socket.ts. */
-export const KNOWN_EVENTS = ['init', 'send', 'read', 'follow', 'sync'] as const;
-export type KnownEvent = (typeof KNOWN_EVENTS)[number];
+export type KnownEvent = keyof ClientToServerEvents;
 
 export const UNKNOWN_EVENTS: readonly string[] = [
-  'error', 'message', 'message_count', 'followed', 'follower', 'message_sent', 'conversation_read', 'safety_changed',
+  'error', 'message', 'message_count', 'followed', 'follower', 'message_sent', 'conversation_read', 'safety_changed', 'presence',
+  'presence_unsubscribe', 'Typing', 'typing ',
   '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'emit', 'on', 'join', 'leave', 'use',
   'disconnect_me', 'INIT', 'Send', 'init ', ' send', 'send\u0000', 'deactivate', 'logout', 'admin', 'block', 'mute', 'report',
   '', '🙂', 'x'.repeat(5_000),
@@ -59,13 +61,18 @@ export interface SocketCase {
 
 // account-handlers' init schema is not exported; a copy errs on the safe side (it accepts more).
 const initSchema = z.object({ id: z.number().int().positive() });
+// Every client event of the contract: a new one fails the type check until the fuzz knows it.
 const SCHEMAS: Record<KnownEvent, z.ZodType> = {
   init: initSchema,
   send: sendPayloadSchema,
   read: readPayloadSchema,
   follow: followPayloadSchema,
   sync: syncPayloadSchema,
+  typing: typingPayloadSchema,
+  presence_subscribe: presenceSubscribePayloadSchema,
 };
+/** Every client → server event of lib/contract/socket.ts. */
+export const KNOWN_EVENTS = Object.keys(SCHEMAS) as KnownEvent[];
 
 const uuid = (rng: Rng) => {
   const hex = rng.chars(32, '0123456789abcdef');
@@ -84,6 +91,10 @@ function template(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, u
       return { user_id: ids.peerId, follow: rng.chance(0.5) };
     case 'sync':
       return { after: rng.int(0, 100), limit: rng.int(1, 500) };
+    case 'typing':
+      return { user_id: ids.peerId, typing: rng.chance(0.5) };
+    case 'presence_subscribe':
+      return { user_ids: [ids.peerId, ids.inactiveId, ids.missingId].slice(0, rng.int(1, 3)) };
   }
 }
 
@@ -111,7 +122,12 @@ export function wouldAccept(event: string, wire: unknown, ids: SocketIds): boole
     case 'init':
       return data.id === ids.selfId;
     case 'sync':
+    // Answered for any list: whom the caller may not see is left out, never refused.
+    case 'presence_subscribe':
       return true;
+    // Acknowledged alike whether relayed or dropped (unknown or inactive recipient): only oneself is refused.
+    case 'typing':
+      return data.user_id !== ids.selfId;
     case 'send':
       // An attachment that is not the sender's is refused; the fuzzing user owns no upload.
       return ids.activeIds.has(data.recipient_id as number) && data.recipient_id !== ids.selfId && !data.attachment_id;
@@ -180,6 +196,10 @@ function semantic(event: KnownEvent, p: Record<string, unknown>, ids: SocketIds,
         : { ...p, recipient_id: rng.pick(refusedIds(ids)) };
     case 'sync':
       return { after: rng.pick([-1, 1.5, 2 ** 53]), limit: rng.pick([0, 501, 1.5, -1]) };
+    case 'typing':
+      return { ...p, user_id: ids.selfId };
+    case 'presence_subscribe':
+      return { user_ids: rng.pick([[0], [-1], [1.5], Array.from({ length: 101 }, (_, i) => i + 1), [String(ids.peerId)]]) };
     default:
       return { ...p, user_id: rng.pick(refusedIds(ids)) };
   }
@@ -198,7 +218,8 @@ export function refusedPayload(
     let payload = category === 'semantic' ? semantic(event, base, ids, rng) : (MUTATIONS[category] as Mutation)(base, rng, options);
     const wire = jsonRoundTrip(payload);
     if (wouldAccept(event, wire, ids)) {
-      if (event === 'init' || event === 'sync') continue;
+      // Nothing of the same shape is refused for these but the caller's own id (typing): try again.
+      if (event === 'init' || event === 'sync' || event === 'presence_subscribe' || event === 'typing') continue;
       // Same shape, aimed at someone the server refuses: still tests everything up to that check.
       const idKey = event === 'send' ? 'recipient_id' : 'user_id';
       payload = { ...(wire as Record<string, unknown>), [idKey]: rng.pick(refusedIds(ids)) };
@@ -227,6 +248,10 @@ export function sentinelCases(ids: SocketIds): SocketCase[] {
     ['read', { user_id: ids.inactiveId }],
     ['follow', { user_id: ids.selfId, follow: true }],
     ['sync', { after: -1 }],
+    ['typing', { user_id: ids.selfId, typing: true }],
+    ['typing', { user_id: ids.peerId, typing: 'true' }],
+    ['presence_subscribe', { user_ids: Array.from({ length: 101 }, (_, i) => i + 1) }],
+    ['presence_subscribe', { user_ids: { 0: ids.peerId, length: 1 } }],
   ];
   const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
   return [

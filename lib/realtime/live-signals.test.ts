@@ -1,0 +1,154 @@
+// Typing and presence in the messaging session: socket events into their stores, what the session
+// sends (typing signals, presence subscriptions), and that none of it touches an unread count.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Conversation, ConversationPage, MessagePayload, Page, PresencePayload, User } from '@/lib/contract';
+import { signOut } from '@/lib/session/sign-out';
+import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
+import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
+import { createMemoryOutboxStorage } from '@/lib/outbox/outbox-storage';
+import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { useCounterStore } from '@/lib/stores/counter-store';
+import { usePresenceStore } from '@/lib/stores/presence-store';
+import { publishUser } from '@/lib/stores/session-store';
+import { useThreadStore } from '@/lib/stores/thread-store';
+import { useTypingStore } from '@/lib/stores/typing-store';
+import { settle } from '@/lib/testing/deferred';
+import { account, conversation, ME, message } from '@/lib/testing/fixtures';
+import { noteTyping, sendMessage, startMessagingSession, stopMessagingSession } from './messaging-session';
+import { openConversation } from './read-marking';
+
+const api = vi.hoisted(() => ({
+  listConversations: vi.fn<(cursor?: string | null) => Promise<ConversationPage>>(),
+  listMessages: vi.fn<(userId: number, cursor?: string | null) => Promise<Page<MessagePayload>>>(),
+}));
+vi.mock('@/lib/api/conversations', () => api);
+vi.mock('@/lib/api/users', () => ({ searchUsers: vi.fn(), getProfile: vi.fn(async () => ({ id: 9, username: 'u9', avatar: null, is_following: false, follows_you: false, followers_count: 0, following_count: 0 })) }));
+vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
+  (await import('@/lib/socket/testing/fake-service')).fakeSocketServiceModule(await importOriginal()),
+);
+
+const me = (fields: Partial<User> = {}): User => account(fields);
+const online = (id: number): PresencePayload => ({ user_id: id, online: true, last_seen_at: null });
+
+let socket: FakeSocket;
+/** What the fake server answers presence_subscribe with: the states of those asked for, if known. */
+let visible: Record<number, PresencePayload>;
+
+const subscriptions = () => socket.sentEvents('presence_subscribe').map(([, payload]) => (payload as { user_ids: number[] }).user_ids);
+const typingSignals = () => socket.sentEvents('typing').map(([, payload]) => payload);
+
+async function start(rows: Conversation[] = [conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]): Promise<void> {
+  api.listConversations.mockResolvedValue({ results: rows, next_cursor: null, last_seq: 2 });
+  publishUser(me());
+  startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
+  socket = connectFakeSocket(ME);
+  socket.ackResponder = async (event, payload) => {
+    if (event === 'sync') return { data: { messages: [], last_seq: 2, has_more: false } };
+    if (event === 'presence_subscribe') {
+      const ids = (payload as { user_ids: number[] }).user_ids;
+      return { data: { presence: ids.flatMap((id) => (visible[id] ? [visible[id]] : [])) } };
+    }
+    return event === 'read' ? { data: { count: 0 } } : { data: {} };
+  };
+  await settle();
+}
+
+describe('live signals in the messaging session', () => {
+  beforeEach(() => {
+    resetFakeSocketService();
+    api.listConversations.mockReset();
+    api.listMessages.mockReset();
+    api.listMessages.mockResolvedValue({ results: [message(1)], next_cursor: null });
+    visible = { 2: online(2) };
+  });
+  afterEach(() => stopMessagingSession());
+
+  it('shows who is typing, clears it when their message arrives, and never counts it', async () => {
+    await start();
+    socket.serverEmits('typing', { user_id: 2, typing: true });
+    expect(useTypingStore.getState().typing).toEqual({ 2: true });
+    expect(useCounterStore.getState().unread).toBe(0);
+    expect(useConversationsStore.getState().conversations.map((row) => row.unread_count)).toEqual([0, 0]);
+    socket.serverEmits('message', message(5));
+    expect(useTypingStore.getState().typing).toEqual({});
+  });
+
+  it('typing from someone with no conversation adds no row and no thread', async () => {
+    await start();
+    socket.serverEmits('typing', { user_id: 40, typing: true });
+    expect(useConversationsStore.getState().conversations.map((row) => row.user.id)).toEqual([3, 2]);
+    expect(useThreadStore.getState().threads[40]).toBeUndefined();
+  });
+
+  it('sends typing as the box changes, and "stopped" when the message goes', async () => {
+    await start();
+    noteTyping(2, true);
+    noteTyping(2, true);
+    void sendMessage(2, 'hello');
+    await settle();
+    expect(typingSignals()).toEqual([
+      { user_id: 2, typing: true },
+      { user_id: 2, typing: false },
+    ]);
+  });
+
+  it('follows the presence of the open conversation and the list, and applies the answer and later changes', async () => {
+    await start();
+    openConversation(9);
+    // The open conversation first, then the list newest first.
+    await vi.waitFor(() => expect(subscriptions().at(-1)).toEqual([9, 3, 2]));
+    await vi.waitFor(() => expect(usePresenceStore.getState().presence).toEqual({ 2: { online: true, lastSeenAt: null } }));
+
+    socket.serverEmits('presence', { user_id: 2, online: false, last_seen_at: '2025-01-01T12:00:00.000Z' });
+    expect(usePresenceStore.getState().presence[2]).toEqual({ online: false, lastSeenAt: '2025-01-01T12:00:00.000Z' });
+    // Hidden (turned off, unfollowed, deactivated): nothing is shown any more.
+    socket.serverEmits('presence', { user_id: 2, online: false, last_seen_at: null });
+    expect(usePresenceStore.getState().presence).toEqual({});
+  });
+
+  it('asks once for a burst of changes and not again for the same list', async () => {
+    await start();
+    await vi.waitFor(() => expect(subscriptions()).toEqual([[3, 2]]));
+    useConversationsStore.setState({ conversations: [...useConversationsStore.getState().conversations] });
+    openConversation(2);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(subscriptions()).toEqual([[3, 2]]);
+    socket.serverEmits('message', message(7, { sender_id: 4 }));
+    await vi.waitFor(() => expect(subscriptions()).toEqual([[3, 2], [2, 4, 3]]));
+  });
+
+  it('asks again when someone it could not see reaches out, and after a reconnect', async () => {
+    await start();
+    await vi.waitFor(() => expect(subscriptions()).toHaveLength(1));
+    visible[3] = online(3);
+    socket.serverEmits('follower', { follower_id: 3, followee_id: ME, following: true, followers_count: 1 });
+    await vi.waitFor(() => expect(subscriptions()).toHaveLength(2));
+    await vi.waitFor(() => expect(usePresenceStore.getState().presence[3]).toEqual({ online: true, lastSeenAt: null }));
+    // Someone already seen reaching out again changes nothing, nor does the list's new order.
+    socket.serverEmits('message', message(9, { sender_id: 3 }));
+    socket.serverEmits('follower', { follower_id: 2, followee_id: ME, following: true, followers_count: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(subscriptions()).toHaveLength(2);
+
+    socket.transportDrops();
+    socket.managerReconnects(1);
+    await vi.waitFor(() => expect(subscriptions()).toHaveLength(3));
+  });
+
+  it('asks for no one, and shows no one, once the user hides their own presence', async () => {
+    await start();
+    await vi.waitFor(() => expect(Object.keys(usePresenceStore.getState().presence)).toEqual(['2']));
+    publishUser(me({ show_presence: false }));
+    await vi.waitFor(() => expect(subscriptions().at(-1)).toEqual([]));
+    await vi.waitFor(() => expect(usePresenceStore.getState().presence).toEqual({}));
+  });
+
+  it('forgets presence and typing at sign-out', async () => {
+    await start();
+    await vi.waitFor(() => expect(Object.keys(usePresenceStore.getState().presence)).toEqual(['2']));
+    socket.serverEmits('typing', { user_id: 2, typing: true });
+    signOut();
+    expect(usePresenceStore.getState().presence).toEqual({});
+    expect(useTypingStore.getState().typing).toEqual({});
+  });
+});
