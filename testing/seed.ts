@@ -26,7 +26,10 @@ const CHUNK = 1_000;
  * Creates `count` active users and one new session each, in one transaction, and returns them in
  * order. Rows are what authorize writes (a users row keyed by a Firebase uid, a session storing
  * only the token's SHA-256); the uids are `seed:<prefix>:<n>`, which no Firebase account has.
- * Seeding a prefix again returns the same users with a fresh session each.
+ * Like a sign-in whose revocation check passed, seeding counts as the Firebase account check
+ * (users.firebase_checked_at = now), so a server pointed at an emulator does not find the
+ * accounts missing there and end their sessions. Seeding a prefix again returns the same users
+ * with a fresh session each.
  */
 export async function seedUsers(db: Db, { count, prefix = 'seed' }: SeedOptions): Promise<SeededUser[]> {
   if (!Number.isInteger(count) || count < 0) throw new RangeError(`count must be a whole number ≥ 0, not ${count}`);
@@ -41,11 +44,11 @@ export async function seedUsers(db: Db, { count, prefix = 'seed' }: SeedOptions)
       const chunk = wanted.slice(start, start + CHUNK);
       const rows = await tx
         .insert(users)
-        .values(chunk.map((user) => ({ ...user, avatar: null, socialType: 'google' })))
+        .values(chunk.map((user) => ({ ...user, avatar: null, socialType: 'google', firebaseCheckedAt: sql`now()` })))
         // A repeat brings the user back as seeded (active, same name) rather than failing.
         .onConflictDoUpdate({
           target: users.firebaseUid,
-          set: { username: sql`excluded.username`, email: sql`excluded.email`, isActive: true, updatedAt: sql`now()` },
+          set: { username: sql`excluded.username`, email: sql`excluded.email`, isActive: true, firebaseCheckedAt: sql`now()`, updatedAt: sql`now()` },
         })
         .returning({ id: users.id, firebaseUid: users.firebaseUid });
       // RETURNING's order is not promised; match rows by uid.
