@@ -5,7 +5,7 @@ import { MAX_MESSAGE_LENGTH } from '@/lib/contract';
 import { createMemoryOutboxStorage, type OutboxStorage } from '@/lib/outbox/outbox-storage';
 import { socketService } from '@/lib/socket/socket-service';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
-import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
+import { defaultAck, type FakeSocket } from '@/lib/socket/testing/fake-socket';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { publishUser } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
@@ -30,8 +30,7 @@ const shown = (peerId = 2) => (thread(peerId)?.messages ?? []).map((m) => m.id ?
 function storingServer(socket: FakeSocket): MessagePayload[] {
   const stored: MessagePayload[] = [];
   socket.ackResponder = async (event, payload) => {
-    if (event === 'sync') return { data: { messages: [], last_seq: 0, has_more: false } };
-    if (event !== 'send') return { data: payload };
+    if (event !== 'send') return defaultAck(event, payload);
     const send = payload as SendPayload;
     const existing = stored.find((m) => m.client_id === send.client_id);
     if (existing) return { data: existing };
@@ -71,7 +70,7 @@ describe('sending through the messaging session', () => {
   it('shows the message at once as sending, then sent with the stored id; the conversation moves up', async () => {
     const socket = await readySocket();
     const ack = deferred<unknown>();
-    socket.ackResponder = () => ack.promise;
+    socket.ackResponder = (event, payload) => (event === 'send' ? ack.promise : defaultAck(event, payload));
     const sending = sendMessage(2, '  hello  ');
     const [optimistic] = thread()?.messages ?? [];
     expect(optimistic).toMatchObject({ id: null, status: 'sending', text: 'hello', sender_id: ME, recipient_id: 2 });
@@ -88,7 +87,8 @@ describe('sending through the messaging session', () => {
 
   it('a refusal marks the message failed with the server’s message', async () => {
     const socket = await readySocket();
-    socket.ackResponder = async () => ({ error: { non_field_errors: ['recipient_id: unknown user.'] } });
+    socket.ackResponder = async (event, payload) =>
+      event === 'send' ? { error: { non_field_errors: ['recipient_id: unknown user.'] } } : defaultAck(event, payload);
     const result = await sendMessage(2, 'hi');
     expect(result).toMatchObject({ status: 'failed', error: 'This person can’t receive messages any more.' });
     expect(thread()?.messages[0]).toMatchObject({ id: null, status: 'failed', error: 'This person can’t receive messages any more.' });

@@ -22,6 +22,16 @@ class Emitter {
 
 export type AckResponder = (event: string, payload: unknown) => Promise<unknown>;
 
+/**
+ * What the fake server answers by default, in each event's own shape: init echoes its payload,
+ * sync has nothing new, presence_subscribe shows no one; anything else echoes its payload.
+ */
+export const defaultAck: AckResponder = async (event, payload) => {
+  if (event === 'sync') return { data: { messages: [], last_seq: (payload as { after: number }).after, has_more: false } };
+  if (event === 'presence_subscribe') return { data: { presence: [] } };
+  return { data: payload ?? null };
+};
+
 export class FakeSocket extends Emitter {
   connected = false;
   active = false;
@@ -31,13 +41,10 @@ export class FakeSocket extends Emitter {
   readonly io = new Emitter();
   connectCalls = 0;
   /**
-   * How the fake server answers acks; by default every event succeeds: init echoes its payload,
-   * sync has nothing new.
+   * How the fake server answers acks; by default every event succeeds (defaultAck). A test that
+   * answers one event its own way passes the others to defaultAck.
    */
-  ackResponder: AckResponder = async (event, payload) => {
-    if (event === 'sync') return { data: { messages: [], last_seq: (payload as { after: number }).after, has_more: false } };
-    return { data: payload ?? null };
-  };
+  ackResponder: AckResponder = defaultAck;
 
   constructor(
     readonly url: string | undefined,
