@@ -14,6 +14,9 @@ import type { RedisLink } from './realtime/redis-adapter';
 import type { RealtimeServer } from './realtime/types';
 import { createReadiness } from './readiness';
 import { createLocalFileStorage, type FileStorage } from './storage/file-storage';
+import { createPushNotifier } from './push/push-notifier';
+import type { VapidKeys } from './push/push-settings';
+import { createMemoryVisibility, createRedisVisibility } from './push/visibility';
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
@@ -35,6 +38,8 @@ export interface ServerDeps {
   nextUpgradeHandler?: UpgradeHandler;
   /** Where the JSON log lines go; stdout by default (tests capture them). */
   logDestination?: LogDestination;
+  /** Web Push with these keys, to these push services; unset: no Web Push. */
+  push?: { vapid: VapidKeys; endpointOrigins: readonly string[] };
 }
 
 export interface ParleyServer {
@@ -61,7 +66,7 @@ const KEEP_ALIVE_MS = 65_000;
 
 /** One node server, one port: /api → Fastify, /socket.io → Socket.IO, everything else → Next. */
 export function createServer(deps: ServerDeps): ParleyServer {
-  const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination } = deps;
+  const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination, push } = deps;
   const rateLimits = config.rateLimits ?? DEFAULT_RATE_LIMITS;
   let draining = false;
   let fastifyHandler: RequestHandler = () => {};
@@ -90,6 +95,7 @@ export function createServer(deps: ServerDeps): ParleyServer {
     production: config.nodeEnv === 'production',
     readiness: createReadiness({ db: db.db, redis, draining: () => draining }),
     allowedOrigins: config.allowedOrigins ?? null,
+    push: push && { publicKey: push.vapid.publicKey, endpointOrigins: push.endpointOrigins },
     // Late-bound: the realtime layer needs app.log, the routes need the realtime layer.
     sockets: {
       disconnectUser: (userId) => realtime.disconnectUser(userId),
@@ -100,12 +106,16 @@ export function createServer(deps: ServerDeps): ParleyServer {
       return httpServer;
     },
   });
+  // With several nodes, which users have a tab in view is known only across all of them.
+  const visibility = redis ? createRedisVisibility(redis.client) : createMemoryVisibility();
   const realtime = createRealtime(httpServer, {
     db: db.db,
     log: app.log,
     rateLimits,
     allowedOrigins: config.allowedOrigins ?? null,
     adapter: redis?.adapter,
+    visibility,
+    push: push && createPushNotifier({ db: db.db, vapid: push.vapid, visibility, log: app.log }),
   });
   redis?.onOutage((event) => {
     if (event.down) app.log.warn({ err: event.error }, 'redis unreachable, reconnecting');

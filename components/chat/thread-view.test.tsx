@@ -79,7 +79,7 @@ describe('ThreadView', () => {
     api.listMessages.mockReset();
     api.listMessages.mockResolvedValue({ results: [message(2), message(1)], next_cursor: null });
     api.listConversations.mockResolvedValue({ results: [], next_cursor: null, last_seq: 0 });
-    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true });
+    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true, notification_preview: 'text', notification_sound: true });
     startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
     socket = connectFakeSocket(ME);
     await vi.waitFor(() => expect(socketService.isReady()).toBe(true));

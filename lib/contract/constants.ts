@@ -25,3 +25,13 @@ export const THREAD_PAGE_SIZE = 50;
 export const CONVERSATION_PAGE_SIZE = 30;
 /** Most messages one socket `sync` answer carries (and its default). */
 export const SYNC_PAGE_MAX = 500;
+
+/**
+ * What a notification may show of a message (PATCH /api/accounts/settings): its text and sender,
+ * only who wrote, or nothing but "You have a new message".
+ */
+export const NOTIFICATION_PREVIEWS = ['text', 'sender', 'none'] as const;
+export type NotificationPreview = (typeof NOTIFICATION_PREVIEWS)[number];
+export const DEFAULT_NOTIFICATION_PREVIEW: NotificationPreview = 'text';
+/** Characters of a message's text a notification shows at most (the push payload stays far below 4 KiB). */
+export const NOTIFICATION_TEXT_MAX = 180;

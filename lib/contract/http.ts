@@ -2,6 +2,8 @@
 // Request types are inferred from the zod schemas in schemas.ts, which only the server imports
 // at run time: the browser gets the types without shipping zod.
 
+import type { NotificationPreview } from './constants';
+
 export type { AuthorizeRequest } from './schemas';
 
 /** The user as the API returns it (the sign-in contract names only id, language and is_active). */
@@ -12,6 +14,10 @@ export interface User {
   avatar: string | null;
   language: string;
   is_active: boolean;
+  /** What notifications show of a message (NOTIFICATION_PREVIEWS). */
+  notification_preview: NotificationPreview;
+  /** Whether notifications play a sound. */
+  notification_sound: boolean;
 }
 
 export interface AuthorizeResponse {

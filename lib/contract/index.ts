@@ -3,3 +3,4 @@ export * from './socket';
 export * from './constants';
 export * from './people';
 export * from './messaging';
+export * from './push';

@@ -2,7 +2,7 @@
 // client imports their inferred types (type-only imports are erased), so zod stays out of the
 // browser bundle. Deliberately not re-exported from index.ts.
 import { z } from 'zod';
-import { MAX_MESSAGE_LENGTH, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
+import { MAX_MESSAGE_LENGTH, NOTIFICATION_PREVIEWS, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
 
 const optionalText = (max: number) => z.string().trim().max(max).nullish();
 
@@ -41,7 +41,14 @@ export type FollowPayload = z.infer<typeof followPayloadSchema>;
 export const readPayloadSchema = z.strictObject({ user_id: userId });
 export type ReadPayload = z.infer<typeof readPayloadSchema>;
 
-export const settingsRequestSchema = z.strictObject({ language: z.enum(SUPPORTED_LANGUAGES) });
+/** PATCH /api/accounts/settings: any of the user's settings, at least one. */
+export const settingsRequestSchema = z
+  .strictObject({
+    language: z.enum(SUPPORTED_LANGUAGES).optional(),
+    notification_preview: z.enum(NOTIFICATION_PREVIEWS).optional(),
+    notification_sound: z.boolean().optional(),
+  })
+  .refine((settings) => Object.values(settings).some((value) => value !== undefined), { message: 'Nothing to change.' });
 export type SettingsRequest = z.infer<typeof settingsRequestSchema>;
 
 /** Socket `sync`: the signed-in account's messages with seq > after, oldest first. */
@@ -50,3 +57,28 @@ export const syncPayloadSchema = z.strictObject({
   limit: z.number().int().min(1).max(SYNC_PAGE_MAX).optional(),
 });
 export type SyncPayload = z.infer<typeof syncPayloadSchema>;
+
+/** base64url of exactly `bytes` bytes (the Push API's keys). */
+const base64urlKey = (bytes: number) =>
+  z
+    .string()
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]+=*$/, 'Not base64url.')
+    .refine((value) => Buffer.from(value, 'base64url').length === bytes, `Must be ${bytes} bytes.`);
+
+/** POST /api/push/subscriptions: the browser's PushSubscription.toJSON(). */
+export const pushSubscriptionSchema = z.strictObject({
+  endpoint: z.url({ protocol: /^https?$/ }).max(2048),
+  expirationTime: z.number().nullish(),
+  keys: z.strictObject({
+    p256dh: base64urlKey(65).refine((value) => Buffer.from(value, 'base64url')[0] === 4, 'Must be an uncompressed P-256 point.'),
+    auth: base64urlKey(16),
+  }),
+});
+
+/** DELETE /api/push/subscriptions */
+export const pushUnsubscribeSchema = z.strictObject({ endpoint: z.string().min(1).max(2048) });
+
+/** Socket `visibility`: whether the tab this socket belongs to is in view. */
+export const visibilityPayloadSchema = z.strictObject({ visible: z.boolean() });
+export type VisibilityPayload = z.infer<typeof visibilityPayloadSchema>;

@@ -3,9 +3,9 @@
 // docs/CLIENT-RULES.md; payload fields beyond `id` and `count`, and every other event, are ours.
 import type { ErrorBody } from './http';
 import type { FollowPayload, MessagePayload, ReadPayload, SendPayload } from './messaging';
-import type { SyncPayload } from './schemas';
+import type { SyncPayload, VisibilityPayload } from './schemas';
 
-export type { FollowPayload, MessagePayload, ReadPayload, SendPayload, SyncPayload };
+export type { FollowPayload, MessagePayload, ReadPayload, SendPayload, SyncPayload, VisibilityPayload };
 
 /** Every acknowledgement is either the result or an error in the HTTP error shapes. */
 export type Ack<T> = { data: T } | { error: ErrorBody };
@@ -50,6 +50,8 @@ export interface ClientToServerEvents {
   read: (payload: ReadPayload, ack?: AckCallback<MessageCountPayload>) => void;
   /** Catch-up after a (re)connect or a gap: the account's messages after a seq it holds. */
   sync: (payload: SyncPayload, ack?: AckCallback<SyncResult>) => void;
+  /** The tab is in view or not: the server pushes only to users with no tab in view. */
+  visibility: (payload: VisibilityPayload, ack?: AckCallback<VisibilityPayload>) => void;
 }
 
 export interface ServerToClientEvents {

@@ -17,6 +17,10 @@ export const users = pgTable('users', {
   isActive: boolean('is_active').notNull().default(true),
   /** The seq of the newest message this account sent or received (messages.sender_seq/recipient_seq). */
   lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
+  /** What a notification may show of a message: 'text', 'sender' (only who wrote) or 'none'. */
+  notificationPreview: text('notification_preview').notNull().default('text'),
+  /** Whether a notification plays a sound. */
+  notificationSound: boolean('notification_sound').notNull().default(true),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (table) => [
@@ -153,9 +157,34 @@ export const conversations = pgTable(
   ],
 );
 
+/**
+ * One row per browser (push service endpoint) that receives Web Push for its user. The endpoint is
+ * the key: a browser has one, and a new sign-in there takes it over. Tied to the session that
+ * registered it, so signing out removes exactly that device's row.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    endpoint: text('endpoint').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: integer('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    /** The browser's P-256 public key and auth secret (base64url): the payload is encrypted to them. */
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('push_subscriptions_user_id_idx').on(table.userId), index('push_subscriptions_session_id_idx').on(table.sessionId)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type FollowRow = typeof follows.$inferSelect;
 export type UploadRow = typeof uploads.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
+export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;

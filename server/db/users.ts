@@ -49,10 +49,16 @@ export async function findActiveUser(db: Db, id: number): Promise<UserRow | null
   return row ?? null;
 }
 
-export async function updateLanguage(db: Db, id: number, language: string): Promise<UserRow | null> {
+export interface UserSettings {
+  language?: string;
+  notificationPreview?: string;
+  notificationSound?: boolean;
+}
+
+export async function updateSettings(db: Db, id: number, settings: UserSettings): Promise<UserRow | null> {
   const [row] = await db
     .update(users)
-    .set({ language, updatedAt: sql`now()` })
+    .set({ ...settings, updatedAt: sql`now()` })
     .where(eq(users.id, id))
     .returning();
   return row ?? null;

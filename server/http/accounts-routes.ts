@@ -4,7 +4,8 @@ import { authorizeRequestSchema, settingsRequestSchema } from '../../lib/contrac
 import { InvalidIdTokenError, type FirebaseTokenVerifier, type IdTokenClaims } from '../auth/firebase-verifier';
 import type { Db } from '../db/open-database';
 import { createSession, revokeSession } from '../db/sessions';
-import { setUserActive, updateLanguage, upsertUserFromFirebase } from '../db/users';
+import { deleteSessionPushSubscriptions, deleteUserPushSubscriptions } from '../db/push-subscriptions';
+import { setUserActive, updateSettings, upsertUserFromFirebase } from '../db/users';
 import { authenticate, authenticateActive } from './authenticate';
 import { HttpError, parseBody } from './errors';
 import { toUser } from './user-dto';
@@ -51,8 +52,12 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets }: 
 
   app.patch('/accounts/settings', async (request): Promise<User> => {
     const { user } = await authenticateActive(db, request);
-    const { language } = parseBody(settingsRequestSchema, request.body);
-    const updated = await updateLanguage(db, user.id, language);
+    const body = parseBody(settingsRequestSchema, request.body);
+    const updated = await updateSettings(db, user.id, {
+      language: body.language,
+      notificationPreview: body.notification_preview,
+      notificationSound: body.notification_sound,
+    });
     if (!updated) throw HttpError.msg(404, 'User not found.');
     return toUser(updated);
   });
@@ -60,13 +65,18 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets }: 
   app.post('/accounts/logout', async (request, reply) => {
     const { token } = await authenticate(db, request);
     const sessionId = await revokeSession(db, token);
-    if (sessionId !== null) sockets.disconnectSession(sessionId);
+    if (sessionId !== null) {
+      // This device's browser gets no more pushes: they would be another person's, or nobody's.
+      await deleteSessionPushSubscriptions(db, sessionId);
+      sockets.disconnectSession(sessionId);
+    }
     return reply.code(204).send();
   });
 
   app.post('/accounts/deactivate', async (request, reply) => {
     const { user } = await authenticate(db, request);
     await setUserActive(db, user.id, false);
+    await deleteUserPushSubscriptions(db, user.id);
     sockets.disconnectUser(user.id);
     return reply.code(204).send();
   });

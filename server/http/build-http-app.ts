@@ -10,11 +10,12 @@ import { conversationsRoutes } from './conversations-routes';
 import { installCors } from './cors';
 import { installErrorHandling } from './errors';
 import { healthRoutes, type HealthRoutesDeps } from './health-routes';
+import { pushRoutes, type PushRoutesDeps } from './push-routes';
 import { withSecurityHeaders } from './security-headers';
 import { uploadsRoutes, type UploadsRoutesDeps } from './uploads-routes';
 import { usersRoutes } from './users-routes';
 
-export interface HttpAppDeps extends AccountsRoutesDeps, HealthRoutesDeps, Omit<UploadsRoutesDeps, 'limiters'> {
+export interface HttpAppDeps extends AccountsRoutesDeps, HealthRoutesDeps, PushRoutesDeps, Omit<UploadsRoutesDeps, 'limiters'> {
   logLevel: LogLevel;
   /** Where log lines go; stdout by default. */
   logDestination?: LogDestination;
@@ -57,6 +58,7 @@ export function buildHttpApp({
   app.register(async (api) => usersRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => conversationsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => uploadsRoutes(api, deps), { prefix: '/api' });
+  app.register(async (api) => pushRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => healthRoutes(api, deps), { prefix: '/api' });
   return app;
 }

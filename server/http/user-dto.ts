@@ -1,4 +1,4 @@
-import type { User } from '../../lib/contract';
+import { DEFAULT_NOTIFICATION_PREVIEW, NOTIFICATION_PREVIEWS, type User } from '../../lib/contract';
 import type { UserRow } from '../db/schema';
 
 /** The only shape a user leaves the server in; internal columns (firebase_uid...) stay inside. */
@@ -10,5 +10,7 @@ export function toUser(row: UserRow): User {
     avatar: row.avatar,
     language: row.language,
     is_active: row.isActive,
+    notification_preview: NOTIFICATION_PREVIEWS.find((preview) => preview === row.notificationPreview) ?? DEFAULT_NOTIFICATION_PREVIEW,
+    notification_sound: row.notificationSound,
   };
 }

@@ -12,6 +12,9 @@ import { registerAccountHandlers } from './account-handlers';
 import { registerFollowHandlers } from './follow-handlers';
 import { handshakeAuth } from './handshake';
 import { registerMessageHandlers } from './message-handlers';
+import type { PushNotifier } from '../push/push-notifier';
+import type { VisibilityTracker } from '../push/visibility';
+import { registerVisibilityHandler } from './visibility-handler';
 import { rooms, type RealtimeServer } from './types';
 
 export interface Realtime extends SocketDisconnector {
@@ -30,9 +33,16 @@ export interface RealtimeDeps {
   adapter?: ServerOptions['adapter'];
   /** The group commit for `send` (message-writer.ts), closed by close(); unset: one over db with its defaults. */
   messageWriter?: MessageWriter;
+  /** Which users have a tab in view (`visibility`); closed by close(). */
+  visibility: VisibilityTracker;
+  /** Web Push for stored messages; unset: none (no VAPID keys). Closed by close(). */
+  push?: PushNotifier;
 }
 
-export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, allowedOrigins, adapter, messageWriter }: RealtimeDeps): Realtime {
+export function createRealtime(
+  httpServer: HttpServer,
+  { db, log, rateLimits, allowedOrigins, adapter, messageWriter, visibility, push }: RealtimeDeps,
+): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
     // No connectionStateRecovery: the client's catch-up already restores what a reconnect missed,
@@ -62,7 +72,8 @@ export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, al
     void socket.join([rooms.account(socket.data.userId), rooms.session(socket.data.sessionId)]);
     socket.use(rateLimitEvents(socket, eventLimiters, socketLog));
     registerAccountHandlers(socket, db, socketLog);
-    registerMessageHandlers(socket, db, writer, socketLog);
+    registerMessageHandlers(socket, db, writer, socketLog, push);
+    registerVisibilityHandler(socket, visibility, socketLog);
     registerFollowHandlers(socket, db, socketLog);
   });
 
@@ -73,6 +84,9 @@ export function createRealtime(httpServer: HttpServer, { db, log, rateLimits, al
     close: async () => {
       await writer.close();
       await io.close();
+      // After the sockets: pushes for the messages just committed still go out.
+      await push?.close();
+      await visibility.close();
     },
   };
 }

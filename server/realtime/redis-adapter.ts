@@ -11,6 +11,8 @@ export type RedisOutageEvent = { down: true; error: Error } | { down: false };
 export interface RedisLink {
   /** Socket.IO's `adapter` option. */
   adapter: ReturnType<typeof createAdapter>;
+  /** The connection itself, for state the nodes share (which users have a tab in view). */
+  client: Redis;
   /** Resolves when Redis answers PING within `timeoutMs`; rejects otherwise (never waits in a queue). */
   ping(timeoutMs: number): Promise<void>;
   /** Called once when an outage starts and once when it ends, not per reconnection attempt. */
@@ -87,6 +89,7 @@ export async function connectRedis(url: string, { connectTimeoutMs = CONNECT_TIM
     // longer stream and larger reads keep every node ahead; missed ones are still caught up by
     // the clients' seq gap check, but live delivery should not depend on it.
     adapter: createAdapter(client, { maxLen: STREAM_MAX_LEN, readCount: STREAM_READ_COUNT }),
+    client,
     onOutage: (listener) => void listeners.push(listener),
     ping: async (timeoutMs) => {
       // Not connected: say so now rather than queue a PING behind the reconnection.

@@ -11,6 +11,7 @@ import { messages } from '../db/schema';
 import { seedUsers, type SeededUser } from '../../testing/seed';
 import { connectSocket, emitWithAck, type ClientSocket } from '../test/socket-client';
 import { RESTARTING_MSG } from '../in-flight';
+import { createMemoryVisibility } from '../push/visibility';
 import { createRealtime, type Realtime } from './create-realtime';
 
 // The realtime layer alone over an in-memory PGlite, with a writer of our own: a tiny queue cap,
@@ -35,6 +36,7 @@ beforeEach(async () => {
     rateLimits: { send: null, follow: null, search: null, upload: null },
     allowedOrigins: null,
     messageWriter: writer,
+    visibility: createMemoryVisibility(),
   });
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;

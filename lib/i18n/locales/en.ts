@@ -132,6 +132,11 @@ export const en = {
     uploadFailed: 'Upload failed: {{message}}',
     uploaded: '{{name}} is ready to send.',
   },
+  notifications: {
+    newMessage: 'New message',
+    hiddenMessage: 'You have a new message',
+    attachment: 'Sent an attachment: {{name}}',
+  },
   settings: {
     title: 'Settings',
     language: 'Language',

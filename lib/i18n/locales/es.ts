@@ -141,6 +141,11 @@ export const es: Translation = {
     uploadFailed: 'La subida falló: {{message}}',
     uploaded: '{{name}} está listo para enviar.',
   },
+  notifications: {
+    newMessage: 'Mensaje nuevo',
+    hiddenMessage: 'Tienes un mensaje nuevo',
+    attachment: 'Ha enviado un archivo: {{name}}',
+  },
   settings: {
     title: 'Ajustes',
     language: 'Idioma',

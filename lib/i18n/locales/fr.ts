@@ -141,6 +141,11 @@ export const fr: Translation = {
     uploadFailed: 'Échec de l’envoi : {{message}}',
     uploaded: '{{name}} est prêt à être envoyé.',
   },
+  notifications: {
+    newMessage: 'Nouveau message',
+    hiddenMessage: 'Vous avez un nouveau message',
+    attachment: 'A envoyé une pièce jointe : {{name}}',
+  },
   settings: {
     title: 'Paramètres',
     language: 'Langue',
