@@ -1,7 +1,7 @@
 import type { LogLevel } from '../config';
 import type { RateLimits } from '../security/rate-limit';
 import type { FileStorage } from '../storage/file-storage';
-import { startTestServer, type TestServer } from './helpers';
+import { startTestServer, type TestServer, type TestServerOptions } from './helpers';
 
 /** One JSON line the server logged. */
 export interface LogLine {
@@ -30,6 +30,8 @@ export interface ObservedServerOptions {
   rateLimits?: RateLimits;
   /** Unset: a local folder in the server's temporary directory. */
   storage?: FileStorage;
+  /** Unset: no Web Push. */
+  push?: TestServerOptions['push'];
 }
 
 /** Every rate limit switched off: a fuzzer reaching validation instead of the limiter. */
@@ -40,7 +42,7 @@ export const NO_RATE_LIMITS: RateLimits = { send: null, follow: null, search: nu
  * logging at a real level into memory instead of stdout, and recording every route Fastify
  * registers.
  */
-export async function startObservedServer({ logLevel = 'info', rateLimits, storage }: ObservedServerOptions = {}): Promise<ObservedServer> {
+export async function startObservedServer({ logLevel = 'info', rateLimits, storage, push }: ObservedServerOptions = {}): Promise<ObservedServer> {
   const logs: LogLine[] = [];
   const routes: RegisteredRoute[] = [];
   const server = await startTestServer({
@@ -48,6 +50,7 @@ export async function startObservedServer({ logLevel = 'info', rateLimits, stora
     // In memory: nothing here needs to outlive the server, and it is several times faster.
     inMemory: true,
     storage,
+    push,
     logDestination: {
       write: (chunk) => {
         for (const line of chunk.split('\n')) if (line) logs.push(JSON.parse(line) as LogLine);

@@ -2,7 +2,7 @@
 // request the server would accept (a logout, a settings change, an upload), so nothing stored
 // changes. `expect` lists the statuses that are right for it (429 is always accepted too).
 import { METHODS } from 'node:http';
-import { authorizeRequestSchema } from '../../../lib/contract/schemas';
+import { authorizeRequestSchema, pushSubscriptionSchema, pushUnsubscribeSchema, settingsRequestSchema } from '../../../lib/contract/schemas';
 import { NASTY_KEYS, deepValue, encodePart, hostileNumber, hostileObject, hostileString, hostileValue, jsonRoundTrip } from './hostile-values';
 import type { Rng } from './prng';
 import { isStorableText } from './socket-cases';
@@ -92,6 +92,9 @@ export function restGenerators(ids: RestIds) {
     ...USER_ID_ROUTES.map((route) => ({ method: 'GET', path: routeWith(route, ids.peerId), headers: {} })),
     { method: 'GET', path: '/api/conversations', headers: {} },
     { method: 'POST', path: '/api/uploads', headers: { 'x-file-name': 'a.txt', 'content-type': 'text/plain' }, body: rng.bytes(64) },
+    { method: 'GET', path: '/api/push/public-key', headers: {} },
+    { method: 'POST', path: '/api/push/subscriptions', headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(pushSubscriptionBody()) },
+    { method: 'DELETE', path: '/api/push/subscriptions', headers: { 'content-type': JSON_TYPE }, body: JSON.stringify({ endpoint: PUSH_ENDPOINT }) },
   ];
 
   const badCredentials = (rng: Rng): (string | undefined)[] => [
@@ -204,6 +207,8 @@ export function restGenerators(ids: RestIds) {
         { method: 'PATCH', path: '/api/accounts/settings', headers: json() },
         { method: 'POST', path: '/api/accounts/logout', headers: json() },
         { method: 'POST', path: '/api/accounts/deactivate', headers: json() },
+        { method: 'POST', path: '/api/push/subscriptions', headers: json() },
+        { method: 'DELETE', path: '/api/push/subscriptions', headers: json() },
       ]);
       return { category: 'bad-json', ...route, body, expect: [400, 413] };
     },
@@ -214,16 +219,19 @@ export function restGenerators(ids: RestIds) {
         { method: 'PATCH', path: '/api/accounts/settings', headers: auth },
         { method: 'POST', path: '/api/accounts/logout', headers: auth },
         { method: 'POST', path: '/api/accounts/deactivate', headers: auth },
+        { method: 'POST', path: '/api/push/subscriptions', headers: auth },
+        { method: 'DELETE', path: '/api/push/subscriptions', headers: auth },
       ]);
-      const body = rng.pick(['{"language":"fr"}', 'language=fr', '<a/>', 'x', JSON.stringify(authorizeBodyFor(ids))]);
+      const body = rng.pick(['{"language":"fr"}', 'language=fr', '<a/>', 'x', JSON.stringify(authorizeBodyFor(ids)), JSON.stringify(pushSubscriptionBody())]);
       // No type at all, or one that is not JSON: 415 before any handler runs.
       const type = rng.chance(0.1) ? undefined : rng.pick(FOREIGN_TYPES);
       const headers = type === undefined ? route.headers : { ...route.headers, 'content-type': type };
       return { category: 'content-type', ...route, headers, body, expect: [415] };
     },
 
-    // JSON that parses but is not the payload: settings and authorize validate it.
+    // JSON that parses but is not the payload: settings, authorize and push subscriptions validate it.
     'bad-body': (rng) => {
+      if (rng.chance(0.25)) return refusedPushBody(rng, ids.bearer);
       if (rng.chance(0.5)) {
         let body: unknown;
         do {
@@ -271,6 +279,7 @@ export function restGenerators(ids: RestIds) {
         [`/api/users/${ids.peerId}`, ['GET', 'HEAD']], [`/api/users/${ids.peerId}/followers`, ['GET', 'HEAD']],
         ['/api/conversations', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}/messages`, ['GET', 'HEAD']],
         ['/api/uploads', ['POST']], [`/api/uploads/${ids.peerUpload.id}/${ids.peerUpload.name}`, ['GET', 'HEAD']], ['/api/health', ['GET', 'HEAD']],
+        ['/api/push/public-key', ['GET', 'HEAD']], ['/api/push/subscriptions', ['POST', 'DELETE']], ['/api/push', []],
         ['/api', []], ['/api/', []], ['/api/accounts', []], ['/api/users', []], ['/api/nope', []], ['/api/accounts/info/extra', []],
       ];
       const [path, allowed] = rng.pick(routes);
@@ -347,10 +356,51 @@ function parsesAsJson(text: string): boolean {
 }
 
 function isValidSettings(body: unknown): boolean {
-  return (
-    typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 &&
-    LANGUAGES.includes((body as { language?: unknown }).language as string)
-  );
+  return settingsRequestSchema.safeParse(body).success;
+}
+
+/** An allowed-looking push service endpoint (the fuzzed server sends no push: nothing reaches it). */
+const PUSH_ENDPOINT = 'https://fcm.googleapis.com/fcm/send/fuzz';
+
+/** A well-formed PushSubscription.toJSON(): an uncompressed P-256 point and a 16-byte secret. */
+function pushSubscriptionBody(): Record<string, unknown> {
+  const point = Buffer.alloc(65, 7);
+  point[0] = 4;
+  return { endpoint: PUSH_ENDPOINT, expirationTime: null, keys: { p256dh: point.toString('base64url'), auth: Buffer.alloc(16, 9).toString('base64url') } };
+}
+
+/** A subscribe or unsubscribe body the schema refuses (so never one that would be registered). */
+function refusedPushBody(rng: Rng, bearer: string): RestCase {
+  const valid = pushSubscriptionBody();
+  const keys = valid.keys as Record<string, string>;
+  const subscribing = rng.chance(0.7);
+  let body: unknown;
+  do {
+    body = subscribing
+      ? rng.pick<() => unknown>([
+          () => ({ ...valid, endpoint: rng.pick(['', 'fcm', 'javascript:alert(1)', 'file:///etc/passwd', 'ws://x/y', `https://${'a'.repeat(2_100)}.com`, hostileString(rng, 300)]) }),
+          () => ({ ...valid, keys: { ...keys, p256dh: rng.pick(['', keys.auth, `${keys.p256dh}AA`, 'not base64!', hostileString(rng, 100)]) } }),
+          () => ({ ...valid, keys: { ...keys, auth: rng.pick(['', keys.p256dh, 'AA', '%%%', hostileString(rng, 100)]) } }),
+          () => ({ ...valid, keys: hostileValue(rng, { maxHuge: 1_000, binary: false }, 1) }),
+          () => ({ ...valid, [rng.pick(NASTY_KEYS)]: 1 }),
+          () => ({ ...valid, expirationTime: rng.pick(['soon', {}, [], true]) }),
+          () => Object.fromEntries(Object.entries(valid).filter(() => rng.chance(0.5))),
+          () => hostileValue(rng, { maxHuge: 1_000, binary: false }, 2),
+        ])()
+      : rng.pick<() => unknown>([
+          () => ({ endpoint: rng.pick(['', 1, null, [], {}, 'x'.repeat(2_049)]) }),
+          () => ({ endpoint: PUSH_ENDPOINT, [rng.pick(NASTY_KEYS)]: 1 }),
+          () => hostileValue(rng, { maxHuge: 1_000, binary: false }, 2),
+        ])();
+  } while ((subscribing ? pushSubscriptionSchema : pushUnsubscribeSchema).safeParse(jsonRoundTrip(body)).success);
+  return {
+    category: 'bad-body',
+    method: subscribing ? 'POST' : 'DELETE',
+    path: '/api/push/subscriptions',
+    headers: { authorization: bearer, 'content-type': JSON_TYPE },
+    body: JSON.stringify(body) ?? 'null',
+    expect: [400, 413],
+  };
 }
 
 export function authorizeBodyFor(ids: RestIds): Record<string, unknown> {
