@@ -3,7 +3,7 @@
 // conversation on click; keeps the app shell so an installed Parley opens offline.
 // Plain JavaScript served as is from the origin root: no build step, and it can be read here.
 // Never cached: /api (JSON with people's data), /socket.io, and any request carrying a token.
-/* eslint-env serviceworker */
+/* global self, caches */
 'use strict';
 
 const SHELL_CACHE = 'parley-shell-v1';

@@ -9,6 +9,7 @@ import { Sidebar } from '@/components/chat/sidebar';
 import { Spinner } from '@/components/ui/spinner';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ChatIcon } from '@/components/ui/icons';
+import { NotificationPrompt } from '@/components/notifications/notification-prompt';
 import { AppHeader } from './app-header';
 import styles from './main-screen.module.css';
 
@@ -42,6 +43,7 @@ export function MainScreen() {
   return (
     <div className={styles.shell}>
       <AppHeader />
+      <NotificationPrompt />
       <main className={styles.main} data-view={receiver === null ? 'list' : 'thread'}>
         <div className={styles.listColumn} onPointerOver={preloadThreadView} onFocus={preloadThreadView}>
           <Sidebar />

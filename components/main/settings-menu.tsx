@@ -4,13 +4,14 @@ import { SUPPORTED_LANGUAGES, type Language } from '@/lib/contract';
 import { normalizeLanguage, useT } from '@/lib/i18n';
 import { setLanguage } from '@/lib/i18n/user-language';
 import { useLanguage } from '@/components/i18n/i18n-provider';
+import { NotificationSettings } from '@/components/notifications/notification-settings';
 import { SettingsIcon } from '@/components/ui/icons';
 import buttons from '@/components/ui/button.module.css';
 import styles from './header.module.css';
 
 type Saving = { state: 'idle' } | { state: 'saving' } | { state: 'saved' } | { state: 'failed'; message: string };
 
-/** The settings popover: the UI language, saved on the server and in `locale`. */
+/** The settings popover: the UI language (saved on the server and in `locale`), then notifications. */
 export function SettingsMenu() {
   const t = useT();
   const id = useId();
@@ -95,6 +96,7 @@ export function SettingsMenu() {
             {saving.state === 'saved' ? t('settings.languageSaved') : null}
             {saving.state === 'failed' ? t('settings.languageFailed', { message: saving.message }) : null}
           </p>
+          <NotificationSettings />
         </div>
       ) : null}
     </div>
