@@ -26,6 +26,8 @@ export interface BenchOptions {
   postgres: boolean;
   /** Delivery against this many server nodes sharing Postgres and Redis. */
   nodes: number;
+  /** Delivery with Web Push: every user has a browser subscribed, on a push service on loopback. */
+  push: boolean;
   keep: boolean;
 }
 
@@ -52,6 +54,8 @@ const HELP = `npm run bench -- [options]
   --nodes N               delivery: N server nodes sharing one Postgres (DATABASE_URL, else a
                           throwaway one) and a throwaway Redis; clients spread over them, p99
                           reported for same-node and cross-node pairs (1; the floor stays one node)
+  --push                  delivery: Web Push on, every user with a browser subscribed (a loopback
+                          push service that accepts everything), to compare with a run without
   --profile               CPU-profile the server during the steady phase (figures include its cost)
   --keep                  keep the temporary directory (server logs, data)
 `;
@@ -79,6 +83,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       profile: { type: 'boolean', default: false },
       postgres: { type: 'boolean', default: false },
       nodes: { type: 'string' },
+      push: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -123,6 +128,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     profile: values.profile,
     postgres: values.postgres,
     nodes: number('nodes', 1, 1),
+    push: values.push,
     keep: values.keep,
   };
   if (options.users < 2) throw new Error('--users must be at least 2');

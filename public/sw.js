@@ -114,10 +114,17 @@ async function staleWhileRevalidate(request) {
 
 // --- Notifications -----------------------------------------------------------------------------
 
+/**
+ * Whether each tab says it is in view: the same signal it reports to the server, sent on every
+ * change. A tab that has not said (or a worker restarted since) is taken at the browser's word.
+ */
+const reportedVisible = new Map();
+
 /** A tab of ours is in view: the app itself shows the message (list, badge, title). */
 async function anyWindowVisible() {
   const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-  return windows.some((client) => client.visibilityState === 'visible');
+  for (const id of reportedVisible.keys()) if (!windows.some((client) => client.id === id)) reportedVisible.delete(id);
+  return windows.some((client) => (reportedVisible.has(client.id) ? reportedVisible.get(client.id) : client.visibilityState === 'visible'));
 }
 
 function isContent(value) {
@@ -170,6 +177,7 @@ self.addEventListener('push', (event) => {
 // was shown, so that tab (and only it) plays the sound.
 self.addEventListener('message', (event) => {
   const data = event.data || {};
+  if (data.type === 'visibility' && event.source) reportedVisible.set(event.source.id, Boolean(data.visible));
   if (data.type !== 'notify') return;
   event.waitUntil(
     show(data.content).then((shown) => {

@@ -154,6 +154,13 @@ export async function showThroughWorker(content: NotificationContent): Promise<b
   });
 }
 
+/** Tells the service worker whether this tab is in view (as the server is told): it shows nothing while one is. */
+export function reportVisibilityToWorker(visible: boolean): void {
+  void registerServiceWorker()
+    ?.then((ready) => ready.active?.postMessage({ type: 'visibility', visible }))
+    .catch(() => undefined);
+}
+
 /** The conversation was read somewhere: its notification is old news. */
 export async function closeNotificationsTagged(tag: string): Promise<void> {
   const ready = registration;

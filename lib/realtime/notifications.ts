@@ -8,6 +8,7 @@ import { currentTranslator } from '@/lib/i18n/i18n';
 import {
   closeNotificationsTagged,
   playNotificationSound,
+  reportVisibilityToWorker,
   showThroughWorker,
   startDesktopNotifications,
   stopDesktopNotifications,
@@ -61,7 +62,9 @@ export interface NotificationsOptions {
 /** Starts the session's notifications for `userId`; returns the function that stops them. */
 export function wireNotifications(userId: number, { storage }: NotificationsOptions = {}): () => void {
   const reportVisibility = () => {
-    if (socketService.isReady()) void socketService.request('visibility', { visible: isTabVisible() });
+    const visible = isTabVisible();
+    if (socketService.isReady()) void socketService.request('visibility', { visible });
+    if (useNotificationStore.getState().permission !== 'unsupported') reportVisibilityToWorker(visible);
   };
   const stops = [
     socketService.on('ready', reportVisibility),
@@ -72,7 +75,7 @@ export function wireNotifications(userId: number, { storage }: NotificationsOpti
   navigator.serviceWorker?.addEventListener('message', onWorkerMessage);
   reportVisibility();
   openConversationFromAddress();
-  void startDesktopNotifications(userId, storage);
+  void startDesktopNotifications(userId, storage).then(reportVisibility);
   return () => {
     for (const stop of stops) stop();
     document.removeEventListener('visibilitychange', reportVisibility);

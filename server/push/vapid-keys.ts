@@ -1,6 +1,7 @@
 // The development machine's VAPID pair: generated once and kept in DATA_DIR, so subscriptions
 // made yesterday still work after a restart. Production passes its pair in the environment.
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import webPush from 'web-push';
 import { DEVELOPMENT_VAPID_SUBJECT, vapidKeyProblems, type VapidKeys } from './push-settings';
@@ -17,18 +18,23 @@ export async function loadOrCreateVapidKeys(dataDir: string): Promise<VapidKeys>
   await mkdir(dataDir, { recursive: true });
   const generated = webPush.generateVAPIDKeys();
   const keys: VapidKeys = { ...generated, subject: DEVELOPMENT_VAPID_SUBJECT };
+  // Written whole under a temporary name, then linked into place: link() fails if the file exists,
+  // so of two processes starting at once one pair wins, and nobody reads a half-written file.
+  const temporary = path.join(dataDir, `.${VAPID_KEYS_FILE}.${randomUUID()}`);
+  await writeFile(temporary, `${JSON.stringify(keys, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
+  // The mode given to writeFile is filtered by the umask; make sure.
+  await chmod(temporary, PRIVATE_FILE_MODE);
   try {
-    // 'wx': two processes starting at once must not each write their own pair.
-    await writeFile(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    await link(temporary, file);
+    return keys;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const winner = await readKeys(file);
     if (winner) return winner;
     throw new Error(`${file} exists but holds no valid VAPID keys`, { cause: error });
+  } finally {
+    await unlink(temporary).catch(() => undefined);
   }
-  // The mode given to writeFile is filtered by the umask; make sure.
-  await chmod(file, PRIVATE_FILE_MODE);
-  return keys;
 }
 
 async function readKeys(file: string): Promise<VapidKeys | null> {

@@ -37,6 +37,7 @@ export const en = {
     backToConversations: 'Back to conversations',
   },
   connection: {
+    offlineStart: 'You are offline. Parley opens as soon as the connection is back; unsent messages go out then.',
     connected: 'Connected',
     connecting: 'Connecting…',
     reconnecting: 'Reconnecting…',

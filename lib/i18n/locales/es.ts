@@ -40,6 +40,7 @@ export const es: Translation = {
     backToConversations: 'Volver a las conversaciones',
   },
   connection: {
+    offlineStart: 'No tienes conexión. Parley se abrirá en cuanto vuelva; los mensajes sin enviar saldrán entonces.',
     connected: 'Conectado',
     connecting: 'Conectando…',
     reconnecting: 'Reconectando…',

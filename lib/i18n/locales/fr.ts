@@ -40,6 +40,7 @@ export const fr: Translation = {
     backToConversations: 'Retour aux conversations',
   },
   connection: {
+    offlineStart: 'Vous êtes hors ligne. Parley s’ouvrira dès le retour de la connexion ; les messages non envoyés partiront alors.',
     connected: 'Connecté',
     connecting: 'Connexion…',
     reconnecting: 'Reconnexion…',
