@@ -31,6 +31,8 @@ export interface BenchOptions {
   floodDurationS: number;
   floodVictims: number;
   floodThread: number;
+  /** Delivery with Web Push: every user has a browser subscribed, on a push service on loopback. */
+  push: boolean;
   keep: boolean;
 }
 
@@ -61,6 +63,8 @@ const HELP = `npm run bench -- [options]
   --flood-duration S      flood: seconds measured unflooded, then as long flooded (20)
   --flood-victims V       flood: other people sending 2 msg/s each, to V more (10)
   --flood-thread T        flood: messages the flooding account has, so its syncs read full pages (2000)
+  --push                  delivery: Web Push on, every user with a browser subscribed (a loopback
+                          push service that accepts everything), to compare with a run without
   --profile               CPU-profile the server during the steady phase (figures include its cost)
   --keep                  keep the temporary directory (server logs, data)
 `;
@@ -92,6 +96,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'flood-duration': { type: 'string' },
       'flood-victims': { type: 'string' },
       'flood-thread': { type: 'string' },
+      push: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -140,6 +145,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     floodDurationS: number('flood-duration', 20, 3),
     floodVictims: number('flood-victims', 10, 4),
     floodThread: number('flood-thread', 2000, 600),
+    push: values.push,
     keep: values.keep,
   };
   if (options.users < 2) throw new Error('--users must be at least 2');

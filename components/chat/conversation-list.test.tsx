@@ -14,7 +14,7 @@ vi.mock('@/lib/realtime/read-marking', () => readMarking);
 describe('ConversationList', () => {
   beforeEach(async () => {
     readMarking.openConversation.mockReset();
-    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone' });
+    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', notification_preview: 'text', notification_sound: true });
     await initI18n('en');
   });
   afterEach(cleanup);

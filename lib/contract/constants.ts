@@ -40,3 +40,12 @@ export const REPORT_REASONS = ['spam', 'harassment', 'inappropriate', 'other'] a
 export type ReportReason = (typeof REPORT_REASONS)[number];
 /** Longest free text a report may carry, in characters. */
 export const REPORT_DETAILS_MAX = 1000;
+/**
+ * What a notification may show of a message (PATCH /api/accounts/settings): its text and sender,
+ * only who wrote, or nothing but "You have a new message".
+ */
+export const NOTIFICATION_PREVIEWS = ['text', 'sender', 'none'] as const;
+export type NotificationPreview = (typeof NOTIFICATION_PREVIEWS)[number];
+export const DEFAULT_NOTIFICATION_PREVIEW: NotificationPreview = 'text';
+/** Characters of a message's text a notification shows at most (the push payload stays far below 4 KiB). */
+export const NOTIFICATION_TEXT_MAX = 180;

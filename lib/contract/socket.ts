@@ -4,9 +4,9 @@
 import type { ErrorBody } from './http';
 import type { FollowPayload, MessagePayload, ReadPayload, SendPayload } from './messaging';
 import type { SafetyChange } from './safety';
-import type { SyncPayload } from './schemas';
+import type { SyncPayload, VisibilityPayload } from './schemas';
 
-export type { FollowPayload, MessagePayload, ReadPayload, SendPayload, SyncPayload };
+export type { FollowPayload, MessagePayload, ReadPayload, SendPayload, SyncPayload, VisibilityPayload };
 
 /** Every acknowledgement is either the result or an error in the HTTP error shapes. */
 export type Ack<T> = { data: T } | { error: ErrorBody };
@@ -51,6 +51,8 @@ export interface ClientToServerEvents {
   read: (payload: ReadPayload, ack?: AckCallback<MessageCountPayload>) => void;
   /** Catch-up after a (re)connect or a gap: the account's messages after a seq it holds. */
   sync: (payload: SyncPayload, ack?: AckCallback<SyncResult>) => void;
+  /** The tab is in view or not: the server pushes only to users with no tab in view. */
+  visibility: (payload: VisibilityPayload, ack?: AckCallback<VisibilityPayload>) => void;
 }
 
 export interface ServerToClientEvents {

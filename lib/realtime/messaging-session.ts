@@ -16,6 +16,7 @@ import { useViewStore } from '@/lib/stores/view-store';
 import type { MessagePayload } from '@/lib/contract';
 import { createCatchUp } from './catch-up';
 import { startOutboxSender, type OutboxSender, type SendOptions, type SendResult } from './outbox-sender';
+import { wireNotifications } from './notifications';
 import { readOpenConversationIfUnread } from './read-marking';
 import { wireSessionEvents, type FollowedListener } from './session-events';
 
@@ -139,6 +140,8 @@ function createSession(userId: number, storage: OutboxStorage): Session {
 
   const stops = [
     wireSessionEvents({ catchUp, followedListeners }),
+    // After the stores' wiring: a message's notification reads the row that wiring just updated.
+    wireNotifications(userId),
     socketService.on('ready', onReady),
     () => catchUp.stop(),
     startSearchSync(),

@@ -20,7 +20,7 @@ vi.mock('@/lib/api/conversations', () => ({ listConversations: api.listConversat
 
 const safety = () => useSafetyStore.getState();
 const rows = () => useConversationsStore.getState().conversations.map((row) => [row.user.id, row.unread_count, row.muted]);
-const me: User = { id: 7, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone' };
+const me: User = { id: 7, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', notification_preview: 'text', notification_sound: true };
 
 // Every store goes back to its initial state after each test (testing/client/zustand.ts).
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
-import type { Language, MessagePolicy } from '../../lib/contract';
+import type { Language, MessagePolicy, NotificationPreview } from '../../lib/contract';
 import type { Db } from './open-database';
 import { users, type UserRow } from './schema';
 
@@ -69,6 +69,8 @@ export async function findConversationPeer(db: Db, id: number): Promise<UserRow 
 export interface UserSettings {
   language?: Language;
   messagePolicy?: MessagePolicy;
+  notificationPreview?: NotificationPreview;
+  notificationSound?: boolean;
 }
 
 export async function updateSettings(db: Db, id: number, settings: UserSettings): Promise<UserRow | null> {

@@ -16,6 +16,9 @@ import { registerFollowHandlers } from './follow-handlers';
 import { handshakeAuth } from './handshake';
 import { registerMessageHandlers } from './message-handlers';
 import { createSessionCheck } from './session-check';
+import type { PushNotifier } from '../push/push-notifier';
+import type { VisibilityTracker } from '../push/visibility';
+import { registerVisibilityHandler } from './visibility-handler';
 import { rooms, type RealtimeServer } from './types';
 
 export interface Realtime extends SocketDisconnector, SocketNotifier {
@@ -41,11 +44,15 @@ export interface RealtimeDeps {
   messageWriter?: MessageWriter;
   /** Session lifetimes and the Firebase account check, at the handshake and again while open. */
   sessionAuth: SessionAuth;
+  /** Which users have a tab in view (`visibility`); closed by close(). */
+  visibility: VisibilityTracker;
+  /** Web Push for stored messages; unset: none (no VAPID keys). Closed by close(). */
+  push?: PushNotifier;
 }
 
 export function createRealtime(
   httpServer: HttpServer,
-  { db, log, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter, sessionAuth }: RealtimeDeps,
+  { db, log, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter, sessionAuth, visibility, push }: RealtimeDeps,
 ): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
@@ -88,7 +95,8 @@ export function createRealtime(
     socket.use(sessionCheck.watch(socket, socketLog));
     socket.use(limitEvents(socket, { limiters, overloaded, log: socketLog }));
     registerAccountHandlers(socket, db, socketLog);
-    registerMessageHandlers(socket, db, writer, socketLog);
+    registerMessageHandlers(socket, db, writer, socketLog, push);
+    registerVisibilityHandler(socket, visibility, socketLog);
     registerFollowHandlers(socket, db, socketLog);
   });
 
@@ -103,6 +111,9 @@ export function createRealtime(
       await writer.close();
       socketCap.close();
       await io.close();
+      // After the sockets: pushes for the messages just committed still go out.
+      await push?.close();
+      await visibility.close();
     },
   };
 }

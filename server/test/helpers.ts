@@ -36,6 +36,8 @@ export interface TestServerOptions {
   inMemory?: boolean;
   /** Runs before listen(): hooks that must see the routes being registered, say. */
   beforeListen?: (server: ParleyServer) => void;
+  /** Web Push with these keys and push services (the loopback one: testing/push-service.ts). */
+  push?: ServerDeps['push'];
 }
 
 /**
@@ -57,6 +59,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     verifier,
     storage: options.storage ?? createLocalFileStorage(uploadsDir),
     logDestination: options.logDestination,
+    push: options.push,
   });
   options.beforeListen?.(server);
   const { port } = await server.listen();

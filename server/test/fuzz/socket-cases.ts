@@ -7,12 +7,13 @@ import {
   readPayloadSchema,
   sendPayloadSchema,
   syncPayloadSchema,
+  visibilityPayloadSchema,
 } from '../../../lib/contract/schemas';
 import { NASTY_KEYS, deepValue, hostileNumber, hostileString, hostileValue, hugeString, jsonRoundTrip, type HostileOptions } from './hostile-values';
 import type { Rng } from './prng';
 
 /** Every client → server event of lib/contract/socket.ts. */
-export const KNOWN_EVENTS = ['init', 'send', 'read', 'follow', 'sync'] as const;
+export const KNOWN_EVENTS = ['init', 'send', 'read', 'follow', 'sync', 'visibility'] as const;
 export type KnownEvent = (typeof KNOWN_EVENTS)[number];
 
 export const UNKNOWN_EVENTS: readonly string[] = [
@@ -65,6 +66,7 @@ const SCHEMAS: Record<KnownEvent, z.ZodType> = {
   read: readPayloadSchema,
   follow: followPayloadSchema,
   sync: syncPayloadSchema,
+  visibility: visibilityPayloadSchema,
 };
 
 const uuid = (rng: Rng) => {
@@ -84,6 +86,8 @@ function template(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, u
       return { user_id: ids.peerId, follow: rng.chance(0.5) };
     case 'sync':
       return { after: rng.int(0, 100), limit: rng.int(1, 500) };
+    case 'visibility':
+      return { visible: rng.chance(0.5) };
   }
 }
 
@@ -111,6 +115,7 @@ export function wouldAccept(event: string, wire: unknown, ids: SocketIds): boole
     case 'init':
       return data.id === ids.selfId;
     case 'sync':
+    case 'visibility':
       return true;
     case 'send':
       // An attachment that is not the sender's is refused; the fuzzing user owns no upload.
@@ -180,6 +185,8 @@ function semantic(event: KnownEvent, p: Record<string, unknown>, ids: SocketIds,
         : { ...p, recipient_id: rng.pick(refusedIds(ids)) };
     case 'sync':
       return { after: rng.pick([-1, 1.5, 2 ** 53]), limit: rng.pick([0, 501, 1.5, -1]) };
+    case 'visibility':
+      return { visible: rng.pick(['true', 'false', 1, 0, null, 'visible', ['true']]) };
     default:
       return { ...p, user_id: rng.pick(refusedIds(ids)) };
   }
@@ -198,7 +205,7 @@ export function refusedPayload(
     let payload = category === 'semantic' ? semantic(event, base, ids, rng) : (MUTATIONS[category] as Mutation)(base, rng, options);
     const wire = jsonRoundTrip(payload);
     if (wouldAccept(event, wire, ids)) {
-      if (event === 'init' || event === 'sync') continue;
+      if (event === 'init' || event === 'sync' || event === 'visibility') continue;
       // Same shape, aimed at someone the server refuses: still tests everything up to that check.
       const idKey = event === 'send' ? 'recipient_id' : 'user_id';
       payload = { ...(wire as Record<string, unknown>), [idKey]: rng.pick(refusedIds(ids)) };
@@ -227,6 +234,8 @@ export function sentinelCases(ids: SocketIds): SocketCase[] {
     ['read', { user_id: ids.inactiveId }],
     ['follow', { user_id: ids.selfId, follow: true }],
     ['sync', { after: -1 }],
+    ['visibility', { visible: 'false' }],
+    ['visibility', { visible: true, user_id: ids.peerId }],
   ];
   const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
   return [
