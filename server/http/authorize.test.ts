@@ -46,6 +46,8 @@ describe('POST /api/accounts/authorize', () => {
         language: 'en',
         is_active: true,
         message_policy: 'everyone',
+        notification_preview: 'text',
+        notification_sound: true,
       },
     });
     const info = await api(t.url, '/accounts/info', { token: `Bearer ${response.body.token}` });
@@ -73,6 +75,8 @@ describe('POST /api/accounts/authorize', () => {
       language: 'fr',
       is_active: true,
       message_policy: 'everyone',
+      notification_preview: 'text',
+      notification_sound: true,
     });
     const [row] = await t.db.select().from(users).where(eq(users.id, first.body.user.id));
     expect(row?.socialType).toBe('github');
