@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { en } from '@/lib/i18n/locales/en';
 import { translate } from '@/lib/i18n/translator';
-import type { Conversation } from '@/lib/contract';
-import { isConversationMuted } from './muted';
-import { notificationContent, truncateText, type NotificationInput } from './notification-content';
+import { conversationPath } from '@/lib/realtime/conversation-route';
+import { conversationUrl, notificationContent, truncateText, type NotificationInput } from './notification-content';
 
 const t: NotificationInput['translate'] = (key, values) => translate(en, 'en', en, 'en', key, values);
 const message = { id: 41, sender_id: 7, text: 'See you at 5?', attachment: null };
@@ -16,7 +15,7 @@ describe('notificationContent', () => {
       body: 'See you at 5?',
       icon: 'https://cdn.example/grace.png',
       tag: 'conversation-7',
-      url: '/main?conversation=7',
+      url: '/main/7',
       message_id: 41,
       peer_id: 7,
       silent: false,
@@ -62,12 +61,8 @@ describe('notificationContent', () => {
   });
 });
 
-describe('isConversationMuted', () => {
-  const row = { user: { id: 7 }, unread_count: 0 } as unknown as Conversation;
-  it('reads `muted` when the row has it, and takes its absence as not muted', () => {
-    expect(isConversationMuted(row)).toBe(false);
-    expect(isConversationMuted(undefined)).toBe(false);
-    expect(isConversationMuted({ ...row, muted: true } as Conversation)).toBe(true);
-    expect(isConversationMuted({ ...row, muted: false } as Conversation)).toBe(false);
+describe('conversationUrl', () => {
+  it('is the conversation\'s own address, the one the app opens it at', () => {
+    expect(conversationUrl(42)).toBe(conversationPath(42));
   });
 });

@@ -8,8 +8,6 @@ import { NOTIFICATION_TEXT_MAX, type NotificationContent, type NotificationPrevi
 export const APP_NOTIFICATION_ICON = '/icons/icon-192.png';
 /** With preview 'none' every message shares one notification: one per conversation would tell how many people wrote. */
 export const HIDDEN_PREVIEW_TAG = 'parley-message';
-/** The query parameter /main opens a conversation from (a notification's click). */
-export const OPEN_CONVERSATION_PARAM = 'conversation';
 
 export type NotificationKey =
   | 'common.appName'
@@ -30,8 +28,13 @@ export function conversationTag(peerId: number): string {
   return `conversation-${peerId}`;
 }
 
+/**
+ * The conversation's own address, as lib/realtime/conversation-route.ts spells it (its test checks
+ * they agree); written out here because the server builds notifications too, without the client's
+ * router and stores.
+ */
 export function conversationUrl(peerId: number): string {
-  return `/main?${OPEN_CONVERSATION_PARAM}=${peerId}`;
+  return `/main/${peerId}`;
 }
 
 /** At most `max` characters (whole code points), with an ellipsis when cut. */

@@ -14,13 +14,13 @@ import {
   stopDesktopNotifications,
 } from '@/lib/notifications/desktop-notifications';
 import type { DevicePreferenceStorage } from '@/lib/notifications/device-preferences';
-import { isConversationMuted } from '@/lib/notifications/muted';
-import { conversationTag, notificationContent, OPEN_CONVERSATION_PARAM } from '@/lib/notifications/notification-content';
+import { conversationTag, notificationContent } from '@/lib/notifications/notification-content';
 import { socketService } from '@/lib/socket/socket-service';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { selectNotificationsOn, useNotificationStore } from '@/lib/stores/notification-store';
 import { useSessionStore } from '@/lib/stores/session-store';
-import { isTabVisible, openConversation } from './read-marking';
+import { openConversation } from './conversation-route';
+import { isTabVisible } from './read-marking';
 
 /** Decides and shows the notification for an incoming message; resolves whether it was shown. */
 export async function notifyIncoming(message: MessagePayload): Promise<boolean> {
@@ -28,7 +28,8 @@ export async function notifyIncoming(message: MessagePayload): Promise<boolean> 
   if (isTabVisible() || !selectNotificationsOn(useNotificationStore.getState())) return false;
   const peerId = message.sender_id;
   const row = useConversationsStore.getState().conversations.find((conversation) => conversation.user.id === peerId);
-  if (isConversationMuted(row)) return false;
+  // Muted on any device (safety_changed keeps the row current): it keeps its badge, never notifies.
+  if (row?.muted) return false;
   const user = useSessionStore.getState().user;
   const preview = user?.notification_preview ?? 'text';
   let sender = { username: row?.user.username ?? null, avatar: row?.user.avatar ?? null };
@@ -43,16 +44,6 @@ export async function notifyIncoming(message: MessagePayload): Promise<boolean> 
 
 function onWorkerMessage(event: MessageEvent<{ type?: string; peer_id?: unknown }>): void {
   if (event.data?.type === 'open-conversation' && typeof event.data.peer_id === 'number') openConversation(event.data.peer_id);
-}
-
-/** /main?conversation=<id>, as a notification opens the app: that conversation, then a clean address. */
-function openConversationFromAddress(): void {
-  const url = new URL(window.location.href);
-  const peerId = Number(url.searchParams.get(OPEN_CONVERSATION_PARAM));
-  if (!url.searchParams.has(OPEN_CONVERSATION_PARAM)) return;
-  url.searchParams.delete(OPEN_CONVERSATION_PARAM);
-  window.history.replaceState(window.history.state, '', url);
-  if (Number.isSafeInteger(peerId) && peerId > 0) openConversation(peerId);
 }
 
 export interface NotificationsOptions {
@@ -74,7 +65,6 @@ export function wireNotifications(userId: number, { storage }: NotificationsOpti
   document.addEventListener('visibilitychange', reportVisibility);
   navigator.serviceWorker?.addEventListener('message', onWorkerMessage);
   reportVisibility();
-  openConversationFromAddress();
   void startDesktopNotifications(userId, storage).then(reportVisibility);
   return () => {
     for (const stop of stops) stop();

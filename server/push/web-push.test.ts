@@ -151,7 +151,7 @@ describe('delivery', () => {
       body: 'Lunch at 1?',
       icon: 'https://example.com/avatar.png',
       tag: `conversation-${alice.user.id}`,
-      url: `/main?conversation=${alice.user.id}`,
+      url: `/main/${alice.user.id}`,
       message_id: message.id,
       peer_id: alice.user.id,
       silent: false,
