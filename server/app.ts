@@ -167,7 +167,7 @@ export function createServer(deps: ServerDeps): ParleyServer {
     adapter: redis?.adapter,
     sessionAuth,
     visibility,
-    push: push && createPushNotifier({ db: db.db, vapid: push.vapid, visibility, log: app.log }),
+    push: push && createPushNotifier({ db: db.db, vapid: push.vapid, visibility, sessionRules, log: app.log }),
   });
   const sweeper = startUploadSweeper({
     db: db.db,

@@ -1,7 +1,7 @@
 // Web Push subscriptions: one row per browser, owned by the user signed in there.
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from './open-database';
-import { pushSubscriptions, type PushSubscriptionRow } from './schema';
+import { pushSubscriptions } from './schema';
 
 /**
  * How many browsers one account may have registered. A person's devices fit easily; past it the
@@ -74,8 +74,4 @@ export async function deleteUserPushSubscriptions(db: Db, userId: number): Promi
 export async function deleteExpiredPushSubscriptions(db: Db, endpoints: readonly string[]): Promise<void> {
   if (endpoints.length === 0) return;
   await db.delete(pushSubscriptions).where(inArray(pushSubscriptions.endpoint, [...endpoints]));
-}
-
-export async function listPushSubscriptions(db: Db, userId: number): Promise<PushSubscriptionRow[]> {
-  return db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
 }

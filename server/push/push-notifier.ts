@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import webPush from 'web-push';
 import type { MessagePayload } from '../../lib/contract';
 import { notificationContent } from '../../lib/notifications/notification-content';
+import type { SessionRules } from '../auth/session-rules';
 import type { Db } from '../db/open-database';
 import { deleteExpiredPushSubscriptions } from '../db/push-subscriptions';
 import { findPushTargets } from '../db/push-targets';
@@ -24,6 +25,8 @@ export interface PushNotifierOptions {
   db: Db;
   vapid: VapidKeys;
   visibility: VisibilityTracker;
+  /** Session lifetimes: a browser registered by an expired session gets no push. */
+  sessionRules: Pick<SessionRules, 'idleMs' | 'maxMs'>;
   log: FastifyBaseLogger;
   /** Messages whose push is being decided or sent at once. */
   concurrency?: number;
@@ -53,6 +56,7 @@ export function createPushNotifier({
   db,
   vapid,
   visibility,
+  sessionRules,
   log,
   concurrency = DEFAULT_CONCURRENCY,
   maxQueue = DEFAULT_MAX_QUEUE,
@@ -71,7 +75,7 @@ export function createPushNotifier({
       return false;
     });
     if (visible) return;
-    const targets = await findPushTargets(db, recipientId, message.sender_id);
+    const targets = await findPushTargets(db, recipientId, message.sender_id, sessionRules);
     if (!targets) return;
     const content = notificationContent({
       message,

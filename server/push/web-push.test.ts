@@ -10,7 +10,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, MessagePayload, NotificationContent, User } from '../../lib/contract';
 import { startLocalPushService, type LocalPushService, type LocalSubscription } from '../../testing/push-service';
 import { waitUntil } from '../../testing/wait';
-import { pushSubscriptions } from '../db/schema';
+import { DEFAULT_SESSION_RULES } from '../auth/session-rules';
+import { findPushTargets } from '../db/push-targets';
+import { pushSubscriptions, sessions } from '../db/schema';
 import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
 import { emitWithAck, type ClientSocket } from '../test/socket-client';
 import { socketTabs } from '../test/tabs';
@@ -219,21 +221,79 @@ describe('no push', () => {
     expect(received.map((push) => push.body)).toEqual(['tab hidden now', 'tab closed']);
   });
 
-  it('for a muted conversation (once conversations have a muted column)', async () => {
-    // The conversation safety work adds conversations.muted; until it lands, the test adds it.
-    await t.db.execute(sql`alter table conversations add column if not exists muted boolean not null default false`);
+  it('for a conversation the recipient muted, until they unmute it', async () => {
     const { alice, bob, aliceTab } = await pair();
     const local = await subscribe(bob);
     await send(aliceTab, bob, 'first');
     await pushes(local, 1);
-    const setMuted = (muted: boolean) =>
-      t.db.execute(sql`update conversations set muted = ${muted} where user_id = ${bob.user.id} and peer_id = ${alice.user.id}`);
+    const setMuted = async (muted: boolean) =>
+      expect((await api(t.url, `/conversations/${alice.user.id}`, { method: 'PATCH', token: bob.bearer, json: { muted } })).status).toBe(200);
     await setMuted(true);
     await send(aliceTab, bob, 'muted one');
     await setMuted(false);
     await send(aliceTab, bob, 'unmuted again');
     const received = await pushes(local, 2);
     expect(received.map((push) => push.body)).toEqual(['first', 'unmuted again']);
+  });
+
+  it('between people one of whom blocked the other: the send is refused, and a block made after a message was stored wins over its push', async () => {
+    const { alice, bob, aliceTab } = await pair();
+    const local = await subscribe(bob);
+    await send(aliceTab, bob, 'before the block');
+    await pushes(local, 1);
+    const targets = () => findPushTargets(t.db, bob.user.id, alice.user.id, DEFAULT_SESSION_RULES);
+    expect(await targets()).not.toBeNull();
+
+    const block = (by: SignedInUser, of: SignedInUser, method: 'PUT' | 'DELETE') =>
+      api(t.url, `/users/${of.user.id}/block`, { method, token: by.bearer });
+    expect((await block(bob, alice, 'PUT')).status).toBe(200);
+    expect(await emitWithAck(aliceTab, 'send', { client_id: randomUUID(), recipient_id: bob.user.id, text: 'let me in' })).toEqual({
+      error: { non_field_errors: ["recipient_id: You can't message this person."] },
+    });
+    // The message stored just before the block, whose push the pool reaches just after it.
+    expect(await targets()).toBeNull();
+    expect((await block(bob, alice, 'DELETE')).status).toBe(200);
+    expect(await targets()).not.toBeNull();
+    // The sender's block counts too: neither can message the other.
+    expect((await block(alice, bob, 'PUT')).status).toBe(200);
+    expect(await targets()).toBeNull();
+    expect(await service.received(local.clientHash)).toHaveLength(1);
+  });
+
+  it('to a browser whose session ended (revoked or expired), even while its row is still there', async () => {
+    const { alice, bob, aliceTab } = await pair();
+    const second = async () => {
+      const response = await api<{ token: string }>(t.url, '/accounts/authorize', {
+        method: 'POST',
+        json: { firebase_id: bob.account.uid, social_type: 'google', id_token: bob.account.idToken },
+      });
+      return `Bearer ${response.body.token}`;
+    };
+    const [revokedDevice, idleDevice] = [await second(), await second()];
+    const live = await subscribe(bob);
+    const revoked = await subscribe(revokedDevice);
+    const idle = await subscribe(idleDevice);
+    const sessionOf = async (endpoint: string) =>
+      (await t.db.select().from(pushSubscriptions).where(sql`${pushSubscriptions.endpoint} = ${endpoint}`))[0]!.sessionId;
+    await t.db.update(sessions).set({ revokedAt: sql`now()` }).where(sql`${sessions.id} = ${await sessionOf(revoked.subscription.endpoint)}`);
+    await t.db
+      .update(sessions)
+      .set({ lastUsedAt: sql`now() - interval '31 days'` })
+      .where(sql`${sessions.id} = ${await sessionOf(idle.subscription.endpoint)}`);
+
+    const targets = await findPushTargets(t.db, bob.user.id, alice.user.id, DEFAULT_SESSION_RULES);
+    expect(targets?.subscriptions.map((row) => row.endpoint)).toEqual([live.subscription.endpoint]);
+    await send(aliceTab, bob, 'to the live one');
+    expect((await pushes(live, 1))[0]?.body).toBe('to the live one');
+  });
+
+  it('to a deleted account, whose subscriptions all go', async () => {
+    const { alice, bob, aliceTab } = await pair();
+    await subscribe(bob);
+    await send(aliceTab, bob, 'hello');
+    expect((await api(t.url, '/accounts/me', { method: 'DELETE', token: bob.bearer })).status).toBe(204);
+    expect(await endpointsOf(bob.user.id)).toEqual([]);
+    expect(await findPushTargets(t.db, bob.user.id, alice.user.id, DEFAULT_SESSION_RULES)).toBeNull();
   });
 
   it('and the subscription is removed when the push service answers 410 Gone or 404 Not Found', async () => {
