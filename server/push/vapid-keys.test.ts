@@ -17,6 +17,7 @@ describe('development VAPID keys', () => {
     expect(vapidKeyProblems(first)).toEqual([]);
     const file = path.join(dir, 'data', VAPID_KEYS_FILE);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.join(dir, 'data'))).mode & 0o777).toBe(0o700);
     expect(await loadOrCreateVapidKeys(path.join(dir, 'data'))).toEqual(first);
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(first);
   });

@@ -1,21 +1,23 @@
 // The development machine's VAPID pair: generated once and kept in DATA_DIR, so subscriptions
 // made yesterday still work after a restart. Production passes its pair in the environment.
 import { randomUUID } from 'node:crypto';
-import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { chmod, link, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import webPush from 'web-push';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../security/private-files';
 import { DEVELOPMENT_VAPID_SUBJECT, vapidKeyProblems, type VapidKeys } from './push-settings';
 
 export const VAPID_KEYS_FILE = 'vapid-keys.json';
-// Only the server's own user may read the private key.
-const PRIVATE_FILE_MODE = 0o600;
 
-/** The pair in `<dataDir>/vapid-keys.json`, made (mode 0600) when the file does not exist yet. */
+/**
+ * The pair in `<dataDir>/vapid-keys.json`, made when the file does not exist yet: only the
+ * server's own user may read the private key (file 0600 in a 0700 folder, as all our data).
+ */
 export async function loadOrCreateVapidKeys(dataDir: string): Promise<VapidKeys> {
   const file = path.join(dataDir, VAPID_KEYS_FILE);
   const stored = await readKeys(file);
   if (stored) return stored;
-  await mkdir(dataDir, { recursive: true });
+  await ensurePrivateDir(dataDir);
   const generated = webPush.generateVAPIDKeys();
   const keys: VapidKeys = { ...generated, subject: DEVELOPMENT_VAPID_SUBJECT };
   // Written whole under a temporary name, then linked into place: link() fails if the file exists,
