@@ -235,8 +235,8 @@ export const en = {
     attachmentRemoved: 'Attachment removed',
   },
   privacy: {
-    open: 'Privacy and account…',
-    title: 'Privacy and account',
+    open: 'Notifications, privacy and account…',
+    title: 'Notifications, privacy and account',
     whoCanMessage: 'Who can message me',
     policies: {
       everyone: 'Everyone',

@@ -245,8 +245,8 @@ export const es: Translation = {
     attachmentRemoved: 'Archivo adjunto eliminado',
   },
   privacy: {
-    open: 'Privacidad y cuenta…',
-    title: 'Privacidad y cuenta',
+    open: 'Notificaciones, privacidad y cuenta…',
+    title: 'Notificaciones, privacidad y cuenta',
     whoCanMessage: 'Quién puede escribirme',
     policies: {
       everyone: 'Todo el mundo',

@@ -245,8 +245,8 @@ export const fr: Translation = {
     attachmentRemoved: 'Pièce jointe supprimée',
   },
   privacy: {
-    open: 'Confidentialité et compte…',
-    title: 'Confidentialité et compte',
+    open: 'Notifications, confidentialité et compte…',
+    title: 'Notifications, confidentialité et compte',
     whoCanMessage: 'Qui peut m’écrire',
     policies: {
       everyone: 'Tout le monde',

@@ -1,14 +1,13 @@
-'use client';
-
 import { useId, useState } from 'react';
 import { errorMessage } from '@/lib/api/errors';
-import { NOTIFICATION_PREVIEWS, type NotificationPreview } from '@/lib/contract';
+import { DEFAULT_NOTIFICATION_PREVIEW, NOTIFICATION_PREVIEWS, type NotificationPreview } from '@/lib/contract';
 import { useT, type TranslationKey } from '@/lib/i18n';
 import { disableDesktopNotifications, enableDesktopNotifications } from '@/lib/notifications/desktop-notifications';
 import { saveNotificationSettings } from '@/lib/notifications/notification-settings';
 import { selectNotificationsOn, useNotificationStore } from '@/lib/stores/notification-store';
-import { useSessionStore } from '@/lib/stores/session-store';
-import styles from './notifications.module.css';
+import { useCurrentUser } from '@/lib/stores/session-store';
+import modal from '@/components/ui/modal.module.css';
+import styles from './settings.module.css';
 
 const PREVIEW_LABELS: Record<NotificationPreview, TranslationKey> = {
   text: 'notifications.previewText',
@@ -18,15 +17,19 @@ const PREVIEW_LABELS: Record<NotificationPreview, TranslationKey> = {
 
 type Saving = { state: 'idle' | 'saving' | 'saved' } | { state: 'failed'; message: string };
 
-/** The settings' notifications part: this browser's switch, then the account's preview and sound. */
-export function NotificationSettings() {
+/**
+ * Notifications: desktop notifications on this browser (its permission and the person's switch),
+ * then the account's choices, which every device follows: what a notification shows, and sound.
+ */
+export function NotificationsSection() {
   const t = useT();
   const id = useId();
   const on = useNotificationStore(selectNotificationsOn);
   const permission = useNotificationStore((state) => state.permission);
   const busy = useNotificationStore((state) => state.busy);
-  const preview = useSessionStore((state) => state.user?.notification_preview ?? 'text');
-  const sound = useSessionStore((state) => state.user?.notification_sound ?? true);
+  const user = useCurrentUser();
+  const preview = user?.notification_preview ?? DEFAULT_NOTIFICATION_PREVIEW;
+  const sound = user?.notification_sound ?? true;
   const [saving, setSaving] = useState<Saving>({ state: 'idle' });
 
   async function save(changes: Parameters<typeof saveNotificationSettings>[0]) {
@@ -40,9 +43,11 @@ export function NotificationSettings() {
   }
 
   const unavailable = permission === 'unsupported' || permission === 'denied';
+  const desktopHint =
+    permission === 'denied' ? 'notifications.blocked' : permission === 'unsupported' ? 'notifications.unsupported' : 'notifications.desktopHint';
   return (
-    <fieldset className={styles.settings} aria-busy={saving.state === 'saving' || busy}>
-      <legend className={styles.legend}>{t('notifications.settingsTitle')}</legend>
+    <section className={styles.section} aria-labelledby={`${id}-title`} aria-busy={saving.state === 'saving' || busy}>
+      <h3 id={`${id}-title`}>{t('notifications.settingsTitle')}</h3>
       <label className={styles.option}>
         <input
           type="checkbox"
@@ -54,14 +59,10 @@ export function NotificationSettings() {
         <span>{t('notifications.desktop')}</span>
       </label>
       <p id={`${id}-desktop-hint`} className={styles.hint}>
-        {permission === 'denied'
-          ? t('notifications.blocked')
-          : permission === 'unsupported'
-            ? t('notifications.unsupported')
-            : t('notifications.desktopHint')}
+        {t(desktopHint)}
       </p>
-      <fieldset className={styles.group} aria-describedby={`${id}-preview-hint`}>
-        <legend className={styles.subLegend}>{t('notifications.preview')}</legend>
+      <fieldset className={styles.options} aria-describedby={`${id}-preview-hint`}>
+        <legend className={styles.legend}>{t('notifications.preview')}</legend>
         {NOTIFICATION_PREVIEWS.map((option) => (
           <label key={option} className={styles.option}>
             <input
@@ -81,6 +82,7 @@ export function NotificationSettings() {
           type="checkbox"
           checked={sound}
           disabled={saving.state === 'saving'}
+          aria-describedby={`${id}-preview-hint`}
           onChange={(event) => void save({ notification_sound: event.target.checked })}
         />
         <span>{t('notifications.sound')}</span>
@@ -88,10 +90,12 @@ export function NotificationSettings() {
       <p id={`${id}-preview-hint`} className={styles.hint}>
         {t('notifications.previewHint')}
       </p>
-      <p className={styles.status} data-state={saving.state} role="status">
-        {saving.state === 'saved' ? t('notifications.saved') : null}
-        {saving.state === 'failed' ? t('notifications.saveFailed', { message: saving.message }) : null}
+      <p className={modal.status} role="status">
+        {saving.state === 'saved' ? t('notifications.saved') : ''}
       </p>
-    </fieldset>
+      <p className={modal.error} role="alert">
+        {saving.state === 'failed' ? t('notifications.saveFailed', { message: saving.message }) : ''}
+      </p>
+    </section>
   );
 }
