@@ -2,6 +2,9 @@
 // machine, prints a table and writes every figure to bench/results/<timestamp>.json.
 // Method and the latest figures: BENCHMARKS.md. Nothing here asserts a time.
 import { execFileSync } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import webPush from 'web-push';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -85,6 +88,30 @@ async function seed(dir: string, count: number, prefix: string, extra: string[] 
   return JSON.parse(await readFile(out, 'utf8')) as { users: BenchUser[]; messages: number; seedMs: number };
 }
 
+async function startPushSink(): Promise<{ url: string; serverEnv: Record<string, string>; received: () => number }> {
+  let received = 0;
+  const server = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.writeHead(201).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  const keys = webPush.generateVAPIDKeys();
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    serverEnv: {
+      VAPID_PUBLIC_KEY: keys.publicKey,
+      VAPID_PRIVATE_KEY: keys.privateKey,
+      VAPID_SUBJECT: 'mailto:bench@parley.example',
+      PUSH_ENDPOINT_ORIGINS: 'http://127.0.0.1',
+    },
+    received: () => received,
+  };
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const startedAt = new Date();
@@ -111,6 +138,10 @@ async function main(): Promise<void> {
   log(`load average at start: ${(results.environment.loadAverageAtStart as number[]).join(' ')} on ${os.cpus().length} cores`);
 
   const wants = (section: string) => options.sections.includes(section as never);
+  // --push: a push service on loopback that answers every push 201 at once, so what is measured
+  // is the server's own work (deciding, encrypting, sending) next to the send path.
+  const pushSink = options.push ? await startPushSink() : undefined;
+  if (pushSink) log(`Web Push on: every user subscribed at ${pushSink.url}`);
   let bundle: Promise<string> | undefined;
   const serverBundle = () => (bundle ??= buildServerBundle(path.join(dir, 'build')));
   const section = async (name: string, run: () => Promise<void>) => {
@@ -127,7 +158,7 @@ async function main(): Promise<void> {
   let deliveryUsers: BenchUser[] | undefined;
   const usersFor = async () => {
     if (!deliveryUsers) {
-      const seeded = await seed(dir, options.users, 'bench');
+      const seeded = await seed(dir, options.users, 'bench', pushSink ? ['--push-endpoint', `${pushSink.url}/push`] : []);
       deliveryUsers = seeded.users;
       log(`  seeded ${seeded.users.length} users with sessions in ${seeded.seedMs} ms`);
     }
@@ -151,7 +182,7 @@ async function main(): Promise<void> {
         const port = await freePort();
         if (!ports.includes(port)) ports.push(port);
       }
-      const env = redis ? { REDIS_URL: redis.url } : undefined;
+      const env = { ...(redis ? { REDIS_URL: redis.url } : {}), ...(pushSink ? pushSink.serverEnv : {}) };
       // One after the other: the first applies any migrations, the others find them done.
       const start = async () => {
         const servers = [];
@@ -163,6 +194,7 @@ async function main(): Promise<void> {
       const profileFile = options.profile ? path.join(resultsDir, `${stamp}-steady.cpuprofile`) : undefined;
       const urls = ports.map((port) => `http://127.0.0.1:${port}`);
       results.delivery = await runDeliveryAgainst('parley', start, urls, users, options, log, profileFile);
+      if (pushSink) log(`  pushes the push service received: ${pushSink.received()}`);
       if (profileFile) {
           results.profile = await summariseProfiles(profileFile);
           log(`  profile of the steady phase: ${path.relative(REPO_ROOT, profileFile)} (open it in Chrome DevTools), idle ${results.profile.idlePercent}%`);

@@ -33,6 +33,8 @@ export interface BenchOptions {
   floodThread: number;
   /** Delivery: the steady load again with 10 % of the users typing and following presence, reported beside it. */
   typing: boolean;
+  /** Delivery with Web Push: every user has a browser subscribed, on a push service on loopback. */
+  push: boolean;
   keep: boolean;
 }
 
@@ -66,6 +68,8 @@ const HELP = `npm run bench -- [options]
   --typing                delivery: after the steady phase, the same load again while 10% of the users
                           type (a signal every 3 s) and follow 30 people's presence; both reported
                           side by side (the floor has no typing: not run there)
+  --push                  delivery: Web Push on, every user with a browser subscribed (a loopback
+                          push service that accepts everything), to compare with a run without
   --profile               CPU-profile the server during the steady phase (figures include its cost)
   --keep                  keep the temporary directory (server logs, data)
 `;
@@ -98,6 +102,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'flood-victims': { type: 'string' },
       'flood-thread': { type: 'string' },
       typing: { type: 'boolean', default: false },
+      push: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -147,6 +152,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     floodVictims: number('flood-victims', 10, 4),
     floodThread: number('flood-thread', 2000, 600),
     typing: values.typing,
+    push: values.push,
     keep: values.keep,
   };
   if (options.users < 2) throw new Error('--users must be at least 2');

@@ -1,12 +1,12 @@
 // Seeds a data directory (or DATABASE_URL) before the server starts: PGlite admits one process at
 // a time, and this keeps its memory out of the load generator. Writes the users as JSON to --out.
-//   node --import tsx bench/seed.ts --data-dir D --count N --prefix P --out users.json
+//   node --import tsx bench/seed.ts --data-dir D --count N --prefix P --out users.json [--push-endpoint URL]
 // With --thread T --conversations C (front-end benchmark): the first user gets C conversations,
 // the one with the second user T messages long. The long thread's first T-1 messages are written
 // in one statement (rows as insertMessage leaves them: both seqs, read, the pair's conversation
 // rows and last_seq), since one transaction per message would take minutes on PGlite; the
 // others, and the thread's last message (unread), go through the server's own insertMessage.
-import { randomUUID } from 'node:crypto';
+import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     missed: { type: 'string' },
     from: { type: 'string' },
     to: { type: 'string' },
+    'push-endpoint': { type: 'string' },
   },
 });
 
@@ -71,6 +72,15 @@ const database = await openDatabase({ dataDir: values['data-dir'], databaseUrl: 
 try {
   const started = performance.now();
   const users = await seedUsers(database.db, { count, prefix: values.prefix });
+  // --push-endpoint URL: a browser subscribed for every user, each with keys of its own (the
+  // server encrypts every push to them), on the session seedUsers made.
+  // The data directory is fresh: every session is one of these users'.
+  if (values['push-endpoint']) {
+    const keys = pushKeys();
+    await database.db.execute(sql`
+      insert into push_subscriptions (endpoint, user_id, session_id, p256dh, auth)
+      select ${values['push-endpoint']} || '/' || user_id, user_id, id, ${keys.p256dh}, ${keys.auth} from sessions`);
+  }
   const [me, peer] = users;
   let messages = 0;
   if (me && peer && conversations > 0) {
@@ -106,4 +116,11 @@ try {
   await writeFile(values.out, JSON.stringify({ users, messages, seedMs: Math.round(performance.now() - started) }));
 } finally {
   await database.close();
+}
+
+/** A browser's push keys: an uncompressed P-256 public key and a 16-byte auth secret (base64url). */
+function pushKeys(): { p256dh: string; auth: string } {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
 }

@@ -29,6 +29,9 @@ import { createRateLimiters, type RateLimits } from './security/rate-limit';
 import { createLocalSocketCap, createRedisSocketCap } from './security/socket-cap';
 import { createLocalFileStorage, type FileStorage } from './storage/file-storage';
 import { startUploadSweeper } from './storage/upload-sweeper';
+import { createPushNotifier } from './push/push-notifier';
+import type { VapidKeys } from './push/push-settings';
+import { createMemoryVisibility, createRedisVisibility } from './push/visibility';
 
 type RequestHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
@@ -70,6 +73,8 @@ export interface ServerDeps {
   logDestination?: LogDestination;
   /** Presence timings other than the defaults (tests): presence/presence.ts, presence/redis-registry.ts. */
   presence?: { offlineGraceMs?: number; registry?: RedisRegistryTiming };
+  /** Web Push with these keys, to these push services; unset: no Web Push. */
+  push?: { vapid: VapidKeys; endpointOrigins: readonly string[] };
 }
 
 export interface ParleyServer {
@@ -96,7 +101,7 @@ const KEEP_ALIVE_MS = 65_000;
 
 /** One node server, one port: /api → Fastify, /socket.io → Socket.IO, everything else → Next. */
 export function createServer(deps: ServerDeps): ParleyServer {
-  const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination, presence } = deps;
+  const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination, presence, push } = deps;
   // With Redis every node takes from the same budgets and counts the same sockets.
   const limiters = createRateLimiters({ ...DEFAULT_RATE_LIMITS, ...config.rateLimits }, redis?.commands);
   let draining = false;
@@ -129,6 +134,7 @@ export function createServer(deps: ServerDeps): ParleyServer {
     production: config.nodeEnv === 'production',
     readiness: createReadiness({ db: db.db, redis, draining: () => draining }),
     allowedOrigins: config.allowedOrigins ?? null,
+    push: push && { publicKey: push.vapid.publicKey, endpointOrigins: push.endpointOrigins },
     // Late-bound: the realtime layer needs app.log, the routes need the realtime layer.
     sockets: {
       disconnectUser: (userId) => realtime.disconnectUser(userId),
@@ -154,6 +160,8 @@ export function createServer(deps: ServerDeps): ParleyServer {
     }),
   };
   installSessionAuth(app, sessionAuth);
+  // With several nodes, which users have a tab in view is known only across all of them.
+  const visibility = redis ? createRedisVisibility(redis.commands) : createMemoryVisibility();
   const realtime = createRealtime(httpServer, {
     db: db.db,
     log: app.log,
@@ -166,6 +174,8 @@ export function createServer(deps: ServerDeps): ParleyServer {
     // Each process is a node of its own: a restarted one is new, and the old one's users expire.
     presenceRegistry: redis ? createRedisRegistry(redis.client, randomUUID(), presence?.registry) : undefined,
     offlineGraceMs: presence?.offlineGraceMs,
+    visibility,
+    push: push && createPushNotifier({ db: db.db, vapid: push.vapid, visibility, sessionRules, log: app.log }),
   });
   const sweeper = startUploadSweeper({
     db: db.db,

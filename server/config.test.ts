@@ -13,6 +13,8 @@ import {
   DEFAULT_UPLOAD_QUOTA_BYTES,
   loadConfig,
 } from './config';
+import { DEFAULT_PUSH_ENDPOINT_ORIGINS, isAllowedEndpoint } from './push/push-settings';
+import webPush from 'web-push';
 
 const base = { FIREBASE_PROJECT_ID: 'demo-parley' };
 
@@ -41,6 +43,7 @@ describe('loadConfig', () => {
       uploadQuotaBytes: DEFAULT_UPLOAD_QUOTA_BYTES,
       unattachedUploadTtlMs: DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
       sessions: { idleMs: 30 * 86_400_000, maxMs: 90 * 86_400_000, checkIntervalMs: 300_000 },
+      push: { vapid: null, endpointOrigins: [...DEFAULT_PUSH_ENDPOINT_ORIGINS] },
     });
     expect(DEFAULT_UPLOAD_QUOTA_BYTES).toBe(2 * 1024 ** 3);
     expect(DEFAULT_UNATTACHED_UPLOAD_TTL_MS).toBe(24 * 3600 * 1000);
@@ -315,6 +318,51 @@ describe('loadConfig() reading the .env files', () => {
       projectId: 'from-development',
       emulator: '127.0.0.1:9099',
       processNodeEnv: 'development',
+    });
+  });
+
+  describe('Web Push', () => {
+    const keys = webPush.generateVAPIDKeys();
+    const vapid = { VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: 'mailto:ops@parley.example' };
+
+    it('is off in production without keys, generated in development and test', () => {
+      expect(loadConfig({ ...base }).push.vapid).toBeNull();
+      expect(loadConfig({ ...base, NODE_ENV: 'development' }).push.vapid).toBe('generate');
+      expect(loadConfig({ ...base, NODE_ENV: 'test' }).push.vapid).toBe('generate');
+    });
+
+    it('reads a key pair with its subject, and the push services allowed', () => {
+      const config = loadConfig({ ...base, ...vapid, PUSH_ENDPOINT_ORIGINS: 'https://push.example.com, https://*.push.example.net' });
+      expect(config.push).toEqual({
+        vapid: { publicKey: keys.publicKey, privateKey: keys.privateKey, subject: 'mailto:ops@parley.example' },
+        endpointOrigins: ['https://push.example.com', 'https://*.push.example.net'],
+      });
+    });
+
+    it.each([
+      [{ VAPID_PUBLIC_KEY: keys.publicKey }, 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together'],
+      [{ VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey }, 'VAPID_SUBJECT: required'],
+      [{ ...vapid, VAPID_PUBLIC_KEY: 'abc' }, 'VAPID_PUBLIC_KEY: must be base64url'],
+      [{ ...vapid, VAPID_PRIVATE_KEY: keys.publicKey }, 'VAPID_PRIVATE_KEY: must be base64url of a 32-byte'],
+      [{ ...vapid, VAPID_SUBJECT: 'ops@parley.example' }, 'VAPID_SUBJECT: must be a mailto:'],
+      [{ VAPID_SUBJECT: 'mailto:a@b.c' }, 'VAPID_SUBJECT set without'],
+      [{ PUSH_ENDPOINT_ORIGINS: 'https://push.example.com/path' }, 'PUSH_ENDPOINT_ORIGINS: "https://push.example.com/path" is not an origin'],
+      [{ PUSH_ENDPOINT_ORIGINS: ' , ' }, 'PUSH_ENDPOINT_ORIGINS: lists no origin'],
+    ])('refuses %j', (env, problem) => {
+      expect(() => loadConfig({ ...base, ...env })).toThrow(problem);
+    });
+
+    it('allows endpoints only on the listed push services, by scheme and host', () => {
+      const origins = ['https://fcm.googleapis.com', 'https://*.push.apple.com', 'http://127.0.0.1'];
+      expect(isAllowedEndpoint('https://fcm.googleapis.com/fcm/send/abc', origins)).toBe(true);
+      expect(isAllowedEndpoint('https://api.push.apple.com/3/device/x', origins)).toBe(true);
+      expect(isAllowedEndpoint('http://127.0.0.1:8090/notify/x', origins)).toBe(true);
+      for (const endpoint of [
+        'http://fcm.googleapis.com/fcm/send/abc', 'https://fcm.googleapis.com.evil.example/x', 'https://push.apple.com/x',
+        'https://user:pw@fcm.googleapis.com/x', 'https://127.0.0.1/x', 'not a url', 'https://169.254.169.254/latest',
+      ]) {
+        expect(isAllowedEndpoint(endpoint, origins), endpoint).toBe(false);
+      }
     });
   });
 });

@@ -3,6 +3,12 @@ import { z } from 'zod';
 import { DAY_MS, DEFAULT_SESSION_RULES, type SessionRules } from './auth/session-rules';
 import type { RateLimit, RateLimits } from './security/rate-limit';
 import type { ObjectStorageSettings } from './storage/s3-file-storage';
+import {
+  DEFAULT_PUSH_ENDPOINT_ORIGINS,
+  endpointOriginProblem,
+  vapidKeyProblems,
+  type PushSettings,
+} from './push/push-settings';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -240,6 +246,10 @@ const envSchema = z.object({
   RATE_LIMIT_EXPORT: rateLimit(DEFAULT_RATE_LIMITS.export),
   RATE_LIMIT_TYPING: rateLimit(DEFAULT_RATE_LIMITS.typing),
   RATE_LIMIT_PRESENCE: rateLimit(DEFAULT_RATE_LIMITS.presence),
+  VAPID_PUBLIC_KEY: optionalText,
+  VAPID_PRIVATE_KEY: optionalText,
+  VAPID_SUBJECT: optionalText,
+  PUSH_ENDPOINT_ORIGINS: optionalText,
 });
 
 // What S3-compatible stores without regions (MinIO, Ceph, R2's "auto" aside) expect, and AWS's first.
@@ -296,6 +306,8 @@ export interface Config {
   shutdownDrainMs: number;
   /** S3_BUCKET set: uploads live in that bucket; unset: in `<dataDir>/uploads` on this node's disk. */
   objectStorage: ObjectStorageSettings | undefined;
+  /** Web Push: the VAPID keys (or 'generate', or null for off) and the push services allowed. */
+  push: PushSettings;
 }
 
 export class ConfigError extends Error {
@@ -361,7 +373,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       checkIntervalMs: vars.SESSION_CHECK_SECONDS,
     },
     objectStorage: objectStorageOf(vars),
+    push: pushOf(vars),
   };
+}
+
+/**
+ * VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY both or neither; with them, VAPID_SUBJECT. Neither: in
+ * development and test the server keeps a generated pair in DATA_DIR; in production Web Push is
+ * off (several nodes must share one pair, which only the environment can give them).
+ */
+function pushOf(vars: z.output<typeof envSchema>): PushSettings {
+  const { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey, VAPID_SUBJECT: subject } = vars;
+  const problems: string[] = [];
+  const origins = (vars.PUSH_ENDPOINT_ORIGINS?.split(',') ?? DEFAULT_PUSH_ENDPOINT_ORIGINS).map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of origins) {
+    const problem = endpointOriginProblem(origin);
+    if (problem) problems.push(`PUSH_ENDPOINT_ORIGINS: ${problem}`);
+  }
+  if (vars.PUSH_ENDPOINT_ORIGINS !== undefined && origins.length === 0) problems.push('PUSH_ENDPOINT_ORIGINS: lists no origin; leave it unset for the browsers\' push services');
+  let vapid: PushSettings['vapid'] = vars.NODE_ENV === 'production' ? null : 'generate';
+  if (Boolean(publicKey) !== Boolean(privateKey)) {
+    problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together (or leave both unset)');
+  } else if (publicKey && privateKey) {
+    if (!subject) problems.push('VAPID_SUBJECT: required with the VAPID keys (mailto:you@example.com or https://your.site)');
+    else problems.push(...vapidKeyProblems({ publicKey, privateKey, subject }));
+    vapid = { publicKey, privateKey, subject: subject ?? '' };
+  } else if (subject) {
+    problems.push('VAPID_SUBJECT set without VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid environment configuration:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+  return { vapid, endpointOrigins: origins };
 }
 
 /** The S3_* variables: all unset (local files), or S3_BUCKET with the rest; credentials both or neither. */

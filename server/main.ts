@@ -5,6 +5,7 @@ import { createServer, type ServerDeps } from './app';
 import { createFirebaseVerifier } from './auth/firebase-verifier';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/open-database';
+import { loadOrCreateVapidKeys } from './push/vapid-keys';
 import { connectRedis } from './realtime/redis-adapter';
 import { createS3FileStorage, type S3FileStorage } from './storage/s3-file-storage';
 
@@ -49,7 +50,9 @@ async function main(): Promise<void> {
     handlers.nextUpgradeHandler = nextApp.getUpgradeHandler();
   }
 
-  const server = createServer({ config, db: database, verifier, redis, storage: objectStorage?.storage, ...handlers });
+  const vapid = config.push.vapid === 'generate' ? await loadOrCreateVapidKeys(config.dataDir) : config.push.vapid;
+  const push = vapid ? { vapid, endpointOrigins: config.push.endpointOrigins } : undefined;
+  const server = createServer({ config, db: database, verifier, redis, storage: objectStorage?.storage, push, ...handlers });
   if (objectStorage?.unreachable) {
     server.app.log.warn({ reason: objectStorage.unreachable }, 'object storage unreachable at start; uploads and downloads answer 503 until it answers');
   }
@@ -66,6 +69,7 @@ async function main(): Promise<void> {
       database: config.databaseUrl ? 'postgres' : 'pglite',
       socketAdapter: redis ? 'redis' : 'in-process',
       uploads: objectStorage ? objectStorage.storage.description : `local folder ${path.join(config.dataDir, 'uploads')}`,
+      webPush: push ? { endpointOrigins: push.endpointOrigins } : 'off (set VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT)',
     },
     'limits',
   );

@@ -1,12 +1,13 @@
 'use client';
 
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { loadUser, type GuardResult } from '@/lib/session/guard';
 import { getStoredToken } from '@/lib/session/storage';
 import { navigate } from '@/lib/navigation';
 import { preloadConversations } from '@/lib/realtime/messaging-session';
 import { Spinner } from '@/components/ui/spinner';
 import { useT } from '@/lib/i18n';
+import styles from './main-screen.module.css';
 
 /** Loads the user and, at the same time, the conversation list (the first thing the area shows). */
 function startLoading(navigate?: (path: string) => void): Promise<GuardResult> {
@@ -54,6 +55,17 @@ export function MainGate({ children }: { children: ReactNode }) {
     };
   }, []);
 
+  const offline = useSyncExternalStore(subscribeOnline, () => !navigator.onLine, () => false);
+  if (!allowed && offline) return <p className={styles.offline} role="status">{t('connection.offlineStart')}</p>;
   if (!allowed) return <Spinner label={t('account.loading')} fullScreen />;
   return children;
+}
+
+function subscribeOnline(onChange: () => void): () => void {
+  window.addEventListener('online', onChange);
+  window.addEventListener('offline', onChange);
+  return () => {
+    window.removeEventListener('online', onChange);
+    window.removeEventListener('offline', onChange);
+  };
 }

@@ -13,6 +13,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ChatIcon } from '@/components/ui/icons';
 import { ConversationNotFound } from '@/components/chat/conversation-not-found';
+import { NotificationPrompt } from '@/components/notifications/notification-prompt';
 import { AppHeader } from './app-header';
 import styles from './main-screen.module.css';
 
@@ -71,6 +72,7 @@ export function MainScreen() {
   return (
     <div className={styles.shell}>
       <AppHeader />
+      <NotificationPrompt />
       <main className={styles.main} data-view={route === null ? 'list' : 'thread'}>
         <div className={styles.listColumn} onPointerOver={preloadThreadView} onFocus={preloadThreadView}>
           <Sidebar />

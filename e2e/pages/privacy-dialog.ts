@@ -1,16 +1,16 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
-/** Settings → Privacy and account: who can message me, blocked people, my data, deleting the account. */
+/** Settings → Notifications, privacy and account: who can message me, blocked people, my data, deleting the account. */
 export class PrivacyDialog {
   readonly dialog: Locator;
 
   constructor(readonly page: Page) {
-    this.dialog = page.getByRole('dialog', { name: 'Privacy and account' });
+    this.dialog = page.getByRole('dialog', { name: 'Notifications, privacy and account' });
   }
 
   async open() {
     await this.page.getByRole('button', { name: 'Settings' }).click();
-    await this.page.getByRole('button', { name: 'Privacy and account…' }).click();
+    await this.page.getByRole('button', { name: 'Notifications, privacy and account…' }).click();
     await expect(this.dialog).toBeVisible();
   }
 

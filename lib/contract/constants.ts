@@ -52,3 +52,12 @@ export const TYPING_IDLE_MS = 5_000;
 export const TYPING_EXPIRY_MS = 7_000;
 /** Most people one socket follows the presence of (`presence_subscribe`). */
 export const MAX_PRESENCE_SUBSCRIPTIONS = 100;
+/**
+ * What a notification may show of a message (PATCH /api/accounts/settings): its text and sender,
+ * only who wrote, or nothing but "You have a new message".
+ */
+export const NOTIFICATION_PREVIEWS = ['text', 'sender', 'none'] as const;
+export type NotificationPreview = (typeof NOTIFICATION_PREVIEWS)[number];
+export const DEFAULT_NOTIFICATION_PREVIEW: NotificationPreview = 'text';
+/** Characters of a message's text a notification shows at most (the push payload stays far below 4 KiB). */
+export const NOTIFICATION_TEXT_MAX = 180;

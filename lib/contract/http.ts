@@ -2,9 +2,9 @@
 // Request types are inferred from the zod schemas in schemas.ts, which only the server imports
 // at run time: the browser gets the types without shipping zod.
 
-export type { AuthorizeRequest } from './schemas';
+import type { MessagePolicy, NotificationPreview } from './constants';
 
-import type { MessagePolicy } from './constants';
+export type { AuthorizeRequest } from './schemas';
 
 /** The user as the API returns it (the sign-in contract names only id, language and is_active). */
 export interface User {
@@ -18,6 +18,10 @@ export interface User {
   message_policy: MessagePolicy;
   /** Others may see when the user is online and was last seen; off, the user sees no one's. */
   show_presence: boolean;
+  /** What notifications show of a message (NOTIFICATION_PREVIEWS). */
+  notification_preview: NotificationPreview;
+  /** Whether notifications play a sound. */
+  notification_sound: boolean;
 }
 
 export interface AuthorizeResponse {

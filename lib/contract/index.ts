@@ -4,3 +4,4 @@ export * from './constants';
 export * from './people';
 export * from './messaging';
 export * from './safety';
+export * from './push';

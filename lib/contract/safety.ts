@@ -47,6 +47,8 @@ export interface AccountExport {
   exported_at: string;
   user: User & { created_at: string };
   sessions: { id: number; created_at: string; last_used_at: string; revoked_at: string | null }[];
+  /** The browsers registered for Web Push (their encryption keys stay out: they are the browser's). */
+  push_subscriptions: { endpoint: string; session_id: number; created_at: string; updated_at: string }[];
   following: ExportedPerson[];
   followers: ExportedPerson[];
   blocks: ExportedPerson[];

@@ -2,7 +2,17 @@
 // client imports their inferred types (type-only imports are erased), so zod stays out of the
 // browser bundle. Deliberately not re-exported from index.ts.
 import { z } from 'zod';
-import { MAX_MESSAGE_LENGTH, MAX_PRESENCE_SUBSCRIPTIONS, MESSAGE_POLICIES, REPORT_DETAILS_MAX, REPORT_REASONS, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
+import {
+  MAX_MESSAGE_LENGTH,
+  MAX_PRESENCE_SUBSCRIPTIONS,
+  MESSAGE_POLICIES,
+  NOTIFICATION_PREVIEWS,
+  REPORT_DETAILS_MAX,
+  REPORT_REASONS,
+  SOCIAL_TYPES,
+  SUPPORTED_LANGUAGES,
+  SYNC_PAGE_MAX,
+} from './constants';
 import { cleanDisplayName } from './display-text';
 
 /** Longest display name, in UTF-16 code units once cleaned. */
@@ -74,9 +84,11 @@ export const settingsRequestSchema = z
     message_policy: z.enum(MESSAGE_POLICIES).optional(),
     /** Others see when the user is online and when they were last seen; off, the user sees no one's. */
     show_presence: z.boolean().optional(),
+    notification_preview: z.enum(NOTIFICATION_PREVIEWS).optional(),
+    notification_sound: z.boolean().optional(),
   })
   .refine((settings) => Object.values(settings).some((value) => value !== undefined), {
-    message: 'Nothing to change: send language, message_policy or show_presence.',
+    message: 'Nothing to change: send at least one setting.',
   });
 export type SettingsRequest = z.infer<typeof settingsRequestSchema>;
 
@@ -116,3 +128,27 @@ export const presenceSubscribePayloadSchema = z.strictObject({
   user_ids: z.array(userId).max(MAX_PRESENCE_SUBSCRIPTIONS),
 });
 export type PresenceSubscribePayload = z.infer<typeof presenceSubscribePayloadSchema>;
+/** base64url of exactly `bytes` bytes (the Push API's keys). */
+const base64urlKey = (bytes: number) =>
+  z
+    .string()
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]+=*$/, 'Not base64url.')
+    .refine((value) => Buffer.from(value, 'base64url').length === bytes, `Must be ${bytes} bytes.`);
+
+/** POST /api/push/subscriptions: the browser's PushSubscription.toJSON(). */
+export const pushSubscriptionSchema = z.strictObject({
+  endpoint: z.url({ protocol: /^https?$/ }).max(2048),
+  expirationTime: z.number().nullish(),
+  keys: z.strictObject({
+    p256dh: base64urlKey(65).refine((value) => Buffer.from(value, 'base64url')[0] === 4, 'Must be an uncompressed P-256 point.'),
+    auth: base64urlKey(16),
+  }),
+});
+
+/** DELETE /api/push/subscriptions */
+export const pushUnsubscribeSchema = z.strictObject({ endpoint: z.string().min(1).max(2048) });
+
+/** Socket `visibility`: whether the tab this socket belongs to is in view. */
+export const visibilityPayloadSchema = z.strictObject({ visible: z.boolean() });
+export type VisibilityPayload = z.infer<typeof visibilityPayloadSchema>;

@@ -4,9 +4,18 @@
 import type { ErrorBody } from './http';
 import type { FollowPayload, MessagePayload, ReadPayload, SendPayload } from './messaging';
 import type { SafetyChange } from './safety';
-import type { PresenceSubscribePayload, SyncPayload, TypingPayload } from './schemas';
+import type { PresenceSubscribePayload, SyncPayload, TypingPayload, VisibilityPayload } from './schemas';
 
-export type { FollowPayload, MessagePayload, PresenceSubscribePayload, ReadPayload, SendPayload, SyncPayload, TypingPayload };
+export type {
+  FollowPayload,
+  MessagePayload,
+  PresenceSubscribePayload,
+  ReadPayload,
+  SendPayload,
+  SyncPayload,
+  TypingPayload,
+  VisibilityPayload,
+};
 
 /** Every acknowledgement is either the result or an error in the HTTP error shapes. */
 export type Ack<T> = { data: T } | { error: ErrorBody };
@@ -78,6 +87,8 @@ export interface ClientToServerEvents {
   /** Ephemeral: relayed to the recipient's tabs, never stored. The ack says nothing about delivery. */
   typing: (payload: TypingPayload, ack?: AckCallback<Record<string, never>>) => void;
   presence_subscribe: (payload: PresenceSubscribePayload, ack?: AckCallback<PresenceSubscribeResult>) => void;
+  /** The tab is in view or not: the server pushes only to users with no tab in view. */
+  visibility: (payload: VisibilityPayload, ack?: AckCallback<VisibilityPayload>) => void;
 }
 
 export interface ServerToClientEvents {

@@ -17,6 +17,7 @@ import type { MessagePayload } from '@/lib/contract';
 import { createCatchUp } from './catch-up';
 import { startOutboxSender, type OutboxSender, type SendOptions, type SendResult } from './outbox-sender';
 import { startPresenceSubscriptions } from './presence-subscriptions';
+import { wireNotifications } from './notifications';
 import { readOpenConversationIfUnread } from './read-marking';
 import { wireSessionEvents, type FollowedListener } from './session-events';
 import { createTypingReceiver } from './typing-receiver';
@@ -147,6 +148,8 @@ function createSession(userId: number, storage: OutboxStorage): Session {
 
   const stops = [
     wireSessionEvents({ catchUp, followedListeners, typing: typingReceiver, presence }),
+    // After the stores' wiring: a message's notification reads the row that wiring just updated.
+    wireNotifications(userId),
     socketService.on('ready', onReady),
     () => catchUp.stop(),
     startSearchSync(),

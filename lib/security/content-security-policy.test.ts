@@ -36,6 +36,8 @@ describe('buildContentSecurityPolicy', () => {
         "font-src 'self'",
         "connect-src 'self' https://identitytoolkit.googleapis.com https://securetoken.googleapis.com https://www.googleapis.com",
         'frame-src https://parley.firebaseapp.com',
+        "worker-src 'self'",
+        "manifest-src 'self'",
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",

@@ -82,6 +82,9 @@ export function buildContentSecurityPolicy({ nonce, dev, config }: CspOptions): 
     // signInWithPopup talks to the popup through a hidden iframe from the auth domain
     // (the emulator serves its own in emulator builds).
     'frame-src': [...(authDomain ? [`https://${authDomain}`] : []), ...(emulator ? [emulator] : [])],
+    // The service worker (/sw.js) and the web app manifest are our own files, from this origin only.
+    'worker-src': ["'self'"],
+    'manifest-src': ["'self'"],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
     'form-action': ["'self'"],

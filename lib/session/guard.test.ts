@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AccountInfo } from '@/lib/contract';
 import { areaOf, decideAfterLoad, decideRoute, runGuard, type GuardDeps } from './guard';
 
-const active: AccountInfo = { id: 7, username: 'ada', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true };
+const active: AccountInfo = { id: 7, username: 'ada', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, notification_preview: 'text', notification_sound: true };
 
 function fakeDeps(token: string | null, info: () => Promise<AccountInfo>) {
   return {
@@ -12,6 +12,7 @@ function fakeDeps(token: string | null, info: () => Promise<AccountInfo>) {
     publishUser: vi.fn(),
     signOut: vi.fn(),
     navigate: vi.fn(),
+    waitUntilOnline: vi.fn(() => Promise.resolve()),
   } satisfies GuardDeps;
 }
 
@@ -95,5 +96,17 @@ describe('runGuard', () => {
     expect(deps.signOut).toHaveBeenCalledOnce();
     expect(deps.navigate).toHaveBeenCalledExactlyOnceWith('/account');
     expect(deps.publishUser).not.toHaveBeenCalled();
+  });
+
+  it('offline, waits for the network before loading the user: no call, no sign-out meanwhile', async () => {
+    let online!: () => void;
+    const deps = { ...fakeDeps('Bearer abc', async () => active), waitUntilOnline: vi.fn(() => new Promise<void>((resolve) => (online = resolve))) };
+    const result = runGuard('/main', deps);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(deps.fetchAccountInfo).not.toHaveBeenCalled();
+    expect(deps.signOut).not.toHaveBeenCalled();
+    online();
+    await expect(result).resolves.toBe('allow');
+    expect(deps.fetchAccountInfo).toHaveBeenCalledOnce();
   });
 });

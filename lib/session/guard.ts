@@ -30,6 +30,18 @@ export interface GuardDeps {
   publishUser: (user: AccountInfo) => void;
   signOut: () => void;
   navigate: (path: string) => void;
+  /** Resolves once the browser has a network (at once when it has one). */
+  waitUntilOnline: () => Promise<void>;
+}
+
+/**
+ * An installed Parley may start with no network (its page comes from the service worker). The
+ * user is loaded once the browser is online again: a request that cannot leave the browser is not
+ * an answer, and taking it as a failure would sign the person out for being on a train.
+ */
+export function waitUntilOnline(): Promise<void> {
+  if (typeof navigator === 'undefined' || navigator.onLine) return Promise.resolve();
+  return new Promise((resolve) => window.addEventListener('online', () => resolve(), { once: true }));
 }
 
 function publishWithLanguage(user: AccountInfo): void {
@@ -45,6 +57,7 @@ const defaultDeps: GuardDeps = {
   publishUser: publishWithLanguage,
   signOut,
   navigate,
+  waitUntilOnline,
 };
 
 /**
@@ -54,6 +67,7 @@ const defaultDeps: GuardDeps = {
 export async function loadUser(deps: Partial<GuardDeps> = {}): Promise<GuardResult> {
   const effects: GuardDeps = { ...defaultDeps, ...deps };
   let outcome: LoadOutcome;
+  await effects.waitUntilOnline();
   try {
     outcome = { ok: true, info: await effects.fetchAccountInfo() };
   } catch (error) {

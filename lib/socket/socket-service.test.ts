@@ -85,7 +85,7 @@ describe('socket service', () => {
   it('passes every server event on to its listeners, unchanged, until they unsubscribe', () => {
     const socket = harness.connectedService();
     const heard: unknown[] = [];
-    const stops = (['message_count', 'message', 'followed', 'message_sent', 'follower', 'conversation_read'] as const).map((event) =>
+    const stops = (['message_count', 'message', 'followed', 'message_sent', 'follower', 'conversation_read', 'safety_changed'] as const).map((event) =>
       harness.service.on(event, (payload: unknown) => heard.push([event, payload])),
     );
     const followed = { follower_id: 2, followee_id: 7, following: true, followers_count: 1 };
@@ -95,6 +95,7 @@ describe('socket service', () => {
     socket.serverEmits('message_sent', message);
     socket.serverEmits('follower', followed);
     socket.serverEmits('conversation_read', { user_id: 2 });
+    socket.serverEmits('safety_changed', { type: 'mute', user_id: 2, muted: true });
     for (const stop of stops) stop();
     socket.serverEmits('message', message);
     expect(heard).toEqual([
@@ -104,6 +105,7 @@ describe('socket service', () => {
       ['message_sent', message],
       ['follower', followed],
       ['conversation_read', { user_id: 2 }],
+      ['safety_changed', { type: 'mute', user_id: 2, muted: true }],
     ]);
   });
 

@@ -102,16 +102,20 @@ export function createSocketService(
     });
   }
 
-  const SERVER_EVENTS: readonly (keyof ServerToClientEvents)[] = [
-    'message_count',
-    'message',
-    'followed',
-    'message_sent',
-    'follower',
-    'conversation_read',
-    'typing',
-    'presence',
-  ];
+  // Every event of the contract is passed on; a Record over its names, so an event added there and
+  // forgotten here is a type error rather than an event nobody hears.
+  const FORWARDED: Record<keyof ServerToClientEvents, true> = {
+    message_count: true,
+    message: true,
+    followed: true,
+    message_sent: true,
+    follower: true,
+    conversation_read: true,
+    safety_changed: true,
+    typing: true,
+    presence: true,
+  };
+  const SERVER_EVENTS = Object.keys(FORWARDED) as (keyof ServerToClientEvents)[];
 
   function createSocket(): ClientSocket {
     const created = factory(publicConfig.socketUrl, {

@@ -6,6 +6,7 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/open-database';
 import { users, type UserRow } from '../db/schema';
+import { deleteUserPushSubscriptions } from '../db/push-subscriptions';
 import { revokeUserSessions } from '../db/sessions';
 import { withTimeout } from '../with-timeout';
 import type { FirebaseTokenVerifier } from './firebase-verifier';
@@ -56,6 +57,8 @@ export function createAccountCheck({ db, verifier, intervalMs, log, disconnectSe
 
   async function endSessions(userId: number): Promise<number[]> {
     const revoked = await revokeUserSessions(db, userId);
+    // Their browsers get no more pushes either: the sessions that registered them are over.
+    await deleteUserPushSubscriptions(db, userId);
     // After the caller has answered: a socket event that found the account gone gets its refusal
     // ack before its socket closes (promise callbacks all run before setImmediate's).
     setImmediate(() => revoked.forEach(disconnectSession));

@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, AuthorizeResponse, SyncResult } from '../../lib/contract';
-import { sessions, users } from '../db/schema';
+import { savePushSubscription } from '../db/push-subscriptions';
+import { pushSubscriptions, sessions, users } from '../db/schema';
 import { SESSION_ENDED_MSG } from '../realtime/session-check';
 import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';
 import { emulatorAdmin } from '../test/emulator';
@@ -69,15 +70,18 @@ describe('Firebase accounts disabled or deleted', () => {
   afterEach(() => tabs.closeAll());
   afterAll(() => t.close());
 
-  it('ends every session of a disabled account at its next call, and refuses its next handshake', async () => {
+  it('ends every session of a disabled account at its next call, and refuses its next handshake; its browsers get no pushes', async () => {
     const carol = await signIn(t.url, 'Carol');
     const otherDevice = await signInAgain(t, carol);
+    const [session] = await sessionsOf(t, carol.user.id);
+    await savePushSubscription(t.db, { endpoint: 'https://fcm.googleapis.com/fcm/send/carol', p256dh: 'key', auth: 'auth', userId: carol.user.id, sessionId: session!.id });
     await admin.auth.updateUser(carol.account.uid, { disabled: true });
 
     expect(await info(t, carol.bearer)).toMatchObject({ status: 401, body: { msg: 'Invalid or expired session token.' } });
     expect((await sessionsOf(t, carol.user.id)).map((row) => row.revokedAt)).toEqual([expect.any(Date), expect.any(Date)]);
     await expect(connectSocket(t.url, otherDevice)).rejects.toThrow('Unauthorized');
     expect((await info(t, otherDevice)).status).toBe(401);
+    expect(await t.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, carol.user.id))).toEqual([]);
   });
 
   it('ends the sessions of a deleted account', async () => {

@@ -1,13 +1,13 @@
 import { eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from './open-database';
 import { lockUsersInOrder } from './safety-rules';
-import { blocks, conversations, follows, messages, sessions, uploads, users } from './schema';
+import { blocks, conversations, follows, messages, pushSubscriptions, sessions, uploads, users } from './schema';
 
 /**
  * Deletes the account (docs/DECISIONS.md, "Deleting an account"), in one transaction: its profile,
- * sessions, follows, blocks, conversation list and upload rows go; messages stay, because each one
- * is also the other person's record, and those that carried one of its uploads say the file was
- * removed. The users row stays as a tombstone (no name, email, avatar or Firebase uid, inactive,
+ * sessions, Web Push subscriptions, follows, blocks, conversation list and upload rows go;
+ * messages stay, because each one is also the other person's record, and those that carried one
+ * of its uploads say the file was removed. The users row stays as a tombstone (no name, email, avatar or Firebase uid, inactive,
  * deleted_at set) that those messages point to; signing in again with the same Firebase account
  * makes a new, empty account. Reports stay for the moderators. Returns the storage keys of the
  * erased uploads: the caller removes the files once the rows are gone. Null for an unknown user.
@@ -21,6 +21,8 @@ export async function deleteAccount(db: Db, userId: number): Promise<{ storageKe
       await tx.update(messages).set({ attachmentId: null, attachmentRemoved: true }).where(inArray(messages.attachmentId, ids));
       await tx.delete(uploads).where(eq(uploads.ownerId, userId));
     }
+    // Every browser registered for Web Push, whatever session registered it.
+    await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
     await tx.delete(sessions).where(eq(sessions.userId, userId));
     await tx.delete(follows).where(or(eq(follows.followerId, userId), eq(follows.followeeId, userId)));
     await tx.delete(blocks).where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));

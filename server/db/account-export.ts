@@ -3,7 +3,7 @@ import type { AccountExport } from '../../lib/contract';
 import { toUser } from '../http/user-dto';
 import { listMessagesAfter } from './messages';
 import type { Db } from './open-database';
-import { blocks, conversations, follows, reports, sessions, uploads, users } from './schema';
+import { blocks, conversations, follows, pushSubscriptions, reports, sessions, uploads, users } from './schema';
 import { toAttachment } from './uploads';
 
 /** Messages read per query while exporting: the export never holds more than this many at once. */
@@ -30,6 +30,13 @@ export async function* exportAccount(db: Db, userId: number): AsyncGenerator<str
         created_at: row.createdAt.toISOString(),
         last_used_at: row.lastUsedAt.toISOString(),
         revoked_at: row.revokedAt?.toISOString() ?? null,
+      })),
+    push_subscriptions: async () =>
+      (await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).orderBy(asc(pushSubscriptions.createdAt))).map((row) => ({
+        endpoint: row.endpoint,
+        session_id: row.sessionId,
+        created_at: row.createdAt.toISOString(),
+        updated_at: row.updatedAt.toISOString(),
       })),
     following: async () =>
       (

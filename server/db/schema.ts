@@ -54,6 +54,10 @@ export const users = pgTable('users', {
   showPresence: boolean('show_presence').notNull().default(true),
   /** When the user's last tab closed (written when they go offline; null: not since this existed). */
   lastSeenAt: timestamp('last_seen_at', { withTimezone: true, precision: 3 }),
+  /** What a notification may show of a message: 'text', 'sender' (only who wrote) or 'none'. */
+  notificationPreview: text('notification_preview').notNull().default('text'),
+  /** Whether a notification plays a sound. */
+  notificationSound: boolean('notification_sound').notNull().default(true),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (table) => [
@@ -64,6 +68,8 @@ export const users = pgTable('users', {
   index('users_email_lower_idx').using('btree', sql`lower(${table.email})`),
   // The values of MESSAGE_POLICIES (lib/contract/constants.ts): the send path compares against them in SQL.
   check('users_message_policy_check', sql`${table.messagePolicy} in ('everyone', 'following', 'nobody')`),
+  // The values of NOTIFICATION_PREVIEWS (lib/contract/constants.ts).
+  check('users_notification_preview_check', sql`${table.notificationPreview} in ('text', 'sender', 'none')`),
 ]);
 
 export const sessions = pgTable(
@@ -272,6 +278,30 @@ export const reports = pgTable(
   ],
 );
 
+/**
+ * One row per browser (push service endpoint) that receives Web Push for its user. The endpoint is
+ * the key: a browser has one, and a new sign-in there takes it over. Tied to the session that
+ * registered it, so signing out removes exactly that device's row.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    endpoint: text('endpoint').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: integer('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    /** The browser's P-256 public key and auth secret (base64url): the payload is encrypted to them. */
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('push_subscriptions_user_id_idx').on(table.userId), index('push_subscriptions_session_id_idx').on(table.sessionId)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
@@ -280,3 +310,4 @@ export type UploadRow = typeof uploads.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
 export type BlockRow = typeof blocks.$inferSelect;
 export type ReportRow = typeof reports.$inferSelect;
+export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;

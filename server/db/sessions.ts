@@ -13,7 +13,7 @@ export interface SessionUser {
 }
 
 /** Issued, not revoked, used within the idle lifetime and younger than the absolute one. */
-function live(rules: Pick<SessionRules, 'idleMs' | 'maxMs'>): SQL | undefined {
+export function live(rules: Pick<SessionRules, 'idleMs' | 'maxMs'>): SQL | undefined {
   return and(
     isNull(sessions.revokedAt),
     sql`${sessions.lastUsedAt} > now() - make_interval(secs => ${rules.idleMs / 1000})`,

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
-import type { Language, MessagePolicy } from '../../lib/contract';
+import type { Language, MessagePolicy, NotificationPreview } from '../../lib/contract';
 import type { Db } from './open-database';
 import { users, type UserRow } from './schema';
 
@@ -70,6 +70,8 @@ export interface UserSettings {
   language?: Language;
   messagePolicy?: MessagePolicy;
   showPresence?: boolean;
+  notificationPreview?: NotificationPreview;
+  notificationSound?: boolean;
 }
 
 /** Changes the given settings; returns the row as it was before and as it is now. */

@@ -5,7 +5,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountExport, Ack, Attachment, AuthorizeResponse, ConversationPage, MessagePayload, Page } from '../../lib/contract';
 import { storeMessages } from '../db/message-batch';
-import { reports, sessions, uploads, users } from '../db/schema';
+import { savePushSubscription } from '../db/push-subscriptions';
+import { pushSubscriptions, reports, sessions, uploads, users } from '../db/schema';
 import { api, authorizeBody, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
 import { emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
 import { socketTabs } from '../test/tabs';
@@ -26,6 +27,10 @@ const send = async (socket: ClientSocket, to: SignedInUser, text: string, attach
   if (!('data' in ack)) throw new Error(JSON.stringify(ack));
   return ack.data;
 };
+async function sessionOf(user: SignedInUser): Promise<number> {
+  const [row] = await t.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.user.id));
+  return row!.id;
+}
 async function upload(user: SignedInUser): Promise<Attachment> {
   const file = pngBytes(2, 2);
   const response = await rawUpload(t.url, { authorization: user.bearer, 'x-file-name': 'me.png', 'content-length': file.length }, [file]);
@@ -45,6 +50,9 @@ describe('GET /api/accounts/export', () => {
     await api(t.url, `/users/${cal.user.id}/block`, { method: 'PUT', token: amy.bearer });
     const received = (await api<Page<MessagePayload>>(t.url, `/conversations/${bea.user.id}/messages`, { token: amy.bearer })).body.results[0]!;
     await api(t.url, '/reports', { method: 'POST', token: amy.bearer, json: { message_id: received.id, reason: 'other', details: 'testing' } });
+    // A browser of Amy's registered for Web Push (this server sends none, so straight into the table).
+    const endpoint = `https://fcm.googleapis.com/fcm/send/${randomUUID()}`;
+    await savePushSubscription(t.db, { endpoint, p256dh: 'BPublicKey', auth: 'secret-auth', userId: amy.user.id, sessionId: await sessionOf(amy) });
 
     const response = await fetch(`${t.url}/api/accounts/export`, { headers: { authorization: amy.bearer } });
     expect(response.status).toBe(200);
@@ -52,9 +60,11 @@ describe('GET /api/accounts/export', () => {
     expect(response.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="parley-data-${amy.user.id}-\\d{4}-\\d\\d-\\d\\d\\.json"$`));
     const text = await response.text();
     expect(text).not.toContain(amy.token);
+    expect(text).not.toContain('secret-auth');
     const data = JSON.parse(text) as AccountExport;
     expect(data.user).toMatchObject({ id: amy.user.id, username: 'Amy', email: amy.user.email, message_policy: 'everyone', created_at: expect.any(String) });
     expect(data.sessions).toEqual([{ id: expect.any(Number), created_at: expect.any(String), last_used_at: expect.any(String), revoked_at: null }]);
+    expect(data.push_subscriptions).toEqual([{ endpoint, session_id: data.sessions[0]!.id, created_at: expect.any(String), updated_at: expect.any(String) }]);
     expect(data.following.map((p) => [p.user_id, p.username])).toEqual([[bea.user.id, 'Bea']]);
     expect(data.followers.map((p) => p.user_id)).toEqual([bea.user.id]);
     expect(data.blocks.map((p) => p.user_id)).toEqual([cal.user.id]);
@@ -79,7 +89,7 @@ describe('GET /api/accounts/export', () => {
 });
 
 describe('DELETE /api/accounts/me', () => {
-  it('erases the profile, sessions and uploads; the other person keeps the conversation, shown as a deleted account', async () => {
+  it('erases the profile, sessions, push subscriptions and uploads; the other person keeps the conversation, shown as a deleted account', async () => {
     const [fin, gus] = await Promise.all([signIn(t.url, 'Fin'), signIn(t.url, 'Gus')]);
     const [finTab, gusTab] = await Promise.all([tabs.open(fin), tabs.open(gus)]);
     const photo = await upload(fin);
@@ -87,6 +97,9 @@ describe('DELETE /api/accounts/me', () => {
     await send(finTab, gus, 'unread too');
     await send(gusTab, fin, 'reply');
     await emitWithAck(gusTab, 'follow', { user_id: fin.user.id, follow: true });
+    await savePushSubscription(t.db, {
+      endpoint: `https://fcm.googleapis.com/fcm/send/${randomUUID()}`, p256dh: 'BPublicKey', auth: 'auth', userId: fin.user.id, sessionId: await sessionOf(fin),
+    });
     const filesBefore = await filesIn(t.uploadsDir);
     const disconnected = nextEvent<string>(finTab, 'disconnect');
 
@@ -97,6 +110,7 @@ describe('DELETE /api/accounts/me', () => {
     const [row] = await t.db.select().from(users).where(eq(users.id, fin.user.id));
     expect(row).toMatchObject({ username: null, email: null, avatar: null, isActive: false, firebaseUid: `deleted:${fin.user.id}`, deletedAt: expect.any(Date) });
     expect(await t.db.select().from(sessions).where(eq(sessions.userId, fin.user.id))).toEqual([]);
+    expect(await t.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, fin.user.id))).toEqual([]);
     expect(await t.db.select().from(uploads).where(eq(uploads.ownerId, fin.user.id))).toEqual([]);
     expect((await filesIn(t.uploadsDir)).length).toBe(filesBefore.length - 1);
     expect((await fetch(`${t.url}${photo.url}`)).status).toBe(404);

@@ -8,6 +8,7 @@ import { deleteAccount } from '../db/account-deletion';
 import { exportAccount } from '../db/account-export';
 import type { Db } from '../db/open-database';
 import { createSession, revokeSession } from '../db/sessions';
+import { deleteSessionPushSubscriptions, deleteUserPushSubscriptions } from '../db/push-subscriptions';
 import { setUserActive, updateSettings, upsertUserFromFirebase } from '../db/users';
 import type { FileStorage } from '../storage/file-storage';
 import { authenticate, authenticateActive } from './authenticate';
@@ -71,8 +72,15 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, pr
 
   app.patch('/accounts/settings', async (request): Promise<User> => {
     const { user } = await authenticateActive(db, request);
-    const { language, message_policy: messagePolicy, show_presence: showPresence } = parseBody(settingsRequestSchema, request.body);
-    const updated = await updateSettings(db, user.id, { language, messagePolicy, showPresence });
+    const body = parseBody(settingsRequestSchema, request.body);
+    const messagePolicy = body.message_policy;
+    const updated = await updateSettings(db, user.id, {
+      language: body.language,
+      messagePolicy,
+      showPresence: body.show_presence,
+      notificationPreview: body.notification_preview,
+      notificationSound: body.notification_sound,
+    });
     if (!updated) throw HttpError.msg(404, 'User not found.');
     const { before, after } = updated;
     // The privacy settings show on every device at once; the language follows at the next sign-in.
@@ -116,13 +124,18 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, pr
   app.post('/accounts/logout', async (request, reply) => {
     const { token } = await authenticate(db, request);
     const sessionId = await revokeSession(db, token);
-    if (sessionId !== null) sockets.disconnectSession(sessionId);
+    if (sessionId !== null) {
+      // This device's browser gets no more pushes: they would be another person's, or nobody's.
+      await deleteSessionPushSubscriptions(db, sessionId);
+      sockets.disconnectSession(sessionId);
+    }
     return reply.code(204).send();
   });
 
   app.post('/accounts/deactivate', async (request, reply) => {
     const { user } = await authenticate(db, request);
     await setUserActive(db, user.id, false);
+    await deleteUserPushSubscriptions(db, user.id);
     sockets.disconnectUser(user.id);
     return reply.code(204).send();
   });

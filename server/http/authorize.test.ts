@@ -47,6 +47,8 @@ describe('POST /api/accounts/authorize', () => {
         is_active: true,
         message_policy: 'everyone',
         show_presence: true,
+        notification_preview: 'text',
+        notification_sound: true,
       },
     });
     const info = await api(t.url, '/accounts/info', { token: `Bearer ${response.body.token}` });
@@ -75,6 +77,8 @@ describe('POST /api/accounts/authorize', () => {
       is_active: true,
       message_policy: 'everyone',
       show_presence: false,
+      notification_preview: 'text',
+      notification_sound: true,
     });
     const [row] = await t.db.select().from(users).where(eq(users.id, first.body.user.id));
     expect(row?.socialType).toBe('github');

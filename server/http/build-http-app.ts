@@ -13,11 +13,12 @@ import { installCors } from './cors';
 import { installErrorHandling } from './errors';
 import { safetyRoutes } from './safety-routes';
 import { healthRoutes, type HealthRoutesDeps } from './health-routes';
+import { pushRoutes, type PushRoutesDeps } from './push-routes';
 import { withSecurityHeaders } from './security-headers';
 import { uploadsRoutes, type UploadsRoutesDeps } from './uploads-routes';
 import { usersRoutes } from './users-routes';
 
-export interface HttpAppDeps extends AccountsRoutesDeps, HealthRoutesDeps, UploadsRoutesDeps {
+export interface HttpAppDeps extends AccountsRoutesDeps, HealthRoutesDeps, PushRoutesDeps, UploadsRoutesDeps {
   logLevel: LogLevel;
   /** Where log lines go; stdout by default. */
   logDestination?: LogDestination;
@@ -67,6 +68,7 @@ export function buildHttpApp({
   app.register(async (api) => conversationsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => uploadsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => safetyRoutes(api, deps), { prefix: '/api' });
+  app.register(async (api) => pushRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => healthRoutes(api, deps), { prefix: '/api' });
   return { app, overloaded };
 }

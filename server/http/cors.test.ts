@@ -43,7 +43,7 @@ describe('CORS with ALLOWED_ORIGINS (split deployment)', () => {
     const response = await preflight(split.url, APP);
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe(APP);
-    expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, PATCH');
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, PATCH, DELETE');
     expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, X-File-Name');
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     expect(response.headers.get('vary')).toMatch(/Origin/);

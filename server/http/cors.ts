@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { isAllowedOrigin } from '../security/origin';
 
 // What the browser code sends (lib/api: the ky client and the upload XHR) and may need to read.
-const ALLOWED_METHODS = 'GET, POST, PATCH';
+const ALLOWED_METHODS = 'GET, POST, PATCH, DELETE';
 const ALLOWED_HEADERS = 'Authorization, Content-Type, X-File-Name';
 const EXPOSED_HEADERS = 'Retry-After, X-Request-Id';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';

@@ -36,10 +36,27 @@ describe('PATCH /api/accounts/settings', () => {
     expect(both.body).toEqual({ ...alice.user, language: 'es', show_presence: true });
   });
 
+  it('takes any of the settings, each left as it was unless named', async () => {
+    const bea = await signIn(t.url, 'Bea');
+    expect((await patch({ notification_preview: 'sender' }, bea.bearer)).body).toEqual({ ...bea.user, notification_preview: 'sender' });
+    expect((await patch({ notification_sound: false, message_policy: 'following' }, bea.bearer)).body).toEqual({
+      ...bea.user,
+      notification_preview: 'sender',
+      notification_sound: false,
+      message_policy: 'following',
+    });
+    const all = { language: 'es', message_policy: 'nobody', notification_preview: 'none', notification_sound: true } as const;
+    expect((await patch(all, bea.bearer)).body).toEqual({ ...bea.user, ...all });
+    expect((await api<User>(t.url, '/accounts/info', { token: bea.bearer })).body).toEqual({ ...bea.user, ...all });
+  });
+
   it.each([
     ['an unsupported language', { language: 'de' }],
     ['a show_presence that is not a boolean', { show_presence: 'no' }],
     ['nothing to change', {}],
+    ['an unknown preview', { notification_preview: 'all' }],
+    ['a sound that is not a boolean', { notification_sound: 'off' }],
+    ['a good setting beside a bad one', { notification_sound: false, message_policy: 'friends' }],
     ['an unknown field', { language: 'es', theme: 'dark' }],
     ['a non-object', ['es']],
   ])('400s %s', async (_label, body) => {

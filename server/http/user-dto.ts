@@ -1,4 +1,4 @@
-import type { MessagePolicy, User } from '../../lib/contract';
+import { DEFAULT_NOTIFICATION_PREVIEW, NOTIFICATION_PREVIEWS, type MessagePolicy, type User } from '../../lib/contract';
 import type { UserRow } from '../db/schema';
 
 /** The only shape a user leaves the server in; internal columns (firebase_uid...) stay inside. */
@@ -12,5 +12,7 @@ export function toUser(row: UserRow): User {
     is_active: row.isActive,
     message_policy: row.messagePolicy as MessagePolicy,
     show_presence: row.showPresence,
+    notification_preview: NOTIFICATION_PREVIEWS.find((preview) => preview === row.notificationPreview) ?? DEFAULT_NOTIFICATION_PREVIEW,
+    notification_sound: row.notificationSound,
   };
 }

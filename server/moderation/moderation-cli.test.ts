@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type ThrowawayPostgres } from '../../testing/postgres';
 import { insertMessage } from '../../testing/database';
 import { openDatabase } from '../db/open-database';
+import { savePushSubscription } from '../db/push-subscriptions';
 import { createReport } from '../db/reports';
-import { users } from '../db/schema';
+import { pushSubscriptions, users } from '../db/schema';
+import { createSession } from '../db/sessions';
 import { upsertUserFromFirebase } from '../db/users';
 import { runModeration, USAGE } from './moderation-cli';
 
@@ -50,6 +52,8 @@ describe.each(backends)('npm run moderation on %s', (_name, envOf) => {
     const spammer = await upsertUserFromFirebase(database.db, profile('Spammer'));
     const message = await insertMessage(database.db, { senderId: spammer.id, recipientId: reporter.id, clientId: crypto.randomUUID(), text: 'cheap pills' });
     const report = await createReport(database.db, { reporterId: reporter.id, messageId: message.message.id, reason: 'spam', details: 'again' });
+    const { sessionId } = await createSession(database.db, spammer.id);
+    await savePushSubscription(database.db, { endpoint: `https://fcm.googleapis.com/fcm/send/${tag}`, p256dh: 'key', auth: 'auth', userId: spammer.id, sessionId });
     await database.close();
 
     const listed = await run(env, 'list');
@@ -70,8 +74,11 @@ describe.each(backends)('npm run moderation on %s', (_name, envOf) => {
     expect(await run(env, 'deactivate', String(spammer.id))).toMatchObject({ code: 0, out: `User ${spammer.id} (Spammer) deactivated.` });
     const reopened = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
     const [row] = await reopened.db.select({ active: users.isActive }).from(users).where(eq(users.id, spammer.id));
+    // As when an account deactivates itself: none of its browsers is pushed to any more.
+    const subscriptions = await reopened.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, spammer.id));
     await reopened.close();
     expect(row).toEqual({ active: false });
+    expect(subscriptions).toEqual([]);
 
     expect(await run(env, 'show', '999999')).toMatchObject({ code: 1, err: 'No report #999999.' });
     expect(await run(env, 'deactivate', '999999')).toMatchObject({ code: 1, err: 'No user 999999.' });

@@ -3,6 +3,7 @@
 import { loadDatabaseConfig } from '../config';
 import { openDatabase, type Database } from '../db/open-database';
 import { findReport, listReports, resolveReport, type ReportView } from '../db/reports';
+import { deleteUserPushSubscriptions } from '../db/push-subscriptions';
 import { setUserActive } from '../db/users';
 
 export const USAGE = `Usage: npm run moderation -- <command>
@@ -100,6 +101,8 @@ export async function runModeration(args: readonly string[], io: ModerationIo): 
       default: {
         const user = await setUserActive(db, id!, false);
         if (!user) return notFound(io, `No user ${id}.`);
+        // As when the account deactivates itself: none of its browsers gets a push any more.
+        await deleteUserPushSubscriptions(db, id!);
         io.out(`User ${id} (${user.username ?? 'no name'}) deactivated.`);
         return 0;
       }

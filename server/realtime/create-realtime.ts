@@ -20,6 +20,9 @@ import { registerPresenceHandlers } from './presence-handlers';
 import { createPresence, type Presence } from './presence/presence';
 import { createMemoryRegistry, type PresenceRegistry } from './presence/registry';
 import { registerTypingHandlers } from './typing-handlers';
+import type { PushNotifier } from '../push/push-notifier';
+import type { VisibilityTracker } from '../push/visibility';
+import { registerVisibilityHandler } from './visibility-handler';
 import { rooms, type RealtimeServer } from './types';
 
 export interface Realtime extends SocketDisconnector, SocketNotifier {
@@ -50,11 +53,15 @@ export interface RealtimeDeps {
   presenceRegistry?: PresenceRegistry;
   /** How long after a user's last tab closes they still count as online (presence/presence.ts). */
   offlineGraceMs?: number;
+  /** Which users have a tab in view (`visibility`); closed by close(). */
+  visibility: VisibilityTracker;
+  /** Web Push for stored messages; unset: none (no VAPID keys). Closed by close(). */
+  push?: PushNotifier;
 }
 
 export function createRealtime(
   httpServer: HttpServer,
-  { db, log, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter, sessionAuth, presenceRegistry, offlineGraceMs }: RealtimeDeps,
+  { db, log, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter, sessionAuth, presenceRegistry, offlineGraceMs, visibility, push }: RealtimeDeps,
 ): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
@@ -106,7 +113,8 @@ export function createRealtime(
     socket.use(sessionCheck.watch(socket, socketLog));
     socket.use(limitEvents(socket, { limiters, overloaded, log: socketLog }));
     registerAccountHandlers(socket, db, presence, socketLog);
-    registerMessageHandlers(socket, db, writer, socketLog);
+    registerMessageHandlers(socket, db, writer, socketLog, push);
+    registerVisibilityHandler(socket, visibility, socketLog);
     registerFollowHandlers(socket, db, presence, socketLog);
     registerTypingHandlers(socket, db, socketLog);
     registerPresenceHandlers(socket, presence, socketLog);
@@ -126,6 +134,9 @@ export function createRealtime(
       await io.close();
       // After the sockets are gone: one node records its users as last seen now.
       await presence.close();
+      // After the sockets: pushes for the messages just committed still go out.
+      await push?.close();
+      await visibility.close();
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Db } from '../db/open-database';
 import { CANNOT_MESSAGE } from '../db/safety-rules';
 import { findConversationPeer } from '../db/users';
 import { RESTARTING_MSG } from '../in-flight';
+import type { PushNotifier } from '../push/push-notifier';
 import { fieldError, onEvent, refuse, type Outcome } from './handler';
 import { rooms, type RealtimeSocket } from './types';
 
@@ -28,7 +29,13 @@ const notNow = {
 };
 
 /** `send`, `read` and `sync`: direct messages, the unread counts they move, and catch-up. */
-export function registerMessageHandlers(socket: RealtimeSocket, db: Db, writer: MessageWriter, log: FastifyBaseLogger): void {
+export function registerMessageHandlers(
+  socket: RealtimeSocket,
+  db: Db,
+  writer: MessageWriter,
+  log: FastifyBaseLogger,
+  push?: PushNotifier,
+): void {
   // Checked by the writer, in the batch's transaction: the recipient (exists, active) and the
   // attachment (an upload of the sender's, or refused like a missing one: ids are capabilities).
   onEvent(socket, log, 'send', sendPayloadSchema, async (payload, userId) => {
@@ -55,6 +62,8 @@ export function registerMessageHandlers(socket: RealtimeSocket, db: Db, writer: 
         socket.nsp.to(rooms.user(message.recipient_id)).emit('message', forRecipient);
         // The sender's other tabs: `message_sent`, never `message`, which would count as unread.
         socket.to(rooms.user(userId)).emit('message_sent', message);
+        // After the ack, in the background: a push to the recipient's browsers if no tab of theirs is in view.
+        push?.messageStored(forRecipient);
       },
     };
   });

@@ -12,9 +12,10 @@ export interface RedisLink {
   /** Socket.IO's `adapter` option. */
   adapter: ReturnType<typeof createAdapter>;
   /**
-   * A connection for the per-user limits and the socket cap, kept apart from the adapter's: a
-   * command fails at once while Redis is away (no offline queue) or after COMMAND_TIMEOUT_MS,
-   * so the callers fall back to this node's own counting instead of holding every event up.
+   * A connection for the per-user limits, the socket cap and which users have a tab in view,
+   * kept apart from the adapter's: a command fails at once while Redis is away (no offline queue)
+   * or after COMMAND_TIMEOUT_MS, so the callers fall back to this node's own counting (or, for a
+   * push, to sending it) instead of holding every event up.
    */
   commands: Redis;
   /** The connected client, for the presence registry's keys (realtime/presence/redis-registry.ts). */

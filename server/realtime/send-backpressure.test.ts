@@ -16,6 +16,7 @@ import { RESTARTING_MSG } from '../in-flight';
 import { createRateLimiters } from '../security/rate-limit';
 import { createLocalSocketCap } from '../security/socket-cap';
 import { NO_RATE_LIMITS } from '../test/observed-server';
+import { createMemoryVisibility } from '../push/visibility';
 import { createRealtime, type Realtime } from './create-realtime';
 
 // The realtime layer alone over an in-memory PGlite, with a writer of our own: a tiny queue cap,
@@ -54,6 +55,7 @@ beforeEach(async () => {
         disconnectSession: (sessionId) => realtime.disconnectSession(sessionId),
       }),
     },
+    visibility: createMemoryVisibility(),
   });
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;

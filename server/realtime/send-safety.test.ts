@@ -108,7 +108,7 @@ describe('who can message me', () => {
     const ivy = await signIn(t.url, 'Ivy');
     expect((await setPolicy(ivy, 'friends')).status).toBe(400);
     const empty = await api(t.url, '/accounts/settings', { method: 'PATCH', token: ivy.bearer, json: {} });
-    expect(empty).toMatchObject({ status: 400, body: { non_field_errors: ['Nothing to change: send language, message_policy or show_presence.'] } });
+    expect(empty).toMatchObject({ status: 400, body: { non_field_errors: ['Nothing to change: send at least one setting.'] } });
   });
 
   it('tells the user’s other devices when the setting changes', async () => {

@@ -1,8 +1,9 @@
 // Who may call what: every HTTP route and every socket event against every kind of caller that is
 // not a live, active owner. The route and event lists are checked against what the server really
 // registers, so a new endpoint or event without a row here fails this file until it gets one.
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import type { Socket as ServerSocket } from 'socket.io';
+import webPush from 'web-push';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, Attachment, ConversationPage, MessagePayload, Page, SyncResult } from '../../lib/contract';
 import { insertMessage } from '../../testing/database';
@@ -37,8 +38,14 @@ async function secondSession(user: SignedInUser): Promise<string> {
   return `Bearer ${response.body.token}`;
 }
 
+/** Push services the matrix's server may be given subscriptions for: loopback, where nothing answers pushes. */
+const PUSH_SERVICE = 'http://127.0.0.1:9';
+
 beforeAll(async () => {
-  t = await startObservedServer({ logLevel: 'warn' });
+  t = await startObservedServer({
+    logLevel: 'warn',
+    push: { vapid: { ...webPush.generateVAPIDKeys(), subject: 'mailto:tests@parley.example' }, endpointOrigins: ['http://127.0.0.1'] },
+  });
   [owner, peer, third, inactive] = await Promise.all([
     signIn(t.url, 'Owner'),
     signIn(t.url, 'Peer'),
@@ -137,7 +144,23 @@ const ROUTES: RouteRow[] = [
   { method: 'GET', url: '/api/accounts/export', call: () => ({ path: '/api/accounts/export' }), ok: 200, inactive: DEACTIVATED },
   // A deactivated account may still delete itself: deletion is the stronger wish (docs/API.md).
   { method: 'DELETE', url: '/api/accounts/me', call: () => ({ path: '/api/accounts/me' }), ok: 204, inactive: { status: 204 }, destructive: true },
+  { method: 'GET', url: '/api/push/public-key', call: () => ({ path: '/api/push/public-key' }), ok: 200, inactive: DEACTIVATED },
+  // A new browser each time (endpoints are unique), on an allowed push service nothing listens on.
+  { method: 'POST', url: '/api/push/subscriptions', call: () => ({ path: '/api/push/subscriptions', ...json(pushSubscription()) }), ok: 201, inactive: DEACTIVATED },
+  {
+    method: 'DELETE',
+    url: '/api/push/subscriptions',
+    call: () => ({ path: '/api/push/subscriptions', ...json({ endpoint: pushSubscription().endpoint }) }),
+    ok: 204,
+    inactive: DEACTIVATED,
+  },
 ];
+
+function pushSubscription() {
+  const point = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ format: 'jwk' });
+  const p256dh = Buffer.concat([Buffer.from([4]), Buffer.from(point.x ?? '', 'base64url'), Buffer.from(point.y ?? '', 'base64url')]);
+  return { endpoint: `${PUSH_SERVICE}/push/${randomUUID()}`, keys: { p256dh: p256dh.toString('base64url'), auth: randomBytes(16).toString('base64url') } };
+}
 
 /** Routes anyone may call: sign-in, liveness, readiness, and downloads whose unguessable id is the capability. */
 const PUBLIC_ROUTES = ['POST /api/accounts/authorize', 'GET /api/health', 'GET /api/ready', 'GET /api/uploads/:id/:name'];
@@ -281,6 +304,10 @@ const EVENTS: Record<string, EventRow> = {
   presence_subscribe: {
     valid: () => ({ user_ids: [peer.user.id] }),
     foreign: () => ({ payload: { user_ids: [third.user.id], viewer_id: peer.user.id }, error: fieldError(/^viewer_id: /) }),
+  },
+  visibility: {
+    valid: () => ({ visible: true }),
+    foreign: () => ({ payload: { visible: true, user_id: peer.user.id }, error: fieldError(/^user_id: /) }),
   },
 };
 

@@ -38,6 +38,8 @@ export interface TestServerOptions {
   beforeListen?: (server: ParleyServer) => void;
   presence?: ServerDeps['presence'];
   redis?: ServerDeps['redis'];
+  /** Web Push with these keys and push services (the loopback one: testing/push-service.ts). */
+  push?: ServerDeps['push'];
 }
 
 /**
@@ -61,6 +63,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logDestination: options.logDestination,
     presence: options.presence,
     redis: options.redis,
+    push: options.push,
   });
   options.beforeListen?.(server);
   const { port } = await server.listen();

@@ -2,7 +2,7 @@ import type { LogLevel } from '../config';
 import type { ParleyServer } from '../app';
 import type { RateLimits } from '../security/rate-limit';
 import type { FileStorage } from '../storage/file-storage';
-import { startTestServer, type TestServer } from './helpers';
+import { startTestServer, type TestServer, type TestServerOptions } from './helpers';
 
 /** One JSON line the server logged. */
 export interface LogLine {
@@ -33,6 +33,8 @@ export interface ObservedServerOptions {
   storage?: FileStorage;
   /** Runs before listen(), after the route recorder is hooked: routes and listeners added here are recorded too. */
   beforeListen?: (server: ParleyServer) => void;
+  /** Unset: no Web Push. */
+  push?: TestServerOptions['push'];
 }
 
 /** Every rate limit switched off: a fuzzer reaching validation instead of the limiter. */
@@ -54,7 +56,7 @@ export const NO_RATE_LIMITS: RateLimits = {
  * logging at a real level into memory instead of stdout, and recording every route Fastify
  * registers.
  */
-export async function startObservedServer({ logLevel = 'info', rateLimits, storage, beforeListen }: ObservedServerOptions = {}): Promise<ObservedServer> {
+export async function startObservedServer({ logLevel = 'info', rateLimits, storage, beforeListen, push }: ObservedServerOptions = {}): Promise<ObservedServer> {
   const logs: LogLine[] = [];
   const routes: RegisteredRoute[] = [];
   const server = await startTestServer({
@@ -62,6 +64,7 @@ export async function startObservedServer({ logLevel = 'info', rateLimits, stora
     // In memory: nothing here needs to outlive the server, and it is several times faster.
     inMemory: true,
     storage,
+    push,
     logDestination: {
       write: (chunk) => {
         for (const line of chunk.split('\n')) if (line) logs.push(JSON.parse(line) as LogLine);

@@ -22,7 +22,14 @@ export function sendRequest(base: string, c: RestCase, agent: Agent | false): Pr
       clearTimeout(timer);
       resolve(outcome);
     };
-    const headers = { ...c.headers, ...(c.chunked && { 'transfer-encoding': 'chunked' }) };
+    // Node frames a body by itself only for methods that usually carry one; a DELETE's body would go
+    // out unframed and read as the next request. Browsers always send its length.
+    const framed = c.body !== undefined && !c.chunked && !Object.keys(c.headers).some((name) => name.toLowerCase() === 'content-length');
+    const headers = {
+      ...c.headers,
+      ...(c.chunked && { 'transfer-encoding': 'chunked' }),
+      ...(framed && { 'content-length': String(Buffer.byteLength(c.body as string | Buffer)) }),
+    };
     const req = request(`${base}${c.path}`, { method: c.method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));

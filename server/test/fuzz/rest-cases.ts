@@ -2,7 +2,13 @@
 // request the server would accept (a logout, a settings change, an upload), so nothing stored
 // changes. `expect` lists the statuses that are right for it (429 is always accepted too).
 import { METHODS } from 'node:http';
-import { authorizeRequestSchema, reportRequestSchema, settingsRequestSchema } from '../../../lib/contract/schemas';
+import {
+  authorizeRequestSchema,
+  pushSubscriptionSchema,
+  pushUnsubscribeSchema,
+  reportRequestSchema,
+  settingsRequestSchema,
+} from '../../../lib/contract/schemas';
 import { NASTY_KEYS, deepValue, encodePart, hostileNumber, hostileObject, hostileString, hostileValue, jsonRoundTrip } from './hostile-values';
 import type { Rng } from './prng';
 import { isStorableText } from './socket-cases';
@@ -102,6 +108,9 @@ export function restGenerators(ids: RestIds) {
     { method: 'POST', path: '/api/reports', headers: { 'content-type': JSON_TYPE }, body: JSON.stringify({ user_id: ids.peerId, reason: 'spam' }) },
     { method: 'GET', path: '/api/accounts/export', headers: {} },
     { method: 'DELETE', path: '/api/accounts/me', headers: {} },
+    { method: 'GET', path: '/api/push/public-key', headers: {} },
+    { method: 'POST', path: '/api/push/subscriptions', headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(pushSubscriptionBody()) },
+    { method: 'DELETE', path: '/api/push/subscriptions', headers: { 'content-type': JSON_TYPE }, body: JSON.stringify({ endpoint: PUSH_ENDPOINT }) },
   ];
 
   const badCredentials = (rng: Rng): (string | undefined)[] => [
@@ -217,6 +226,8 @@ export function restGenerators(ids: RestIds) {
         { method: 'POST', path: '/api/accounts/deactivate', headers: json() },
         { method: 'PATCH', path: `/api/conversations/${ids.peerId}`, headers: json() },
         { method: 'POST', path: '/api/reports', headers: json() },
+        { method: 'POST', path: '/api/push/subscriptions', headers: json() },
+        { method: 'DELETE', path: '/api/push/subscriptions', headers: json() },
       ]);
       return { category: 'bad-json', ...route, body, expect: [400, 413] };
     },
@@ -229,16 +240,28 @@ export function restGenerators(ids: RestIds) {
         { method: 'POST', path: '/api/accounts/deactivate', headers: auth },
         { method: 'PATCH', path: `/api/conversations/${ids.peerId}`, headers: auth },
         { method: 'POST', path: '/api/reports', headers: auth },
+        { method: 'POST', path: '/api/push/subscriptions', headers: auth },
+        { method: 'DELETE', path: '/api/push/subscriptions', headers: auth },
       ]);
-      const body = rng.pick(['{"language":"fr"}', '{"muted":true}', `{"user_id":${ids.peerId},"reason":"spam"}`, 'language=fr', '<a/>', 'x', JSON.stringify(authorizeBodyFor(ids))]);
+      const body = rng.pick([
+        '{"language":"fr"}',
+        '{"muted":true}',
+        `{"user_id":${ids.peerId},"reason":"spam"}`,
+        'language=fr',
+        '<a/>',
+        'x',
+        JSON.stringify(authorizeBodyFor(ids)),
+        JSON.stringify(pushSubscriptionBody()),
+      ]);
       // No type at all, or one that is not JSON: 415 before any handler runs.
       const type = rng.chance(0.1) ? undefined : rng.pick(FOREIGN_TYPES);
       const headers = type === undefined ? route.headers : { ...route.headers, 'content-type': type };
       return { category: 'content-type', ...route, headers, body, expect: [415] };
     },
 
-    // JSON that parses but is not the payload: settings and authorize validate it.
+    // JSON that parses but is not the payload: settings, authorize and push subscriptions validate it.
     'bad-body': (rng) => {
+      if (rng.chance(0.25)) return refusedPushBody(rng, ids.bearer);
       if (rng.chance(0.5)) {
         let body: unknown;
         do {
@@ -253,6 +276,10 @@ export function restGenerators(ids: RestIds) {
             () => ({ language: rng.pick(LANGUAGES), message_policy: hostileValue(rng, { maxHuge: 200, binary: false }, 1) }),
             () => ({ show_presence: hostileValue(rng, { maxHuge: 200, binary: false }, 1) }),
             () => ({ show_presence: rng.pick(['true', 'false', 0, 1, null]) }),
+            () => ({ notification_preview: rng.pick(['Text', 'all', 'full', '', 'none ', null, 1, ['text']]) }),
+            () => ({ notification_sound: rng.pick(['true', 'false', 1, 0, null, 'on', [true]]) }),
+            () => ({ notification_sound: true, notification_preview: hostileValue(rng, { maxHuge: 200, binary: false }, 1) }),
+            () => ({}),
             () => deepValue(rng, 2_000),
             () => hostileObject(rng, { maxHuge: 1_000, binary: false }, 2),
           ])();
@@ -292,6 +319,7 @@ export function restGenerators(ids: RestIds) {
         ['/api/uploads', ['POST']], ['/api/uploads/usage', ['GET', 'HEAD']], [`/api/uploads/${ids.peerUpload.id}/${ids.peerUpload.name}`, ['GET', 'HEAD']], ['/api/health', ['GET', 'HEAD']],
         [`/api/users/${ids.peerId}/block`, ['PUT', 'DELETE']], ['/api/blocks', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}`, ['PATCH']],
         ['/api/reports', ['POST']], ['/api/accounts/export', ['GET', 'HEAD']], ['/api/accounts/me', ['DELETE']],
+        ['/api/push/public-key', ['GET', 'HEAD']], ['/api/push/subscriptions', ['POST', 'DELETE']], ['/api/push', []],
         ['/api', []], ['/api/', []], ['/api/accounts', []], ['/api/users', []], ['/api/nope', []], ['/api/accounts/info/extra', []],
       ];
       const [path, allowed] = rng.pick(routes);
@@ -429,6 +457,50 @@ function wouldReport(body: unknown, ids: RestIds): boolean {
 /** A body PATCH /api/conversations/:id accepts (and would act on). */
 function isValidMute(body: unknown): boolean {
   return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 1 && typeof (body as { muted?: unknown }).muted === 'boolean';
+}
+
+/** An allowed-looking push service endpoint (the fuzzed server sends no push: nothing reaches it). */
+const PUSH_ENDPOINT = 'https://fcm.googleapis.com/fcm/send/fuzz';
+
+/** A well-formed PushSubscription.toJSON(): an uncompressed P-256 point and a 16-byte secret. */
+function pushSubscriptionBody(): Record<string, unknown> {
+  const point = Buffer.alloc(65, 7);
+  point[0] = 4;
+  return { endpoint: PUSH_ENDPOINT, expirationTime: null, keys: { p256dh: point.toString('base64url'), auth: Buffer.alloc(16, 9).toString('base64url') } };
+}
+
+/** A subscribe or unsubscribe body the schema refuses (so never one that would be registered). */
+function refusedPushBody(rng: Rng, bearer: string): RestCase {
+  const valid = pushSubscriptionBody();
+  const keys = valid.keys as Record<string, string>;
+  const subscribing = rng.chance(0.7);
+  let body: unknown;
+  do {
+    body = subscribing
+      ? rng.pick<() => unknown>([
+          () => ({ ...valid, endpoint: rng.pick(['', 'fcm', 'javascript:alert(1)', 'file:///etc/passwd', 'ws://x/y', `https://${'a'.repeat(2_100)}.com`, hostileString(rng, 300)]) }),
+          () => ({ ...valid, keys: { ...keys, p256dh: rng.pick(['', keys.auth, `${keys.p256dh}AA`, 'not base64!', hostileString(rng, 100)]) } }),
+          () => ({ ...valid, keys: { ...keys, auth: rng.pick(['', keys.p256dh, 'AA', '%%%', hostileString(rng, 100)]) } }),
+          () => ({ ...valid, keys: hostileValue(rng, { maxHuge: 1_000, binary: false }, 1) }),
+          () => ({ ...valid, [rng.pick(NASTY_KEYS)]: 1 }),
+          () => ({ ...valid, expirationTime: rng.pick(['soon', {}, [], true]) }),
+          () => Object.fromEntries(Object.entries(valid).filter(() => rng.chance(0.5))),
+          () => hostileValue(rng, { maxHuge: 1_000, binary: false }, 2),
+        ])()
+      : rng.pick<() => unknown>([
+          () => ({ endpoint: rng.pick(['', 1, null, [], {}, 'x'.repeat(2_049)]) }),
+          () => ({ endpoint: PUSH_ENDPOINT, [rng.pick(NASTY_KEYS)]: 1 }),
+          () => hostileValue(rng, { maxHuge: 1_000, binary: false }, 2),
+        ])();
+  } while ((subscribing ? pushSubscriptionSchema : pushUnsubscribeSchema).safeParse(jsonRoundTrip(body)).success);
+  return {
+    category: 'bad-body',
+    method: subscribing ? 'POST' : 'DELETE',
+    path: '/api/push/subscriptions',
+    headers: { authorization: bearer, 'content-type': JSON_TYPE },
+    body: JSON.stringify(body) ?? 'null',
+    expect: [400, 413],
+  };
 }
 
 export function authorizeBodyFor(ids: RestIds): Record<string, unknown> {

@@ -10,11 +10,11 @@ import {
   sendPayloadSchema,
   syncPayloadSchema,
   typingPayloadSchema,
+  visibilityPayloadSchema,
 } from '../../../lib/contract/schemas';
 import { NASTY_KEYS, deepValue, hostileNumber, hostileString, hostileValue, hugeString, jsonRoundTrip, type HostileOptions } from './hostile-values';
 import type { Rng } from './prng';
 
-export type KnownEvent = keyof ClientToServerEvents;
 
 export const UNKNOWN_EVENTS: readonly string[] = [
   'error', 'message', 'message_count', 'followed', 'follower', 'message_sent', 'conversation_read', 'safety_changed', 'presence',
@@ -62,6 +62,8 @@ export interface SocketCase {
 // account-handlers' init schema is not exported; a copy errs on the safe side (it accepts more).
 const initSchema = z.object({ id: z.number().int().positive() });
 // Every client event of the contract: a new one fails the type check until the fuzz knows it.
+export type KnownEvent = keyof ClientToServerEvents;
+
 const SCHEMAS: Record<KnownEvent, z.ZodType> = {
   init: initSchema,
   send: sendPayloadSchema,
@@ -70,6 +72,7 @@ const SCHEMAS: Record<KnownEvent, z.ZodType> = {
   sync: syncPayloadSchema,
   typing: typingPayloadSchema,
   presence_subscribe: presenceSubscribePayloadSchema,
+  visibility: visibilityPayloadSchema,
 };
 /** Every client → server event of lib/contract/socket.ts. */
 export const KNOWN_EVENTS = Object.keys(SCHEMAS) as KnownEvent[];
@@ -95,6 +98,8 @@ function template(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, u
       return { user_id: ids.peerId, typing: rng.chance(0.5) };
     case 'presence_subscribe':
       return { user_ids: [ids.peerId, ids.inactiveId, ids.missingId].slice(0, rng.int(1, 3)) };
+    case 'visibility':
+      return { visible: rng.chance(0.5) };
   }
 }
 
@@ -124,6 +129,7 @@ export function wouldAccept(event: string, wire: unknown, ids: SocketIds): boole
     case 'sync':
     // Answered for any list: whom the caller may not see is left out, never refused.
     case 'presence_subscribe':
+    case 'visibility':
       return true;
     // Acknowledged alike whether relayed or dropped (unknown or inactive recipient): only oneself is refused.
     case 'typing':
@@ -200,6 +206,8 @@ function semantic(event: KnownEvent, p: Record<string, unknown>, ids: SocketIds,
       return { ...p, user_id: ids.selfId };
     case 'presence_subscribe':
       return { user_ids: rng.pick([[0], [-1], [1.5], Array.from({ length: 101 }, (_, i) => i + 1), [String(ids.peerId)]]) };
+    case 'visibility':
+      return { visible: rng.pick(['true', 'false', 1, 0, null, 'visible', ['true']]) };
     default:
       return { ...p, user_id: rng.pick(refusedIds(ids)) };
   }
@@ -219,7 +227,7 @@ export function refusedPayload(
     const wire = jsonRoundTrip(payload);
     if (wouldAccept(event, wire, ids)) {
       // Nothing of the same shape is refused for these but the caller's own id (typing): try again.
-      if (event === 'init' || event === 'sync' || event === 'presence_subscribe' || event === 'typing') continue;
+      if (event === 'init' || event === 'sync' || event === 'presence_subscribe' || event === 'typing' || event === 'visibility') continue;
       // Same shape, aimed at someone the server refuses: still tests everything up to that check.
       const idKey = event === 'send' ? 'recipient_id' : 'user_id';
       payload = { ...(wire as Record<string, unknown>), [idKey]: rng.pick(refusedIds(ids)) };
@@ -252,6 +260,8 @@ export function sentinelCases(ids: SocketIds): SocketCase[] {
     ['typing', { user_id: ids.peerId, typing: 'true' }],
     ['presence_subscribe', { user_ids: Array.from({ length: 101 }, (_, i) => i + 1) }],
     ['presence_subscribe', { user_ids: { 0: ids.peerId, length: 1 } }],
+    ['visibility', { visible: 'false' }],
+    ['visibility', { visible: true, user_id: ids.peerId }],
   ];
   const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
   return [

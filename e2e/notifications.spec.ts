@@ -1,0 +1,191 @@
+import type { BrowserContext, Page, Worker } from '@playwright/test';
+import { startLocalPushService, type LocalSubscription } from '../testing/push-service';
+import { test, expect } from './fixtures';
+import { LOCAL_ONLY } from './support/requirements';
+
+// Desktop notifications and Web Push in Chromium. A page cannot be hidden in headless Chromium
+// (every page stays "visible"), so a hidden tab is emulated where the app reads it: the page's
+// document.visibilityState and its visibilitychange event. Everything after that signal is real:
+// the socket's visibility report, the service worker, the Notification API, the push service.
+
+async function setTabHidden(page: Page, hidden: boolean): Promise<void> {
+  await page.evaluate((isHidden) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (isHidden ? 'hidden' : 'visible') });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => isHidden });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+}
+
+async function serviceWorkerOf(context: BrowserContext): Promise<Worker> {
+  return context.serviceWorkers()[0] ?? context.waitForEvent('serviceworker');
+}
+
+/** The notifications the service worker's registration is showing. */
+function shown(worker: Worker) {
+  return worker.evaluate(async () =>
+    (await (self as unknown as { registration: ServiceWorkerRegistration }).registration.getNotifications()).map((notification) => ({
+      title: notification.title,
+      body: notification.body,
+      tag: notification.tag,
+    })),
+  );
+}
+
+/** The page's service worker is active and controls it (clients.claim ran). */
+async function workerControls(page: Page): Promise<void> {
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
+}
+
+test.describe('desktop notifications', { tag: LOCAL_ONLY }, () => {
+  test('a message to hidden tabs shows one notification; the conversation open in view shows none', async ({ alice, bob }) => {
+    test.setTimeout(90_000);
+    await bob.context.grantPermissions(['notifications']);
+    await bob.page.reload();
+    await bob.main.expectSignedInAs(bob.person.name);
+    const secondTab = await bob.context.newPage();
+    await secondTab.goto('/main');
+    await workerControls(bob.page);
+    await workerControls(secondTab);
+    const worker = await serviceWorkerOf(bob.context);
+
+    await alice.chat.search(bob.person.name);
+    await alice.chat.openFromSearch(bob.person.name);
+    await alice.chat.send('while you look');
+    await expect(bob.chat.unreadCount).toHaveText('1');
+    expect(await shown(worker)).toEqual([]);
+
+    // Both of Bob's tabs hidden: each hears the message, one notification shows.
+    await setTabHidden(bob.page, true);
+    await setTabHidden(secondTab, true);
+    await alice.chat.send('while you are away');
+    await expect.poll(() => shown(worker)).toEqual([
+      { title: alice.person.name, body: 'while you are away', tag: `conversation-${alice.person.id}` },
+    ]);
+    await expect(bob.chat.unreadCount).toHaveText('2');
+    expect(await shown(worker)).toHaveLength(1);
+
+    // Bob comes back and opens the conversation: it is read, its notification goes.
+    await setTabHidden(bob.page, false);
+    await bob.chat.openConversation(alice.person.name);
+    await expect.poll(() => shown(worker)).toEqual([]);
+    await alice.chat.send('now that you are here');
+    await expect(bob.chat.thread(alice.person.name).getByText('now that you are here')).toBeVisible();
+    await expect(bob.chat.unreadCount).toHaveText('0');
+    expect(await shown(worker)).toEqual([]);
+  });
+
+  test('the prompt asks only on a click and goes away once answered', async ({ bob }) => {
+    const prompt = bob.page.getByRole('region', { name: 'Get notified of new messages' });
+    await expect(prompt).toBeVisible();
+    expect(await bob.page.evaluate(() => Notification.permission)).toBe('default');
+    await prompt.getByRole('button', { name: 'Not now' }).click();
+    await expect(prompt).toBeHidden();
+    await bob.page.reload();
+    await bob.main.expectSignedInAs(bob.person.name);
+    await expect(prompt).toBeHidden();
+  });
+});
+
+test.describe('Web Push', { tag: LOCAL_ONLY }, () => {
+  test('a push reaches the service worker and shows with the app closed', async ({ alice, bob, browser }) => {
+    test.setTimeout(120_000);
+    const service = await startLocalPushService();
+    // Chromium's push service is Google's; this test points the page's PushManager at the local
+    // one: the subscription (endpoint, P-256 key, auth secret) is the local service's own.
+    let subscribed: LocalSubscription | null = null;
+    await bob.context.exposeBinding('subscribeAtLocalPushService', async (_source, key: string) => {
+      subscribed = await service.subscribe(key);
+      return subscribed.subscription;
+    });
+    await bob.context.addInitScript(() => {
+      let current: unknown = null;
+      const bridge = (window as unknown as { subscribeAtLocalPushService: (key: string) => Promise<{ endpoint: string }> }).subscribeAtLocalPushService;
+      PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
+        const json = await bridge(String(options?.applicationServerKey));
+        current = { endpoint: json.endpoint, options: { userVisibleOnly: true, applicationServerKey: null }, toJSON: () => json, unsubscribe: async () => true };
+        return current as PushSubscription;
+      };
+      PushManager.prototype.getSubscription = async () => current as PushSubscription | null;
+    });
+    await bob.context.grantPermissions(['notifications']);
+    const registered = bob.page.waitForResponse((response) => response.url().endsWith('/api/push/subscriptions') && response.status() === 201);
+    await bob.page.reload();
+    await registered;
+    await workerControls(bob.page);
+    expect(subscribed).not.toBeNull();
+
+    // The app closed: no Parley page is left in Bob's browser.
+    for (const page of bob.context.pages()) await page.close();
+    await alice.chat.search(bob.person.name);
+    await alice.chat.openFromSearch(bob.person.name);
+    await alice.chat.send('sent while your app is closed');
+
+    // The server pushed to the local push service, which decrypted it…
+    const local = subscribed as unknown as LocalSubscription;
+    let received: string[] = [];
+    await expect.poll(async () => (received = await service.received(local.clientHash)).length, { timeout: 15_000 }).toBe(1);
+    expect(JSON.parse(received[0] ?? '{}')).toMatchObject({ title: alice.person.name, body: 'sent while your app is closed' });
+
+    // …and hands it to the browser as a push service does: DevTools' push delivery to Bob's worker.
+    const devtools = await bob.context.newPage();
+    const cdp = await bob.context.newCDPSession(devtools);
+    const origin = new URL(alice.page.url()).origin;
+    const registrationId = new Promise<string>((resolve) =>
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+        const ours = registrations.find((registration) => registration.scopeURL === `${origin}/` && !registration.isDeleted);
+        if (ours) resolve(ours.registrationId);
+      }),
+    );
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: await registrationId, data: received[0] ?? '' });
+    const worker = await serviceWorkerOf(bob.context);
+    await expect.poll(() => shown(worker)).toEqual([
+      { title: alice.person.name, body: 'sent while your app is closed', tag: `conversation-${alice.person.id}` },
+    ]);
+    expect(browser.isConnected()).toBe(true);
+  });
+});
+
+test.describe('installable', () => {
+  test('the manifest has what an install needs, and every icon is a PNG of its size', async ({ page, request }) => {
+    await page.goto('/account');
+    const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+    expect(href).toBeTruthy();
+    const response = await request.get(href as string);
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-type']).toMatch(/^application\/manifest\+json/);
+    const manifest = (await response.json()) as {
+      name: string; short_name: string; start_url: string; display: string; theme_color: string; background_color: string;
+      icons: { src: string; sizes: string; type: string; purpose?: string }[];
+    };
+    expect(manifest).toMatchObject({ name: 'Parley', short_name: 'Parley', display: 'standalone' });
+    expect(manifest.start_url).toMatch(/^\/main/);
+    expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
+    const pngs = manifest.icons.filter((icon) => icon.type === 'image/png');
+    expect(pngs.map((icon) => `${icon.sizes} ${icon.purpose ?? 'any'}`).sort()).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
+    for (const icon of pngs) {
+      const image = await request.get(icon.src);
+      expect(image.status(), icon.src).toBe(200);
+      expect(image.headers()['content-type']).toBe('image/png');
+      const bytes = await image.body();
+      // PNG signature, then the IHDR chunk's width and height.
+      expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+      expect(`${bytes.readUInt32BE(16)}x${bytes.readUInt32BE(20)}`).toBe(icon.sizes);
+    }
+    const worker = await request.get('/sw.js');
+    expect(worker.headers()['content-type']).toMatch(/javascript/);
+    expect(worker.headers()['content-security-policy']).toContain("worker-src 'self'");
+  });
+
+  test('the app shell opens offline, keeps the session, and goes on once online', { tag: LOCAL_ONLY }, async ({ bob }) => {
+    test.setTimeout(90_000);
+    await workerControls(bob.page);
+    const token = await bob.page.evaluate(() => localStorage.getItem('token'));
+    await bob.context.setOffline(true);
+    await bob.page.reload();
+    await expect(bob.page.getByText('You are offline. Parley opens as soon as the connection is back')).toBeVisible();
+    expect(await bob.page.evaluate(() => localStorage.getItem('token'))).toBe(token);
+    await bob.context.setOffline(false);
+    await bob.main.expectSignedInAs(bob.person.name);
+  });
+});
