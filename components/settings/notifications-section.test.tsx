@@ -4,15 +4,13 @@ import type { SettingsRequest, User } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
 import { useNotificationStore } from '@/lib/stores/notification-store';
 import { publishUser, useSessionStore } from '@/lib/stores/session-store';
+import { account } from '@/lib/testing/fixtures';
 import { NotificationsSection } from './notifications-section';
 
 const api = vi.hoisted(() => ({ updateSettings: vi.fn<(settings: SettingsRequest) => Promise<User>>() }));
 vi.mock('@/lib/api/accounts', () => ({ updateSettings: api.updateSettings }));
 
-const me: User = {
-  id: 7, username: 'me', email: null, avatar: null, language: 'en', is_active: true,
-  message_policy: 'everyone', notification_preview: 'text', notification_sound: true,
-};
+const me: User = account({ id: 7 });
 
 describe('NotificationsSection (the settings dialog)', () => {
   beforeEach(async () => {

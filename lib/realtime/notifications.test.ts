@@ -12,7 +12,7 @@ import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
 import { useNotificationStore } from '@/lib/stores/notification-store';
 import { publishUser } from '@/lib/stores/session-store';
 import { settle } from '@/lib/testing/deferred';
-import { conversation, ME, message, user } from '@/lib/testing/fixtures';
+import { account, conversation, ME, message, user } from '@/lib/testing/fixtures';
 import { startMessagingSession, stopMessagingSession } from './messaging-session';
 
 const api = vi.hoisted(() => ({ listConversations: vi.fn<(cursor?: string | null) => Promise<ConversationPage>>() }));
@@ -47,10 +47,7 @@ let plays = 0;
 let visibility: DocumentVisibilityState;
 let socket: FakeSocket;
 
-const me = (fields: Partial<User> = {}): User => ({
-  id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true,
-  message_policy: 'everyone', notification_preview: 'text', notification_sound: true, ...fields,
-});
+const me = (fields: Partial<User> = {}): User => account(fields);
 
 function setVisibility(state: DocumentVisibilityState): void {
   visibility = state;
