@@ -1,6 +1,7 @@
 import type { BrowserContext, Page, Worker } from '@playwright/test';
 import { startLocalPushService, type LocalSubscription } from '../testing/push-service';
 import { test, expect } from './fixtures';
+import { expectNoA11yViolations } from './support/axe';
 import { LOCAL_ONLY } from './support/requirements';
 
 // Desktop notifications and Web Push in Chromium. A page cannot be hidden in headless Chromium
@@ -177,15 +178,28 @@ test.describe('installable', () => {
     expect(worker.headers()['content-security-policy']).toContain("worker-src 'self'");
   });
 
-  test('the app shell opens offline, keeps the session, and goes on once online', { tag: LOCAL_ONLY }, async ({ bob }) => {
+  test('the app shell opens offline with the outbox, keeps the session, and sends once online', { tag: LOCAL_ONLY }, async ({ alice, bob }, testInfo) => {
     test.setTimeout(90_000);
+    await alice.chat.search(bob.person.name);
+    await alice.chat.openFromSearch(bob.person.name);
+    await alice.chat.send('are you there?');
+    await bob.chat.openConversation(alice.person.name);
     await workerControls(bob.page);
     const token = await bob.page.evaluate(() => localStorage.getItem('token'));
+
+    // Written with no network: it waits in the outbox, and the reload opens the cached shell.
     await bob.context.setOffline(true);
+    await bob.chat.send('on the train, no signal');
+    await expect(bob.chat.thread(alice.person.name).getByText('Waiting for connection…')).toBeVisible();
     await bob.page.reload();
     await expect(bob.page.getByText('You are offline. Parley opens as soon as the connection is back')).toBeVisible();
+    const waiting = bob.page.getByRole('region', { name: '1 message waiting to be sent' });
+    await expect(waiting.getByRole('listitem')).toHaveText([`To ${alice.person.name}on the train, no signal`]);
     expect(await bob.page.evaluate(() => localStorage.getItem('token'))).toBe(token);
+    await expectNoA11yViolations(bob.page, testInfo, 'offline start');
+
     await bob.context.setOffline(false);
     await bob.main.expectSignedInAs(bob.person.name);
+    await expect(alice.chat.thread(bob.person.name).getByText('on the train, no signal')).toHaveCount(1);
   });
 });

@@ -6,8 +6,8 @@ import { getStoredToken } from '@/lib/session/storage';
 import { navigate } from '@/lib/navigation';
 import { preloadConversations } from '@/lib/realtime/messaging-session';
 import { Spinner } from '@/components/ui/spinner';
+import { OfflineStart } from './offline-start';
 import { useT } from '@/lib/i18n';
-import styles from './main-screen.module.css';
 
 /** Loads the user and, at the same time, the conversation list (the first thing the area shows). */
 function startLoading(navigate?: (path: string) => void): Promise<GuardResult> {
@@ -56,7 +56,7 @@ export function MainGate({ children }: { children: ReactNode }) {
   }, []);
 
   const offline = useSyncExternalStore(subscribeOnline, () => !navigator.onLine, () => false);
-  if (!allowed && offline) return <p className={styles.offline} role="status">{t('connection.offlineStart')}</p>;
+  if (!allowed && offline) return <OfflineStart />;
   if (!allowed) return <Spinner label={t('account.loading')} fullScreen />;
   return children;
 }

@@ -4,6 +4,8 @@
 // stores (session-events.ts) and the read marking that follows the tab's visibility. The socket
 // service underneath only transports; the stores only hold state.
 import { onSignOut } from '@/lib/session/sign-out';
+import { appOfflineSnapshots, type OfflineSnapshotStorage } from '@/lib/offline/offline-snapshot';
+import { keepOfflineSnapshot } from '@/lib/offline/snapshot-keeper';
 import { createOutboxStorage, type OutboxStorage } from '@/lib/outbox/outbox-storage';
 import { socketService } from '@/lib/socket/socket-service';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
@@ -70,6 +72,8 @@ export function preloadConversations(): void {
 export interface StartOptions {
   /** Where unsent messages wait (IndexedDB in the browser); tests pass one of their own. */
   storage?: OutboxStorage;
+  /** Where what an offline start shows is kept (IndexedDB in the browser); null: nowhere. */
+  snapshots?: OfflineSnapshotStorage | null;
 }
 
 /**
@@ -77,17 +81,17 @@ export interface StartOptions {
  * of the new connection arrives before its listeners. Calling it again for the same user changes
  * nothing; for another user, the previous session stops first.
  */
-export function startMessagingSession(userId: number, { storage }: StartOptions = {}): void {
+export function startMessagingSession(userId: number, { storage, snapshots }: StartOptions = {}): void {
   if (current?.userId === userId) {
     socketService.initSocket(userId);
     return;
   }
   current?.stop();
-  current = createSession(userId, storage ?? (appStorage ??= createOutboxStorage()));
+  current = createSession(userId, storage ?? (appStorage ??= createOutboxStorage()), snapshots === undefined ? appOfflineSnapshots() : snapshots);
   socketService.initSocket(userId);
 }
 
-function createSession(userId: number, storage: OutboxStorage): Session {
+function createSession(userId: number, storage: OutboxStorage, snapshots: OfflineSnapshotStorage | null): Session {
   // A new session starts with no open conversation; sign-out itself keeps the receiver value
   // (docs/CLIENT-RULES.md: it removes the token and nothing else), so it is cleared here.
   useSessionStore.getState().setReceiver(null);
@@ -160,6 +164,7 @@ function createSession(userId: number, storage: OutboxStorage): Session {
     () => typing.dispose(),
     () => typingReceiver.stop(),
     () => presence.stop(),
+    keepOfflineSnapshot(userId, snapshots),
   ];
   document.addEventListener('visibilitychange', onTabVisible);
 

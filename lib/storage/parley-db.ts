@@ -1,11 +1,13 @@
 // The app's one IndexedDB database ("parley"), for what must outlive a reload but may not go in
 // localStorage (which holds only `token` and `locale`: docs/CLIENT-RULES.md): unsent messages
-// (lib/outbox) and drafts (lib/drafts). Each version adds its stores; none is ever dropped.
+// (lib/outbox), drafts (lib/drafts) and what an offline start shows (lib/offline). Each version adds
+// its stores; none is ever dropped.
 const DB_NAME = 'parley';
-const VERSION = 2;
+const VERSION = 3;
 
 export const OUTBOX_STORE = 'outbox';
 export const DRAFTS_STORE = 'drafts';
+export const OFFLINE_STORE = 'offline';
 
 export function requestResult<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -30,6 +32,7 @@ export function openParleyDb(factory: IDBFactory = indexedDB): ParleyDb {
           db.createObjectStore(OUTBOX_STORE, { keyPath: ['sender_id', 'client_id'] }).createIndex('sender_id', 'sender_id');
         }
         if (!db.objectStoreNames.contains(DRAFTS_STORE)) db.createObjectStore(DRAFTS_STORE, { keyPath: ['user_id', 'peer_id'] });
+        if (!db.objectStoreNames.contains(OFFLINE_STORE)) db.createObjectStore(OFFLINE_STORE, { keyPath: 'key' });
       };
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => {

@@ -38,6 +38,9 @@ export const en = {
   },
   connection: {
     offlineStart: 'You are offline. Parley opens as soon as the connection is back; unsent messages go out then.',
+    offlineOutbox_one: '{{count, number}} message waiting to be sent',
+    offlineOutbox_other: '{{count, number}} messages waiting to be sent',
+    offlineTo: 'To {{name}}',
     connected: 'Connected',
     connecting: 'Connecting…',
     reconnecting: 'Reconnecting…',

@@ -41,6 +41,10 @@ export const es: Translation = {
   },
   connection: {
     offlineStart: 'No tienes conexión. Parley se abrirá en cuanto vuelva; los mensajes sin enviar saldrán entonces.',
+    offlineOutbox_one: '{{count, number}} mensaje pendiente de envío',
+    offlineOutbox_many: '{{count, number}} de mensajes pendientes de envío',
+    offlineOutbox_other: '{{count, number}} mensajes pendientes de envío',
+    offlineTo: 'Para {{name}}',
     connected: 'Conectado',
     connecting: 'Conectando…',
     reconnecting: 'Reconectando…',

@@ -41,6 +41,10 @@ export const fr: Translation = {
   },
   connection: {
     offlineStart: 'Vous êtes hors ligne. Parley s’ouvrira dès le retour de la connexion ; les messages non envoyés partiront alors.',
+    offlineOutbox_one: '{{count, number}} message en attente d’envoi',
+    offlineOutbox_many: '{{count, number}} de messages en attente d’envoi',
+    offlineOutbox_other: '{{count, number}} messages en attente d’envoi',
+    offlineTo: 'À {{name}}',
     connected: 'Connecté',
     connecting: 'Connexion…',
     reconnecting: 'Reconnexion…',
