@@ -36,6 +36,9 @@ const flag = (fallback: boolean) => z.preprocess(blankToUndefined, z.stringbool(
  *   when it stops; several tabs or a quick hop between conversations stay well inside.
  * - presence 1/s, burst 10: a client subscribes again when its conversation list or open thread
  *   changes (debounced) and after each reconnect.
+ * - profile 1/min, burst 10: a new name or photo goes at once to everyone the user has a
+ *   conversation with; a person tries a few names or photos in a row, then rarely again. A name
+ *   flickering in everyone's list must not become a way to shout at them.
  */
 export const DEFAULT_RATE_LIMITS = {
   send: { perSecond: 5, burst: 50 },
@@ -48,6 +51,7 @@ export const DEFAULT_RATE_LIMITS = {
   export: { perSecond: 6 / 3600, burst: 3 },
   typing: { perSecond: 2, burst: 10 },
   presence: { perSecond: 1, burst: 10 },
+  profile: { perSecond: 1 / 60, burst: 10 },
 } satisfies RateLimits;
 
 /**
@@ -240,6 +244,7 @@ const envSchema = z.object({
   RATE_LIMIT_EXPORT: rateLimit(DEFAULT_RATE_LIMITS.export),
   RATE_LIMIT_TYPING: rateLimit(DEFAULT_RATE_LIMITS.typing),
   RATE_LIMIT_PRESENCE: rateLimit(DEFAULT_RATE_LIMITS.presence),
+  RATE_LIMIT_PROFILE: rateLimit(DEFAULT_RATE_LIMITS.profile),
 });
 
 // What S3-compatible stores without regions (MinIO, Ceph, R2's "auto" aside) expect, and AWS's first.
@@ -349,6 +354,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       export: vars.RATE_LIMIT_EXPORT,
       typing: vars.RATE_LIMIT_TYPING,
       presence: vars.RATE_LIMIT_PRESENCE,
+      profile: vars.RATE_LIMIT_PROFILE,
     },
     maxSocketsPerUser: vars.MAX_SOCKETS_PER_USER,
     shedEventLoopDelayMs: vars.SHED_EVENT_LOOP_DELAY_MS,

@@ -2,7 +2,7 @@
 // Request types are inferred from the zod schemas in schemas.ts, which only the server imports
 // at run time: the browser gets the types without shipping zod.
 
-export type { AuthorizeRequest } from './schemas';
+export type { AuthorizeRequest, ProfileRequest } from './schemas';
 
 import type { MessagePolicy } from './constants';
 

@@ -44,6 +44,8 @@ export const authorizeRequestSchema = z.strictObject({
 export type AuthorizeRequest = z.infer<typeof authorizeRequestSchema>;
 
 const userId = z.number().int().positive().max(2_147_483_647);
+// Upload ids are base64url (server/db/schema.ts).
+const uploadId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not an upload id.');
 
 /** Socket `send`. Text may be empty only when a file is attached. */
 export const sendPayloadSchema = z
@@ -51,8 +53,7 @@ export const sendPayloadSchema = z
     client_id: z.uuid(),
     recipient_id: userId,
     text: z.string().max(MAX_MESSAGE_LENGTH),
-    // Upload ids are base64url (server/db/schema.ts).
-    attachment_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not an upload id.').nullish(),
+    attachment_id: uploadId.nullish(),
   })
   .refine((payload) => payload.text.trim() !== '' || payload.attachment_id, {
     message: 'A message needs text or an attachment.',
@@ -79,6 +80,20 @@ export const settingsRequestSchema = z
     message: 'Nothing to change: send language, message_policy or show_presence.',
   });
 export type SettingsRequest = z.infer<typeof settingsRequestSchema>;
+
+/**
+ * PATCH /api/accounts/profile: the name others see, and the photo (an image the user uploaded;
+ * null removes it). Either or both.
+ */
+export const profileRequestSchema = z
+  .strictObject({
+    username: displayNameSchema.optional(),
+    avatar_upload_id: uploadId.nullable().optional(),
+  })
+  .refine((profile) => profile.username !== undefined || profile.avatar_upload_id !== undefined, {
+    message: 'Nothing to change: send username or avatar_upload_id.',
+  });
+export type ProfileRequest = z.input<typeof profileRequestSchema>;
 
 /** Socket `sync`: the signed-in account's messages with seq > after, oldest first. */
 export const syncPayloadSchema = z.strictObject({
