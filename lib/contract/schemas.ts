@@ -2,11 +2,10 @@
 // client imports their inferred types (type-only imports are erased), so zod stays out of the
 // browser bundle. Deliberately not re-exported from index.ts.
 import { z } from 'zod';
-import { MAX_MESSAGE_LENGTH, MAX_PRESENCE_SUBSCRIPTIONS, MESSAGE_POLICIES, REPORT_DETAILS_MAX, REPORT_REASONS, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
+import { MAX_DISPLAY_NAME_LENGTH, MAX_MESSAGE_LENGTH, MAX_PRESENCE_SUBSCRIPTIONS, MESSAGE_POLICIES, REPORT_DETAILS_MAX, REPORT_REASONS, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
 import { cleanDisplayName } from './display-text';
 
-/** Longest display name, in UTF-16 code units once cleaned. */
-export const MAX_DISPLAY_NAME_LENGTH = 100;
+export { MAX_DISPLAY_NAME_LENGTH };
 // Room for what cleaning removes, while bounding the work on hostile input.
 const MAX_RAW_DISPLAY_NAME_LENGTH = MAX_DISPLAY_NAME_LENGTH * 4;
 

@@ -102,16 +102,20 @@ export function createSocketService(
     });
   }
 
-  const SERVER_EVENTS: readonly (keyof ServerToClientEvents)[] = [
-    'message_count',
-    'message',
-    'followed',
-    'message_sent',
-    'follower',
-    'conversation_read',
-    'typing',
-    'presence',
-  ];
+  // Every event of the contract, by construction: an event added there and not here fails the
+  // type check instead of never reaching its listeners.
+  const SERVER_EVENTS = Object.keys({
+    message_count: true,
+    message: true,
+    followed: true,
+    message_sent: true,
+    follower: true,
+    conversation_read: true,
+    safety_changed: true,
+    typing: true,
+    presence: true,
+    user_updated: true,
+  } satisfies Record<keyof ServerToClientEvents, true>) as (keyof ServerToClientEvents)[];
 
   function createSocket(): ClientSocket {
     const created = factory(publicConfig.socketUrl, {

@@ -157,12 +157,12 @@ describe('PATCH /api/accounts/profile: the photo', () => {
 
 describe('user_updated', () => {
   it('reaches the user’s tabs and the people with a conversation with them, not strangers nor those who blocked them', async () => {
-    const [alice, bob, carol, dave, stranger] = await Promise.all(['Alice', 'Bob', 'Carol', 'Dave', 'Stranger'].map((name) => signIn(t.url, name)));
+    const [alice, bob, carol, dave, stranger] = await Promise.all([signIn(t.url, 'Alice'), signIn(t.url, 'Bob'), signIn(t.url, 'Carol'), signIn(t.url, 'Dave'), signIn(t.url, 'Stranger')]);
     for (const peer of [bob, carol, dave]) {
       await insertMessage(t.db, { senderId: peer.user.id, recipientId: alice.user.id, clientId: randomUUID(), text: 'hi' });
     }
     expect((await api(t.url, `/users/${alice.user.id}/block`, { method: 'PUT', token: dave.bearer })).status).toBe(200);
-    const [aliceTab, bobTab, carolTab, daveTab, strangerTab] = await Promise.all([alice, bob, carol, dave, stranger].map((user) => tabs.open(user)));
+    const [aliceTab, bobTab, carolTab, daveTab, strangerTab] = await Promise.all([tabs.open(alice), tabs.open(bob), tabs.open(carol), tabs.open(dave), tabs.open(stranger)]);
     const heard = [aliceTab, bobTab, carolTab, daveTab, strangerTab].map((tab) => record(tab, 'user_updated'));
     // A tab that never sent init is not in the messaging room.
     const uninitialised = await connectSocket(t.url, bob.bearer);
