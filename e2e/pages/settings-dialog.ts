@@ -42,6 +42,37 @@ export class SettingsDialog {
     await expect(this.dialog.getByRole('group', { name: 'Who can message me' })).not.toHaveAttribute('aria-busy', 'true');
   }
 
+  /** From the header: the user's own face and name open the Profile section. */
+  async openProfile() {
+    await this.page.getByRole('button', { name: /Edit your profile$/ }).click();
+    await expect(this.dialog).toBeVisible();
+    await expect(this.dialog.getByRole('tab', { name: 'Profile' })).toHaveAttribute('aria-selected', 'true');
+  }
+
+  get nameInput(): Locator {
+    return this.dialog.getByLabel('Display name');
+  }
+
+  async saveName(name: string) {
+    await this.nameInput.fill(name);
+    await this.dialog.getByRole('button', { name: 'Save name' }).click();
+    await expect(this.dialog.getByRole('status').filter({ hasText: 'Name saved.' })).toBeVisible();
+  }
+
+  /** Chooses a picture (the hidden file input behind "Add a photo"/"Change photo"): the framing view opens. */
+  async choosePhoto(file: { name: string; mimeType: string; buffer: Buffer }) {
+    await this.dialog.getByLabel('Choose a photo').setInputFiles(file);
+  }
+
+  get photoFrame(): Locator {
+    return this.dialog.getByRole('group', { name: 'Photo framing' });
+  }
+
+  async savePhoto() {
+    await this.dialog.getByRole('button', { name: 'Save photo' }).click();
+    await expect(this.dialog.getByRole('status').filter({ hasText: 'Photo saved.' })).toBeVisible();
+  }
+
   blockedList(): Locator {
     return this.dialog.getByRole('list', { name: 'Blocked people' });
   }
