@@ -172,6 +172,7 @@ export function startServer(options: ServerUnderTestOptions): Promise<MeasuredPr
       RATE_LIMIT_REQUEST: 'off',
       RATE_LIMIT_TYPING: 'off',
       RATE_LIMIT_PRESENCE: 'off',
+      RATE_LIMIT_PROFILE: 'off',
       // Production's default level (connections are logged, messages are not).
       LOG_LEVEL: 'info',
       ...options.env,

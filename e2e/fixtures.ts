@@ -5,6 +5,7 @@ import {
   type APIRequestContext,
   type Browser,
   type BrowserContext,
+  type BrowserContextOptions,
   type Page,
 } from '@playwright/test';
 import { AccountPage } from './pages/account-page';
@@ -33,8 +34,11 @@ export interface SignedIn {
 }
 
 export interface PeopleFixture {
-  /** Another signed-in person of `role` (a name: 'carol', 'mallory'), new to this test. */
-  signIn(role: string): Promise<SignedIn>;
+  /**
+   * Another signed-in person of `role` (a name: 'carol', 'mallory'), new to this test; `options`
+   * for their browser context (a phone's viewport, dark mode).
+   */
+  signIn(role: string, options?: BrowserContextOptions): Promise<SignedIn>;
 }
 
 /** A person for the test-account form: a name and email nobody else in the run has. */
@@ -135,9 +139,9 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   people: async ({ browser, peopleStore }, use) => {
     const contexts: BrowserContext[] = [];
     await use({
-      async signIn(role) {
+      async signIn(role, options = {}) {
         const { record, token, storageStatePath } = await peopleStore.claim(role);
-        const context = await browser.newContext({ storageState: storageStatePath });
+        const context = await browser.newContext({ ...options, storageState: storageStatePath });
         contexts.push(context);
         const page = await context.newPage();
         const main = new MainPage(page);

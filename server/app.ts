@@ -139,7 +139,7 @@ export function createServer(deps: ServerDeps): ParleyServer {
     sockets: {
       disconnectUser: (userId) => realtime.disconnectUser(userId),
       disconnectSession: (sessionId) => realtime.disconnectSession(sessionId),
-      notify: (userId, event, ...args) => realtime.notify(userId, event, ...args),
+      notify: (userIds, event, ...args) => realtime.notify(userIds, event, ...args),
     },
     presence: { settingChanged: (userId, shown) => realtime.presence.settingChanged(userId, shown) },
     serverFactory: (handler) => {

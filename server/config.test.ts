@@ -190,6 +190,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_EXPORT: '2/h,burst=1',
       RATE_LIMIT_TYPING: '1/s,burst=3',
       RATE_LIMIT_PRESENCE: 'off',
+      RATE_LIMIT_PROFILE: '2/m,burst=4',
     });
     expect(config.rateLimits).toEqual({
       send: { perSecond: 20, burst: 60 },
@@ -202,6 +203,7 @@ describe('loadConfig', () => {
       export: { perSecond: 2 / 3600, burst: 1 },
       typing: { perSecond: 1, burst: 3 },
       presence: null,
+      profile: { perSecond: 2 / 60, burst: 4 },
     });
     expect(loadConfig({ ...base, RATE_LIMIT_UPLOAD: '3600/h,burst=2' }).rateLimits.upload).toEqual({ perSecond: 1, burst: 2 });
     expect(loadConfig({ ...base, RATE_LIMIT_SEND: '' }).rateLimits.send).toEqual(DEFAULT_RATE_LIMITS.send);

@@ -42,6 +42,9 @@ const flag = (fallback: boolean) => z.preprocess(blankToUndefined, z.stringbool(
  *   when it stops; several tabs or a quick hop between conversations stay well inside.
  * - presence 1/s, burst 10: a client subscribes again when its conversation list or open thread
  *   changes (debounced) and after each reconnect.
+ * - profile 1/min, burst 10: a new name or photo goes at once to everyone the user has a
+ *   conversation with; a person tries a few names or photos in a row, then rarely again. A name
+ *   flickering in everyone's list must not become a way to shout at them.
  */
 export const DEFAULT_RATE_LIMITS = {
   send: { perSecond: 5, burst: 50 },
@@ -54,6 +57,7 @@ export const DEFAULT_RATE_LIMITS = {
   export: { perSecond: 6 / 3600, burst: 3 },
   typing: { perSecond: 2, burst: 10 },
   presence: { perSecond: 1, burst: 10 },
+  profile: { perSecond: 1 / 60, burst: 10 },
 } satisfies RateLimits;
 
 /**
@@ -250,6 +254,7 @@ const envSchema = z.object({
   VAPID_PRIVATE_KEY: optionalText,
   VAPID_SUBJECT: optionalText,
   PUSH_ENDPOINT_ORIGINS: optionalText,
+  RATE_LIMIT_PROFILE: rateLimit(DEFAULT_RATE_LIMITS.profile),
 });
 
 // What S3-compatible stores without regions (MinIO, Ceph, R2's "auto" aside) expect, and AWS's first.
@@ -361,6 +366,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       export: vars.RATE_LIMIT_EXPORT,
       typing: vars.RATE_LIMIT_TYPING,
       presence: vars.RATE_LIMIT_PRESENCE,
+      profile: vars.RATE_LIMIT_PROFILE,
     },
     maxSocketsPerUser: vars.MAX_SOCKETS_PER_USER,
     shedEventLoopDelayMs: vars.SHED_EVENT_LOOP_DELAY_MS,

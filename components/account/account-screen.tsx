@@ -1,8 +1,9 @@
 'use client';
 
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import dynamic from 'next/dynamic';
 import { useRouter } from 'next/navigation';
+import type { SocialType } from '@/lib/contract';
 import type { SignInMethod } from '@/lib/firebase/sign-in';
 import { signInErrorMessage } from '@/lib/firebase/sign-in-errors';
 import { useT } from '@/lib/i18n';
@@ -31,7 +32,12 @@ function describeFailure(failure: unknown, t: T): string {
   return signInErrorMessage(failure);
 }
 
-export function AccountScreen() {
+interface Props {
+  /** Each provider's mark (provider-marks.tsx), rendered by the page on the server. */
+  marks: Record<SocialType, ReactNode>;
+}
+
+export function AccountScreen({ marks }: Props) {
   const t = useT();
   const router = useRouter();
   const [pending, setPending] = useState<string | null>(null);
@@ -68,6 +74,7 @@ export function AccountScreen() {
           <p className={styles.lead}>{t('account.tagline')}</p>
 
           <ProviderButtons
+            marks={marks}
             pending={pending}
             onIntent={() => void loadSignIn().catch(() => {})}
             onSignIn={(socialType) => start({ kind: 'provider', socialType })}

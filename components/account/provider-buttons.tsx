@@ -1,24 +1,28 @@
+import type { ReactNode } from 'react';
 import type { SocialType } from '@/lib/contract';
 import { useT } from '@/lib/i18n';
 import styles from './account-screen.module.css';
 
 const PROVIDERS = [
-  { type: 'google', label: 'account.continueWithGoogle', icon: 'G' },
-  { type: 'github', label: 'account.continueWithGithub', icon: '⌥' },
-] as const satisfies readonly { type: SocialType; label: string; icon: string }[];
+  { type: 'google', label: 'account.continueWithGoogle' },
+  { type: 'github', label: 'account.continueWithGithub' },
+] as const satisfies readonly { type: SocialType; label: string }[];
 
 interface Props {
+  /** Each provider's mark, drawn by the page (provider-marks.tsx). */
+  marks: Record<SocialType, ReactNode>;
   pending: string | null;
   /** A sign-in may be about to start (pointer over a button, or focus): fetch its code now. */
   onIntent?: () => void;
   onSignIn: (socialType: SocialType) => void;
 }
 
-export function ProviderButtons({ pending, onIntent, onSignIn }: Props) {
+/** "Continue with Google" and "Continue with GitHub", each with its provider's mark on the left. */
+export function ProviderButtons({ marks, pending, onIntent, onSignIn }: Props) {
   const t = useT();
   return (
     <div className={styles.providers}>
-      {PROVIDERS.map(({ type, label, icon }) => (
+      {PROVIDERS.map(({ type, label }) => (
         <button
           key={type}
           type="button"
@@ -30,10 +34,8 @@ export function ProviderButtons({ pending, onIntent, onSignIn }: Props) {
           onFocus={onIntent}
           onClick={() => onSignIn(type)}
         >
-          <span className={styles.providerIcon} aria-hidden="true">
-            {icon}
-          </span>
-          {pending === type ? t('account.signingIn') : t(label)}
+          <span className={styles.providerIcon}>{marks[type]}</span>
+          <span className={styles.providerLabel}>{pending === type ? t('account.signingIn') : t(label)}</span>
         </button>
       ))}
     </div>

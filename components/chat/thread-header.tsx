@@ -81,7 +81,8 @@ export function ThreadHeader({ peerId, peer, name }: Props) {
             {muted ? <BellOffIcon /> : <BellIcon />}
           </button>
         ) : null}
-        {peer && !peer.deleted ? <FollowButton user={peer} name={name} /> : null}
+        {/* The open card has its own (with the counts it changes): one Follow button at a time. */}
+        {peer && !peer.deleted && !cardOpen ? <FollowButton user={peer} name={name} /> : null}
       </header>
       {muteError ? (
         <p className={styles.headerError} role="alert">

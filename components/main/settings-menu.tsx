@@ -1,24 +1,23 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { errorMessage } from '@/lib/api/errors';
-import { SUPPORTED_LANGUAGES, type Language } from '@/lib/contract';
-import { normalizeLanguage, useT } from '@/lib/i18n';
-import { setLanguage } from '@/lib/i18n/user-language';
-import { useLanguage } from '@/components/i18n/i18n-provider';
+import { useT } from '@/lib/i18n';
 import { SettingsIcon } from '@/components/ui/icons';
-import { SettingsDialog } from '@/components/settings/settings-dialog';
+import { LanguageChoice } from '@/components/settings/language-choice';
 import buttons from '@/components/ui/button.module.css';
 import styles from './header.module.css';
 
-type Saving = { state: 'idle' } | { state: 'saving' } | { state: 'saved' } | { state: 'failed'; message: string };
+interface Props {
+  /** Opens the settings dialog (the header holds it, so that the user's own face opens it too). */
+  onOpenSettings: () => void;
+}
 
-/** The settings popover: the UI language (saved on the server and in `locale`) and the way to privacy and account settings. */
-export function SettingsMenu() {
+/**
+ * The settings popover, kept short: the UI language (the one setting people change in passing)
+ * and the way to every other setting, in the settings dialog.
+ */
+export function SettingsMenu({ onOpenSettings }: Props) {
   const t = useT();
   const id = useId();
-  const language = normalizeLanguage(useLanguage());
   const [open, setOpen] = useState(false);
-  const [saving, setSaving] = useState<Saving>({ state: 'idle' });
-  const [privacyOpen, setPrivacyOpen] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
 
@@ -36,16 +35,6 @@ export function SettingsMenu() {
     toggleRef.current?.focus();
   }
 
-  async function choose(next: Language) {
-    setSaving({ state: 'saving' });
-    try {
-      await setLanguage(next);
-      setSaving({ state: 'saved' });
-    } catch (error) {
-      setSaving({ state: 'failed', message: errorMessage(error) });
-    }
-  }
-
   return (
     <div
       ref={rootRef}
@@ -61,10 +50,7 @@ export function SettingsMenu() {
         aria-label={t('header.openSettings')}
         aria-expanded={open}
         aria-controls={open ? `${id}-panel` : undefined}
-        onClick={() => {
-          setSaving({ state: 'idle' });
-          setOpen(!open);
-        }}
+        onClick={() => setOpen(!open)}
       >
         <SettingsIcon />
       </button>
@@ -73,43 +59,22 @@ export function SettingsMenu() {
           <h2 id={`${id}-title`} className={styles.menuTitle}>
             {t('settings.title')}
           </h2>
-          <fieldset className={styles.languages} aria-busy={saving.state === 'saving'} aria-describedby={`${id}-hint`}>
-            <legend className={styles.legend}>{t('settings.language')}</legend>
-            {SUPPORTED_LANGUAGES.map((option) => (
-              <label key={option} className={styles.languageOption}>
-                <input
-                  type="radio"
-                  name={`${id}-language`}
-                  value={option}
-                  lang={option}
-                  checked={language === option}
-                  disabled={saving.state === 'saving'}
-                  onChange={() => void choose(option)}
-                />
-                <span lang={option}>{t(`languages.${option}`)}</span>
-              </label>
-            ))}
-          </fieldset>
-          <p id={`${id}-hint`} className={styles.hint}>
-            {t('settings.languageHint')}
-          </p>
-          <p className={styles.saveStatus} data-state={saving.state} role="status">
-            {saving.state === 'saved' ? t('settings.languageSaved') : null}
-            {saving.state === 'failed' ? t('settings.languageFailed', { message: saving.message }) : null}
-          </p>
-          <button
-            type="button"
-            className={`${buttons.button} ${buttons.small}`}
-            onClick={() => {
-              setOpen(false);
-              setPrivacyOpen(true);
-            }}
-          >
-            {t('privacy.open')}
-          </button>
+          <LanguageChoice />
+          <div className={styles.menuActions}>
+            <button
+              type="button"
+              className={`${buttons.button} ${buttons.small}`}
+              onClick={() => {
+                // The menu closes with its button: the dialog gives the focus back to the toggle.
+                close();
+                onOpenSettings();
+              }}
+            >
+              {t('settings.openAll')}
+            </button>
+          </div>
         </div>
       ) : null}
-      {privacyOpen ? <SettingsDialog onClose={() => setPrivacyOpen(false)} /> : null}
     </div>
   );
 }

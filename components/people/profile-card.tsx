@@ -29,31 +29,36 @@ export function ProfileCard({ id, peer, name }: Props) {
 
   return (
     <section id={id} className={styles.card} aria-label={t('people.viewProfile')}>
-      <Avatar name={name} src={peer.avatar} size={64} />
-      <div className={styles.cardText}>
-        <p className={styles.cardName}>{name}</p>
-        <FollowChips user={peer} />
-        {profile ? (
-          <p className={styles.counts}>
-            <span>{t('people.followerCount', { count: profile.followers_count })}</span>
-            <span aria-hidden="true"> · </span>
-            <span>{t('people.followingCount', { count: profile.following_count })}</span>
-          </p>
-        ) : status === 'error' ? (
-          <p className={styles.error}>{t('people.profileFailed')}</p>
-        ) : (
-          <Spinner label={t('common.loading')} />
-        )}
-      </div>
-      {profile?.blocked ? null : <FollowButton user={peer} name={name} />}
-      {profile ? (
-        <div className={styles.cardActions}>
-          <BlockButton user={peer} name={name} blocked={profile.blocked} />
-          <button type="button" className={`${buttons.button} ${buttons.small}`} aria-label={t('safety.reportUser', { name })} onClick={() => setReporting(true)}>
-            {t('safety.report')}
-          </button>
+      <div className={styles.cardHead}>
+        <Avatar name={name} src={peer.avatar} size={64} />
+        <div className={styles.cardText}>
+          <p className={styles.cardName}>{name}</p>
+          <FollowChips user={peer} />
+          {profile ? (
+            <p className={styles.counts}>
+              <span>{t('people.followerCount', { count: profile.followers_count })}</span>
+              <span aria-hidden="true"> · </span>
+              <span>{t('people.followingCount', { count: profile.following_count })}</span>
+            </p>
+          ) : status === 'error' ? (
+            <p className={styles.error}>{t('people.profileFailed')}</p>
+          ) : (
+            <Spinner label={t('common.loading')} />
+          )}
         </div>
-      ) : null}
+      </div>
+      {/* Under the name, so a long name keeps its line and the buttons theirs, on any width. */}
+      <div className={styles.cardActions}>
+        {profile?.blocked ? null : <FollowButton user={peer} name={name} />}
+        {profile ? (
+          <>
+            <BlockButton user={peer} name={name} blocked={profile.blocked} />
+            <button type="button" className={`${buttons.button} ${buttons.small}`} aria-label={t('safety.reportUser', { name })} onClick={() => setReporting(true)}>
+              {t('safety.report')}
+            </button>
+          </>
+        ) : null}
+      </div>
       {reporting ? <ReportDialog target={{ userId: peer.id }} name={name} onClose={() => setReporting(false)} /> : null}
     </section>
   );

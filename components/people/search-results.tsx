@@ -1,18 +1,26 @@
+import type { MouseEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { UserSummary } from '@/lib/contract';
+import { conversationPath } from '@/lib/realtime/conversation-route';
 import { openConversation } from '@/lib/realtime/read-marking';
 import { usePeopleStore } from '@/lib/stores/people-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useT } from '@/lib/i18n';
 import { Avatar } from '@/components/ui/avatar';
 import { EmptyState } from '@/components/ui/empty-state';
-import { SearchIcon } from '@/components/ui/icons';
+import { ChatIcon, SearchIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
+import buttons from '@/components/ui/button.module.css';
 import { BlockButton } from './block-button';
 import { FollowButton, FollowChips } from './follow-button';
 import styles from './people.module.css';
 
-/** People matching the search value: open a conversation with one, or follow them. */
+/** A plain click opens it here; a middle click, or one with a modifier, is the browser's (a new tab). */
+function isPlainClick(event: MouseEvent): boolean {
+  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+}
+
+/** People matching the search value: message one (the conversation, at its URL), follow or block them. */
 export function SearchResults() {
   const t = useT();
   const { query, results, status, error } = usePeopleStore(
@@ -52,16 +60,32 @@ export function SearchResults() {
           const name = person.username || t('common.unknownUser');
           return (
             <li key={person.id} className={styles.result}>
-              <button type="button" className={styles.resultMain} onClick={() => open(person)} title={t('people.messageUser', { name })}>
+              <button type="button" className={styles.resultMain} onClick={() => open(person)}>
                 <Avatar name={name} src={person.avatar} size={40} />
                 <span className={styles.resultText}>
                   <span className={styles.resultName}>{name}</span>
                   <FollowChips user={person} />
                 </span>
               </button>
-              <FollowButton user={person} name={name} />
-              {/* Blocked from here, they leave the results with the next search (the server hides them). */}
-              <BlockButton user={person} name={name} blocked={false} onBlocked={() => void usePeopleStore.getState().search(query)} />
+              <span className={styles.resultActions}>
+                {/* A link: the conversation has its own address, to open in a new tab or copy. */}
+                <a
+                  href={conversationPath(person.id)}
+                  className={`${buttons.button} ${buttons.small} ${styles.messageLink}`}
+                  aria-label={t('people.messageUser', { name })}
+                  onClick={(event) => {
+                    if (!isPlainClick(event)) return;
+                    event.preventDefault();
+                    open(person);
+                  }}
+                >
+                  <ChatIcon size={16} />
+                  {t('people.message')}
+                </a>
+                <FollowButton user={person} name={name} />
+                {/* Blocked from here, they leave the results with the next search (the server hides them). */}
+                <BlockButton user={person} name={name} blocked={false} onBlocked={() => void usePeopleStore.getState().search(query)} />
+              </span>
             </li>
           );
         })}

@@ -26,7 +26,7 @@ export function PresenceSection() {
 
   return (
     <section className={styles.section} aria-labelledby={`${id}-title`} aria-busy={saving.state === 'saving'}>
-      <h3 id={`${id}-title`}>{t('settings.privacy')}</h3>
+      <h3 id={`${id}-title`}>{t('settings.onlineStatus')}</h3>
       <label className={styles.option}>
         <input
           type="checkbox"

@@ -25,6 +25,11 @@ export class ChatPage {
     return this.searchResults.getByRole('button', { name: new RegExp(`^${escapeRegExp(name)}`) });
   }
 
+  /** A search result's "Message" action: a link to the conversation's address. */
+  messageAction(name: string): Locator {
+    return this.searchResults.getByRole('link', { name: `Message ${name}` });
+  }
+
   async search(name: string) {
     await this.searchBox.fill(name);
     await expect(this.searchResult(name)).toBeVisible();

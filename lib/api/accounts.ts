@@ -1,5 +1,5 @@
 // Account endpoints: authorize and info (docs/CLIENT-RULES.md), plus our logout, deactivate and settings.
-import type { AccountInfo, AuthorizeRequest, AuthorizeResponse, SettingsRequest, UploadUsage, User } from '@/lib/contract';
+import type { AccountInfo, AuthorizeRequest, AuthorizeResponse, ProfileRequest, SettingsRequest, UploadUsage, User } from '@/lib/contract';
 import { api } from './client';
 
 export function authorize(body: AuthorizeRequest): Promise<AuthorizeResponse> {
@@ -18,6 +18,11 @@ export async function logout(): Promise<void> {
 /** Saves the user's settings (the UI language) and returns the updated user. */
 export function updateSettings(settings: SettingsRequest): Promise<User> {
   return api.patch('accounts/settings', { json: settings }).json<User>();
+}
+
+/** Sets the user's display name and/or photo (an upload of theirs; null removes it); returns the updated user. */
+export function updateProfile(profile: ProfileRequest): Promise<User> {
+  return api.patch('accounts/profile', { json: profile }).json<User>();
 }
 
 /** Bytes the user's uploads take, against their quota (null: none). */

@@ -20,6 +20,9 @@ export const SUPPORTED_LANGUAGES = ['en', 'es', 'fr'] as const;
 export type Language = (typeof SUPPORTED_LANGUAGES)[number];
 export const DEFAULT_LANGUAGE = 'en';
 
+/** Longest display name, in UTF-16 code units once cleaned (display-text.ts). */
+export const MAX_DISPLAY_NAME_LENGTH = 100;
+
 /** Longest message text, in characters (UTF-16 code units, as String.length counts). */
 export const MAX_MESSAGE_LENGTH = 4000;
 /** Messages per thread page (GET /api/conversations/:userId/messages). */

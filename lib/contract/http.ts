@@ -3,8 +3,7 @@
 // at run time: the browser gets the types without shipping zod.
 
 import type { MessagePolicy, NotificationPreview } from './constants';
-
-export type { AuthorizeRequest } from './schemas';
+export type { AuthorizeRequest, ProfileRequest } from './schemas';
 
 /** The user as the API returns it (the sign-in contract names only id, language and is_active). */
 export interface User {

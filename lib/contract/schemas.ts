@@ -3,6 +3,7 @@
 // browser bundle. Deliberately not re-exported from index.ts.
 import { z } from 'zod';
 import {
+  MAX_DISPLAY_NAME_LENGTH,
   MAX_MESSAGE_LENGTH,
   MAX_PRESENCE_SUBSCRIPTIONS,
   MESSAGE_POLICIES,
@@ -15,8 +16,7 @@ import {
 } from './constants';
 import { cleanDisplayName } from './display-text';
 
-/** Longest display name, in UTF-16 code units once cleaned. */
-export const MAX_DISPLAY_NAME_LENGTH = 100;
+export { MAX_DISPLAY_NAME_LENGTH };
 // Room for what cleaning removes, while bounding the work on hostile input.
 const MAX_RAW_DISPLAY_NAME_LENGTH = MAX_DISPLAY_NAME_LENGTH * 4;
 
@@ -54,6 +54,8 @@ export const authorizeRequestSchema = z.strictObject({
 export type AuthorizeRequest = z.infer<typeof authorizeRequestSchema>;
 
 const userId = z.number().int().positive().max(2_147_483_647);
+// Upload ids are base64url (server/db/schema.ts).
+const uploadId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not an upload id.');
 
 /** Socket `send`. Text may be empty only when a file is attached. */
 export const sendPayloadSchema = z
@@ -61,8 +63,7 @@ export const sendPayloadSchema = z
     client_id: z.uuid(),
     recipient_id: userId,
     text: z.string().max(MAX_MESSAGE_LENGTH),
-    // Upload ids are base64url (server/db/schema.ts).
-    attachment_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not an upload id.').nullish(),
+    attachment_id: uploadId.nullish(),
   })
   .refine((payload) => payload.text.trim() !== '' || payload.attachment_id, {
     message: 'A message needs text or an attachment.',
@@ -91,6 +92,20 @@ export const settingsRequestSchema = z
     message: 'Nothing to change: send at least one setting.',
   });
 export type SettingsRequest = z.infer<typeof settingsRequestSchema>;
+
+/**
+ * PATCH /api/accounts/profile: the name others see, and the photo (an image the user uploaded;
+ * null removes it). Either or both.
+ */
+export const profileRequestSchema = z
+  .strictObject({
+    username: displayNameSchema.optional(),
+    avatar_upload_id: uploadId.nullable().optional(),
+  })
+  .refine((profile) => profile.username !== undefined || profile.avatar_upload_id !== undefined, {
+    message: 'Nothing to change: send username or avatar_upload_id.',
+  });
+export type ProfileRequest = z.input<typeof profileRequestSchema>;
 
 /** Socket `sync`: the signed-in account's messages with seq > after, oldest first. */
 export const syncPayloadSchema = z.strictObject({

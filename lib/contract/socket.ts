@@ -77,6 +77,16 @@ export interface PresenceSubscribeResult {
   presence: PresencePayload[];
 }
 
+/**
+ * Someone's name or photo changed (the user's own included): what lists, threads and the header
+ * show of them. The same fields as in UserSummary.
+ */
+export interface UserUpdatedPayload {
+  id: number;
+  username: string | null;
+  avatar: string | null;
+}
+
 export interface ClientToServerEvents {
   init: (payload: InitPayload, ack?: AckCallback<InitPayload>) => void;
   send: (payload: SendPayload, ack?: AckCallback<MessagePayload>) => void;
@@ -106,6 +116,8 @@ export interface ServerToClientEvents {
   typing: (payload: TypingEventPayload) => void;
   /** The presence of someone this socket subscribed to changed. */
   presence: (payload: PresencePayload) => void;
+  /** The user, or someone in their conversation list, changed their name or photo. */
+  user_updated: (payload: UserUpdatedPayload) => void;
 }
 
 /** The handshake's `auth` object: the stored token value, with or without its Bearer prefix. */

@@ -11,7 +11,7 @@ import { usePeopleStore } from '@/lib/stores/people-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { settle } from '@/lib/testing/deferred';
-import { conversation, ME, message, user } from '@/lib/testing/fixtures';
+import { account, conversation, ME, message, user } from '@/lib/testing/fixtures';
 import { isMessagingSessionActive, onFollowed, startMessagingSession, stopMessagingSession } from './messaging-session';
 import { setNavigator } from '@/lib/navigation';
 import { useViewStore } from '@/lib/stores/view-store';
@@ -239,6 +239,19 @@ describe('messaging session', () => {
     await start();
     socket.serverEmits('conversation_read', { user_id: 2 });
     expect(unreadFrom(2)).toBe(0);
+  });
+
+  it('user_updated shows the new name and photo everywhere the person is: their row, profile and search result, or the header', async () => {
+    await start([conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]);
+    useSessionStore.getState().publishUser(account({ username: 'Me', email: 'me@example.com' }));
+    usePeopleStore.setState({ searchResults: [user(2), user(4)], profiles: { 2: { ...user(2), followers_count: 1, following_count: 0, blocked: false, can_message: true } } });
+    socket.serverEmits('user_updated', { id: 2, username: 'Ada', avatar: '/api/uploads/abc/avatar.webp' });
+    const changed = { username: 'Ada', avatar: '/api/uploads/abc/avatar.webp' };
+    expect(useConversationsStore.getState().conversations.map((row) => row.user)).toEqual([user(3), { ...user(2), ...changed }]);
+    expect(usePeopleStore.getState().profiles[2]).toMatchObject({ ...changed, followers_count: 1 });
+    expect(usePeopleStore.getState().searchResults).toEqual([{ ...user(2), ...changed }, user(4)]);
+    socket.serverEmits('user_updated', { id: ME, username: 'Me, renamed', avatar: null });
+    expect(useSessionStore.getState().user).toMatchObject({ id: ME, username: 'Me, renamed', email: 'me@example.com' });
   });
 
   it('followed and follower update the follow state', async () => {

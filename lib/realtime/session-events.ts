@@ -2,7 +2,7 @@
 // docs/CLIENT-RULES.md ("Socket events"): message_count sets the unread total, each `message`
 // adds one to it and is passed on, `followed` notifies its subscribers with the value false.
 // The live signals (`typing`, `presence`) are ephemeral: they never touch a count or a thread.
-import type { FollowedPayload, MessagePayload } from '@/lib/contract';
+import type { FollowedPayload, MessagePayload, UserUpdatedPayload } from '@/lib/contract';
 import { socketService } from '@/lib/socket/socket-service';
 import { useConnectionStore } from '@/lib/stores/connection-store';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
@@ -10,6 +10,7 @@ import { useCounterStore } from '@/lib/stores/counter-store';
 import { usePeopleStore } from '@/lib/stores/people-store';
 import { useSafetyStore } from '@/lib/stores/safety-store';
 import { usePresenceStore } from '@/lib/stores/presence-store';
+import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import type { CatchUp } from './catch-up';
 import type { PresenceSubscriptions } from './presence-subscriptions';
@@ -44,6 +45,17 @@ function receiveSentElsewhere(message: MessagePayload, catchUp: CatchUp): void {
   catchUp.note(message.seq);
 }
 
+/**
+ * Someone's new name or photo, wherever they are shown: the header when it is the user (changed
+ * on another tab or device), their conversation row, profile card and search result.
+ */
+function applyUserUpdate(update: UserUpdatedPayload): void {
+  const session = useSessionStore.getState();
+  if (session.user?.id === update.id) session.publishUser({ ...session.user, username: update.username, avatar: update.avatar });
+  useConversationsStore.getState().applyUserUpdate(update);
+  usePeopleStore.getState().applyUserUpdate(update);
+}
+
 /** Subscribes the stores to the socket's events; returns the function that unsubscribes them. */
 export function wireSessionEvents({ catchUp, followedListeners, typing, presence }: SessionEventsOptions): () => void {
   const counters = () => useCounterStore.getState();
@@ -76,6 +88,7 @@ export function wireSessionEvents({ catchUp, followedListeners, typing, presence
     socketService.on('safety_changed', (change) => useSafetyStore.getState().applyChange(change)),
     socketService.on('typing', (payload) => typing.receive(payload)),
     socketService.on('presence', (payload) => usePresenceStore.getState().apply(payload)),
+    socketService.on('user_updated', applyUserUpdate),
   ];
   return () => {
     for (const stop of stops) stop();

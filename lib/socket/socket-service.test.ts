@@ -85,9 +85,8 @@ describe('socket service', () => {
   it('passes every server event on to its listeners, unchanged, until they unsubscribe', () => {
     const socket = harness.connectedService();
     const heard: unknown[] = [];
-    const stops = (['message_count', 'message', 'followed', 'message_sent', 'follower', 'conversation_read', 'safety_changed'] as const).map((event) =>
-      harness.service.on(event, (payload: unknown) => heard.push([event, payload])),
-    );
+    const events = ['message_count', 'message', 'followed', 'message_sent', 'follower', 'conversation_read', 'safety_changed', 'user_updated'] as const;
+    const stops = events.map((event) => harness.service.on(event, (payload: unknown) => heard.push([event, payload])));
     const followed = { follower_id: 2, followee_id: 7, following: true, followers_count: 1 };
     socket.serverEmits('message_count', { count: 4 });
     socket.serverEmits('message', message);
@@ -96,6 +95,7 @@ describe('socket service', () => {
     socket.serverEmits('follower', followed);
     socket.serverEmits('conversation_read', { user_id: 2 });
     socket.serverEmits('safety_changed', { type: 'mute', user_id: 2, muted: true });
+    socket.serverEmits('user_updated', { id: 2, username: 'Ada', avatar: null });
     for (const stop of stops) stop();
     socket.serverEmits('message', message);
     expect(heard).toEqual([
@@ -106,6 +106,7 @@ describe('socket service', () => {
       ['follower', followed],
       ['conversation_read', { user_id: 2 }],
       ['safety_changed', { type: 'mute', user_id: 2, muted: true }],
+      ['user_updated', { id: 2, username: 'Ada', avatar: null }],
     ]);
   });
 

@@ -4,7 +4,7 @@ import { create } from 'zustand';
 import { listConversations } from '@/lib/api/conversations';
 import { getProfile } from '@/lib/api/users';
 import { userMessage } from '@/lib/api/user-message';
-import type { Conversation, MessagePayload } from '@/lib/contract';
+import type { Conversation, MessagePayload, UserUpdatedPayload } from '@/lib/contract';
 import { applyMessage, applyMessages, compareMessages, dropUnlisted, mergeConversations, setUnread } from './conversation-list';
 
 export type ListStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -43,6 +43,8 @@ export interface ConversationsActions {
   removeConversation: (peerId: number) => void;
   /** The row's mute, as this device chose it or another reported it (`safety_changed`). */
   setMuted: (peerId: number, muted: boolean) => void;
+  /** `user_updated`: the person's row shows their new name and photo. */
+  applyUserUpdate: (update: UserUpdatedPayload) => void;
 }
 
 export type ConversationsStore = ConversationsState & ConversationsActions;
@@ -164,6 +166,11 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
 
     setMuted(peerId, muted) {
       set((state) => ({ conversations: state.conversations.map((row) => (row.user.id === peerId ? { ...row, muted } : row)) }));
+    },
+
+    applyUserUpdate({ id, username, avatar }) {
+      if (!get().conversations.some((row) => row.user.id === id)) return;
+      set((state) => ({ conversations: state.conversations.map((row) => (row.user.id === id ? { ...row, user: { ...row.user, username, avatar } } : row)) }));
     },
 
     addUnread(peerId, count) {

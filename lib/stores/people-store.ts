@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import { userMessage } from '@/lib/api/user-message';
 import { getProfile, searchUsers } from '@/lib/api/users';
-import type { FollowedPayload, Profile, UserSummary } from '@/lib/contract';
+import type { FollowedPayload, Profile, UserSummary, UserUpdatedPayload } from '@/lib/contract';
 import { USER_SEARCH_MAX_QUERY } from '@/lib/contract';
 import { socketService } from '@/lib/socket/socket-service';
 import {
@@ -45,6 +45,8 @@ export interface PeopleActions {
   reset: () => void;
   /** A block changed: the profile shows it at once (and whether a message would go through). */
   applyBlocked: (userId: number, blocked: boolean) => void;
+  /** `user_updated`: their profile and search result show the new name and photo. */
+  applyUserUpdate: (update: UserUpdatedPayload) => void;
 }
 
 export type PeopleStore = PeopleState & PeopleActions;
@@ -169,6 +171,18 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
         return { follows, followsYou, profiles };
       });
       if (!blocked && get().profiles[userId]) void get().loadProfile(userId);
+    },
+
+    applyUserUpdate({ id, username, avatar }) {
+      set((state) => {
+        const profile = state.profiles[id];
+        const found = state.searchResults.some((person) => person.id === id);
+        if (!profile && !found) return state;
+        return {
+          profiles: profile ? { ...state.profiles, [id]: { ...profile, username, avatar } } : state.profiles,
+          searchResults: found ? state.searchResults.map((person) => (person.id === id ? { ...person, username, avatar } : person)) : state.searchResults,
+        };
+      });
     },
 
     reset() {

@@ -34,6 +34,8 @@ export async function deleteAccount(db: Db, userId: number): Promise<{ storageKe
         username: null,
         email: null,
         avatar: null,
+        usernameChosenAt: null,
+        avatarChosenAt: null,
         isActive: false,
         deletedAt: sql`now()`,
         updatedAt: sql`now()`,

@@ -58,6 +58,18 @@ export const users = pgTable('users', {
   notificationPreview: text('notification_preview').notNull().default('text'),
   /** Whether a notification plays a sound. */
   notificationSound: boolean('notification_sound').notNull().default(true),
+  /**
+   * When the user last set their display name themselves (PATCH /api/accounts/profile). Null: the
+   * name follows the social provider at each sign-in; set, sign-ins leave it alone.
+   */
+  usernameChosenAt: timestamp('username_chosen_at', { withTimezone: true }),
+  /** As username_chosen_at, for the photo: set when the user uploaded one or removed theirs. */
+  avatarChosenAt: timestamp('avatar_chosen_at', { withTimezone: true }),
+  /**
+   * The upload `avatar` points at when the user chose a photo of theirs (null: the provider's URL,
+   * or none). Kept so the file can be deleted when it is replaced; its account's deletion erases it.
+   */
+  avatarUploadId: text('avatar_upload_id').references((): AnyPgColumn => uploads.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (table) => [
@@ -66,6 +78,9 @@ export const users = pgTable('users', {
   // every search would read it whole (8 ms instead of 0.4 ms at 20,000 users); names change rarely.
   index('users_username_search_idx').using('gin', usernameSearchVector(table.username)).with({ fastupdate: false }),
   index('users_email_lower_idx').using('btree', sql`lower(${table.email})`),
+  // Deleting an upload sets avatar_upload_id null where it was someone's photo: without this, every
+  // upload the sweeper or an account deletion removes would scan the users table.
+  index('users_avatar_upload_idx').on(table.avatarUploadId).where(sql`${table.avatarUploadId} is not null`),
   // The values of MESSAGE_POLICIES (lib/contract/constants.ts): the send path compares against them in SQL.
   check('users_message_policy_check', sql`${table.messagePolicy} in ('everyone', 'following', 'nobody')`),
   // The values of NOTIFICATION_PREVIEWS (lib/contract/constants.ts).

@@ -14,8 +14,9 @@ export interface FirebaseProfile {
 }
 
 /**
- * One row per Firebase uid. The profile fields follow the provider on every sign-in;
- * language and is_active belong to us and are left alone.
+ * One row per Firebase uid. The name and photo follow the provider on every sign-in until the
+ * user chooses their own (db/profile.ts), which then wins; email and social type always follow
+ * it; language, settings and is_active belong to us and are left alone.
  */
 export async function upsertUserFromFirebase(db: Db, profile: FirebaseProfile): Promise<UserRow> {
   const fromProvider = {
@@ -28,7 +29,15 @@ export async function upsertUserFromFirebase(db: Db, profile: FirebaseProfile): 
   const [row] = await db
     .insert(users)
     .values({ firebaseUid: profile.firebaseUid, ...fromProvider })
-    .onConflictDoUpdate({ target: users.firebaseUid, set: { ...fromProvider, updatedAt: sql`now()` } })
+    .onConflictDoUpdate({
+      target: users.firebaseUid,
+      set: {
+        ...fromProvider,
+        username: sql`case when ${users.usernameChosenAt} is null then excluded.username else ${users.username} end`,
+        avatar: sql`case when ${users.avatarChosenAt} is null then excluded.avatar else ${users.avatar} end`,
+        updatedAt: sql`now()`,
+      },
+    })
     .returning();
   if (!row) throw new Error('upsert returned no row');
   return row;

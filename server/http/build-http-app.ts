@@ -11,6 +11,7 @@ import { accountsRoutes, type AccountsRoutesDeps } from './accounts-routes';
 import { conversationsRoutes } from './conversations-routes';
 import { installCors } from './cors';
 import { installErrorHandling } from './errors';
+import { profileRoutes } from './profile-routes';
 import { safetyRoutes } from './safety-routes';
 import { healthRoutes, type HealthRoutesDeps } from './health-routes';
 import { pushRoutes, type PushRoutesDeps } from './push-routes';
@@ -64,6 +65,7 @@ export function buildHttpApp({
   installUserRateLimits(app, limiters);
   const overloaded = installLoadShedding(app, shedEventLoopDelayMs);
   app.register(async (api) => accountsRoutes(api, deps), { prefix: '/api' });
+  app.register(async (api) => profileRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => usersRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => conversationsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => uploadsRoutes(api, deps), { prefix: '/api' });

@@ -13,9 +13,12 @@ import { HttpError, parseBody } from './errors';
 import { userIdParams, userIdString } from './params';
 import { userNotFound } from './users-routes';
 
-/** How the HTTP side tells a user's own sockets (every tab and device) what changed. */
+/**
+ * How the HTTP side tells a user's own sockets (every tab and device) what changed; given several
+ * users, it is one emit to all of their sockets.
+ */
 export interface SocketNotifier {
-  notify<E extends keyof ServerToClientEvents>(userId: number, event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
+  notify<E extends keyof ServerToClientEvents>(userIds: number | readonly number[], event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
 }
 
 export interface SafetyRoutesDeps {

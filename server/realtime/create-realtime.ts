@@ -126,7 +126,7 @@ export function createRealtime(
     disconnectUser: (userId) => io.in(rooms.account(userId)).disconnectSockets(true),
     disconnectSession: (sessionId) => io.in(rooms.session(sessionId)).disconnectSockets(true),
     // The messaging room: sockets that have sent init, as for every other event to a user.
-    notify: (userId, event, ...args) => io.to(rooms.user(userId)).emit(event, ...args),
+    notify: (userIds, event, ...args) => io.to(typeof userIds === 'number' ? rooms.user(userIds) : userIds.map(rooms.user)).emit(event, ...args),
     close: async () => {
       sessionCheck.close();
       await writer.close();

@@ -107,6 +107,7 @@ const ROUTES: RouteRow[] = [
   // Inactive users still read their account (is_active: false), so the client can sign them out.
   { method: 'GET', url: '/api/accounts/info', call: () => ({ path: '/api/accounts/info' }), ok: 200, inactive: { status: 200, body: expect.objectContaining({ is_active: false }) } },
   { method: 'PATCH', url: '/api/accounts/settings', call: () => ({ path: '/api/accounts/settings', ...json({ language: 'fr' }) }), ok: 200, inactive: DEACTIVATED },
+  { method: 'PATCH', url: '/api/accounts/profile', call: () => ({ path: '/api/accounts/profile', ...json({ username: 'Owner' }) }), ok: 200, inactive: DEACTIVATED },
   // Ending a session, or deactivating again, stays possible for a deactivated account (not documented: a no-op for the caller only).
   { method: 'POST', url: '/api/accounts/logout', call: () => ({ path: '/api/accounts/logout' }), ok: 204, inactive: { status: 204 }, destructive: true },
   { method: 'POST', url: '/api/accounts/deactivate', call: () => ({ path: '/api/accounts/deactivate' }), ok: 204, inactive: { status: 204 }, destructive: true },
@@ -237,6 +238,25 @@ describe('HTTP authorisation matrix', () => {
     expect((await send('GET', { path: '/api/accounts/info' }, aliceElsewhere)).body).toMatchObject({ is_active: false });
     expect((await send('GET', { path: '/api/accounts/info' }, bob.bearer)).body).toMatchObject({ id: bob.user.id, is_active: true });
     expect((await send('GET', { path: `/api/users/${bob.user.id}` }, owner.bearer)).status).toBe(200);
+  });
+
+  it("never takes someone else's upload as the caller's photo, nor a file that is not an image", async () => {
+    const bytes = Buffer.from('owner notes');
+    const own = await rawUpload(
+      t.url,
+      { authorization: owner.bearer, 'x-file-name': 'notes.png', 'content-type': 'image/png', 'content-length': bytes.length },
+      [bytes],
+    );
+    const ownText = JSON.parse(own.body) as Attachment;
+    const before = (await send('GET', { path: '/api/accounts/info' }, owner.bearer)).body;
+    for (const [id, problem] of [
+      [peerUpload.id, 'No such upload of yours.'],
+      [ownText.id, 'Must be an image (PNG, JPEG, WebP or GIF).'],
+    ]) {
+      const response = await send('PATCH', { path: '/api/accounts/profile', ...json({ avatar_upload_id: id }) }, owner.bearer);
+      expect(response).toEqual({ status: 400, body: { non_field_errors: [`avatar_upload_id: ${problem}`] } });
+    }
+    expect((await send('GET', { path: '/api/accounts/info' }, owner.bearer)).body).toEqual(before);
   });
 
   it("never shows someone else's conversation, whatever the id or cursor", async () => {

@@ -47,6 +47,7 @@ export const NO_RATE_LIMITS: RateLimits = {
   export: null,
   typing: null,
   presence: null,
+  profile: null,
   event: null,
   request: null,
 };

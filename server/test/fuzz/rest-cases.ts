@@ -4,6 +4,7 @@
 import { METHODS } from 'node:http';
 import {
   authorizeRequestSchema,
+  profileRequestSchema,
   pushSubscriptionSchema,
   pushUnsubscribeSchema,
   reportRequestSchema,
@@ -95,6 +96,7 @@ export function restGenerators(ids: RestIds) {
   const authedRoutes = (rng: Rng): Omit<RestCase, 'category' | 'expect'>[] => [
     { method: 'GET', path: '/api/accounts/info', headers: {} },
     { method: 'PATCH', path: '/api/accounts/settings', headers: { 'content-type': JSON_TYPE }, body: '{"language":"fr"}' },
+    { method: 'PATCH', path: '/api/accounts/profile', headers: { 'content-type': JSON_TYPE }, body: '{"username":"Fuzz"}' },
     { method: 'POST', path: '/api/accounts/logout', headers: {} },
     { method: 'POST', path: '/api/accounts/deactivate', headers: {} },
     { method: 'GET', path: '/api/users/search?q=a', headers: {} },
@@ -222,6 +224,7 @@ export function restGenerators(ids: RestIds) {
       const route = rng.pick([
         { method: 'POST', path: '/api/accounts/authorize', headers: { 'content-type': JSON_TYPE } },
         { method: 'PATCH', path: '/api/accounts/settings', headers: json() },
+        { method: 'PATCH', path: '/api/accounts/profile', headers: json() },
         { method: 'POST', path: '/api/accounts/logout', headers: json() },
         { method: 'POST', path: '/api/accounts/deactivate', headers: json() },
         { method: 'PATCH', path: `/api/conversations/${ids.peerId}`, headers: json() },
@@ -236,6 +239,7 @@ export function restGenerators(ids: RestIds) {
       const route = rng.pick([
         { method: 'POST', path: '/api/accounts/authorize', headers: {} as Record<string, string> },
         { method: 'PATCH', path: '/api/accounts/settings', headers: auth },
+        { method: 'PATCH', path: '/api/accounts/profile', headers: auth },
         { method: 'POST', path: '/api/accounts/logout', headers: auth },
         { method: 'POST', path: '/api/accounts/deactivate', headers: auth },
         { method: 'PATCH', path: `/api/conversations/${ids.peerId}`, headers: auth },
@@ -245,6 +249,7 @@ export function restGenerators(ids: RestIds) {
       ]);
       const body = rng.pick([
         '{"language":"fr"}',
+        '{"username":"Fuzz"}',
         '{"muted":true}',
         `{"user_id":${ids.peerId},"reason":"spam"}`,
         'language=fr',
@@ -305,6 +310,7 @@ export function restGenerators(ids: RestIds) {
       const route = rng.pick([
         { method: 'POST', path: '/api/accounts/authorize', headers: { 'content-type': JSON_TYPE } },
         { method: 'PATCH', path: '/api/accounts/settings', headers: json() },
+        { method: 'PATCH', path: '/api/accounts/profile', headers: json() },
         { method: 'POST', path: '/api/accounts/logout', headers: json() },
       ]);
       return { category: 'oversized', ...route, body, expect: [413] };
@@ -312,7 +318,7 @@ export function restGenerators(ids: RestIds) {
 
     method: (rng) => {
       const routes: [string, readonly string[]][] = [
-        ['/api/accounts/authorize', ['POST']], ['/api/accounts/info', ['GET', 'HEAD']], ['/api/accounts/settings', ['PATCH']],
+        ['/api/accounts/authorize', ['POST']], ['/api/accounts/info', ['GET', 'HEAD']], ['/api/accounts/settings', ['PATCH']], ['/api/accounts/profile', ['PATCH']],
         ['/api/accounts/logout', ['POST']], ['/api/accounts/deactivate', ['POST']], ['/api/users/search?q=a', ['GET', 'HEAD']],
         [`/api/users/${ids.peerId}`, ['GET', 'HEAD']], [`/api/users/${ids.peerId}/followers`, ['GET', 'HEAD']],
         ['/api/conversations', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}/messages`, ['GET', 'HEAD']],
@@ -369,6 +375,27 @@ export function restGenerators(ids: RestIds) {
       // A hostile value can land on a real target by chance: aimed at nobody instead, it still tests the route.
       const safe = wouldReport(wire, ids) ? { ...(wire as object), user_id: ids.missingId, message_id: undefined } : body;
       return { category: 'safety', method: 'POST', path: '/api/reports', headers: json(), body: JSON.stringify(safe) ?? 'null', expect: [400, 404, 413] };
+    },
+
+    // Names and photos the server must refuse: never one it would store (nothing may change).
+    // A photo that is someone else's upload is well-formed, and refused all the same.
+    profile: (rng) => {
+      let body: unknown;
+      do {
+        body = rng.pick<() => unknown>([
+          () => ({ username: hostileValue(rng, { maxHuge: 2_000, binary: false }, 1) }),
+          () => ({ username: rng.pick(['', ' ', '\u200B', '\u202E\u2066', '\u3164', 'a\u0000b', 'a\u0007', 'x'.repeat(101), 'é\uDE42', null, 5, ['Ada']]) }),
+          () => ({ avatar_upload_id: hostileValue(rng, { maxHuge: 200, binary: false }, 1) }),
+          () => ({ avatar_upload_id: rng.pick(['', '../x', 'a/b', 'x'.repeat(65), ids.peerUpload.id.toLowerCase(), `${ids.peerUpload.id}%00`, 0, true]) }),
+          () => ({ avatar_upload_id: ids.peerUpload.id, ...(rng.chance(0.5) && { username: 'Fuzz' }) }),
+          () => ({ username: 'Fuzz', [rng.pick(NASTY_KEYS)]: hostileValue(rng, { maxHuge: 100, binary: false }, 1) }),
+          () => ({ username: 'Fuzz', avatar: 'https://example.com/a.png' }),
+          () => ({}),
+          () => [{ username: 'Fuzz' }],
+          () => hostileValue(rng, { maxHuge: 2_000, binary: false }, 2),
+        ])();
+      } while (wouldChangeProfile(jsonRoundTrip(body), ids));
+      return { category: 'profile', method: 'PATCH', path: '/api/accounts/profile', headers: json(), body: JSON.stringify(body) ?? 'null', expect: [400, 413] };
     },
 
     'upload-post': (rng) => {
@@ -441,6 +468,14 @@ function parsesAsJson(text: string): boolean {
 /** A body PATCH /api/accounts/settings accepts (and would act on). */
 function isValidSettings(body: unknown): boolean {
   return settingsRequestSchema.safeParse(body).success;
+}
+
+/** Would PATCH /api/accounts/profile store this body? Any valid one would, unless its photo is the peer's upload. */
+function wouldChangeProfile(body: unknown, ids: RestIds): boolean {
+  const parsed = profileRequestSchema.safeParse(body);
+  if (!parsed.success) return false;
+  if (!Object.values(parsed.data).every((value) => typeof value !== 'string' || isStorableText(value))) return false;
+  return parsed.data.avatar_upload_id !== ids.peerUpload.id;
 }
 
 /** Would POST /api/reports file this body? Only for a target the fuzzing user may report. */

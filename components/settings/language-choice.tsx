@@ -1,0 +1,59 @@
+import { useId, useState } from 'react';
+import { errorMessage } from '@/lib/api/errors';
+import { SUPPORTED_LANGUAGES, type Language } from '@/lib/contract';
+import { normalizeLanguage, useT } from '@/lib/i18n';
+import { setLanguage } from '@/lib/i18n/user-language';
+import { useLanguage } from '@/components/i18n/i18n-provider';
+import styles from './language-choice.module.css';
+
+type Saving = { state: 'idle' } | { state: 'saving' } | { state: 'saved' } | { state: 'failed'; message: string };
+
+/**
+ * The UI language, each named in itself: shown at once, kept in `locale` and saved on the server
+ * when it can be (lib/i18n/user-language.ts). The settings menu and the settings dialog both offer it.
+ */
+export function LanguageChoice() {
+  const t = useT();
+  const id = useId();
+  const language = normalizeLanguage(useLanguage());
+  const [saving, setSaving] = useState<Saving>({ state: 'idle' });
+
+  async function choose(next: Language) {
+    setSaving({ state: 'saving' });
+    try {
+      await setLanguage(next);
+      setSaving({ state: 'saved' });
+    } catch (error) {
+      setSaving({ state: 'failed', message: errorMessage(error) });
+    }
+  }
+
+  return (
+    <div>
+      <fieldset className={styles.languages} aria-busy={saving.state === 'saving'} aria-describedby={`${id}-hint`}>
+        <legend className={styles.legend}>{t('settings.language')}</legend>
+        {SUPPORTED_LANGUAGES.map((option) => (
+          <label key={option} className={styles.option}>
+            <input
+              type="radio"
+              name={`${id}-language`}
+              value={option}
+              lang={option}
+              checked={language === option}
+              disabled={saving.state === 'saving'}
+              onChange={() => void choose(option)}
+            />
+            <span lang={option}>{t(`languages.${option}`)}</span>
+          </label>
+        ))}
+      </fieldset>
+      <p id={`${id}-hint`} className={styles.hint}>
+        {t('settings.languageHint')}
+      </p>
+      <p className={styles.status} data-state={saving.state} role="status">
+        {saving.state === 'saved' ? t('settings.languageSaved') : null}
+        {saving.state === 'failed' ? t('settings.languageFailed', { message: saving.message }) : null}
+      </p>
+    </div>
+  );
+}
