@@ -11,7 +11,7 @@ import { attachScreen } from './support/screens';
 test.describe.configure({ timeout: 150_000 });
 
 const LAYOUTS = { desktop: DESKTOP, phone: PHONE } as const;
-const SECTIONS: SettingsSectionName[] = ['Profile', 'Language', 'Privacy', 'Blocked people', 'Your data'];
+const SECTIONS: SettingsSectionName[] = ['Profile', 'Notifications', 'Language', 'Privacy', 'Blocked people', 'Your data'];
 
 for (const scheme of ['light', 'dark'] as const) {
   for (const [layout, options] of Object.entries(LAYOUTS)) {

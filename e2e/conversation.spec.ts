@@ -211,7 +211,7 @@ test('the language changes at once, offline too, and reaches the server once bac
   await alice.page.context().setOffline(true);
   await alice.page.getByRole('button', { name: 'Settings' }).click();
   await alice.page.getByRole('radio', { name: 'Français' }).click();
-  await expect(alice.page.getByRole('heading', { name: 'Messages', level: 2 })).toBeVisible();
+  await expect(alice.page.getByRole('heading', { name: 'Messages', level: 2, exact: true })).toBeVisible();
   await expect(alice.page.getByRole('searchbox', { name: 'Rechercher des personnes' })).toBeVisible();
   expect(await alice.page.evaluate(() => window.localStorage.getItem('locale'))).toBe('fr');
 

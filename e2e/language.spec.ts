@@ -3,7 +3,7 @@ import { readStorage } from './support/storage';
 
 test('switching the language changes the UI, is stored in locale and on the server', async ({ alice }) => {
   const { page } = alice;
-  await expect(page.getByRole('heading', { name: 'Messages' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Messages', exact: true })).toBeVisible();
 
   await page.getByRole('button', { name: 'Settings' }).click();
   // The choice shows once the language is loaded and saved, so click and wait rather than check().

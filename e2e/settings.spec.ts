@@ -17,7 +17,7 @@ test('the menu stays short; the dialog offers the language too, applied at once 
 
   const settings = new SettingsDialog(page);
   await expect(settings.dialog).toBeVisible();
-  await expect(settings.dialog.getByRole('tab')).toHaveText(['Profile', 'Language', 'Privacy', 'Blocked people', 'Your data']);
+  await expect(settings.dialog.getByRole('tab')).toHaveText(['Profile', 'Notifications', 'Language', 'Privacy', 'Blocked people', 'Your data']);
   await settings.show('Language');
   await expect(settings.panel.getByRole('radio', { name: 'English' })).toBeChecked();
   await settings.panel.getByRole('radio', { name: 'Français' }).click();
@@ -42,6 +42,8 @@ test('keyboard: the dialog opens on its tab, arrows move between sections, Escap
   const profileTab = settings.dialog.getByRole('tab', { name: 'Profile' });
   await expect(profileTab).toBeFocused();
 
+  await page.keyboard.press('ArrowDown');
+  await expect(settings.dialog.getByRole('tab', { name: 'Notifications' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(settings.dialog.getByRole('tab', { name: 'Language' })).toBeFocused();
   await expect(settings.panel.getByRole('group', { name: 'Language' })).toBeVisible();

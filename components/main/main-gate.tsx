@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { usePathname } from 'next/navigation';
 import { loadUser, type GuardResult } from '@/lib/session/guard';
 import { getStoredToken } from '@/lib/session/storage';
 import { navigate } from '@/lib/navigation';
@@ -54,6 +55,14 @@ export function MainGate({ children }: { children: ReactNode }) {
       current = false;
     };
   }, []);
+
+  // Offline, the service worker answers every address under /main with /main's cached page, so the
+  // router starts at /main whatever the address bar says (a conversation's own address, say). Once
+  // the area opens, the router follows the address bar.
+  const pathname = usePathname();
+  useEffect(() => {
+    if (allowed && pathname !== null && window.location.pathname !== pathname) navigate(`${window.location.pathname}${window.location.search}`);
+  }, [allowed, pathname]);
 
   const offline = useSyncExternalStore(subscribeOnline, () => !navigator.onLine, () => false);
   if (!allowed && offline) return <OfflineStart />;

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 
-export type SettingsSectionName = 'Profile' | 'Language' | 'Privacy' | 'Blocked people' | 'Your data';
+export type SettingsSectionName = 'Profile' | 'Notifications' | 'Language' | 'Privacy' | 'Blocked people' | 'Your data';
 
 /** Settings (the header's "Settings" menu → "All settings…"): a tab per section. */
 export class SettingsDialog {
