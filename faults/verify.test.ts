@@ -19,6 +19,10 @@ function payload(row: StoredRow, viewer: number): MessagePayload {
     created_at: '2026-01-01T00:00:00.000Z',
     read_at: null,
     seq: viewer === row.senderId ? row.senderSeq : row.recipientSeq,
+    edited_at: null,
+    deleted: false,
+    reactions: [],
+    version: viewer === row.senderId ? row.senderSeq : row.recipientSeq,
   };
 }
 

@@ -8,10 +8,12 @@ import { createAccountCheck } from './auth/account-check';
 import type { FirebaseTokenVerifier } from './auth/firebase-verifier';
 import { DEFAULT_SESSION_RULES } from './auth/session-rules';
 import {
+  DEFAULT_EDIT_WINDOW_MS,
   DEFAULT_MAX_SOCKETS_PER_USER,
   DEFAULT_RATE_LIMITS,
   DEFAULT_SHED_EVENT_LOOP_DELAY_MS,
   DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
+  DEFAULT_UNSEND_WINDOW_MS,
   DEFAULT_UPLOAD_QUOTA_BYTES,
   type Config,
 } from './config';
@@ -51,6 +53,7 @@ export interface ServerDeps {
         | 'uploadQuotaBytes'
         | 'unattachedUploadTtlMs'
         | 'sessions'
+        | 'messageWindows'
       > & {
         rateLimits: Partial<RateLimits>;
       }
@@ -166,6 +169,8 @@ export function createServer(deps: ServerDeps): ParleyServer {
     // Each process is a node of its own: a restarted one is new, and the old one's users expire.
     presenceRegistry: redis ? createRedisRegistry(redis.client, randomUUID(), presence?.registry) : undefined,
     offlineGraceMs: presence?.offlineGraceMs,
+    windows: config.messageWindows ?? { editWindowMs: DEFAULT_EDIT_WINDOW_MS, unsendWindowMs: DEFAULT_UNSEND_WINDOW_MS },
+    storage: files,
   });
   const sweeper = startUploadSweeper({
     db: db.db,

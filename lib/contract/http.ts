@@ -18,6 +18,8 @@ export interface User {
   message_policy: MessagePolicy;
   /** Others may see when the user is online and was last seen; off, the user sees no one's. */
   show_presence: boolean;
+  /** Others see when the user read their messages (and the user sees theirs); off, neither. */
+  read_receipts: boolean;
 }
 
 export interface AuthorizeResponse {

@@ -2,7 +2,7 @@
 // client imports their inferred types (type-only imports are erased), so zod stays out of the
 // browser bundle. Deliberately not re-exported from index.ts.
 import { z } from 'zod';
-import { MAX_MESSAGE_LENGTH, MAX_PRESENCE_SUBSCRIPTIONS, MESSAGE_POLICIES, REPORT_DETAILS_MAX, REPORT_REASONS, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
+import { MAX_EMOJI_LENGTH, MAX_MESSAGE_LENGTH, MAX_PRESENCE_SUBSCRIPTIONS, MESSAGE_POLICIES, REPORT_DETAILS_MAX, REPORT_REASONS, SOCIAL_TYPES, SUPPORTED_LANGUAGES, SYNC_PAGE_MAX } from './constants';
 import { cleanDisplayName } from './display-text';
 
 /** Longest display name, in UTF-16 code units once cleaned. */
@@ -74,9 +74,11 @@ export const settingsRequestSchema = z
     message_policy: z.enum(MESSAGE_POLICIES).optional(),
     /** Others see when the user is online and when they were last seen; off, the user sees no one's. */
     show_presence: z.boolean().optional(),
+    /** Others see when the user read their messages; off, the user sees no one's either. */
+    read_receipts: z.boolean().optional(),
   })
   .refine((settings) => Object.values(settings).some((value) => value !== undefined), {
-    message: 'Nothing to change: send language, message_policy or show_presence.',
+    message: 'Nothing to change: send language, message_policy, show_presence or read_receipts.',
   });
 export type SettingsRequest = z.infer<typeof settingsRequestSchema>;
 
@@ -116,3 +118,32 @@ export const presenceSubscribePayloadSchema = z.strictObject({
   user_ids: z.array(userId).max(MAX_PRESENCE_SUBSCRIPTIONS),
 });
 export type PresenceSubscribePayload = z.infer<typeof presenceSubscribePayloadSchema>;
+
+const messageId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * One emoji as people pick it: a single fully-qualified emoji of Unicode's recommended set
+ * (RGI_Emoji: skin tones, flags, keycaps and ZWJ sequences included), nothing around it. Built
+ * with RegExp: the `v` flag postdates the TypeScript target, and Node 20 has it.
+ */
+const EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
+
+/** Socket `react`: adds (add: true) or removes the caller's reaction with `emoji` to a message of their conversations. */
+export const reactPayloadSchema = z.strictObject({
+  message_id: messageId,
+  emoji: z.string().max(MAX_EMOJI_LENGTH).regex(EMOJI, 'Must be one emoji.'),
+  add: z.boolean(),
+});
+export type ReactPayload = z.infer<typeof reactPayloadSchema>;
+
+/** Socket `edit`: new text for the caller's own message (within the edit window). */
+export const editPayloadSchema = z.strictObject({ message_id: messageId, text: z.string().max(MAX_MESSAGE_LENGTH) });
+export type EditPayload = z.infer<typeof editPayloadSchema>;
+
+/** Socket `unsend`: deletes the caller's own message for everyone (within the unsend window). */
+export const unsendPayloadSchema = z.strictObject({ message_id: messageId });
+export type UnsendPayload = z.infer<typeof unsendPayloadSchema>;
+
+/** Socket `hide`: deletes a message of the caller's conversations for the caller only, on all their devices. */
+export const hidePayloadSchema = z.strictObject({ message_id: messageId });
+export type HidePayload = z.infer<typeof hidePayloadSchema>;

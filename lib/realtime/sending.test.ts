@@ -49,7 +49,7 @@ describe('sending through the messaging session', () => {
     resetFakeSocketService();
     storage = createMemoryOutboxStorage();
     api.listConversations.mockResolvedValue({ results: [], next_cursor: null, last_seq: 0 });
-    publishUser({ id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true });
+    publishUser({ id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true });
     start();
     await settle();
   });

@@ -111,6 +111,7 @@ export function createSocketService(
     'conversation_read',
     'typing',
     'presence',
+    'message_change',
   ];
 
   function createSocket(): ClientSocket {

@@ -70,6 +70,7 @@ export interface UserSettings {
   language?: Language;
   messagePolicy?: MessagePolicy;
   showPresence?: boolean;
+  readReceipts?: boolean;
 }
 
 /** Changes the given settings; returns the row as it was before and as it is now. */

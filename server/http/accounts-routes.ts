@@ -71,8 +71,11 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, pr
 
   app.patch('/accounts/settings', async (request): Promise<User> => {
     const { user } = await authenticateActive(db, request);
-    const { language, message_policy: messagePolicy, show_presence: showPresence } = parseBody(settingsRequestSchema, request.body);
-    const updated = await updateSettings(db, user.id, { language, messagePolicy, showPresence });
+    const { language, message_policy: messagePolicy, show_presence: showPresence, read_receipts: readReceipts } = parseBody(
+      settingsRequestSchema,
+      request.body,
+    );
+    const updated = await updateSettings(db, user.id, { language, messagePolicy, showPresence, readReceipts });
     if (!updated) throw HttpError.msg(404, 'User not found.');
     const { before, after } = updated;
     // The privacy settings show on every device at once; the language follows at the next sign-in.

@@ -47,6 +47,7 @@ describe('POST /api/accounts/authorize', () => {
         is_active: true,
         message_policy: 'everyone',
         show_presence: true,
+        read_receipts: true,
       },
     });
     const info = await api(t.url, '/accounts/info', { token: `Bearer ${response.body.token}` });
@@ -75,6 +76,7 @@ describe('POST /api/accounts/authorize', () => {
       is_active: true,
       message_policy: 'everyone',
       show_presence: false,
+      read_receipts: true,
     });
     const [row] = await t.db.select().from(users).where(eq(users.id, first.body.user.id));
     expect(row?.socialType).toBe('github');

@@ -12,5 +12,6 @@ export function toUser(row: UserRow): User {
     is_active: row.isActive,
     message_policy: row.messagePolicy as MessagePolicy,
     show_presence: row.showPresence,
+    read_receipts: row.readReceipts,
   };
 }

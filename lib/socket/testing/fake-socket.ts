@@ -35,7 +35,10 @@ export class FakeSocket extends Emitter {
    * sync has nothing new.
    */
   ackResponder: AckResponder = async (event, payload) => {
-    if (event === 'sync') return { data: { messages: [], last_seq: (payload as { after: number }).after, has_more: false } };
+    if (event === 'sync') {
+      const { after } = payload as { after: number };
+      return { data: { messages: [], changes: [], through: after, last_seq: after, has_more: false } };
+    }
     return { data: payload ?? null };
   };
 
