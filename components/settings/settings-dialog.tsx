@@ -4,6 +4,7 @@ import { BlockedPeopleSection } from './blocked-people-section';
 import { MessagePolicySection } from './message-policy-section';
 import { MyDataSection } from './my-data-section';
 import { PresenceSection } from './presence-section';
+import { ReadReceiptsSection } from './read-receipts-section';
 import { StorageUsage } from './storage-usage';
 import styles from './settings.module.css';
 
@@ -15,6 +16,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
       <div className={styles.sections}>
         <MessagePolicySection />
         <PresenceSection />
+        <ReadReceiptsSection />
         <BlockedPeopleSection />
         <StorageUsage />
         <MyDataSection />
