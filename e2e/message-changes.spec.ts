@@ -5,6 +5,7 @@ import { ChatPage } from './pages/chat-page';
 // stream's catch-up; docs/DELIVERY.md, "Changes to messages").
 test('seen, reactions, edit, unsend and delete for me reach both people live', async ({ alice, bob }) => {
   test.setTimeout(120_000);
+  await alice.chat.search(bob.person.name);
   await alice.chat.openFromSearch(bob.person.name);
   await alice.chat.send('First words');
   await alice.chat.send('Second words');
@@ -37,8 +38,8 @@ test('seen, reactions, edit, unsend and delete for me reach both people live', a
   await alice.chat.composer.press('ArrowUp');
   await editBox.fill('Second words, corrected');
   await editBox.press('Enter');
-  await expect(bob.chat.message(alice.person.name, 'Second words, corrected').getByText('edited')).toBeVisible();
-  await expect(alice.chat.message(bob.person.name, 'Second words, corrected').getByText('edited')).toBeVisible();
+  await expect(bob.chat.message(alice.person.name, 'Second words, corrected').getByText('edited', { exact: true })).toBeVisible();
+  await expect(alice.chat.message(bob.person.name, 'Second words, corrected').getByText('edited', { exact: true })).toBeVisible();
   await expect(bob.chat.conversationRow(alice.person.name)).toContainText('Second words, corrected');
 
   // Alice unsends her first message: "Message deleted" on both sides, its reaction gone.
@@ -65,6 +66,7 @@ test('seen, reactions, edit, unsend and delete for me reach both people live', a
 
 test('a tab offline while the other person edits, reacts and unsends converges when it reconnects', async ({ alice, bob }) => {
   test.setTimeout(120_000);
+  await alice.chat.search(bob.person.name);
   await alice.chat.openFromSearch(bob.person.name);
   for (const text of ['one to edit', 'one to react to', 'one to unsend']) await alice.chat.send(text);
   await bob.chat.openConversation(alice.person.name);
@@ -84,7 +86,7 @@ test('a tab offline while the other person edits, reacts and unsends converges w
 
   await bob.context.setOffline(false);
   const thread = bob.chat.thread(alice.person.name);
-  await expect(bob.chat.message(alice.person.name, 'one edited offline').getByText('edited')).toBeVisible();
+  await expect(bob.chat.message(alice.person.name, 'one edited offline').getByText('edited', { exact: true })).toBeVisible();
   await expect(bob.chat.message(alice.person.name, 'one to react to').getByRole('button', { name: /^😂 1: / })).toBeVisible();
   await expect(thread.getByText('Message deleted')).toBeVisible();
   await expect(thread.getByText('one to unsend')).toHaveCount(0);
