@@ -231,7 +231,7 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
   let seenKey: string | null = null;
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index]!;
-    if (message.sender_id === me && message.read_at !== null) {
+    if (message.sender_id === me && message.read_at !== null && !message.deleted) {
       seenKey = messageKey(message);
       break;
     }
