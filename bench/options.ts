@@ -33,6 +33,8 @@ export interface BenchOptions {
   floodThread: number;
   /** Delivery: the steady load again with 10 % of the users typing and following presence, reported beside it. */
   typing: boolean;
+  /** Delivery: the steady load again with 10 % of the users reacting to and reading what they receive, reported beside it. */
+  changes: boolean;
   keep: boolean;
 }
 
@@ -66,6 +68,9 @@ const HELP = `npm run bench -- [options]
   --typing                delivery: after the steady phase, the same load again while 10% of the users
                           type (a signal every 3 s) and follow 30 people's presence; both reported
                           side by side (the floor has no typing: not run there)
+  --changes               delivery: after the steady phase, the same load again while 10% of the users
+                          react to and read the messages they receive (one change every 2 s each);
+                          both reported side by side, so the send path's cost of changes shows
   --profile               CPU-profile the server during the steady phase (figures include its cost)
   --keep                  keep the temporary directory (server logs, data)
 `;
@@ -98,6 +103,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'flood-victims': { type: 'string' },
       'flood-thread': { type: 'string' },
       typing: { type: 'boolean', default: false },
+      changes: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -147,6 +153,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     floodVictims: number('flood-victims', 10, 4),
     floodThread: number('flood-thread', 2000, 600),
     typing: values.typing,
+    changes: values.changes,
     keep: values.keep,
   };
   if (options.users < 2) throw new Error('--users must be at least 2');
