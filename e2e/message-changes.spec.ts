@@ -1,5 +1,6 @@
 import { test, expect } from './fixtures';
 import { ChatPage } from './pages/chat-page';
+import { PrivacyDialog } from './pages/privacy-dialog';
 
 // Seen, reactions, edits and deletions: live on both sides, and after a reconnect (the seq
 // stream's catch-up; docs/DELIVERY.md, "Changes to messages").
@@ -91,4 +92,37 @@ test('a tab offline while the other person edits, reacts and unsends converges w
   await expect(thread.getByText('Message deleted')).toBeVisible();
   await expect(thread.getByText('one to unsend')).toHaveCount(0);
   await expect(thread.getByText('one to edit', { exact: true })).toHaveCount(0);
+});
+
+test('any emoji from the picker, and read receipts turned off on one side hide "Seen" from both', async ({ alice, bob }) => {
+  test.setTimeout(120_000);
+  await alice.chat.search(bob.person.name);
+  await alice.chat.openFromSearch(bob.person.name);
+  await alice.chat.send('Pick an emoji');
+
+  // Bob reacts with an emoji the quick set lacks, found by searching the picker (loaded on demand).
+  await bob.chat.openConversation(alice.person.name);
+  await bob.chat.messageAction(alice.person.name, 'Pick an emoji', 'More reactions…');
+  const picker = bob.page.getByRole('dialog', { name: 'Choose a reaction' });
+  await picker.getByRole('combobox').fill('avocado');
+  await picker.getByRole('option', { name: /avocado/i }).first().click();
+  await expect(picker).toBeHidden();
+  await expect(alice.chat.message(bob.person.name, 'Pick an emoji').getByRole('button', { name: /^🥑 1: / })).toBeVisible();
+  await expect(alice.chat.message(bob.person.name, 'Pick an emoji').getByTestId('seen')).toBeVisible();
+
+  // Bob turns read receipts off: he reads Alice's next message and she sees no "Seen" under it.
+  const privacy = new PrivacyDialog(bob.page);
+  await privacy.open();
+  const receipts = privacy.dialog.getByRole('checkbox', { name: 'Send read receipts' });
+  // Checked as the server says: it changes once the setting is saved.
+  await receipts.click();
+  await expect(receipts).not.toBeChecked();
+  await privacy.close();
+  await alice.chat.send('Read without a receipt');
+  await expect(bob.chat.message(alice.person.name, 'Read without a receipt')).toBeVisible();
+  await expect(bob.chat.unreadCount).toHaveText('0');
+  await alice.page.reload();
+  await alice.chat.openConversation(bob.person.name);
+  await expect(alice.chat.message(bob.person.name, 'Read without a receipt').getByText('Sent', { exact: true })).toBeVisible();
+  await expect(alice.chat.thread(bob.person.name).getByTestId('seen')).toHaveCount(0);
 });

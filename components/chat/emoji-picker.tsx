@@ -10,22 +10,17 @@ interface Props {
   onClose: () => void;
 }
 
-/** The emoji data in the reader's language (names and keywords to search by), from the package, never a CDN. */
-async function loadData(language: string): Promise<{ data: unknown; i18n: unknown }> {
-  switch (language) {
-    case 'es':
-      return { data: (await import('emoji-picker-element-data/es/cldr/data.json')).default, i18n: (await import('emoji-picker-element/i18n/es')).default };
-    case 'fr':
-      return { data: (await import('emoji-picker-element-data/fr/emojibase/data.json')).default, i18n: (await import('emoji-picker-element/i18n/fr')).default };
-    default:
-      return { data: (await import('emoji-picker-element-data/en/emojibase/data.json')).default, i18n: null };
-  }
+/** The picker's own labels in the reader's language (English is its default). */
+async function loadLabels(language: string): Promise<unknown> {
+  if (language === 'es') return (await import('emoji-picker-element/i18n/es')).default;
+  if (language === 'fr') return (await import('emoji-picker-element/i18n/fr')).default;
+  return null;
 }
 
 /**
  * The full emoji picker (emoji-picker-element: searchable, keyboard-navigable, skin tones),
- * loaded only when opened (docs/DECISIONS.md), in a modal dialog. Its data is this app's own copy,
- * handed to it as an object URL.
+ * loaded only when opened (docs/DECISIONS.md), in a modal dialog. Its data comes from this origin
+ * (app/emoji-data), in the reader's language.
  */
 export default function EmojiPicker({ onPick, onClose }: Props) {
   const t = useT();
@@ -38,12 +33,10 @@ export default function EmojiPicker({ onPick, onClose }: Props) {
 
   useEffect(() => {
     let cancelled = false;
-    let url: string | null = null;
     let element: HTMLElement | null = null;
-    void Promise.all([import('emoji-picker-element/picker'), loadData(language)]).then(([{ default: Picker }, { data, i18n }]) => {
+    void Promise.all([import('emoji-picker-element/picker'), loadLabels(language)]).then(([{ default: Picker }, i18n]) => {
       if (cancelled || !host.current) return;
-      url = URL.createObjectURL(new Blob([JSON.stringify(data)], { type: 'application/json' }));
-      const picker = new Picker({ dataSource: url, locale: language, ...(i18n ? { i18n: i18n as never } : {}) });
+      const picker = new Picker({ dataSource: `/emoji-data/${language}`, locale: language, ...(i18n ? { i18n: i18n as never } : {}) });
       picker.addEventListener('emoji-click', (event) => {
         if (event.detail.unicode) picked.current(event.detail.unicode);
       });
@@ -53,7 +46,6 @@ export default function EmojiPicker({ onPick, onClose }: Props) {
     return () => {
       cancelled = true;
       element?.remove();
-      if (url) URL.revokeObjectURL(url);
     };
   }, [language]);
 
