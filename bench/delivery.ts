@@ -3,6 +3,7 @@
 // phase, its event-loop delay from the probe (reset at the phase's start, read at its end).
 import path from 'node:path';
 import { closeAll, connectAll, loopbackSources, type BenchUser, type ConnectedClient } from './clients';
+import { startChangeTraffic, type ChangeTrafficFigures } from './change-traffic';
 import { startLiveTraffic, type LiveTrafficFigures } from './live-traffic';
 import { runPhase, type PhaseOptions, type PhaseResult } from './load';
 import type { BenchOptions } from './options';
@@ -11,7 +12,7 @@ import { round } from './stats';
 
 export type DeliveryOptions = Pick<
   BenchOptions,
-  'users' | 'rate' | 'durationS' | 'warmupS' | 'peakRate' | 'peakDurationS' | 'capacityConcurrency' | 'capacityDurationS' | 'drainS' | 'typing'
+  'users' | 'rate' | 'durationS' | 'warmupS' | 'peakRate' | 'peakDurationS' | 'capacityConcurrency' | 'capacityDurationS' | 'drainS' | 'typing' | 'changes'
 >;
 
 /** The share of users typing in the `steady+typing` phase. */
@@ -30,9 +31,14 @@ export interface MeasuredPhase extends Omit<PhaseResult, 'raw'> {
   notes: string[];
   /** The typing and presence traffic that ran beside the messages (`steady+typing`). */
   live?: LiveTrafficFigures;
+  /** The reactions and reads that ran beside the messages (`steady+changes`). */
+  changes?: ChangeTrafficFigures;
 }
 
-type PlannedPhase = PhaseOptions & { profile?: boolean; live?: boolean };
+type PlannedPhase = PhaseOptions & { profile?: boolean; live?: boolean; changes?: boolean };
+
+/** The share of users reacting and reading in the `steady+changes` phase. */
+export const CHANGES_SHARE = 0.1;
 
 export interface TargetRun {
   target: 'parley' | 'floor';
@@ -73,8 +79,10 @@ async function measured(
     rssMax = Math.max(rssMax, rss());
   }, 250);
   const live = phase.live ? startLiveTraffic(clients, { share: TYPING_SHARE }) : null;
+  const changes = phase.changes ? startChangeTraffic(clients, { share: CHANGES_SHARE }) : null;
   const result = await runPhase(clients, phase);
   const liveFigures = live?.stop();
+  const changeFigures = changes?.stop();
   clearInterval(sampler);
   const elapsedS = (performance.now() - started) / 1000;
   const cpu = cpuSeconds() - cpuStart;
@@ -97,6 +105,7 @@ async function measured(
     },
     notes,
     ...(liveFigures && { live: liveFigures }),
+    ...(changeFigures && { changes: changeFigures }),
   };
   log(
     `  ${phase.name}: sent ${result.sent} (${result.sentRate}/s), acked ${result.acked}, received ${result.received}, ` +
@@ -106,6 +115,9 @@ async function measured(
       `; server CPU ${figures.server.cpuPercent}%, loop p99 ${figures.server.loopDelay.p99} ms; load generator CPU ${result.generatorCpuPercent}%` +
       (liveFigures
         ? `; ${liveFigures.typers} typing: ${liveFigures.typingSent} signals (${liveFigures.typingErrors} refused), ${liveFigures.typingReceived} received, ${liveFigures.presenceSubscriptions} presence subscriptions (${liveFigures.presenceErrors} refused)`
+        : '') +
+      (changeFigures
+        ? `; ${changeFigures.changers} changing: ${changeFigures.changesSent} changes (${changeFigures.changesErrors} refused), ${changeFigures.changesReceived} message_change received`
         : '') +
       (notes.length ? `; ${notes.join('; ')}` : ''),
   );
@@ -151,6 +163,10 @@ export async function runDeliveryAgainst(
     // The same load with typing and presence beside it: the two are compared (the floor relays no typing).
     if (options.typing && target === 'parley') {
       plan.push({ name: 'steady+typing', mode: 'open', rate: options.rate, durationMs: options.durationS * 1000, drainMs, live: true });
+    }
+    // The same load with reactions and reads beside it: the send path's cost of changes (the floor has none).
+    if (options.changes && target === 'parley') {
+      plan.push({ name: 'steady+changes', mode: 'open', rate: options.rate, durationMs: options.durationS * 1000, drainMs, changes: true });
     }
     if (options.peakDurationS > 0) plan.push({ name: 'peak', mode: 'open', rate: options.peakRate, durationMs: options.peakDurationS * 1000, drainMs });
     if (options.capacityDurationS > 0) {

@@ -35,6 +35,8 @@ export interface BenchOptions {
   typing: boolean;
   /** Delivery with Web Push: every user has a browser subscribed, on a push service on loopback. */
   push: boolean;
+  /** Delivery: the steady load again with 10 % of the users reacting to and reading what they receive, reported beside it. */
+  changes: boolean;
   keep: boolean;
 }
 
@@ -70,6 +72,9 @@ const HELP = `npm run bench -- [options]
                           side by side (the floor has no typing: not run there)
   --push                  delivery: Web Push on, every user with a browser subscribed (a loopback
                           push service that accepts everything), to compare with a run without
+  --changes               delivery: after the steady phase, the same load again while 10% of the users
+                          react to and read the messages they receive (one change every 2 s each);
+                          both reported side by side, so the send path's cost of changes shows
   --profile               CPU-profile the server during the steady phase (figures include its cost)
   --keep                  keep the temporary directory (server logs, data)
 `;
@@ -103,6 +108,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'flood-thread': { type: 'string' },
       typing: { type: 'boolean', default: false },
       push: { type: 'boolean', default: false },
+      changes: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -153,6 +159,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     floodThread: number('flood-thread', 2000, 600),
     typing: values.typing,
     push: values.push,
+    changes: values.changes,
     keep: values.keep,
   };
   if (options.users < 2) throw new Error('--users must be at least 2');

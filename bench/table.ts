@@ -59,6 +59,15 @@ export function buildTable(results: BenchResults): Row[] {
     add('delivery', 'ratio to floor: p50 / p99 / server CPU', `${x(p50)} / ${x(p99)} / ${x(ratio(steady.server.cpuPercent, floorSteady.server.cpuPercent))}`, 'p99 ≤ 2× floor', judge(atTargetLoad, p99 <= 2));
   }
 
+  const changesPhase = phaseOf(results.delivery, 'steady+changes');
+  if (steady && changesPhase) {
+    const [l, c] = [steady.latency, changesPhase.latency];
+    add('changes', 'send→receive p50 / p99 without changes → with 10% reacting and reading', `${ms(l.p50)} / ${ms(l.p99)} → ${ms(c.p50)} / ${ms(c.p99)}`, 'p99 unchanged');
+    add('changes', 'ack p99 / server CPU / loop p99, without → with', `${ms(steady.ack.p99)} / ${steady.server.cpuPercent}% / ${ms(steady.server.loopDelay.p99)} → ${ms(changesPhase.ack.p99)} / ${changesPhase.server.cpuPercent}% / ${ms(changesPhase.server.loopDelay.p99)}`);
+    add('changes', 'lost / unacked / errors with changes', `${changesPhase.lost} / ${changesPhase.unacked} / ${changesPhase.ackErrors}`, '0 lost');
+    const figures = changesPhase.changes;
+    if (figures) add('changes', 'changes: users / sent / refused / message_change received', `${figures.changers} / ${figures.changesSent} / ${figures.changesErrors} / ${figures.changesReceived}`);
+  }
   const typingPhase = phaseOf(results.delivery, 'steady+typing');
   if (steady && typingPhase) {
     const [l, t] = [steady.latency, typingPhase.latency];

@@ -102,6 +102,15 @@ it('carries follows, messages, unread counts and reads across nodes; a tab on ea
   const bobsThread = await getJson<Page<MessagePayload>>(a.url, bob, `/conversations/${alice.id}/messages`);
   expect(bobsThread.results.filter((message) => message.sender_id === bob.id && message.read_at === null)).toEqual([]);
 
+  // Changes to messages cross nodes the same way, each to every tab of both people once, with each
+  // one's own seq (docs/DELIVERY.md, "Changes to messages"): a reaction made on B, an edit on A, an
+  // unsend on B. The read above already put `read` (alice's tabs) and `seen` (bob's) at seq 5.
+  expect(await bobB.call('react', { message_id: hello.id, emoji: '👍', add: true })).toMatchObject({ change: { kind: 'reaction', seq: 6 } });
+  expect(await aliceA.call('edit', { message_id: hello.id, text: 'hello from A, edited' })).toMatchObject({ change: { kind: 'edit', seq: 7 } });
+  expect(await bobB.call('unsend', { message_id: replies[2]!.id })).toMatchObject({ change: { kind: 'unsend', seq: 8 } });
+  for (const tab of [aliceA, aliceB, bobB]) await tab.waitFor('message_change', (change) => change.kind === 'unsend', EVENT_TIMEOUT_MS);
+  const aliceChanges = ['edit@7', 'reaction@6', 'read@5', 'unsend@8']; // sorted, as eventsOf lists them
+
   // Last, one message from each node to everyone: once they are in, any second copy of an earlier
   // event (which would travel the same ordered stream) has arrived too, and the counts are final.
   const lastFromA = [await send(carolA, alice.id, 'last from A'), await send(carolA, bob.id, 'last from A')];
@@ -120,6 +129,7 @@ it('carries follows, messages, unread counts and reads across nodes; a tab on ea
     message: ids(...replies, lastFromA[0]!, lastFromB),
     message_sent: ids(...sent),
     conversation_read: [String(bob.id)],
+    message_change: aliceChanges,
   });
   expect(eventsOf(aliceA), 'alice on A').toEqual(alicesTab([]));
   expect(eventsOf(aliceB), 'alice on B').toEqual(alicesTab([hello]));
@@ -130,6 +140,7 @@ it('carries follows, messages, unread counts and reads across nodes; a tab on ea
     message: ids(hello, lastFromA[1]!),
     message_sent: [],
     conversation_read: [],
+    message_change: ['edit@7', 'reaction@6', 'seen@5', 'unsend@8'],
   });
 });
 
@@ -459,7 +470,7 @@ function routedTo(balancer: Balancer, since: number): number[] {
 
 /** A tab's events by name, each payload reduced to what identifies it, sorted: duplicates show. */
 function eventsOf(tab: Tab): Record<string, string[]> {
-  const names = ['message_count', 'followed', 'follower', 'message', 'message_sent', 'conversation_read'];
+  const names = ['message_count', 'followed', 'follower', 'message', 'message_sent', 'conversation_read', 'message_change'];
   const byName: Record<string, string[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (const { name, payload } of tab.events) {
     const p = payload as Record<string, unknown>;
@@ -468,6 +479,7 @@ function eventsOf(tab: Tab): Record<string, string[]> {
     else if (name === 'followed' || name === 'follower') key = `${String(p.follower_id)}>${String(p.followee_id)}:${String(p.following)}`;
     else if (name === 'message_count') key = String(p.count);
     else if (name === 'conversation_read') key = String(p.user_id);
+    else if (name === 'message_change') key = `${String(p.kind)}@${String(p.seq)}`;
     else key = JSON.stringify(payload);
     (byName[name] ??= []).push(key);
   }

@@ -27,11 +27,11 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(alice.chat.unreadCount).toHaveText('1');
 
       await alice.chat.searchBox.fill(bob.person.name);
-      await expect(alice.chat.messageAction(bob.person.name)).toBeVisible();
+      await expect(alice.chat.messageLink(bob.person.name)).toBeVisible();
       await expectNoA11yViolations(page, testInfo, `search-${label}`);
       await attachScreen(page, testInfo, `search-${label}`);
 
-      await alice.chat.messageAction(bob.person.name).click();
+      await alice.chat.messageLink(bob.person.name).click();
       const thread = alice.chat.thread(bob.person.name);
       await thread.getByRole('heading', { name: bob.person.name }).getByRole('button').click();
       const card = page.getByRole('region', { name: 'View profile' });

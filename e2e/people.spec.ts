@@ -6,7 +6,7 @@ test.describe.configure({ timeout: 90_000 });
 
 test('each search result has a visible Message action: a link to the conversation, which it opens', async ({ alice, bob }) => {
   await alice.chat.searchBox.fill(bob.person.name);
-  const message = alice.chat.messageAction(bob.person.name);
+  const message = alice.chat.messageLink(bob.person.name);
   await expect(message).toBeVisible();
   await expect(message).toHaveText('Message');
   await expect(message).toHaveAttribute('href', `/main/${bob.person.id}`);

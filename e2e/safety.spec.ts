@@ -124,10 +124,13 @@ test('report a received message, and download my data: the file holds the conver
   await bob.send('buy cheap pills');
   // Bob's own message has no Report action: only messages one received can be reported.
   await expect(bob.thread(aliceName.name).getByText('Sent', { exact: true })).toBeVisible();
-  await expect(bob.thread(aliceName.name).getByRole('button', { name: 'Report' })).toHaveCount(0);
+  await bob.message(aliceName.name, 'buy cheap pills').getByRole('button', { name: 'Message actions' }).click();
+  await expect(bob.page.getByRole('menu', { name: 'Message actions' }).getByRole('menuitem', { name: 'Delete for me' })).toBeVisible();
+  await expect(bob.page.getByRole('menuitem', { name: 'Report' })).toHaveCount(0);
+  await bob.page.keyboard.press('Escape');
 
   await alice.openConversation(bobName.name);
-  await alice.thread(bobName.name).getByRole('button', { name: 'Report' }).click();
+  await alice.messageAction(bobName.name, 'buy cheap pills', 'Report');
   const report = alice.page.getByRole('dialog', { name: 'Report this message' });
   await report.getByRole('radio', { name: 'Spam' }).check();
   await report.getByLabel('Details (optional)').fill('Third time today');

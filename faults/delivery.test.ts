@@ -13,7 +13,7 @@ import { delay, within } from '../testing/wait';
 import { pick, sample, seededRandom } from './random';
 import { REPO_ROOT, buildServerBundle, freePort, serverProcess, type ServerProcess } from './server-process';
 import { SimClient, allCaughtUp, type OutboxEntry } from './sim-client';
-import { readStoredMessages, verify } from './verify';
+import { readStoredMessages, readStoredStates, verify, verifyViews } from './verify';
 
 const run = promisify(execFile);
 
@@ -87,6 +87,32 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
     }
   });
 
+  // Changes to messages, at the same pace, through everything below: reactions, edits, unsends and
+  // reads, each on a message the client holds (docs/DELIVERY.md, "Changes to messages").
+  const EMOJI = ['👍', '😂', '🙏'];
+  const changers = clients.map(async (client) => {
+    const own = seededRandom(SEED + client.userId * 104_729);
+    let n = 0;
+    while (true) {
+      await delay(WRITE_EVERY_MS * (0.5 + own()));
+      if (clock() >= trafficEnd) return;
+      const held = client.inbox.messages();
+      const mine = held.filter((message) => message.sender_id === client.userId);
+      const roll = own();
+      if (held.length === 0) continue;
+      if (roll < 0.4) {
+        await client.change('react', { message_id: pick(own, held).id, emoji: pick(own, EMOJI), add: own() < 0.7 });
+      } else if (roll < 0.65 && mine.length > 0) {
+        await client.change('edit', { message_id: pick(own, mine).id, text: `edit ${++n} by ${client.userId}` });
+      } else if (roll < 0.75 && mine.length > 0) {
+        await client.change('unsend', { message_id: pick(own, mine).id });
+      } else {
+        const message = pick(own, held);
+        await client.change('read', { user_id: message.sender_id === client.userId ? message.recipient_id : message.sender_id });
+      }
+    }
+  });
+
   // Drops: 10% of the users lose their connection at a random moment, once before the kill and
   // once after the restart.
   const dropCount = Math.max(1, Math.round(USERS * DROP_SHARE));
@@ -117,11 +143,13 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
   // A slow restart can outlast the traffic; the second round still lands after it.
   const secondDrops = dropRound(readyAt + 500, Math.max(trafficEnd - 500, readyAt + 3_000));
 
-  await Promise.all([...writers, firstDrops, secondDrops]);
+  await Promise.all([...writers, ...changers, firstDrops, secondDrops]);
 
   // Settle: every outbox empty and everyone holding all they should (acks tell what was stored).
   const settleStart = clock();
   while (!allCaughtUp(clients) && clock() - settleStart < SETTLE_TIMEOUT_MS) await delay(50);
+  // A live item lost with nothing after it shows no gap until the next connect: ask once, as that would.
+  await within(SETTLE_TIMEOUT_MS, Promise.all(clients.map((client) => client.syncNow())), 'the final sync');
   const settleMs = clock() - settleStart;
   const catchUp = catchUpTime(clients, killedAt, readyAt);
 
@@ -129,14 +157,17 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
   await server.stop();
   const database = await openDatabase({ dataDir });
   let stored: Awaited<ReturnType<typeof readStoredMessages>>;
+  let states: Awaited<ReturnType<typeof readStoredStates>>;
   try {
     stored = await readStoredMessages(database.db);
+    states = await readStoredStates(database.db);
   } finally {
     // Awaited here: a drizzle query's finally() does not wait for its callback, so the database
     // was still closing (and its folder still locked) when afterAll removed it.
     await database.close();
   }
   const verdict = verify(clients, stored);
+  const views = verifyViews(clients, states);
 
   const sum = (pick: (client: SimClient) => number) => clients.reduce((n, client) => n + pick(client), 0);
   const figures: [string, string | number][] = [
@@ -149,6 +180,9 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
     ['lost', verdict.lost],
     ['send attempts (retries)', `${sum((c) => c.stats.attempts)} (${sum((c) => c.stats.retries)})`],
     ['transient errors / ack timeouts', `${sum((c) => c.stats.transientErrors)} / ${sum((c) => c.stats.timeouts)}`],
+    ['changes made (reactions, edits, unsends, reads)', sum((c) => c.stats.changes)],
+    ['changes held (all clients)', sum((c) => c.inbox.changeCount)],
+    ['message views compared with the database', views.compared],
     ['copies dropped by dedup', sum((c) => c.inbox.redundant)],
     ['syncs on gaps', sum((c) => c.stats.gapSyncs)],
     ['sends in flight at the kill', inFlightAtKill],
@@ -174,6 +208,8 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
   console.log(['Fault test', ...figures.map(([label, value]) => `  ${label.padEnd(width)}  ${value}`)].join('\n'));
 
   expect(verdict.failures, `server output:\n${server.tail(20)}`).toEqual({});
+  expect(views.failures).toEqual({});
+  expect(sum((c) => c.inbox.changeCount)).toBeGreaterThan(0);
   expect(verdict.sent).toBeGreaterThan((USERS * TRAFFIC_MS) / WRITE_EVERY_MS / 2);
   expect(verdict.acked).toBe(verdict.sent);
   expect(verdict.stored).toBe(verdict.acked);

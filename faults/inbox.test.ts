@@ -13,6 +13,10 @@ const message = (id: number, seq: number, from = 8, to = ME): MessagePayload => 
   created_at: '2026-01-01T00:00:00.000Z',
   read_at: null,
   seq,
+  edited_at: null,
+  deleted: false,
+  reactions: [],
+  version: seq,
 });
 
 describe('the simulated client’s inbox', () => {

@@ -3,7 +3,7 @@
 // Every connection: init (await ack) → sync from the highest contiguous seq → resume the outbox.
 import { randomUUID } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, MessagePayload, ServerToClientEvents } from '../lib/contract';
+import type { ClientToServerEvents, MessageChange, MessagePayload, ServerToClientEvents } from '../lib/contract';
 import { Inbox } from './inbox';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -69,6 +69,7 @@ export class SimClient {
     syncRequests: 0,
     gapSyncs: 0,
     drops: 0,
+    changes: 0,
   };
 
   private readonly socket: ClientSocket;
@@ -119,6 +120,7 @@ export class SimClient {
     });
     this.socket.on('message', (message) => this.receive(message));
     this.socket.on('message_sent', (message) => this.receive(message));
+    this.socket.on('message_change', (change) => this.receiveChange(change));
   }
 
   connect(): void {
@@ -205,6 +207,28 @@ export class SimClient {
     if (this.inbox.hasGap) this.scheduleGapSync();
   }
 
+  private receiveChange(change: MessageChange): void {
+    this.inbox.addChange(change);
+    if (this.inbox.hasGap) this.scheduleGapSync();
+  }
+
+  /**
+   * A change to a message (react, edit, unsend) or a read, once, while connected: its ack's change
+   * is held like a live one. Refusals (a message unsent meanwhile, a window over) are normal here;
+   * a lost ack is too: whichever happened, the stream tells every client.
+   */
+  async change(event: 'react' | 'edit' | 'unsend' | 'read', payload: Record<string, unknown>): Promise<void> {
+    if (!this.ready) return;
+    this.stats.changes++;
+    const ack = (await this.request(event, payload as never)) as { data?: { change?: MessageChange | null } } | null;
+    if (ack?.data?.change) this.receiveChange(ack.data.change);
+  }
+
+  /** Asks for everything after the cursor, as every (re)connect does: a last live item lost is found so. */
+  async syncNow(): Promise<boolean> {
+    return this.sync(this.epoch);
+  }
+
   /** A gap that outlives the grace period means a lost event: fetch what is missing. */
   private scheduleGapSync(): void {
     if (this.gapTimer) return;
@@ -250,15 +274,16 @@ export class SimClient {
         continue;
       }
       failures = 0;
-      const { messages, last_seq: lastSeq, has_more: hasMore } = ack.data;
+      const { messages, changes, through, last_seq: lastSeq, has_more: hasMore } = ack.data;
       for (const message of messages) this.inbox.add(message, 'sync');
-      const last = messages.at(-1);
+      for (const change of changes) this.inbox.addChange(change);
+      this.inbox.accountThrough(through);
       if (hasMore) {
-        if (!last) {
-          this.anomalies.push(`sync after ${after}: has_more with no messages`);
+        if (through <= after) {
+          this.anomalies.push(`sync after ${after}: has_more without moving on (through ${through})`);
           return true;
         }
-        after = last.seq;
+        after = through;
         continue;
       }
       // last_seq is promised to be a safe place to resume from: nothing at or below it is missing.
@@ -319,7 +344,7 @@ export class SimClient {
    * Emits only on a live connection: socket.io-client would otherwise buffer the packet and send it
    * on the next connection ahead of init. Null when no ack came (timeout or disconnect).
    */
-  private async request<E extends 'init' | 'send' | 'sync'>(
+  private async request<E extends 'init' | 'send' | 'sync' | 'react' | 'edit' | 'unsend' | 'read'>(
     event: E,
     payload: Parameters<ClientToServerEvents[E]>[0],
   ): Promise<AckOf<E> | null> {

@@ -19,14 +19,18 @@ function payload(row: StoredRow, viewer: number): MessagePayload {
     created_at: '2026-01-01T00:00:00.000Z',
     read_at: null,
     seq: viewer === row.senderId ? row.senderSeq : row.recipientSeq,
+    edited_at: null,
+    deleted: false,
+    reactions: [],
+    version: viewer === row.senderId ? row.senderSeq : row.recipientSeq,
   };
 }
 
 /** A→B twice, both acked, stored and delivered: a clean run. */
 function world() {
   const stored: StoredRow[] = [
-    { id: 1, senderId: A, recipientId: B, clientId: 'a1', text: '#1 from 1', senderSeq: 1, recipientSeq: 1 },
-    { id: 2, senderId: A, recipientId: B, clientId: 'a2', text: '#2 from 1', senderSeq: 2, recipientSeq: 2 },
+    { id: 1, senderId: A, recipientId: B, clientId: 'a1', text: '#1 from 1', senderSeq: 1, recipientSeq: 1, changed: false },
+    { id: 2, senderId: A, recipientId: B, clientId: 'a2', text: '#2 from 1', senderSeq: 2, recipientSeq: 2, changed: false },
   ];
   const written: OutboxEntry[] = stored.map((row) => ({
     clientId: row.clientId,

@@ -1,5 +1,5 @@
 // Compares what the simulated clients wrote, were told and hold with what the database stored.
-import { asc } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
 import type { Db } from '../server/db/open-database';
 import { messages } from '../server/db/schema';
 import type { SimClient } from './sim-client';
@@ -15,6 +15,8 @@ export interface StoredRow {
   text: string;
   senderSeq: number;
   recipientSeq: number;
+  /** Edited or unsent since: its text is no longer what was written. */
+  changed: boolean;
 }
 
 export function readStoredMessages(db: Db): Promise<StoredRow[]> {
@@ -27,6 +29,7 @@ export function readStoredMessages(db: Db): Promise<StoredRow[]> {
       text: messages.text,
       senderSeq: messages.senderSeq,
       recipientSeq: messages.recipientSeq,
+      changed: sql<boolean>`${messages.editedAt} is not null or ${messages.deletedAt} is not null`,
     })
     .from(messages)
     .orderBy(asc(messages.id));
@@ -92,7 +95,7 @@ export function verify(clients: ClientRecord[], stored: StoredRow[]): Verdict {
       if (!row) {
         lost++;
         fail('acknowledged but not stored', `${client.userId}/${entry.clientId} (ack id ${entry.acked.id})`);
-      } else if (row.id !== entry.acked.id || row.recipientId !== entry.recipientId || row.text !== entry.text) {
+      } else if (row.id !== entry.acked.id || row.recipientId !== entry.recipientId || (!row.changed && row.text !== entry.text)) {
         fail('ack differs from the stored row', `${client.userId}/${entry.clientId}: ack ${entry.acked.id}, stored ${row.id}`);
       }
     }
@@ -114,8 +117,9 @@ export function verify(clients: ClientRecord[], stored: StoredRow[]): Verdict {
     const me = client.userId;
     for (const anomaly of [...client.inbox.anomalies, ...client.anomalies]) fail('protocol anomaly', `user ${me}: ${anomaly}`);
     const held = client.inbox.messages();
-    if (client.inbox.contiguous !== held.length || client.inbox.highest !== held.length) {
-      fail('seq gap', `user ${me}: holds ${held.length}, contiguous to ${client.inbox.contiguous}, highest ${client.inbox.highest}`);
+    const items = held.length + client.inbox.changeCount;
+    if (client.inbox.contiguous !== items || client.inbox.highest !== items) {
+      fail('seq gap', `user ${me}: holds ${items}, contiguous to ${client.inbox.contiguous}, highest ${client.inbox.highest}`);
     }
     const mine = stored.filter((row) => row.senderId === me || row.recipientId === me);
     const heldIds = new Set(held.map((message) => message.id));
@@ -140,7 +144,8 @@ export function verify(clients: ClientRecord[], stored: StoredRow[]): Verdict {
     const received = client.inbox.received();
     delivered += received.filter((message) => storedIds.has(message.id)).length;
     const copies = new Map<string, number>();
-    for (const message of received) {
+    // Texts are unique per sender as written; an edited or unsent copy no longer says what was written.
+    for (const message of received.filter((m) => m.edited_at === null && !m.deleted)) {
       const k = key(message.sender_id, message.text);
       copies.set(k, (copies.get(k) ?? 0) + 1);
     }
@@ -187,4 +192,57 @@ export function verify(clients: ClientRecord[], stored: StoredRow[]): Verdict {
     lost,
     failures,
   };
+}
+
+/** A message's state in the database, as its views should show it. */
+export interface StoredState {
+  id: number;
+  senderId: number;
+  text: string;
+  deleted: boolean;
+  reactions: string;
+  seen: boolean;
+}
+
+export function readStoredStates(db: Db): Promise<StoredState[]> {
+  return db
+    .select({ id: messages.id, senderId: messages.senderId, text: messages.text, deletedAt: messages.deletedAt, reactions: messages.reactions, seenAt: messages.seenAt })
+    .from(messages)
+    .orderBy(asc(messages.id))
+    .then((rows) =>
+      rows.map((row) => ({
+        id: row.id,
+        senderId: row.senderId,
+        text: row.text,
+        deleted: row.deletedAt !== null,
+        reactions: JSON.stringify(row.reactions),
+        seen: row.seenAt !== null,
+      })),
+    );
+}
+
+/**
+ * Every client's final view of every message it holds (text, unsent, reactions, and for its own
+ * messages "Seen") equals the database's row: changes reached everyone, in order, none applied
+ * twice or lost. Returns the failures, a few examples per rule.
+ */
+export function verifyViews(clients: Pick<SimClient, 'userId' | 'inbox'>[], stored: StoredState[]): { compared: number; failures: Record<string, string[]> } {
+  const byId = new Map(stored.map((row) => [row.id, row]));
+  const failures: Record<string, string[]> = {};
+  let compared = 0;
+  for (const client of clients) {
+    for (const [id, view] of client.inbox.views()) {
+      const row = byId.get(id);
+      if (!row) continue; // verify() reports messages held but not stored
+      compared++;
+      // An unread message unsent counts as read without a receipt: neither side shows "Seen" on it.
+      const expected = { text: row.text, deleted: row.deleted, reactions: row.reactions, seen: row.senderId === client.userId && row.seen && !row.deleted };
+      for (const field of ['text', 'deleted', 'reactions', 'seen'] as const) {
+        if (view[field] === expected[field]) continue;
+        const list = (failures[`view differs: ${field}`] ??= []);
+        if (list.length < EXAMPLES) list.push(`user ${client.userId}, message ${id}: ${String(view[field])} instead of ${String(expected[field])}`);
+      }
+    }
+  }
+  return { compared, failures };
 }

@@ -8,10 +8,12 @@ import { createAccountCheck } from './auth/account-check';
 import type { FirebaseTokenVerifier } from './auth/firebase-verifier';
 import { DEFAULT_SESSION_RULES } from './auth/session-rules';
 import {
+  DEFAULT_EDIT_WINDOW_MS,
   DEFAULT_MAX_SOCKETS_PER_USER,
   DEFAULT_RATE_LIMITS,
   DEFAULT_SHED_EVENT_LOOP_DELAY_MS,
   DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
+  DEFAULT_UNSEND_WINDOW_MS,
   DEFAULT_UPLOAD_QUOTA_BYTES,
   type Config,
 } from './config';
@@ -54,6 +56,7 @@ export interface ServerDeps {
         | 'uploadQuotaBytes'
         | 'unattachedUploadTtlMs'
         | 'sessions'
+        | 'messageWindows'
       > & {
         rateLimits: Partial<RateLimits>;
       }
@@ -176,6 +179,8 @@ export function createServer(deps: ServerDeps): ParleyServer {
     offlineGraceMs: presence?.offlineGraceMs,
     visibility,
     push: push && createPushNotifier({ db: db.db, vapid: push.vapid, visibility, sessionRules, log: app.log }),
+    windows: config.messageWindows ?? { editWindowMs: DEFAULT_EDIT_WINDOW_MS, unsendWindowMs: DEFAULT_UNSEND_WINDOW_MS },
+    storage: files,
   });
   const sweeper = startUploadSweeper({
     db: db.db,

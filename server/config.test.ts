@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       shedEventLoopDelayMs: DEFAULT_SHED_EVENT_LOOP_DELAY_MS,
       uploadQuotaBytes: DEFAULT_UPLOAD_QUOTA_BYTES,
       unattachedUploadTtlMs: DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
+      messageWindows: { editWindowMs: 15 * 60_000, unsendWindowMs: 24 * 3600_000 },
       sessions: { idleMs: 30 * 86_400_000, maxMs: 90 * 86_400_000, checkIntervalMs: 300_000 },
       push: { vapid: null, endpointOrigins: [...DEFAULT_PUSH_ENDPOINT_ORIGINS] },
     });
@@ -108,6 +109,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...base, UPLOAD_QUOTA: 'off' }).uploadQuotaBytes).toBeNull();
     expect(loadConfig({ ...base, UNATTACHED_UPLOAD_TTL: '7d' }).unattachedUploadTtlMs).toBe(7 * 86_400_000);
     expect(loadConfig({ ...base, UNATTACHED_UPLOAD_TTL: '30s' }).unattachedUploadTtlMs).toBe(30_000);
+    expect(loadConfig({ ...base, MESSAGE_EDIT_WINDOW: '1h', MESSAGE_UNSEND_WINDOW: '2d' }).messageWindows).toEqual({
+      editWindowMs: 3_600_000,
+      unsendWindowMs: 2 * 86_400_000,
+    });
+    expect(() => loadConfig({ ...base, MESSAGE_EDIT_WINDOW: 'forever' })).toThrow(/MESSAGE_EDIT_WINDOW: must be a duration/);
     for (const value of ['2GB', '-1', '0', 'lots', '0.5']) {
       expect(() => loadConfig({ ...base, UPLOAD_QUOTA: value })).toThrow(/UPLOAD_QUOTA: must be a size/);
     }

@@ -83,6 +83,20 @@ export const DEFAULT_UPLOAD_QUOTA_BYTES = 2 * 1024 ** 3;
  */
 export const DEFAULT_UNATTACHED_UPLOAD_TTL_MS = 24 * 3600 * 1000;
 
+/**
+ * How long after sending its sender may edit a message: 15 minutes, as iMessage and WhatsApp
+ * allow. Long enough to fix a typo noticed after the reply came; short enough that a conversation
+ * read an hour ago still says what it said.
+ */
+export const DEFAULT_EDIT_WINDOW_MS = 15 * 60_000;
+
+/**
+ * How long after sending its sender may unsend a message for everyone: a day, as Signal allows.
+ * Regret (the wrong person, a photo sent by mistake) usually shows within hours; past a day the
+ * other person's record of the conversation is theirs too (WhatsApp stops at about two days).
+ */
+export const DEFAULT_UNSEND_WINDOW_MS = 24 * 3600_000;
+
 const days = (fallbackMs: number) =>
   z.preprocess(
     blankToUndefined,
@@ -241,6 +255,8 @@ const envSchema = z.object({
   ),
   UPLOAD_QUOTA: byteSize(DEFAULT_UPLOAD_QUOTA_BYTES),
   UNATTACHED_UPLOAD_TTL: duration(DEFAULT_UNATTACHED_UPLOAD_TTL_MS),
+  MESSAGE_EDIT_WINDOW: duration(DEFAULT_EDIT_WINDOW_MS),
+  MESSAGE_UNSEND_WINDOW: duration(DEFAULT_UNSEND_WINDOW_MS),
   S3_BUCKET: optionalText,
   S3_REGION: optionalText,
   S3_ENDPOINT: z.preprocess(blankToUndefined, z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
@@ -302,6 +318,8 @@ export interface Config {
   uploadQuotaBytes: number | null;
   /** Uploads never attached to a message are deleted this long (ms) after they were made. */
   unattachedUploadTtlMs: number;
+  /** How long (ms) after sending its sender may edit a message, and unsend it for everyone. */
+  messageWindows: { editWindowMs: number; unsendWindowMs: number };
   /** Session lifetimes and how often live sessions are checked again. */
   sessions: SessionRules;
   /**
@@ -372,6 +390,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shedEventLoopDelayMs: vars.SHED_EVENT_LOOP_DELAY_MS,
     uploadQuotaBytes: vars.UPLOAD_QUOTA,
     unattachedUploadTtlMs: vars.UNATTACHED_UPLOAD_TTL,
+    messageWindows: { editWindowMs: vars.MESSAGE_EDIT_WINDOW, unsendWindowMs: vars.MESSAGE_UNSEND_WINDOW },
     shutdownDrainMs: vars.SHUTDOWN_DRAIN_MS,
     sessions: {
       idleMs: vars.SESSION_IDLE_DAYS,

@@ -66,6 +66,7 @@ async function main(): Promise<void> {
       shedEventLoopDelayMs: config.shedEventLoopDelayMs,
       uploadQuotaBytes: config.uploadQuotaBytes,
       unattachedUploadTtlMs: config.unattachedUploadTtlMs,
+      messageWindows: config.messageWindows,
       database: config.databaseUrl ? 'postgres' : 'pglite',
       socketAdapter: redis ? 'redis' : 'in-process',
       uploads: objectStorage ? objectStorage.storage.description : `local folder ${path.join(config.dataDir, 'uploads')}`,

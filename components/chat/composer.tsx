@@ -28,6 +28,8 @@ interface Props {
   autoFocus?: boolean;
   /** Whose conversation the text is a draft of: kept until sent or cleared (none: not kept). */
   draftKey?: DraftKey | null;
+  /** Up arrow in an empty box: edit the user's last message (false: there is none to edit). */
+  onEditLast?: () => boolean;
 }
 
 /**
@@ -35,7 +37,7 @@ interface Props {
  * and cannot be sent; an empty one cannot be sent either, unless a file is attached. A file is
  * checked against the size limit, uploaded with progress (cancellable), then sent with the text.
  */
-export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, autoFocus = false, draftKey = null }: Props) {
+export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, autoFocus = false, draftKey = null, onEditLast }: Props) {
   const t = useT();
   const id = useId();
   const [text, setText] = useState('');
@@ -95,6 +97,10 @@ export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, a
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === 'ArrowUp' && text === '' && !attachment && onEditLast?.()) {
+      event.preventDefault();
+      return;
+    }
     // While an input method is composing, Enter picks the candidate; it does not send.
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
     event.preventDefault();

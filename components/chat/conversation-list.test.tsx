@@ -16,7 +16,7 @@ vi.mock('@/lib/realtime/read-marking', () => readMarking);
 describe('ConversationList', () => {
   beforeEach(async () => {
     readMarking.openConversation.mockReset();
-    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, notification_preview: 'text', notification_sound: true });
+    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true });
     await initI18n('en');
   });
   afterEach(cleanup);

@@ -25,8 +25,9 @@ type T = ReturnType<typeof useT>;
 /** One line of the last message: "You: …" for the user's own, a word for a file without text. */
 export function previewOf({ last_message: message }: Conversation, me: number | null, t: T): string {
   const text = message.text.replace(/\s+/g, ' ').trim();
-  const content =
-    text ||
+  const content = message.deleted
+    ? t('conversations.lastMessageDeleted')
+    : text ||
     (message.attachment?.mime_type.startsWith('image/') ? t('conversations.lastMessagePhoto') : t('conversations.lastMessageAttachment'));
   return message.sender_id === me ? t('conversations.lastMessageYou', { text: content }) : content;
 }

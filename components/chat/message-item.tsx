@@ -10,6 +10,10 @@ import { formatClock, formatFull, parseTime } from './time-format';
 import { MessageText } from './message-text';
 import { PaperclipIcon } from '@/components/ui/icons';
 import { ReportDialog } from '@/components/people/report-dialog';
+import { useEditStore } from '@/lib/stores/edit-store';
+import { MessageActions } from './message-actions';
+import { MessageEdit } from './message-edit';
+import { Reactions } from './reactions';
 import styles from './thread.module.css';
 
 interface Props {
@@ -22,6 +26,12 @@ interface Props {
   continued?: boolean;
   /** The last of such a group: the one that shows the time (and the delivery status). */
   groupEnd?: boolean;
+  /** The signed-in user's id (whose reactions are theirs). */
+  me?: number | null;
+  /** The other person's name (who reacted). */
+  peerName?: string;
+  /** The user's latest message the other person has read: "Seen" and when go under it. */
+  seen?: boolean;
 }
 
 /** Where the user's own message is: on its way, delivered, or failed with a way to try again. */
@@ -81,12 +91,16 @@ export function AttachmentView({ attachment, language }: { attachment: Attachmen
  * last message shows the time; the others keep it for assistive technology. A message not sent
  * yet, or refused, always shows where it is.
  */
-export const MessageItem = memo(function MessageItem({ message, own, language, sender, continued = false, groupEnd = true }: Props) {
+export const MessageItem = memo(function MessageItem({ message, own, language, sender, continued = false, groupEnd = true, me = null, peerName = '', seen = false }: Props) {
   const t = useT();
   const time = parseTime(message.created_at);
   const attachment = message.attachment;
   const [reporting, setReporting] = useState(false);
-  const showMeta = groupEnd || (own && message.status !== 'sent');
+  const [failure, setFailure] = useState<string | null>(null);
+  const editing = useEditStore((state) => message.id !== null && state.editing === message.id);
+  const showMeta = groupEnd || seen || message.edited_at !== null || (own && message.status !== 'sent');
+  const seenTime = seen && message.read_at ? parseTime(message.read_at) : null;
+  const editedTime = message.edited_at ? parseTime(message.edited_at) : null;
   const clock = time ? (
     <time dateTime={message.created_at} title={formatFull(time, language)}>
       {formatClock(time, language)}
@@ -95,28 +109,54 @@ export const MessageItem = memo(function MessageItem({ message, own, language, s
 
   return (
     <div className={styles.message} data-own={own} data-status={message.status} data-continued={continued} data-group-end={showMeta}>
-      <div className={styles.bubble}>
+      <div className={styles.bubble} data-deleted={message.deleted}>
         {sender ? <span className="visually-hidden">{sender} </span> : null}
-        {message.text ? <MessageText className={styles.text} text={message.text} /> : null}
-        {attachment ? <AttachmentView attachment={attachment} language={language} /> : null}
+        {message.deleted ? (
+          <p className={styles.removed}>{t('messageActions.deleted')}</p>
+        ) : editing && message.id !== null ? (
+          <MessageEdit messageId={message.id} text={message.text} onFailed={setFailure} />
+        ) : message.text ? (
+          <MessageText className={styles.text} text={message.text} />
+        ) : null}
+        {attachment && !message.deleted ? <AttachmentView attachment={attachment} language={language} /> : null}
         {message.attachment_removed ? <p className={styles.removed}>{t('safety.attachmentRemoved')}</p> : null}
       </div>
+      {message.id !== null ? (
+        <Reactions messageId={message.id} reactions={message.reactions} me={me} peerName={peerName} onFailed={setFailure} />
+      ) : null}
       {showMeta ? (
         <div className={styles.meta}>
           {clock}
-          {own ? <MessageStatus message={message} /> : null}
+          {editedTime ? (
+            <span className={styles.edited} title={t('messageActions.editedAt', { time: formatFull(editedTime, language) })}>
+              {t('messageActions.edited')}
+            </span>
+          ) : null}
+          {own && !seenTime ? <MessageStatus message={message} /> : null}
+          {seenTime ? (
+            <span className={styles.status} data-testid="seen" title={formatFull(seenTime, language)}>
+              {t('messageActions.seenAt', { time: formatClock(seenTime, language) })}
+            </span>
+          ) : null}
         </div>
       ) : (
         <div className="visually-hidden">{clock}</div>
       )}
-      {/* Only messages one received can be reported (the server answers 404 for any other). Shown
-          on hover or keyboard focus, so a group of messages stays compact. */}
-      {!own && message.id !== null ? (
-        <div className={styles.messageActions}>
-          <button type="button" className={styles.reportMessage} onClick={() => setReporting(true)}>
-            {t('safety.reportMessage')}
-          </button>
-        </div>
+      {failure ? (
+        <p className={styles.actionError} role="alert">
+          {t('messageActions.failed', { message: failure })}
+        </p>
+      ) : null}
+      {/* Stored messages only (a message on its way has no id yet). Shown on hover or keyboard
+          focus, so a group of messages stays compact. */}
+      {message.id !== null ? (
+        <MessageActions
+          message={message as ThreadMessage & { id: number }}
+          own={own}
+          me={me}
+          onReport={() => setReporting(true)}
+          onFailed={setFailure}
+        />
       ) : null}
       {reporting && message.id !== null ? (
         <ReportDialog target={{ messageId: message.id }} name={t('safety.thisMessage')} onClose={() => setReporting(false)} />

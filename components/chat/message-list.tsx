@@ -38,6 +38,8 @@ interface ListContext {
   divider: { key: string; count: number } | null;
   ownSender: string;
   peerSender: string;
+  /** The user's latest message the other person has read (its key): "Seen" goes under it. */
+  seenKey: string | null;
 }
 
 /** Unread: the other person's message, not read yet. */
@@ -117,6 +119,9 @@ function itemContent(index: number, message: ThreadMessage, context: ListContext
         sender={own ? context.ownSender : context.peerSender}
         continued={!dividerHere && sameGroup(previous, message)}
         groupEnd={dividerNext || !sameGroup(message, next)}
+        me={context.me}
+        peerName={context.name}
+        seen={context.seenKey === messageKey(message)}
       />
     </div>
   );
@@ -221,6 +226,17 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
     [last, me, added],
   );
 
+  // "Seen" (and when) under the user's latest message the other person has read: where their
+  // reading reached (newer messages after it show "Sent").
+  let seenKey: string | null = null;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index]!;
+    if (message.sender_id === me && message.read_at !== null && !message.deleted) {
+      seenKey = messageKey(message);
+      break;
+    }
+  }
+
   const context: ListContext = {
     peerId,
     name,
@@ -235,6 +251,7 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
     divider,
     ownSender: t('thread.ownSender'),
     peerSender: t('thread.peerSender', { name }),
+    seenKey,
   };
   const jumpLabel = unread > 0 ? t('thread.jumpToLatestCount', { count: unread }) : t('thread.jumpToLatest');
 

@@ -82,7 +82,7 @@ describe('ThreadView', () => {
     api.listConversations.mockResolvedValue({ results: [], next_cursor: null, last_seq: 0 });
     people.getProfile.mockReset();
     people.getProfile.mockResolvedValue(ada());
-    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, notification_preview: 'text', notification_sound: true });
+    publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true });
     startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
     socket = connectFakeSocket(ME);
     await vi.waitFor(() => expect(socketService.isReady()).toBe(true));

@@ -5,6 +5,8 @@ import { useProfile, usePeopleStore } from '@/lib/stores/people-store';
 import { noteTyping, sendMessage, stopTyping } from '@/lib/realtime/messaging-session';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
+import { useEditStore } from '@/lib/stores/edit-store';
+import { withinWindow } from '@/lib/realtime/message-actions';
 import { useT } from '@/lib/i18n';
 import { usePeer } from '@/components/people/use-peer';
 import { Spinner } from '@/components/ui/spinner';
@@ -52,6 +54,19 @@ export function ThreadView({ peerId }: { peerId: number }) {
       });
   }
 
+  /** The composer's Up arrow: the user's last message, if it can still be edited, opens for editing. */
+  function editLast(): boolean {
+    const messages = useThreadStore.getState().threads[peerId]?.messages ?? [];
+    for (let index = messages.length - 1; index >= 0; index -= 1) {
+      const message = messages[index]!;
+      if (message.sender_id !== me) continue;
+      if (message.id === null || message.deleted || message.text === '' || !withinWindow(message.created_at, 'edit')) return false;
+      useEditStore.getState().startEditing(message.id);
+      return true;
+    }
+    return false;
+  }
+
   // Nobody by that id (or a deactivated account): the URL was wrong, say so plainly.
   if (status === 'error' && (errorKind === 'notFound' || errorKind === 'invalid')) return <ConversationNotFound />;
 
@@ -92,6 +107,7 @@ export function ThreadView({ peerId }: { peerId: number }) {
           placeholder={t('composer.placeholderTo', { name })}
           autoFocus={focusComposer}
           draftKey={draftKey}
+          onEditLast={editLast}
         />
       )}
       <p className="visually-hidden" role="status">

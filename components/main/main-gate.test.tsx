@@ -20,7 +20,7 @@ vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
   (await import('@/lib/socket/testing/fake-service')).fakeSocketServiceModule(await importOriginal()),
 );
 
-const me: AccountInfo = { id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, notification_preview: 'text', notification_sound: true };
+const me: AccountInfo = { id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true };
 
 describe('MainGate (the main area: user loaded, list requested with it)', () => {
   let navigate: ReturnType<typeof vi.fn<(path: string) => void>>;

@@ -10,7 +10,7 @@ import { PresenceSection } from './presence-section';
 const accounts = vi.hoisted(() => ({ updateSettings: vi.fn<(settings: SettingsRequest) => Promise<User>>() }));
 vi.mock('@/lib/api/accounts', () => accounts);
 
-const me: User = { id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, notification_preview: 'text', notification_sound: true };
+const me: User = { id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true };
 
 describe('PresenceSection', () => {
   beforeEach(async () => {

@@ -8,6 +8,7 @@ import { MyDataSection } from './my-data-section';
 import { NotificationsSection } from './notifications-section';
 import { PresenceSection } from './presence-section';
 import { ProfileSection } from './profile-section';
+import { ReadReceiptsSection } from './read-receipts-section';
 import { StorageUsage } from './storage-usage';
 import styles from './settings.module.css';
 
@@ -27,6 +28,7 @@ const SECTIONS = {
     <>
       <MessagePolicySection />
       <PresenceSection />
+      <ReadReceiptsSection />
     </>
   ),
   blocked: () => <BlockedPeopleSection />,

@@ -26,7 +26,7 @@ export class ChatPage {
   }
 
   /** A search result's "Message" action: a link to the conversation's address. */
-  messageAction(name: string): Locator {
+  messageLink(name: string): Locator {
     return this.searchResults.getByRole('link', { name: `Message ${name}` });
   }
 
@@ -37,6 +37,17 @@ export class ChatPage {
 
   thread(name: string): Locator {
     return this.page.getByRole('region', { name: `Conversation with ${name}` });
+  }
+
+  /** One message in the conversation with `name`, by what it says. */
+  message(name: string, text: string | RegExp): Locator {
+    return this.thread(name).locator('[data-own]').filter({ hasText: text });
+  }
+
+  /** Opens a message's actions menu and picks an item (a reaction, "Edit", "Delete for me"…). */
+  async messageAction(name: string, text: string | RegExp, item: string | RegExp) {
+    await this.message(name, text).getByRole('button', { name: 'Message actions' }).click();
+    await this.page.getByRole('menu', { name: 'Message actions' }).getByRole('menuitem', { name: item }).click();
   }
 
   async openFromSearch(name: string) {

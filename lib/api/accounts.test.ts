@@ -4,7 +4,7 @@ import type { AuthorizeRequest, AuthorizeResponse, User } from '@/lib/contract';
 import { storeToken } from '@/lib/session/storage';
 import { authorize, fetchAccountInfo, logout } from './accounts';
 
-const user: User = { id: 7, username: 'ada', email: 'ada@example.com', avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, notification_preview: 'text', notification_sound: true };
+const user: User = { id: 7, username: 'ada', email: 'ada@example.com', avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true };
 
 let requests: Request[];
 let bodies: string[];

@@ -25,7 +25,7 @@ let lastAuthorization: string | undefined;
 let client: KyInstance;
 let navigateSpy: ReturnType<typeof vi.fn<(path: string) => void>>;
 
-const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'fr', is_active: true, message_policy: 'everyone', show_presence: true, notification_preview: 'text', notification_sound: true };
+const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'fr', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true };
 
 function handle(request: IncomingMessage) {
   const path = request.url ?? '';

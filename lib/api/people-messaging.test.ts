@@ -89,7 +89,7 @@ describe('people and messaging api', () => {
   });
 
   it('updateSettings PATCHes the language and returns the user', async () => {
-    const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'fr', is_active: true, message_policy: 'everyone', show_presence: true, notification_preview: 'text', notification_sound: true };
+    const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'fr', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true };
     respondWith(user);
     await expect(updateSettings({ language: 'fr' })).resolves.toEqual(user);
     expect(sent()).toBe('PATCH /api/accounts/settings');

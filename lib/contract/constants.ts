@@ -25,6 +25,12 @@ export const MAX_DISPLAY_NAME_LENGTH = 100;
 
 /** Longest message text, in characters (UTF-16 code units, as String.length counts). */
 export const MAX_MESSAGE_LENGTH = 4000;
+/** Longest emoji a reaction may be, in UTF-16 code units (the longest ZWJ family sequences are 11). */
+export const MAX_EMOJI_LENGTH = 32;
+/** Different emoji one person may put on one message. */
+export const MAX_REACTIONS_PER_PERSON = 12;
+/** The reactions offered first, one click each (the rest come from the picker). */
+export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
 /** Messages per thread page (GET /api/conversations/:userId/messages). */
 export const THREAD_PAGE_SIZE = 50;
 /** Conversations per page (GET /api/conversations). */

@@ -21,6 +21,8 @@ export interface User {
   notification_preview: NotificationPreview;
   /** Whether notifications play a sound. */
   notification_sound: boolean;
+  /** Others see when the user read their messages (and the user sees theirs); off, neither. */
+  read_receipts: boolean;
 }
 
 export interface AuthorizeResponse {

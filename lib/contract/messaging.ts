@@ -29,6 +29,10 @@ export interface MessagePayload {
    */
   attachment_removed?: boolean;
   created_at: string;
+  /**
+   * To its recipient: when they read it. To its sender: when it was read, only while both of them
+   * have read receipts on (and only for a read made while both had them on); null otherwise.
+   */
   read_at: string | null;
   /**
    * The viewer's sequence number of this message: each account numbers the messages it sent or
@@ -37,7 +41,57 @@ export interface MessagePayload {
    * to n; `sync` fetches what comes after (docs/DELIVERY.md).
    */
   seq: number;
+  /** When its sender last changed the text; null: never edited. */
+  edited_at: string | null;
+  /** Unsent by its sender: the text is empty, the attachment and reactions are gone ("Message deleted"). */
+  deleted: boolean;
+  /** Who reacted with what, by emoji in the order they were first used. */
+  reactions: Reaction[];
+  /**
+   * The viewer's seq of the latest change to this message that this copy reflects (edit,
+   * reaction, unsend); `seq` when it never changed. A MessageChange applies to a held copy only
+   * when its seq is greater (docs/DELIVERY.md, "Changes to messages").
+   */
+  version: number;
 }
+
+/** One emoji on a message and who added it, in the order they did. */
+export interface Reaction {
+  emoji: string;
+  user_ids: number[];
+}
+
+interface ChangeBase {
+  /** The viewer's seq of this change: the same stream, without gaps, as their messages' seqs. */
+  seq: number;
+  /** The message changed (for `read` and `seen`: the newest message the read reached). */
+  message_id: number;
+  /** The conversation, by the other person in it (as conversation rows and `read` name it). */
+  peer_id: number;
+}
+
+/**
+ * A change to a message, as one account sees it: live as `message_change` to every socket of
+ * the account, and in `sync` between its messages by seq. Each carries the message's resulting
+ * state, so applying one twice, or after a newer one, changes nothing (docs/DELIVERY.md).
+ * `unread_count`, when present, is the account's unread count of this conversation after it.
+ */
+export type MessageChange =
+  /** The viewer read the peer's messages up to message_id (on one of their devices). */
+  | (ChangeBase & { kind: 'read'; read_at: string; unread_count: number })
+  /** The peer read the viewer's messages up to message_id: the read receipt. */
+  | (ChangeBase & { kind: 'seen'; read_at: string })
+  | (ChangeBase & { kind: 'reaction'; reactions: Reaction[] })
+  | (ChangeBase & { kind: 'edit'; text: string; edited_at: string })
+  /** Unsent by its sender. */
+  | (ChangeBase & { kind: 'unsend'; unread_count?: number })
+  /**
+   * The viewer deleted it for themselves. `preview`: the conversation's newest message the viewer
+   * has not hidden (null: none), for a list row whose last message this was.
+   */
+  | (ChangeBase & { kind: 'hide'; preview: MessagePayload | null; unread_count?: number });
+
+export type MessageChangeKind = MessageChange['kind'];
 
 /** One row of GET /api/conversations: newest first by last message. */
 export interface Conversation {
@@ -57,4 +111,4 @@ export interface ConversationPage extends Page<Conversation> {
   last_seq: number;
 }
 
-export type { FollowPayload, ReadPayload, SendPayload, SettingsRequest } from './schemas';
+export type { EditPayload, FollowPayload, HidePayload, ReactPayload, ReadPayload, SendPayload, SettingsRequest, UnsendPayload } from './schemas';

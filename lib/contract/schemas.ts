@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import {
   MAX_DISPLAY_NAME_LENGTH,
+  MAX_EMOJI_LENGTH,
   MAX_MESSAGE_LENGTH,
   MAX_PRESENCE_SUBSCRIPTIONS,
   MESSAGE_POLICIES,
@@ -87,6 +88,8 @@ export const settingsRequestSchema = z
     show_presence: z.boolean().optional(),
     notification_preview: z.enum(NOTIFICATION_PREVIEWS).optional(),
     notification_sound: z.boolean().optional(),
+    /** Others see when the user read their messages; off, the user sees no one's either. */
+    read_receipts: z.boolean().optional(),
   })
   .refine((settings) => Object.values(settings).some((value) => value !== undefined), {
     message: 'Nothing to change: send at least one setting.',
@@ -167,3 +170,32 @@ export const pushUnsubscribeSchema = z.strictObject({ endpoint: z.string().min(1
 /** Socket `visibility`: whether the tab this socket belongs to is in view. */
 export const visibilityPayloadSchema = z.strictObject({ visible: z.boolean() });
 export type VisibilityPayload = z.infer<typeof visibilityPayloadSchema>;
+
+const messageId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * One emoji as people pick it: a single fully-qualified emoji of Unicode's recommended set
+ * (RGI_Emoji: skin tones, flags, keycaps and ZWJ sequences included), nothing around it. Built
+ * with RegExp: the `v` flag postdates the TypeScript target, and Node 20 has it.
+ */
+const EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
+
+/** Socket `react`: adds (add: true) or removes the caller's reaction with `emoji` to a message of their conversations. */
+export const reactPayloadSchema = z.strictObject({
+  message_id: messageId,
+  emoji: z.string().max(MAX_EMOJI_LENGTH).regex(EMOJI, 'Must be one emoji.'),
+  add: z.boolean(),
+});
+export type ReactPayload = z.infer<typeof reactPayloadSchema>;
+
+/** Socket `edit`: new text for the caller's own message (within the edit window). */
+export const editPayloadSchema = z.strictObject({ message_id: messageId, text: z.string().max(MAX_MESSAGE_LENGTH) });
+export type EditPayload = z.infer<typeof editPayloadSchema>;
+
+/** Socket `unsend`: deletes the caller's own message for everyone (within the unsend window). */
+export const unsendPayloadSchema = z.strictObject({ message_id: messageId });
+export type UnsendPayload = z.infer<typeof unsendPayloadSchema>;
+
+/** Socket `hide`: deletes a message of the caller's conversations for the caller only, on all their devices. */
+export const hidePayloadSchema = z.strictObject({ message_id: messageId });
+export type HidePayload = z.infer<typeof hidePayloadSchema>;

@@ -2,18 +2,22 @@
 // init, send, follow, message_count, message and followed are the fixed events of
 // docs/CLIENT-RULES.md; payload fields beyond `id` and `count`, and every other event, are ours.
 import type { ErrorBody } from './http';
-import type { FollowPayload, MessagePayload, ReadPayload, SendPayload } from './messaging';
+import type { EditPayload, FollowPayload, HidePayload, MessageChange, MessagePayload, ReactPayload, ReadPayload, SendPayload, UnsendPayload } from './messaging';
 import type { SafetyChange } from './safety';
 import type { PresenceSubscribePayload, SyncPayload, TypingPayload, VisibilityPayload } from './schemas';
 
 export type {
+  EditPayload,
   FollowPayload,
+  HidePayload,
   MessagePayload,
   PresenceSubscribePayload,
+  ReactPayload,
   ReadPayload,
   SendPayload,
   SyncPayload,
   TypingPayload,
+  UnsendPayload,
   VisibilityPayload,
 };
 
@@ -25,14 +29,38 @@ export interface InitPayload {
   id: number;
 }
 
-/** The ack of `sync`. */
+/** The ack of `init`: the account, and the rules its messages follow on this server. */
+export interface InitResult extends InitPayload {
+  /** How long after sending a message its sender may edit it, in ms. */
+  edit_window_ms: number;
+  /** How long after sending a message its sender may unsend it for everyone, in ms. */
+  unsend_window_ms: number;
+}
+
+/**
+ * The ack of `sync`: the account's stream after `after`, messages and changes to messages, each
+ * list by seq ascending; together at most `limit` items (default and maximum SYNC_PAGE_MAX).
+ */
 export interface SyncResult {
-  /** seq > after, ascending, at most `limit` (default and maximum SYNC_PAGE_MAX). */
+  /** Messages with seq > after (never those the account deleted for itself). */
   messages: MessagePayload[];
-  /** The account's latest seq when the answer was read: a cursor that is safe to resume from. */
+  /** Changes to messages with seq > after, to apply in seq order with the messages. */
+  changes: MessageChange[];
+  /**
+   * Every seq in (after, through] is accounted for by this answer (a message or change, or one
+   * left out because it no longer concerns the account: a message it deleted for itself, a read
+   * receipt hidden since). The cursor to resume from.
+   */
+  through: number;
+  /** The account's latest seq when the answer was read: `through` equals it unless `has_more`. */
   last_seq: number;
-  /** More messages follow the last one returned: ask again after its seq. */
+  /** More follows: ask again after `through`. */
   has_more: boolean;
+}
+
+/** The ack of `react`, `edit`, `unsend` and `hide`: the caller's change (their seq), or null when it was already so. */
+export interface ChangeResult {
+  change: MessageChange | null;
 }
 
 export interface MessageCountPayload {
@@ -88,7 +116,7 @@ export interface UserUpdatedPayload {
 }
 
 export interface ClientToServerEvents {
-  init: (payload: InitPayload, ack?: AckCallback<InitPayload>) => void;
+  init: (payload: InitPayload, ack?: AckCallback<InitResult>) => void;
   send: (payload: SendPayload, ack?: AckCallback<MessagePayload>) => void;
   follow: (payload: FollowPayload, ack?: AckCallback<FollowedPayload>) => void;
   read: (payload: ReadPayload, ack?: AckCallback<MessageCountPayload>) => void;
@@ -99,6 +127,11 @@ export interface ClientToServerEvents {
   presence_subscribe: (payload: PresenceSubscribePayload, ack?: AckCallback<PresenceSubscribeResult>) => void;
   /** The tab is in view or not: the server pushes only to users with no tab in view. */
   visibility: (payload: VisibilityPayload, ack?: AckCallback<VisibilityPayload>) => void;
+  /** Changes to messages, each written to the stream of every account it concerns (docs/DELIVERY.md). */
+  react: (payload: ReactPayload, ack?: AckCallback<ChangeResult>) => void;
+  edit: (payload: EditPayload, ack?: AckCallback<ChangeResult>) => void;
+  unsend: (payload: UnsendPayload, ack?: AckCallback<ChangeResult>) => void;
+  hide: (payload: HidePayload, ack?: AckCallback<ChangeResult>) => void;
 }
 
 export interface ServerToClientEvents {
@@ -118,6 +151,11 @@ export interface ServerToClientEvents {
   presence: (payload: PresencePayload) => void;
   /** The user, or someone in their conversation list, changed their name or photo. */
   user_updated: (payload: UserUpdatedPayload) => void;
+  /**
+   * A message of the user's changed (seen, reaction, edit, unsent, deleted for them, read on
+   * another device): durable, with the user's seq, never a `message` (nothing new to count or notify).
+   */
+  message_change: (payload: MessageChange) => void;
 }
 
 /** The handshake's `auth` object: the stored token value, with or without its Bearer prefix. */

@@ -10,7 +10,7 @@ const identity = {
 };
 const response: AuthorizeResponse = {
   token: 'session-token',
-  user: { id: 7, language: 'en', username: 'Ada Lovelace', email: 'ada@example.com', avatar: null, is_active: true, message_policy: 'everyone', show_presence: true, notification_preview: 'text', notification_sound: true },
+  user: { id: 7, language: 'en', username: 'Ada Lovelace', email: 'ada@example.com', avatar: null, is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true },
 };
 
 const firebase = vi.hoisted(() => ({ signInWithProvider: vi.fn(), signInWithTestAccount: vi.fn() }));

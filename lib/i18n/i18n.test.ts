@@ -10,7 +10,7 @@ import { followUserLanguage, setLanguage } from './user-language';
 const accounts = vi.hoisted(() => ({ updateSettings: vi.fn<(body: { language: string }) => Promise<User>>() }));
 vi.mock('@/lib/api/accounts', () => accounts);
 
-const user = (language: string): User => ({ id: 7, username: 'ada', email: null, avatar: null, language, is_active: true, message_policy: 'everyone', show_presence: true, notification_preview: 'text', notification_sound: true });
+const user = (language: string): User => ({ id: 7, username: 'ada', email: null, avatar: null, language, is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true });
 
 describe('i18n', () => {
   beforeEach(() => {

@@ -13,7 +13,16 @@ function server(latest: number, pageSize = 500) {
       const seqs: number[] = [];
       for (let seq = payload.after + 1; seq <= fake.latest && seqs.length <= pageSize; seq += 1) seqs.push(seq);
       const page = seqs.slice(0, pageSize);
-      return { data: { messages: page.map((seq) => message(seq)), last_seq: fake.latest, has_more: seqs.length > pageSize } };
+      const hasMore = seqs.length > pageSize;
+      return {
+        data: {
+          messages: page.map((seq) => message(seq)),
+          changes: [],
+          through: hasMore ? page[page.length - 1]! : fake.latest,
+          last_seq: fake.latest,
+          has_more: hasMore,
+        },
+      };
     }),
   };
   return fake;

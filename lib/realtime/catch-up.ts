@@ -1,15 +1,19 @@
-// Catch-up by sequence (docs/DELIVERY.md). Every message carries the signed-in account's `seq`:
-// 1, 2, 3… with no gaps. The client knows a cursor, the highest seq up to which it holds every
-// message, and asks the server (`sync`) for everything after it whenever it may have missed
-// something: on every (re)connect, and when a live message skips a seq (one was lost on the way).
-import type { Ack, MessagePayload, SyncPayload, SyncResult } from '@/lib/contract';
+// Catch-up by sequence (docs/DELIVERY.md). Every message, and every change to one, carries the
+// signed-in account's `seq`: 1, 2, 3… with no gaps. The client knows a cursor, the highest seq up
+// to which it holds every item, and asks the server (`sync`) for everything after it whenever it
+// may have missed something: on every (re)connect, and when a live item skips a seq (one was lost
+// on the way).
+import type { Ack, MessageChange, MessagePayload, SyncPayload, SyncResult } from '@/lib/contract';
 
 export interface CatchUpOptions {
   sync: (payload: SyncPayload) => Promise<Ack<SyncResult>>;
   isReady: () => boolean;
-  /** Messages the sync brought, oldest first; some may already be held (merge without duplicates). */
-  apply: (messages: MessagePayload[]) => void;
-  /** A sync started by a gap (not by the caller) brought `received` > 0 messages. */
+  /**
+   * A page the sync brought, each list oldest first: messages (some may already be held: merge
+   * without duplicates), then the changes to apply in their order after them.
+   */
+  apply: (messages: MessagePayload[], changes: MessageChange[]) => void;
+  /** A sync started by a gap (not by the caller) brought `received` > 0 items. */
   onGapFilled?: (received: number) => void;
   /** How long a gap may stay open before a sync fills it (a late live message may close it). */
   gapDelayMs?: number;
@@ -18,11 +22,11 @@ export interface CatchUpOptions {
 export interface CatchUp {
   /** A cursor from a snapshot that reflects every message up to it (the conversation list's last_seq). */
   begin(lastSeq: number): void;
-  /** A message the client now holds (live event or ack). */
+  /** An item (message or change) the client now holds: a live event or an ack. */
   note(seq: number): void;
   /** Fetches everything after the cursor (again if asked meanwhile); resolves to how many came. */
   sync(): Promise<number>;
-  /** The highest seq up to which every message is held; null before begin(). */
+  /** The highest seq up to which every item is held; null before begin(). */
   cursor(): number | null;
   stop(): void;
 }
@@ -59,14 +63,14 @@ export function createCatchUp({ sync, isReady, apply, onGapFilled, gapDelayMs = 
       const after = cursor;
       const ack = await sync({ after });
       if (stopped || !('data' in ack)) return received; // the next connect (or gap) tries again
-      const { messages, last_seq: lastSeq, has_more: hasMore } = ack.data;
-      if (messages.length > 0) apply(messages);
-      received += messages.length;
-      for (const message of messages) above.add(message.seq);
-      // Without more to come, everything up to last_seq (read before the page) is now held.
-      if (!hasMore) cursor = Math.max(cursor, lastSeq);
+      const { messages, changes, through, has_more: hasMore } = ack.data;
+      if (messages.length > 0 || changes.length > 0) apply(messages, changes);
+      received += messages.length + changes.length;
+      for (const item of [...messages, ...changes]) above.add(item.seq);
+      // Everything up to `through` is held now (or was left out on purpose: no longer the account's).
+      cursor = Math.max(cursor, through);
       advance();
-      if (!hasMore || messages.length === 0) return received;
+      if (!hasMore || through <= after) return received;
     }
   }
 

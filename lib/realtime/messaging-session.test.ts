@@ -49,7 +49,7 @@ async function start(rows: Conversation[] = [conversation(2, message(1), 2)]): P
   startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
   socket = connectFakeSocket(ME);
   socket.ackResponder = async (event) => {
-    if (event === 'sync') return { data: { messages: [], last_seq: 1, has_more: false } };
+    if (event === 'sync') return { data: { messages: [], changes: [], through: 1, last_seq: 1, has_more: false } };
     return event === 'read' ? { data: { count: 0 } } : { data: null };
   };
   await settle();
@@ -272,7 +272,7 @@ describe('messaging session', () => {
     socket.ackResponder = async (event, payload) => {
       if (event === 'sync') {
         syncs.push(payload);
-        return { data: { messages: [missed], last_seq: 2, has_more: false } };
+        return { data: { messages: [missed], changes: [], through: 2, last_seq: 2, has_more: false } };
       }
       return event === 'read' ? { data: { count: 0 } } : { data: null };
     };
@@ -296,7 +296,8 @@ describe('messaging session', () => {
     socket.ackResponder = async (event) => {
       if (event === 'sync') {
         const page = pages.shift() ?? [];
-        return { data: { messages: page, last_seq: 1201, has_more: pages.length > 0 } };
+        const hasMore = pages.length > 0;
+        return { data: { messages: page, changes: [], through: hasMore ? page.at(-1)!.seq : 1201, last_seq: 1201, has_more: hasMore } };
       }
       return event === 'read' ? { data: { count: 0 } } : { data: null };
     };

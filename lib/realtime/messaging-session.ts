@@ -15,8 +15,8 @@ import { startSearchSync } from '@/lib/stores/search-sync';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useViewStore } from '@/lib/stores/view-store';
-import type { MessagePayload } from '@/lib/contract';
-import { createCatchUp } from './catch-up';
+import type { MessageChange, MessagePayload } from '@/lib/contract';
+import { createCatchUp, type CatchUp } from './catch-up';
 import { startOutboxSender, type OutboxSender, type SendOptions, type SendResult } from './outbox-sender';
 import { startPresenceSubscriptions } from './presence-subscriptions';
 import { wireNotifications } from './notifications';
@@ -34,6 +34,7 @@ interface Session {
   userId: number;
   sender: OutboxSender;
   typing: TypingSender;
+  catchUp: CatchUp;
   stop: () => void;
 }
 
@@ -101,7 +102,7 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
   const catchUp = createCatchUp({
     sync: (payload) => socketService.request('sync', payload),
     isReady: socketService.isReady,
-    apply: (messages) => applySynced(userId, messages),
+    apply: (messages, changes) => applySynced(userId, messages, changes),
     // A gap closed without a reconnect: the list's badges and order catch up too.
     onGapFilled: () => void loadConversations(),
   });
@@ -172,6 +173,7 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
     userId,
     sender,
     typing,
+    catchUp,
     stop() {
       if (current !== session) return;
       current = null;
@@ -198,10 +200,13 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
  * merging them one by one re-sorted a long thread once per message. Badges then come from the
  * server with the list; synced messages never count as unread.
  */
-function applySynced(me: number, messages: MessagePayload[]): void {
+function applySynced(me: number, messages: MessagePayload[], changes: MessageChange[]): void {
   const entries = messages.map((message) => ({ peerId: message.sender_id === me ? message.recipient_id : message.sender_id, message }));
   useThreadStore.getState().receiveMessages(entries);
   useConversationsStore.getState().recordSynced(entries);
+  // Then the changes, in seq order: each applies only to copies older than itself (their version).
+  useThreadStore.getState().applyChanges(changes);
+  useConversationsStore.getState().applyChanges(changes, false);
 }
 
 /** Stops the session now (sign-out stops it by itself). */
@@ -230,6 +235,17 @@ export function noteTyping(peerId: number, hasText: boolean): void {
 /** The box to `peerId` was left (blur, another conversation opened): typing to them stops. */
 export function stopTyping(peerId: number): void {
   current?.typing.stop(peerId);
+}
+
+/**
+ * The ack of the user's own change to a message (lib/realtime/message-actions.ts): applied at once
+ * (the same change arriving live afterwards is then not newer and changes nothing) and its seq noted.
+ */
+export function applyOwnChange(change: MessageChange): void {
+  if (!current) return;
+  useThreadStore.getState().applyChanges([change]);
+  useConversationsStore.getState().applyChanges([change], true);
+  current.catchUp.note(change.seq);
 }
 
 /** A failed message's retry button. */

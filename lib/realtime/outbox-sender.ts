@@ -9,7 +9,7 @@ import type { OutboxStorage } from '@/lib/outbox/outbox-storage';
 import { socketService } from '@/lib/socket/socket-service';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { describeProblem, validateMessage, type MessageProblem } from '@/lib/stores/message-validation';
-import { messageKey, type ThreadMessage } from '@/lib/stores/thread-messages';
+import { messageKey, UNCHANGED, type ThreadMessage } from '@/lib/stores/thread-messages';
 import { findLocal, useThreadStore } from '@/lib/stores/thread-store';
 import { newClientId } from '@/lib/utils/client-id';
 
@@ -109,7 +109,7 @@ export function startOutboxSender({ userId, storage, onStored = () => {} }: Outb
   void outbox.start(userId).then((stored) => {
     if (stopped) return;
     for (const entry of stored) {
-      threads().addLocal({ ...entry, id: null, seq: null, read_at: null, status: 'sending', error: null });
+      threads().addLocal({ ...entry, ...UNCHANGED, id: null, seq: null, read_at: null, status: 'sending', error: null });
     }
   });
 
@@ -128,6 +128,7 @@ export function startOutboxSender({ userId, storage, onStored = () => {} }: Outb
         attachment,
         created_at: new Date().toISOString(),
         read_at: null,
+        ...UNCHANGED,
         status: 'sending',
         error: null,
       };

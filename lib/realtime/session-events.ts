@@ -89,6 +89,13 @@ export function wireSessionEvents({ catchUp, followedListeners, typing, presence
     socketService.on('typing', (payload) => typing.receive(payload)),
     socketService.on('presence', (payload) => usePresenceStore.getState().apply(payload)),
     socketService.on('user_updated', applyUserUpdate),
+    // A change to a message takes a seq of the account's stream like a message does; it is never
+    // counted as unread (an unread total it moved comes as message_count).
+    socketService.on('message_change', (change) => {
+      useThreadStore.getState().applyChanges([change]);
+      useConversationsStore.getState().applyChanges([change], true);
+      catchUp.note(change.seq);
+    }),
   ];
   return () => {
     for (const stop of stops) stop();

@@ -12,7 +12,7 @@ vi.mock('@/lib/socket/socket-service', () => ({ socketService: { disconnectSocke
 vi.mock('@/lib/realtime/messaging-session', () => ({ startMessagingSession: socket.startMessagingSession }));
 vi.mock('@/lib/api/accounts', () => accounts);
 
-const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'fr', is_active: true, message_policy: 'everyone', show_presence: true, notification_preview: 'text', notification_sound: true };
+const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'fr', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true };
 
 describe('session actions', () => {
   let navigate: ReturnType<typeof vi.fn<(path: string) => void>>;

@@ -13,6 +13,10 @@ const message: MessagePayload = {
   read_at: null,
   attachment: null,
   seq: 1,
+  edited_at: null,
+  deleted: false,
+  reactions: [],
+  version: 1,
 };
 
 let harness: ServiceHarness;

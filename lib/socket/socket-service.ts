@@ -6,7 +6,7 @@
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { errorMessage } from '@/lib/api/errors';
 import { publicConfig } from '@/lib/config/public';
-import type { Ack, AckCallback, ClientToServerEvents, HandshakeAuth, ServerToClientEvents } from '@/lib/contract';
+import type { Ack, AckCallback, ClientToServerEvents, HandshakeAuth, InitResult, ServerToClientEvents } from '@/lib/contract';
 import { getStoredToken } from '@/lib/session/storage';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -46,6 +46,8 @@ export interface SocketService {
   on<E extends SocketEventName>(event: E, listener: SocketEvents[E]): () => void;
   /** Emits an event and resolves with its ack; a timeout or no connection is an error ack. */
   request<E extends RequestEvent>(event: E, payload: RequestPayload<E>): Promise<Ack<RequestResult<E>>>;
+  /** The server's rules as the last acknowledged init gave them (null before one). */
+  serverRules(): InitResult | null;
   /** Connected and this connection's init acknowledged: requests may go out. */
   isReady(): boolean;
   /** The id the socket was initialised with: 0 until a user is known. */
@@ -90,6 +92,9 @@ export function createSocketService(
     emitLocal('status', status, attempt);
   }
 
+  // What the server said about its rules in the last init's ack (the edit and unsend windows).
+  let rules: InitResult | null = null;
+
   function sendInit(target: ClientSocket): void {
     const id = socketUserId;
     if (!id) return;
@@ -98,6 +103,7 @@ export function createSocketService(
     target.emit('init', { id }, (ack) => {
       if (!target.connected || socketUserId !== id || !('data' in ack)) return;
       readyConnection = target;
+      rules = ack.data;
       emitLocal('ready');
     });
   }
@@ -115,6 +121,7 @@ export function createSocketService(
     typing: true,
     presence: true,
     user_updated: true,
+    message_change: true,
   } satisfies Record<keyof ServerToClientEvents, true>) as (keyof ServerToClientEvents)[];
 
   function createSocket(): ClientSocket {
@@ -217,6 +224,7 @@ export function createSocketService(
       return () => void set.delete(listener as Listener);
     },
     request,
+    serverRules: () => rules,
     isReady: () => readyConnection !== null && readyConnection === socket && socket.connected,
     userId: () => socketUserId,
     status: () => status,

@@ -4,7 +4,8 @@ import { create } from 'zustand';
 import { listConversations } from '@/lib/api/conversations';
 import { getProfile } from '@/lib/api/users';
 import { userMessage } from '@/lib/api/user-message';
-import type { Conversation, MessagePayload, UserUpdatedPayload } from '@/lib/contract';
+import type { Conversation, MessageChange, MessagePayload, UserUpdatedPayload } from '@/lib/contract';
+import { applyToList } from './message-changes';
 import { applyMessage, applyMessages, compareMessages, dropUnlisted, mergeConversations, setUnread } from './conversation-list';
 
 export type ListStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -33,6 +34,11 @@ export interface ConversationsActions {
    * message, in one store update. Badges stay as they are: the server's, which the list brings.
    */
   recordSynced: (messages: readonly { peerId: number; message: MessagePayload }[]) => void;
+  /**
+   * Changes to messages, in seq order: rows' last messages follow them. `live`: a change's
+   * unread_count is the row's badge now (one from a sync leaves badges to the list reload after it).
+   */
+  applyChanges: (changes: readonly MessageChange[], live: boolean) => void;
   /** Clears the badge (read here or `conversation_read`); returns what it was. */
   markRead: (peerId: number) => number;
   /** Adds back a badge cleared for a read the server then refused. */
@@ -152,6 +158,12 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
       const before = new Set(get().conversations.map((row) => row.user.id));
       set((state) => ({ conversations: applyMessages(state.conversations, newest) }));
       for (const peerId of newest.keys()) if (!before.has(peerId)) void fillPeer(peerId);
+    },
+
+    applyChanges(changes, live) {
+      const before = get().conversations;
+      const after = changes.reduce((list, change) => applyToList(list, change, live), before);
+      if (after !== before) set({ conversations: after });
     },
 
     markRead(peerId) {

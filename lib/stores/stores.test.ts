@@ -4,7 +4,7 @@ import { useConnectionStore } from './connection-store';
 import { useCounterStore } from './counter-store';
 import { publishUser, useSessionStore } from './session-store';
 
-const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, notification_preview: 'text', notification_sound: true };
+const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true };
 
 describe('stores', () => {
   it('session values start empty', () => {

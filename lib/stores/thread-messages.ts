@@ -4,15 +4,20 @@ import type { MessagePayload } from '@/lib/contract';
 
 export type MessageStatus = 'sending' | 'sent' | 'failed';
 
-export interface ThreadMessage extends Omit<MessagePayload, 'id' | 'seq'> {
+export interface ThreadMessage extends Omit<MessagePayload, 'id' | 'seq' | 'version'> {
   /** The server's id; null until the server has stored the message. */
   id: number | null;
   /** The signed-in account's seq of it; null until stored. */
   seq: number | null;
+  /** The seq of the latest change this copy reflects (MessagePayload.version); null until stored. */
+  version: number | null;
   status: MessageStatus;
   /** Why sending failed (the server's error message); null otherwise. */
   error: string | null;
 }
+
+/** What a message the user composed carries before the server has it: nothing changed yet. */
+export const UNCHANGED = { edited_at: null, deleted: false, reactions: [], version: null } as const satisfies Partial<ThreadMessage>;
 
 /** Unique per message even before it is stored: the server dedups on the same pair. */
 export function messageKey(message: Pick<MessagePayload, 'sender_id' | 'client_id'>): string {
@@ -43,7 +48,8 @@ function ordered(messages: Iterable<ThreadMessage>): ThreadMessage[] {
 /**
  * Server messages (a page in any order, or one live message) merged into a thread without
  * duplicates: a message already there by id or by (sender, client id) is replaced by the
- * server's copy, which also settles a local "sending"/"failed" one.
+ * server's copy, which also settles a local "sending"/"failed" one, unless the held copy reflects
+ * a newer change to it (its version).
  */
 export function mergeMessages(existing: readonly ThreadMessage[], incoming: readonly MessagePayload[]): ThreadMessage[] {
   if (incoming.length === 0) return existing as ThreadMessage[];
@@ -56,6 +62,9 @@ export function mergeMessages(existing: readonly ThreadMessage[], incoming: read
   for (const message of incoming) {
     const key = messageKey(message);
     const previousKey = keyById.get(message.id);
+    const held = byKey.get(previousKey ?? key);
+    // A copy read before a change the thread already applied (a page answered late) is older.
+    if (held?.version != null && held.version > message.version) continue;
     if (previousKey !== undefined && previousKey !== key) byKey.delete(previousKey);
     byKey.set(key, fromServer(message));
     keyById.set(message.id, key);

@@ -5,7 +5,8 @@
 import { create } from 'zustand';
 import { listMessages } from '@/lib/api/conversations';
 import { errorKind, userMessage, type ErrorKind } from '@/lib/api/user-message';
-import type { MessagePayload } from '@/lib/contract';
+import type { MessageChange, MessagePayload } from '@/lib/contract';
+import { applyToThread } from './message-changes';
 import { appendLocal, mergeMessages, settleLocal, updateLocal, type ThreadMessage } from './thread-messages';
 
 export type { ThreadMessage };
@@ -45,6 +46,8 @@ export interface ThreadsActions {
    * threads held in one store update, so a page of any size costs one merge per thread.
    */
   receiveMessages: (messages: readonly { peerId: number; message: MessagePayload }[]) => void;
+  /** Changes to messages (live or from a sync, in seq order), each to the thread of its conversation if held. */
+  applyChanges: (changes: readonly MessageChange[]) => void;
   /** The conversation was read (here or on another device): its incoming messages are read. */
   markIncomingRead: (peerId: number, readAt: string) => void;
   /** Sign-out: every thread forgotten; answers to requests made before are dropped. */
@@ -133,6 +136,19 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
         for (const [peerId, incoming] of byPeer) {
           const current = threads[peerId];
           if (current) threads[peerId] = { ...current, messages: mergeMessages(current.messages, incoming) };
+        }
+        return { threads };
+      });
+    },
+
+    applyChanges(changes) {
+      const held = get().threads;
+      if (!changes.some((change) => held[change.peer_id])) return;
+      set((state) => {
+        const threads = { ...state.threads };
+        for (const change of changes) {
+          const current = threads[change.peer_id];
+          if (current) threads[change.peer_id] = { ...current, messages: applyToThread(current.messages, change) };
         }
         return { threads };
       });

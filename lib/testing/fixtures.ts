@@ -8,7 +8,7 @@ export const ME = 7;
  * account's value, so a field added to User is added here once, not to every test.
  */
 export function account(fields: Partial<User> = {}): User {
-  return { id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, notification_preview: 'text', notification_sound: true, ...fields };
+  return { id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true, ...fields };
 }
 
 export function user(id: number, fields: Partial<UserSummary> = {}): UserSummary {
@@ -29,6 +29,10 @@ export function message(id: number, fields: Partial<MessagePayload> & { minute?:
     created_at: new Date(Date.UTC(2025, 0, 1, 12, minute)).toISOString(),
     read_at: null,
     seq: id,
+    edited_at: null,
+    deleted: false,
+    reactions: [],
+    version: id,
     ...rest,
   };
 }

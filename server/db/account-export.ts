@@ -1,7 +1,7 @@
 import { asc, desc, eq } from 'drizzle-orm';
 import type { AccountExport } from '../../lib/contract';
 import { toUser } from '../http/user-dto';
-import { listMessagesAfter } from './messages';
+import { listMessagesAfter } from './stream';
 import type { Db } from './open-database';
 import { blocks, conversations, follows, pushSubscriptions, reports, sessions, uploads, users } from './schema';
 import { toAttachment } from './uploads';

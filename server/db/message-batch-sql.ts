@@ -29,7 +29,8 @@ export const lockUsers = (ids: readonly number[]) =>
  */
 export const findStored = (pairs: readonly { senderId: number; clientId: string }[]) => `
   select m.id, m.sender_id, m.recipient_id, m.client_id, m.text, m.attachment_id, m.attachment_removed,
-    m.sender_seq, m.recipient_seq, m.created_at, m.read_at, to_json(u) as upload
+    m.sender_seq, m.recipient_seq, m.created_at, m.read_at, m.seen_at, m.edited_at, m.deleted_at, m.reactions,
+    m.sender_version, m.recipient_version, to_json(u) as upload
   from json_to_recordset(${json(pairs.map(({ senderId, clientId }) => ({ s: senderId, c: clientId })))}) as k(s int, c text)
   cross join lateral (select * from messages where sender_id = k.s and client_id = k.c limit 1) m
   left join uploads u on u.id = m.attachment_id`;
@@ -109,7 +110,8 @@ export const writeBatch = (fresh: readonly FreshRow[], lastSeqs: ReadonlyMap<num
 // Raw rows: int8 arrives as a string from node-postgres, timestamps as Dates or strings.
 const int = (value: unknown) => Number(value);
 const date = (value: unknown) => new Date(value as string | Date);
-const dateOrNull = (value: unknown) => (value === null ? null : date(value));
+const dateOrNull = (value: unknown) => (value === null || value === undefined ? null : date(value));
+const intOrNull = (value: unknown) => (value === null || value === undefined ? null : int(value));
 
 export function toMessageRow(row: Row): MessageRow {
   return {
@@ -124,6 +126,13 @@ export function toMessageRow(row: Row): MessageRow {
     recipientSeq: int(row.recipient_seq),
     createdAt: date(row.created_at),
     readAt: dateOrNull(row.read_at),
+    seenAt: dateOrNull(row.seen_at),
+    editedAt: dateOrNull(row.edited_at),
+    deletedAt: dateOrNull(row.deleted_at),
+    // jsonb: parsed by both drivers.
+    reactions: (row.reactions ?? []) as MessageRow['reactions'],
+    senderVersion: intOrNull(row.sender_version),
+    recipientVersion: intOrNull(row.recipient_version),
   };
 }
 
@@ -157,5 +166,11 @@ export function freshMessageRow(row: FreshRow, returned: Row): MessageRow {
     recipientSeq: row.recipient_seq,
     createdAt: date(returned.created_at),
     readAt: null,
+    seenAt: null,
+    editedAt: null,
+    deletedAt: null,
+    reactions: [],
+    senderVersion: null,
+    recipientVersion: null,
   };
 }

@@ -28,8 +28,15 @@ export const attachmentOf = eq(uploads.id, messages.attachmentId);
 
 export type MessageWithUpload = { message: MessageRow; upload: UploadRow | null };
 
-/** A message as `viewerId` (its sender or its recipient) sees it: `seq` is the viewer's. */
-export function toMessagePayload({ message, upload }: MessageWithUpload, viewerId: number): MessagePayload {
+/**
+ * A message as `viewerId` (its sender or its recipient) sees it: `seq` and `version` are the
+ * viewer's. `receipts`: the sender and the recipient both have read receipts on now, so the
+ * sender may see the receipt (seen_at) as read_at; the recipient always sees their own read_at.
+ */
+export function toMessagePayload({ message, upload }: MessageWithUpload, viewerId: number, receipts: boolean): MessagePayload {
+  const sent = message.senderId === viewerId;
+  const seq = sent ? message.senderSeq : message.recipientSeq;
+  const readAt = sent ? (receipts ? message.seenAt : null) : message.readAt;
   return {
     id: message.id,
     client_id: message.clientId,
@@ -39,15 +46,23 @@ export function toMessagePayload({ message, upload }: MessageWithUpload, viewerI
     attachment: upload ? toAttachment(upload) : null,
     attachment_removed: message.attachmentRemoved,
     created_at: message.createdAt.toISOString(),
-    read_at: message.readAt?.toISOString() ?? null,
-    seq: message.senderId === viewerId ? message.senderSeq : message.recipientSeq,
+    read_at: readAt?.toISOString() ?? null,
+    seq,
+    edited_at: message.editedAt?.toISOString() ?? null,
+    deleted: message.deletedAt !== null,
+    reactions: message.reactions,
+    version: (sent ? message.senderVersion : message.recipientVersion) ?? seq,
   };
 }
 
+/**
+ * Both sides' copies of a message the send path stored or found. Receipts are left out: a new
+ * message is unread, and a retry of an old one gets its row as it was stored.
+ */
 export function toStoredMessage(row: MessageWithUpload, created: boolean): StoredMessage {
   return {
-    message: toMessagePayload(row, row.message.senderId),
-    forRecipient: toMessagePayload(row, row.message.recipientId),
+    message: toMessagePayload(row, row.message.senderId, false),
+    forRecipient: toMessagePayload(row, row.message.recipientId, false),
     created,
   };
 }

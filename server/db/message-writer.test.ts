@@ -67,8 +67,12 @@ describe('storeMessages (one transaction per batch)', () => {
       created_at: expect.stringMatching(/Z$/),
       read_at: null,
       seq: 2,
+      edited_at: null,
+      deleted: false,
+      reactions: [],
+      version: 2,
     });
-    expect(out[0]!.forRecipient).toEqual({ ...out[0]!.message, seq: 1 });
+    expect(out[0]!.forRecipient).toEqual({ ...out[0]!.message, seq: 1, version: 1 });
     expect([await lastSeq(a), await lastSeq(b), await lastSeq(c)]).toEqual([5, 4, 3]);
     // What the rows say matches what was answered.
     const rows = await db.select().from(messages).where(inArray(messages.id, ids));

@@ -1,50 +1,28 @@
-import { and, asc, desc, eq, gt, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { MessagePayload } from '../../lib/contract';
 import { attachmentOf, messageColumns, toMessagePayload } from './message-payload';
 import type { Db } from './open-database';
 import { toKeysetPage, type KeysetPage } from './paging';
 import { rows } from './raw-rows';
-import { conversations, messages, uploads, users } from './schema';
+import { messages, uploads, users } from './schema';
 
 export { attachmentOf, messageColumns, toMessagePayload, type NewMessage, type StoredMessage } from './message-payload';
 
-export interface SyncPage {
-  messages: MessagePayload[];
-  hasMore: boolean;
+/** The account's newest seq (0 before any) and whether it has read receipts on; null for no such account. */
+export async function streamStateOf(db: Db, userId: number): Promise<{ lastSeq: number; readReceipts: boolean } | null> {
+  const [row] = await db.select({ lastSeq: users.lastSeq, readReceipts: users.readReceipts }).from(users).where(eq(users.id, userId));
+  return row ?? null;
 }
+
+/** Messages `userId` deleted for themselves are left out of everything they read. */
+export const notHiddenFor = (userId: number) =>
+  sql`not exists (select 1 from message_hidden h where h.user_id = ${userId} and h.message_id = ${messages.id})`;
 
 /**
- * The account's messages (sent and received) with seq > after, oldest first, at most `limit`.
- * Two range scans, one per side's unique (user, seq) index, merged: no sort of the whole backlog.
- */
-export async function listMessagesAfter(db: Db, userId: number, after: number, limit: number): Promise<SyncPage> {
-  const side = (userColumn: PgColumn, seqColumn: PgColumn) =>
-    db
-      .select(messageColumns)
-      .from(messages)
-      .leftJoin(uploads, attachmentOf)
-      .where(and(eq(userColumn, userId), gt(seqColumn, after)))
-      .orderBy(asc(seqColumn))
-      .limit(limit + 1);
-  const [sent, received] = await Promise.all([
-    side(messages.senderId, messages.senderSeq),
-    side(messages.recipientId, messages.recipientSeq),
-  ]);
-  const merged = [...sent, ...received].map((row) => toMessagePayload(row, userId)).sort((a, b) => a.seq - b.seq);
-  return { messages: merged.slice(0, limit), hasMore: merged.length > limit };
-}
-
-/** The seq of the account's newest message (0 before any). */
-export async function lastSeqOf(db: Db, userId: number): Promise<number> {
-  const [row] = await db.select({ lastSeq: users.lastSeq }).from(users).where(eq(users.id, userId));
-  return row?.lastSeq ?? 0;
-}
-
-/**
- * One page of the conversation between userId and peerId, newest first, keyset by message id.
- * The pair condition is the whole authorisation: every row returned has userId on one side.
- * Served by messages_pair_idx (one backward range scan, no sort).
+ * One page of the conversation between userId and peerId, newest first, keyset by message id,
+ * without the messages userId deleted for themselves. The pair condition is the whole
+ * authorisation: every row returned has userId on one side. Served by messages_pair_idx (one
+ * backward range scan, no sort). `receipts`: both have read receipts on (toMessagePayload).
  */
 export async function listThread(
   db: Db,
@@ -52,6 +30,7 @@ export async function listThread(
   peerId: number,
   beforeId: number | null,
   limit: number,
+  receipts: boolean,
 ): Promise<KeysetPage<MessagePayload, number>> {
   const rows = await db
     .select(messageColumns)
@@ -62,33 +41,13 @@ export async function listThread(
         sql`least(${messages.senderId}, ${messages.recipientId}) = ${Math.min(userId, peerId)}`,
         sql`greatest(${messages.senderId}, ${messages.recipientId}) = ${Math.max(userId, peerId)}`,
         beforeId === null ? undefined : lt(messages.id, beforeId),
+        notHiddenFor(userId),
       ),
     )
     .orderBy(desc(messages.id))
     .limit(limit + 1);
   const page = toKeysetPage(rows, limit, (row) => row.message.id);
-  return { results: page.results.map((row) => toMessagePayload(row, userId)), next: page.next };
-}
-
-/**
- * Marks peerId's unread messages to userId read and takes exactly that many off the conversation's
- * counter (not "set to 0": a message sent meanwhile stays counted). Returns the user's new total.
- */
-export async function markConversationRead(db: Db, userId: number, peerId: number): Promise<number> {
-  return db.transaction(async (tx) => {
-    const marked = await tx
-      .update(messages)
-      .set({ readAt: sql`now()` })
-      .where(and(eq(messages.recipientId, userId), eq(messages.senderId, peerId), isNull(messages.readAt)))
-      .returning({ id: messages.id });
-    if (marked.length > 0) {
-      await tx
-        .update(conversations)
-        .set({ unreadCount: sql`${conversations.unreadCount} - ${marked.length}` })
-        .where(and(eq(conversations.userId, userId), eq(conversations.peerId, peerId)));
-    }
-    return countUnread(tx, userId);
-  });
+  return { results: page.results.map((row) => toMessagePayload(row, userId, receipts)), next: page.next };
 }
 
 /**

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessagePayload } from '../../lib/contract';
 import { listConversations } from './conversations';
 import { insertMessage } from '../../testing/database';
-import { countUnread, initialCounts, listThread, markConversationRead } from './messages';
+import { countUnread, initialCounts, listThread } from './messages';
+import { readConversation } from './reads';
 import { openDatabase, type Database, type Db } from './open-database';
 import { conversations, messages } from './schema';
 import { createUpload } from './uploads';
@@ -81,7 +82,7 @@ describe('listThread', () => {
     let cursor: number | null = null;
     const sizes: number[] = [];
     do {
-      const page = await listThread(db, b.id, a.id, cursor, 50);
+      const page = await listThread(db, b.id, a.id, cursor, 50, false);
       sizes.push(page.results.length);
       seen.push(...page.results.map((m) => m.id));
       cursor = page.next;
@@ -93,8 +94,8 @@ describe('listThread', () => {
   it('ends with a null cursor when the page is exactly full', async () => {
     const [a, b] = [await newUser(), await newUser()];
     for (let i = 0; i < 3; i++) await send(a.id, b.id);
-    expect((await listThread(db, a.id, b.id, null, 3)).next).toBeNull();
-    const first = await listThread(db, a.id, b.id, null, 2);
+    expect((await listThread(db, a.id, b.id, null, 3, false)).next).toBeNull();
+    const first = await listThread(db, a.id, b.id, null, 2, false);
     expect(first.next).toBe(first.results[1]!.id);
   });
 });
@@ -108,7 +109,7 @@ describe('conversations and unread counts', () => {
     await send(cid.id, me.id);
     const last = await send(me.id, ann.id, 'latest');
 
-    const page = await listConversations(db, me.id, null, 10);
+    const page = await listConversations(db, me.id, null, 10, false);
     expect(page.results.map((c) => [c.user.username, c.unread_count])).toEqual([
       ['Ann', 1],
       ['Cid', 1],
@@ -121,8 +122,8 @@ describe('conversations and unread counts', () => {
     expect(page.results[0]!.user).not.toHaveProperty('email');
     expect(await countUnread(db, me.id)).toBe(4);
 
-    const first = await listConversations(db, me.id, null, 2);
-    const second = await listConversations(db, me.id, first.next, 2);
+    const first = await listConversations(db, me.id, null, 2, false);
+    const second = await listConversations(db, me.id, first.next, 2, false);
     expect([...first.results, ...second.results].map((c) => c.user.id)).toEqual([ann.id, cid.id, bea.id]);
     expect(second.next).toBeNull();
   });
@@ -131,7 +132,7 @@ describe('conversations and unread counts', () => {
     const [me, gone] = [await newUser(), await newUser()];
     await send(gone.id, me.id);
     await setUserActive(db, gone.id, false);
-    expect((await listConversations(db, me.id, null, 10)).results).toEqual([]);
+    expect((await listConversations(db, me.id, null, 10, false)).results).toEqual([]);
     expect(await countUnread(db, me.id)).toBe(0);
     expect(await initialCounts(db, me.id)).toEqual({ active: true, unread: 0, showPresence: true });
     expect(await initialCounts(db, gone.id)).toEqual({ active: false, unread: 0, showPresence: true });
@@ -147,16 +148,16 @@ describe('conversations and unread counts', () => {
     const toAnn = await send(me.id, ann.id);
     await send(bea.id, me.id);
 
-    expect(await markConversationRead(db, me.id, ann.id)).toBe(1);
+    expect((await readConversation(db, me.id, ann.id)).count).toBe(1);
     const rows = await db.select().from(messages).where(eq(messages.senderId, ann.id));
     expect(rows.find((m) => m.id === fromAnn.id)?.readAt).toBeInstanceOf(Date);
     expect((await db.select().from(messages).where(eq(messages.id, toAnn.id)))[0]?.readAt).toBeNull();
     expect(await countUnread(db, ann.id)).toBe(1);
     // Reading again changes nothing; a new message counts again.
-    expect(await markConversationRead(db, me.id, ann.id)).toBe(1);
+    expect((await readConversation(db, me.id, ann.id)).count).toBe(1);
     await send(ann.id, me.id);
     expect(await countUnread(db, me.id)).toBe(2);
-    const list = await listConversations(db, me.id, null, 10);
+    const list = await listConversations(db, me.id, null, 10, false);
     expect(list.results.map((c) => c.unread_count)).toEqual([1, 1]);
   });
 });

@@ -5,7 +5,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionToken } from '../auth/session-token';
 import { findUserById, insertMessage } from '../../testing/database';
-import { countUnread, markConversationRead } from './messages';
+import { countUnread } from './messages';
+import { readConversation } from './reads';
 import { openDatabase, type Database, type Db } from './open-database';
 import { messages, sessions } from './schema';
 import { createSession, findSessionUser, revokeSession } from './sessions';
@@ -98,7 +99,7 @@ describe('messages', () => {
     await insertMessage(db, { senderId: me.id, recipientId: friend.id, clientId: 'a', text: '3' });
     await insertMessage(db, { senderId: other.id, recipientId: me.id, clientId: 'a', text: '4' });
     expect(await countUnread(db, me.id)).toBe(3);
-    expect(await markConversationRead(db, me.id, friend.id)).toBe(1);
+    expect((await readConversation(db, me.id, friend.id)).count).toBe(1);
     expect(await countUnread(db, me.id)).toBe(1);
     expect(await countUnread(db, friend.id)).toBe(1);
   });

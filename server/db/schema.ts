@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import type { Reaction } from '../../lib/contract/messaging';
 import {
   bigint,
   boolean,
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -70,6 +72,11 @@ export const users = pgTable('users', {
    * or none). Kept so the file can be deleted when it is replaced; its account's deletion erases it.
    */
   avatarUploadId: text('avatar_upload_id').references((): AnyPgColumn => uploads.id, { onDelete: 'set null' }),
+  /**
+   * Read receipts: on, the people this user writes with see when their messages were read (when
+   * they have receipts on too); off, the user neither sends nor sees any (docs/DECISIONS.md).
+   */
+  readReceipts: boolean('read_receipts').notNull().default(true),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (table) => [
@@ -193,7 +200,30 @@ export const messages = pgTable(
     senderSeq: bigint('sender_seq', { mode: 'number' }).notNull(),
     recipientSeq: bigint('recipient_seq', { mode: 'number' }).notNull(),
     createdAt: createdAt(),
+    /** When the recipient read it: the recipient's own unread state (and conversations.unread_count's). */
     readAt: timestamp('read_at', { withTimezone: true }),
+    /**
+     * The read receipt: when the recipient read it, set with read_at only if both sides had read
+     * receipts on then, so a read made while they were off never shows later. The sender sees it
+     * as their payload's read_at while both still have them on.
+     */
+    seenAt: timestamp('seen_at', { withTimezone: true }),
+    /** The sender last changed its text (null: never edited). */
+    editedAt: timestamp('edited_at', { withTimezone: true, precision: 3 }),
+    /** Unsent for everyone: text and attachment gone, reactions cleared; the row stays as "Message deleted". */
+    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+    /**
+     * Who reacted with what, oldest first (message_reactions summarised, written in the same
+     * transaction): every payload carries it without a join.
+     */
+    reactions: jsonb('reactions').$type<Reaction[]>().notNull().default([]),
+    /**
+     * Each side's seq of the latest change to this message (edit, reaction, unsend) in its own
+     * stream (message_events); null: never changed. A client applies a change only when its seq
+     * is newer than the version it holds (docs/DELIVERY.md, "Changes to messages").
+     */
+    senderVersion: bigint('sender_version', { mode: 'number' }),
+    recipientVersion: bigint('recipient_version', { mode: 'number' }),
   },
   (table) => [
     unique('messages_sender_client_id_unique').on(table.senderId, table.clientId),
@@ -243,6 +273,72 @@ export const conversations = pgTable(
     // Newest first by last message id (read backwards): ids are unique and increasing, so the
     // keyset is one column.
     index('conversations_recent_idx').on(table.userId, table.lastMessageId),
+  ],
+);
+
+/** One person's reaction with one emoji to one message (a person may add several different ones). */
+export const messageReactions = pgTable(
+  'message_reactions',
+  {
+    messageId: bigint('message_id', { mode: 'number' })
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    emoji: text('emoji').notNull(),
+    createdAt: createdAtMs(),
+  },
+  // The summary of one message reads its prefix; a person's own reactions on it, the next column.
+  (table) => [primaryKey({ columns: [table.messageId, table.userId, table.emoji] })],
+);
+
+/** "Delete for me": the message is gone from this user's threads, list and sync, on every device. */
+export const messageHidden = pgTable(
+  'message_hidden',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    messageId: bigint('message_id', { mode: 'number' })
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  // Every read that leaves hidden messages out probes (user, message).
+  (table) => [primaryKey({ columns: [table.userId, table.messageId] })],
+);
+
+/** The kinds of message_events (MessageChange in lib/contract/messaging.ts). */
+export const MESSAGE_CHANGE_KINDS = ['read', 'seen', 'reaction', 'edit', 'unsend', 'hide'] as const;
+
+/**
+ * The per-account stream's changes to messages: one row per account a change concerns, at that
+ * account's next seq (users.last_seq, shared with the messages it sent and received), written in
+ * the change's transaction. `sync` returns them merged with the messages by seq
+ * (docs/DELIVERY.md, "Changes to messages"). `state` is the message's resulting state as that
+ * account sees it, so applying a change twice or late is harmless.
+ */
+export const messageEvents = pgTable(
+  'message_events',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    // Messages are never deleted (accounts leave tombstones, unsending keeps the row), so this
+    // cascade never runs and needs no index of its own.
+    messageId: bigint('message_id', { mode: 'number' })
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    state: jsonb('state').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAtMs(),
+  },
+  (table) => [
+    // `sync`'s range scan (user, seq > after), as messages' (user, seq) unique indexes serve theirs.
+    primaryKey({ columns: [table.userId, table.seq] }),
+    check('message_events_kind_check', sql`${table.kind} in ('read', 'seen', 'reaction', 'edit', 'unsend', 'hide')`),
   ],
 );
 
@@ -326,3 +422,4 @@ export type ConversationRow = typeof conversations.$inferSelect;
 export type BlockRow = typeof blocks.$inferSelect;
 export type ReportRow = typeof reports.$inferSelect;
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect;
+export type MessageEventRow = typeof messageEvents.$inferSelect;

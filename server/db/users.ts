@@ -81,6 +81,7 @@ export interface UserSettings {
   showPresence?: boolean;
   notificationPreview?: NotificationPreview;
   notificationSound?: boolean;
+  readReceipts?: boolean;
 }
 
 /** Changes the given settings; returns the row as it was before and as it is now. */

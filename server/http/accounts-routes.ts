@@ -80,6 +80,7 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, pr
       showPresence: body.show_presence,
       notificationPreview: body.notification_preview,
       notificationSound: body.notification_sound,
+      readReceipts: body.read_receipts,
     });
     if (!updated) throw HttpError.msg(404, 'User not found.');
     const { before, after } = updated;

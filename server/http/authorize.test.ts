@@ -49,6 +49,7 @@ describe('POST /api/accounts/authorize', () => {
         show_presence: true,
         notification_preview: 'text',
         notification_sound: true,
+        read_receipts: true,
       },
     });
     const info = await api(t.url, '/accounts/info', { token: `Bearer ${response.body.token}` });
@@ -79,6 +80,7 @@ describe('POST /api/accounts/authorize', () => {
       show_presence: false,
       notification_preview: 'text',
       notification_sound: true,
+      read_receipts: true,
     });
     const [row] = await t.db.select().from(users).where(eq(users.id, first.body.user.id));
     expect(row?.socialType).toBe('github');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONVERSATION_PAGE_SIZE, type Conversation, type MessagePayload, type Page } from '../../lib/contract';
-import { markConversationRead } from '../db/messages';
+import { readConversation } from '../db/reads';
 import { insertMessage } from '../../testing/database';
 import { setUserActive, upsertUserFromFirebase } from '../db/users';
 import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
@@ -69,6 +69,10 @@ describe('GET /api/conversations/:userId/messages', () => {
           created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
           read_at: null,
           seq: 1,
+          edited_at: null,
+          deleted: false,
+          reactions: [],
+          version: 1,
         },
       ],
       next_cursor: null,
@@ -155,7 +159,7 @@ describe('GET /api/conversations', () => {
       muted: false,
     });
 
-    await markConversationRead(t.db, me.user.id, ann.user.id);
+    await readConversation(t.db, me.user.id, ann.user.id);
     const after = await get<Page<Conversation>>('/conversations', me.bearer);
     expect(after.body.results.map((c) => c.unread_count)).toEqual([0, 1]);
   });

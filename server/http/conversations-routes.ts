@@ -8,7 +8,7 @@ import {
   type Page,
 } from '../../lib/contract';
 import { listConversations } from '../db/conversations';
-import { lastSeqOf, listThread } from '../db/messages';
+import { listThread, streamStateOf } from '../db/messages';
 import type { Db } from '../db/open-database';
 import { findConversationPeer } from '../db/users';
 import { authenticateActive } from './authenticate';
@@ -31,13 +31,14 @@ export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): v
   app.get('/conversations', async (request): Promise<ConversationPage> => {
     const { user } = await authenticateActive(db, request);
     const { cursor } = parseBody(conversationsQuery, request.query);
-    // Read before the page: every message up to it is committed, so the page reflects it.
-    const lastSeq = await lastSeqOf(db, user.id);
-    const page = await listConversations(db, user.id, cursor?.[1] ?? null, CONVERSATION_PAGE_SIZE);
+    // Read before the page: every message and change up to it is committed, so the page reflects it.
+    const stream = await streamStateOf(db, user.id);
+    if (!stream) throw HttpError.msg(404, 'User not found.');
+    const page = await listConversations(db, user.id, cursor?.[1] ?? null, CONVERSATION_PAGE_SIZE, stream.readReceipts);
     return {
       results: page.results,
       next_cursor: page.next === null ? null : encodeCursor(['c', page.next]),
-      last_seq: lastSeq,
+      last_seq: stream.lastSeq,
     };
   });
 
@@ -48,8 +49,9 @@ export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): v
     const { cursor, limit } = parseBody(threadQuery, request.query);
     if (userId === user.id) throw new HttpError(400, { non_field_errors: ['userId: You have no conversation with yourself.'] });
     // A deleted account's messages stay with the other side (docs/DECISIONS.md).
-    if (!(await findConversationPeer(db, userId))) throw userNotFound();
-    const page = await listThread(db, user.id, userId, cursor?.[1] ?? null, limit);
+    const peer = await findConversationPeer(db, userId);
+    if (!peer) throw userNotFound();
+    const page = await listThread(db, user.id, userId, cursor?.[1] ?? null, limit, user.readReceipts && peer.readReceipts);
     return { results: page.results, next_cursor: page.next === null ? null : encodeCursor(['m', page.next]) };
   });
 }

@@ -14,5 +14,6 @@ export function toUser(row: UserRow): User {
     show_presence: row.showPresence,
     notification_preview: NOTIFICATION_PREVIEWS.find((preview) => preview === row.notificationPreview) ?? DEFAULT_NOTIFICATION_PREVIEW,
     notification_sound: row.notificationSound,
+    read_receipts: row.readReceipts,
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
+import type { MessageWindows } from '../db/message-changes';
 import type { Db } from '../db/open-database';
 import { initialCounts } from '../db/messages';
 import { formatIssues } from '../validation';
@@ -9,7 +10,7 @@ import { rooms, type RealtimeSocket } from './types';
 
 const initSchema = z.object({ id: z.number().int().positive() });
 
-export function registerAccountHandlers(socket: RealtimeSocket, db: Db, presence: Presence, log: FastifyBaseLogger): void {
+export function registerAccountHandlers(socket: RealtimeSocket, db: Db, presence: Presence, windows: MessageWindows, log: FastifyBaseLogger): void {
   socket.on('init', async (...args: unknown[]) => {
     const { payload, ack } = splitArgs(args);
     const parsed = initSchema.safeParse(payload);
@@ -29,7 +30,8 @@ export function registerAccountHandlers(socket: RealtimeSocket, db: Db, presence
         return;
       }
       socket.emit('message_count', { count: account.unread });
-      ack({ data: { id } });
+      // The windows too: the client offers editing and unsending only while the server allows them.
+      ack({ data: { id, edit_window_ms: windows.editWindowMs, unsend_window_ms: windows.unsendWindowMs } });
       // Once per socket, and never for one that went while this init was under way (its
       // disconnect has already run and would never take it back out).
       if (!socket.data.present && socket.connected) {

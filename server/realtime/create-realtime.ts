@@ -11,7 +11,10 @@ import { MAX_SOCKET_PAYLOAD_BYTES } from '../security/payload-limits';
 import type { RateLimiters } from '../security/rate-limit';
 import type { SocketCap } from '../security/socket-cap';
 import { limitEvents } from '../security/socket-rate-limit';
+import type { MessageWindows } from '../db/message-changes';
+import type { FileStorage } from '../storage/file-storage';
 import { registerAccountHandlers } from './account-handlers';
+import { registerChangeHandlers } from './change-handlers';
 import { registerFollowHandlers } from './follow-handlers';
 import { handshakeAuth } from './handshake';
 import { registerMessageHandlers } from './message-handlers';
@@ -57,11 +60,15 @@ export interface RealtimeDeps {
   visibility: VisibilityTracker;
   /** Web Push for stored messages; unset: none (no VAPID keys). Closed by close(). */
   push?: PushNotifier;
+  /** How long after sending a message its sender may edit and unsend it. */
+  windows: MessageWindows;
+  /** Where uploads live: an unsent message's file is removed from it. */
+  storage: FileStorage;
 }
 
 export function createRealtime(
   httpServer: HttpServer,
-  { db, log, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter, sessionAuth, presenceRegistry, offlineGraceMs, visibility, push }: RealtimeDeps,
+  { db, log, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter, sessionAuth, presenceRegistry, offlineGraceMs, visibility, push, windows, storage }: RealtimeDeps,
 ): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
@@ -112,9 +119,10 @@ export function createRealtime(
     // First: an ended session's events go no further, not even into the rate limits.
     socket.use(sessionCheck.watch(socket, socketLog));
     socket.use(limitEvents(socket, { limiters, overloaded, log: socketLog }));
-    registerAccountHandlers(socket, db, presence, socketLog);
+    registerAccountHandlers(socket, db, presence, windows, socketLog);
     registerMessageHandlers(socket, db, writer, socketLog, push);
     registerVisibilityHandler(socket, visibility, socketLog);
+    registerChangeHandlers(socket, { db, windows, storage, log: socketLog });
     registerFollowHandlers(socket, db, presence, socketLog);
     registerTypingHandlers(socket, db, socketLog);
     registerPresenceHandlers(socket, presence, socketLog);

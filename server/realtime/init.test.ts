@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, InitPayload, MessageCountPayload } from '../../lib/contract';
-import { markConversationRead } from '../db/messages';
+import { readConversation } from '../db/reads';
 import { insertMessage } from '../../testing/database';
 import { setUserActive } from '../db/users';
 import { signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
@@ -37,7 +37,7 @@ describe('init', () => {
   it('joins the user and sends the real unread count', async () => {
     const carol = await signIn(t.url, 'Carol');
     await insertMessage(t.db, { senderId: bob.user.id, recipientId: carol.user.id, clientId: 'm0', text: 'old' });
-    await markConversationRead(t.db, carol.user.id, bob.user.id);
+    await readConversation(t.db, carol.user.id, bob.user.id);
     await insertMessage(t.db, { senderId: bob.user.id, recipientId: carol.user.id, clientId: 'm1', text: 'hi' });
     await insertMessage(t.db, { senderId: alice.user.id, recipientId: carol.user.id, clientId: 'm2', text: 'yo' });
     // Carol's own outgoing message is not unread for her.
@@ -47,7 +47,7 @@ describe('init', () => {
     const count = nextEvent<MessageCountPayload>(socket, 'message_count');
     const ack = await emitWithAck<Ack<InitPayload>>(socket, 'init', { id: carol.user.id });
 
-    expect(ack).toEqual({ data: { id: carol.user.id } });
+    expect(ack).toEqual({ data: { id: carol.user.id, edit_window_ms: 15 * 60_000, unsend_window_ms: 24 * 3_600_000 } });
     expect(await count).toEqual({ count: 2 });
     const rooms = (await t.server.io.in(`user:${carol.user.id}`).fetchSockets()).map((s) => s.id);
     expect(rooms).toEqual([socket.id]);

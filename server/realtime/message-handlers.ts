@@ -3,9 +3,11 @@ import { SYNC_PAGE_MAX } from '../../lib/contract/constants';
 import { readPayloadSchema, sendPayloadSchema, syncPayloadSchema } from '../../lib/contract/schemas';
 import type { Refusal } from '../db/message-batch';
 import type { MessageWriter } from '../db/message-writer';
-import { lastSeqOf, listMessagesAfter, markConversationRead } from '../db/messages';
+import { forAccount } from '../db/change-stream';
 import type { Db } from '../db/open-database';
+import { readConversation } from '../db/reads';
 import { CANNOT_MESSAGE } from '../db/safety-rules';
+import { listStreamAfter } from '../db/stream';
 import { findConversationPeer } from '../db/users';
 import { RESTARTING_MSG } from '../in-flight';
 import type { PushNotifier } from '../push/push-notifier';
@@ -72,7 +74,7 @@ export function registerMessageHandlers(
     if (peerId === userId) return fieldError('user_id: You have no conversation with yourself.');
     // A deleted account's conversation stays on the other side, badge included: it can be read.
     if (!(await findConversationPeer(db, peerId))) return userNotFound();
-    const count = await markConversationRead(db, userId, peerId);
+    const { count, changes } = await readConversation(db, userId, peerId);
     return {
       data: { count },
       broadcast: () => {
@@ -80,14 +82,18 @@ export function registerMessageHandlers(
         const room = socket.nsp.to(rooms.user(userId));
         room.emit('message_count', { count });
         room.emit('conversation_read', { user_id: peerId });
+        // The stream's record of it: `read` for the reader's tabs, the receipt `seen` for the peer's.
+        for (const change of changes) socket.nsp.to(rooms.user(change.userId)).emit('message_change', forAccount(change));
       },
     };
   });
 
   // Read-only, so safe at any time; the seq read first makes last_seq a cursor that misses nothing.
   onEvent(socket, log, 'sync', syncPayloadSchema, async ({ after, limit = SYNC_PAGE_MAX }, userId) => {
-    const lastSeq = await lastSeqOf(db, userId);
-    const page = await listMessagesAfter(db, userId, after, limit);
-    return { data: { messages: page.messages, last_seq: lastSeq, has_more: page.hasMore } };
+    const page = await listStreamAfter(db, userId, after, limit);
+    if (!page) return userNotFound();
+    return {
+      data: { messages: page.messages, changes: page.changes, through: page.through, last_seq: page.lastSeq, has_more: page.hasMore },
+    };
   });
 }

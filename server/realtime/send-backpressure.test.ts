@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,8 +17,10 @@ import { connectSocket, emitWithAck, type ClientSocket } from '../test/socket-cl
 import { RESTARTING_MSG } from '../in-flight';
 import { createRateLimiters } from '../security/rate-limit';
 import { createLocalSocketCap } from '../security/socket-cap';
+import { createLocalFileStorage } from '../storage/file-storage';
 import { NO_RATE_LIMITS } from '../test/observed-server';
 import { createMemoryVisibility } from '../push/visibility';
+import { DEFAULT_EDIT_WINDOW_MS, DEFAULT_UNSEND_WINDOW_MS } from '../config';
 import { createRealtime, type Realtime } from './create-realtime';
 
 // The realtime layer alone over an in-memory PGlite, with a writer of our own: a tiny queue cap,
@@ -44,6 +48,9 @@ beforeEach(async () => {
     socketCap: createLocalSocketCap({ cap: 20 }),
     allowedOrigins: null,
     messageWriter: writer,
+    windows: { editWindowMs: DEFAULT_EDIT_WINDOW_MS, unsendWindowMs: DEFAULT_UNSEND_WINDOW_MS },
+    // Nothing is unsent here: a folder that is never written.
+    storage: createLocalFileStorage(path.join(tmpdir(), 'parley-backpressure-unused')),
     // Seeded accounts, in good standing with Firebase.
     sessionAuth: {
       rules: DEFAULT_SESSION_RULES,

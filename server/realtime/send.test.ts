@@ -48,6 +48,10 @@ describe('send', () => {
       created_at: expect.stringMatching(/Z$/),
       read_at: null,
       seq: 1,
+      edited_at: null,
+      deleted: false,
+      reactions: [],
+      version: 1,
     });
     expect(await Promise.all(bobGot)).toEqual([message, message]);
     expect(await otherTabGot).toEqual(message);

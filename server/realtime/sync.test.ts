@@ -45,7 +45,7 @@ describe('message seq', () => {
     if (!('data' in ack)) throw new Error(JSON.stringify(ack));
     expect(ack.data.seq).toBe(4);
     expect((await otherGot).seq).toBe(4);
-    expect(await benGot).toEqual({ ...ack.data, seq: 3 });
+    expect(await benGot).toEqual({ ...ack.data, seq: 3, version: 3 });
   });
 });
 
@@ -66,14 +66,16 @@ describe('sync', () => {
           expect.objectContaining({ text: 'b1', seq: 2 }),
           expect.objectContaining({ text: 'c1', seq: 3 }),
         ],
+        changes: [],
+        through: 3,
         last_seq: 3,
         has_more: false,
       },
     });
     expect(await sync(socket, { after: 2 })).toEqual({
-      data: { messages: [expect.objectContaining({ text: 'c1', seq: 3 })], last_seq: 3, has_more: false },
+      data: { messages: [expect.objectContaining({ text: 'c1', seq: 3 })], changes: [], through: 3, last_seq: 3, has_more: false },
     });
-    expect(await sync(socket, { after: 3 })).toEqual({ data: { messages: [], last_seq: 3, has_more: false } });
+    expect(await sync(socket, { after: 3 })).toEqual({ data: { messages: [], changes: [], through: 3, last_seq: 3, has_more: false } });
   });
 
   it('pages a long backlog without gaps or repeats', async () => {

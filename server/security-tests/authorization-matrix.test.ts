@@ -27,6 +27,9 @@ let inactiveLogoutBearer: string;
 let inactiveDeleteBearer: string;
 let inactive: SignedInUser;
 let peerUpload: Attachment;
+/** Messages of the owner's conversation (one per change, so no change depends on another's), and one between two other people. */
+let owned: { react: number; edit: number; unsend: number; hide: number };
+let foreignMessageId: number;
 const tabs = socketTabs(() => t);
 
 async function secondSession(user: SignedInUser): Promise<string> {
@@ -60,8 +63,16 @@ beforeAll(async () => {
   const deleting = await signIn(t.url, 'Inactive, deleting');
   inactiveDeleteBearer = deleting.bearer;
   expect((await api(t.url, '/accounts/deactivate', { method: 'POST', token: inactiveDeleteBearer })).status).toBe(204);
-  // A conversation of the owner's, for the rows that act on one (mute).
-  await insertMessage(t.db, { senderId: peer.user.id, recipientId: owner.user.id, clientId: randomUUID(), text: 'hello owner' });
+  // A conversation of the owner's, for the rows that act on one (mute, and the changes to its messages).
+  const message = async (senderId: number, recipientId: number) =>
+    (await insertMessage(t.db, { senderId, recipientId, clientId: randomUUID(), text: 'hello owner' })).message.id;
+  owned = {
+    react: await message(peer.user.id, owner.user.id),
+    edit: await message(owner.user.id, peer.user.id),
+    unsend: await message(owner.user.id, peer.user.id),
+    hide: await message(peer.user.id, owner.user.id),
+  };
+  foreignMessageId = await message(peer.user.id, third.user.id);
 
   const bytes = Buffer.from('peer file');
   const upload = await rawUpload(
@@ -289,6 +300,7 @@ interface EventRow {
   foreign: () => { payload: unknown; error: unknown };
 }
 
+const NOT_FOUND = { non_field_errors: ['message_id: Message not found.'] };
 const fieldError = (pattern: RegExp) => ({ non_field_errors: expect.arrayContaining([expect.stringMatching(pattern)]) });
 
 const EVENTS: Record<string, EventRow> = {
@@ -328,6 +340,23 @@ const EVENTS: Record<string, EventRow> = {
   visibility: {
     valid: () => ({ visible: true }),
     foreign: () => ({ payload: { visible: true, user_id: peer.user.id }, error: fieldError(/^user_id: /) }),
+  },
+  // Changes to messages: someone else's message is refused exactly like a missing one.
+  react: {
+    valid: () => ({ message_id: owned.react, emoji: '👍', add: true }),
+    foreign: () => ({ payload: { message_id: foreignMessageId, emoji: '👍', add: true }, error: NOT_FOUND }),
+  },
+  edit: {
+    valid: () => ({ message_id: owned.edit, text: 'edited' }),
+    foreign: () => ({ payload: { message_id: foreignMessageId, text: 'mine now' }, error: NOT_FOUND }),
+  },
+  unsend: {
+    valid: () => ({ message_id: owned.unsend }),
+    foreign: () => ({ payload: { message_id: foreignMessageId }, error: NOT_FOUND }),
+  },
+  hide: {
+    valid: () => ({ message_id: owned.hide }),
+    foreign: () => ({ payload: { message_id: foreignMessageId }, error: NOT_FOUND }),
   },
 };
 

@@ -27,7 +27,10 @@ export type AckResponder = (event: string, payload: unknown) => Promise<unknown>
  * sync has nothing new, presence_subscribe shows no one; anything else echoes its payload.
  */
 export const defaultAck: AckResponder = async (event, payload) => {
-  if (event === 'sync') return { data: { messages: [], last_seq: (payload as { after: number }).after, has_more: false } };
+  if (event === 'sync') {
+    const { after } = payload as { after: number };
+    return { data: { messages: [], changes: [], through: after, last_seq: after, has_more: false } };
+  }
   if (event === 'presence_subscribe') return { data: { presence: [] } };
   return { data: payload ?? null };
 };

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES, type Ack, type Attachment, type MessagePayload } from '../../../lib/contract';
+import { insertMessage } from '../../../testing/database';
 import { snapshotDatabase, type DbSnapshot } from '../db-snapshot';
 import { api, signIn, type SignedInUser } from '../helpers';
 import { NO_RATE_LIMITS, startObservedServer, type ObservedServer } from '../observed-server';
@@ -39,6 +40,9 @@ let gone: SignedInUser;
 let revokedBearer: string;
 let peerUpload: Attachment;
 let ownMessageId: number;
+/** The fuzzer's received message, and one between two other people. */
+let receivedMessageId: number;
+let foreignMessageId: number;
 let before: DbSnapshot;
 let filesBefore: string[];
 const tabs = socketTabs(() => t);
@@ -65,6 +69,8 @@ beforeAll(async () => {
   });
   revokedBearer = `Bearer ${second.body.token}`;
   expect((await api(t.url, '/accounts/logout', { method: 'POST', token: revokedBearer })).status).toBe(204);
+  // A message between two other people (before one of them goes): no change of the fuzzer's may reach it.
+  foreignMessageId = (await insertMessage(t.db, { senderId: peer.user.id, recipientId: gone.user.id, clientId: randomUUID(), text: 'not yours' })).message.id;
   // A deactivated account whose session is still stored.
   expect((await api(t.url, '/accounts/deactivate', { method: 'POST', token: gone.bearer })).status).toBe(204);
 
@@ -81,7 +87,15 @@ beforeAll(async () => {
   const own = await emitWithAck<Ack<MessagePayload>>(fuzzerTab, 'send', { client_id: randomUUID(), recipient_id: peer.user.id, text: 'hello' });
   if (!('data' in own)) throw new Error(JSON.stringify(own));
   ownMessageId = own.data.id;
-  await emitWithAck(peerTab, 'send', { client_id: randomUUID(), recipient_id: fuzzer.user.id, text: 'hi', attachment_id: peerUpload.id });
+  const received = await emitWithAck<Ack<MessagePayload>>(peerTab, 'send', {
+    client_id: randomUUID(),
+    recipient_id: fuzzer.user.id,
+    text: 'hi',
+    attachment_id: peerUpload.id,
+  });
+  if (!('data' in received)) throw new Error(JSON.stringify(received));
+  receivedMessageId = received.data.id;
+
   await emitWithAck(fuzzerTab, 'follow', { user_id: peer.user.id, follow: true });
   tabs.closeAll();
 
@@ -138,6 +152,8 @@ describe('hostile input', () => {
       missingId,
       foreignUploadId: peerUpload.id,
       activeIds: new Set([fuzzer.user.id, peer.user.id]),
+      conversationMessageIds: new Set([ownMessageId, receivedMessageId]),
+      foreignMessageId,
     };
     const open = async (name: string, user: SignedInUser, init: boolean) => {
       const socket = (await tabs.open(user, { init })) as unknown as Socket;

@@ -4,13 +4,17 @@
 import { z } from 'zod';
 import type { ClientToServerEvents } from '../../../lib/contract';
 import {
+  editPayloadSchema,
   followPayloadSchema,
+  hidePayloadSchema,
   presenceSubscribePayloadSchema,
+  reactPayloadSchema,
   readPayloadSchema,
   sendPayloadSchema,
   syncPayloadSchema,
   typingPayloadSchema,
   visibilityPayloadSchema,
+  unsendPayloadSchema,
 } from '../../../lib/contract/schemas';
 import { NASTY_KEYS, deepValue, hostileNumber, hostileString, hostileValue, hugeString, jsonRoundTrip, type HostileOptions } from './hostile-values';
 import type { Rng } from './prng';
@@ -45,6 +49,10 @@ export interface SocketIds {
   foreignUploadId: string;
   /** Every active user id: a payload aimed at one of them (other than self) would be accepted. */
   activeIds: ReadonlySet<number>;
+  /** The messages of the fuzzing user's conversations: a change aimed at one may be accepted. */
+  conversationMessageIds: ReadonlySet<number>;
+  /** A message between two other people: changing it must be refused like a missing one. */
+  foreignMessageId: number;
 }
 
 export interface SocketCase {
@@ -73,7 +81,13 @@ const SCHEMAS: Record<KnownEvent, z.ZodType> = {
   typing: typingPayloadSchema,
   presence_subscribe: presenceSubscribePayloadSchema,
   visibility: visibilityPayloadSchema,
+  react: reactPayloadSchema,
+  edit: editPayloadSchema,
+  unsend: unsendPayloadSchema,
+  hide: hidePayloadSchema,
 };
+/** The changes to one message: refused unless it is a message of the caller's own conversations. */
+const MESSAGE_EVENTS: ReadonlySet<string> = new Set(['react', 'edit', 'unsend', 'hide']);
 /** Every client → server event of lib/contract/socket.ts. */
 export const KNOWN_EVENTS = Object.keys(SCHEMAS) as KnownEvent[];
 
@@ -100,10 +114,19 @@ function template(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, u
       return { user_ids: [ids.peerId, ids.inactiveId, ids.missingId].slice(0, rng.int(1, 3)) };
     case 'visibility':
       return { visible: rng.chance(0.5) };
+    case 'react':
+      return { message_id: ids.foreignMessageId, emoji: rng.pick(['👍', '❤️', '👨‍👩‍👧‍👦', '🇫🇷']), add: rng.chance(0.5) };
+    case 'edit':
+      return { message_id: ids.foreignMessageId, text: 'edited' };
+    case 'unsend':
+    case 'hide':
+      return { message_id: ids.foreignMessageId };
   }
 }
 
 const refusedIds = (ids: SocketIds) => [ids.selfId, ids.inactiveId, ids.missingId, 2_147_483_647];
+/** Message ids no change may reach: someone else's, and ones that do not exist. */
+const refusedMessageIds = (ids: SocketIds) => [ids.foreignMessageId, 9_000_000_000, Number.MAX_SAFE_INTEGER];
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -137,6 +160,12 @@ export function wouldAccept(event: string, wire: unknown, ids: SocketIds): boole
     case 'send':
       // An attachment that is not the sender's is refused; the fuzzing user owns no upload.
       return ids.activeIds.has(data.recipient_id as number) && data.recipient_id !== ids.selfId && !data.attachment_id;
+    // Counted as accepted whatever the rest says (edit windows, ownership): on the safe side.
+    case 'react':
+    case 'edit':
+    case 'unsend':
+    case 'hide':
+      return ids.conversationMessageIds.has(data.message_id as number);
     default:
       return ids.activeIds.has(data.user_id as number) && data.user_id !== ids.selfId;
   }
@@ -208,6 +237,15 @@ function semantic(event: KnownEvent, p: Record<string, unknown>, ids: SocketIds,
       return { user_ids: rng.pick([[0], [-1], [1.5], Array.from({ length: 101 }, (_, i) => i + 1), [String(ids.peerId)]]) };
     case 'visibility':
       return { visible: rng.pick(['true', 'false', 1, 0, null, 'visible', ['true']]) };
+    case 'react':
+      return rng.chance(0.5)
+        ? { ...p, emoji: rng.pick(['', 'a', '👍👍', '❤', ' 👍', '👍 ', ':+1:', 'U+1F44D', '🏻', '\u200D']) }
+        : { ...p, message_id: rng.pick(refusedMessageIds(ids)) };
+    case 'edit':
+      return rng.chance(0.5) ? { ...p, text: 'x'.repeat(4_001) } : { ...p, message_id: rng.pick(refusedMessageIds(ids)) };
+    case 'unsend':
+    case 'hide':
+      return { message_id: rng.pick([...refusedMessageIds(ids), 0, -1, 1.5]) };
     default:
       return { ...p, user_id: rng.pick(refusedIds(ids)) };
   }
@@ -228,7 +266,11 @@ export function refusedPayload(
     if (wouldAccept(event, wire, ids)) {
       // Nothing of the same shape is refused for these but the caller's own id (typing): try again.
       if (event === 'init' || event === 'sync' || event === 'presence_subscribe' || event === 'typing' || event === 'visibility') continue;
-      // Same shape, aimed at someone the server refuses: still tests everything up to that check.
+      // Same shape, aimed at someone (or a message) the server refuses: still tests everything up to that check.
+      if (MESSAGE_EVENTS.has(event)) {
+        payload = { ...(wire as Record<string, unknown>), message_id: rng.pick(refusedMessageIds(ids)) };
+        return { category, payload, wire: payload };
+      }
       const idKey = event === 'send' ? 'recipient_id' : 'user_id';
       payload = { ...(wire as Record<string, unknown>), [idKey]: rng.pick(refusedIds(ids)) };
       return { category, payload, wire: payload };
@@ -262,6 +304,14 @@ export function sentinelCases(ids: SocketIds): SocketCase[] {
     ['presence_subscribe', { user_ids: { 0: ids.peerId, length: 1 } }],
     ['visibility', { visible: 'false' }],
     ['visibility', { visible: true, user_id: ids.peerId }],
+    // Someone else's message is refused exactly like a missing one, for every change.
+    ['react', { message_id: ids.foreignMessageId, emoji: '👍', add: true }],
+    ['react', { message_id: [...ids.conversationMessageIds][0], emoji: '❤', add: true }],
+    ['edit', { message_id: ids.foreignMessageId, text: 'mine now' }],
+    ['edit', { message_id: [...ids.conversationMessageIds][0], text: 'a\u0000b' }],
+    ['unsend', { message_id: ids.foreignMessageId }],
+    ['hide', { message_id: ids.foreignMessageId }],
+    ['hide', { message_id: 9_000_000_000 }],
   ];
   const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
   return [

@@ -1,0 +1,48 @@
+// The user's changes to messages: reactions, edits, unsending, deleting for oneself. Each is one
+// socket request; the server writes it into the stream of everyone it concerns and tells every
+// tab (docs/DELIVERY.md, "Changes to messages"). The acting tab applies its ack at once.
+import { errorBodyMessage } from '@/lib/api/errors';
+import type { ChangeResult, Ack } from '@/lib/contract';
+import { socketService } from '@/lib/socket/socket-service';
+import { applyOwnChange } from './messaging-session';
+
+/** Done, or refused with a sentence for the reader (the server's, without its field name). */
+export type ChangeAnswer = { ok: true } | { ok: false; error: string };
+
+/** Without a server answer: the windows the server uses by default (server/config.ts). */
+const DEFAULT_EDIT_WINDOW_MS = 15 * 60_000;
+const DEFAULT_UNSEND_WINDOW_MS = 24 * 3600_000;
+
+function answer(ack: Ack<ChangeResult>): ChangeAnswer {
+  if ('data' in ack) {
+    if (ack.data.change) applyOwnChange(ack.data.change);
+    return { ok: true };
+  }
+  const text = errorBodyMessage(ack.error) ?? '';
+  // Field errors read "field: sentence"; the reader needs the sentence.
+  return { ok: false, error: text.replace(/^[a-z_]+: /, '') };
+}
+
+export async function reactToMessage(messageId: number, emoji: string, add: boolean): Promise<ChangeAnswer> {
+  return answer(await socketService.request('react', { message_id: messageId, emoji, add }));
+}
+
+export async function editMessage(messageId: number, text: string): Promise<ChangeAnswer> {
+  return answer(await socketService.request('edit', { message_id: messageId, text }));
+}
+
+export async function unsendMessage(messageId: number): Promise<ChangeAnswer> {
+  return answer(await socketService.request('unsend', { message_id: messageId }));
+}
+
+export async function hideMessage(messageId: number): Promise<ChangeAnswer> {
+  return answer(await socketService.request('hide', { message_id: messageId }));
+}
+
+/** Whether the user may still edit (or unsend) a message sent at `createdAt`, by this server's windows. */
+export function withinWindow(createdAt: string, kind: 'edit' | 'unsend', now = Date.now()): boolean {
+  const rules = socketService.serverRules();
+  const windowMs = kind === 'edit' ? (rules?.edit_window_ms ?? DEFAULT_EDIT_WINDOW_MS) : (rules?.unsend_window_ms ?? DEFAULT_UNSEND_WINDOW_MS);
+  const sent = Date.parse(createdAt);
+  return !Number.isNaN(sent) && now - sent <= windowMs;
+}
