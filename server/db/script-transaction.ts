@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Db } from './open-database';
 
@@ -46,18 +45,6 @@ export class ScriptError extends Error {
  */
 export async function scriptTransaction<T>(db: Db, work: (tx: ScriptTransaction) => Promise<T>): Promise<T> {
   const client: unknown = (db as { $client?: unknown }).$client;
-  if (client instanceof PGlite) {
-    // PGlite's transaction holds its connection for us alone until the callback settles.
-    return client.transaction(async (tx) => {
-      const run = async (statements: string[]) => {
-        const results = await tx.exec(statements.join(';\n')).catch((error: unknown) => {
-          throw new ScriptError(statements, error);
-        });
-        return results.map((result) => result.rows as Row[]);
-      };
-      return work({ run, commit: run });
-    });
-  }
   if (client instanceof pg.Pool) {
     const connection = await client.connect();
     let begun = false;
@@ -80,7 +67,7 @@ export async function scriptTransaction<T>(db: Db, work: (tx: ScriptTransaction)
       throw error;
     }
   }
-  throw new Error('scriptTransaction: neither a PGlite nor a node-postgres database');
+  throw new Error('scriptTransaction: not a node-postgres pool');
 }
 
 /** An integer as a SQL literal (refuses anything else, so nothing but digits reaches the script). */
