@@ -105,7 +105,8 @@ async function openPool(pool: pg.Pool, migrationsFolder: string, migrateOnStart 
  */
 async function openPglite(dir: string | null, migrationsFolder: string, onCrash: (error: Error) => void): Promise<Database> {
   const host = await startPgliteWorker({ dataDir: dir, onCrash });
-  const pool = new pg.Pool({ host: host.socketDir, user: 'postgres', database: 'postgres', max: 1 });
+  // Never closed for idleness: a new connection costs a session reset and the batch's PREPAREs.
+  const pool = new pg.Pool({ host: host.socketDir, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0 });
   // A connection error surfaces on the query that hit it; the pool must not crash the process for it.
   pool.on('error', () => {});
   try {

@@ -2,11 +2,38 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { expect, it, vi } from 'vitest';
 import { startPgliteWorker } from './pglite-host';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
+
+it('gives each client a fresh session, as a Postgres backend would: no prepared statement, setting or open transaction of the one before', async () => {
+  const host = await startPgliteWorker({ dataDir: null, onCrash: () => {} });
+  const connect = async () => {
+    const client = new pg.Client({ host: host.socketDir, user: 'postgres', database: 'postgres' });
+    await client.connect();
+    return client;
+  };
+  try {
+    const first = await connect();
+    await first.query('prepare probe(int) as select $1::int as v');
+    await first.query("set application_name = 'first'");
+    await first.query('begin');
+    await first.query('create table left_open (x int)');
+    await first.end();
+
+    const second = await connect();
+    await second.query('prepare probe(int) as select $1::int + 1 as v');
+    const { rows } = await second.query("select current_setting('application_name') as name, to_regclass('left_open') as t");
+    expect(rows).toEqual([{ name: '', t: null }]);
+    expect((await second.query('execute probe(1)')).rows).toEqual([{ v: 2 }]);
+    await second.end();
+  } finally {
+    await host.close();
+  }
+}, 120_000);
 
 it('reports a worker that dies while open once, and a closed one never', async () => {
   const onCrash = vi.fn();

@@ -27,8 +27,10 @@ const db = await PGlite.create(dataDir ?? undefined).catch((error) => {
 
 // One statement stream at a time reaches PGlite. A connection inside a transaction keeps PGlite to
 // itself until it ends it; the others' messages wait in the queue meanwhile.
-/** @type {{ connection: Connection, messages: Buffer }[]} */
+/** @type {{ connection: Connection, messages: Buffer | null }[]} */
 const queue = [];
+/** @type {Set<Connection>} */
+const open = new Set();
 /** @type {Connection | null} */
 let inTransaction = null;
 let running = false;
@@ -42,6 +44,10 @@ async function runQueue() {
       if (index < 0 || queue.length === 0) break;
       const [{ connection, messages }] = queue.splice(index, 1);
       if (connection.closed) continue;
+      if (messages === null) {
+        await db.exec('discard all');
+        continue;
+      }
       const reply = await db.execProtocolRaw(messages);
       inTransaction = db.isInTransaction() ? connection : null;
       if (reply.length > 0) connection.socket.write(reply);
@@ -59,6 +65,7 @@ class Connection {
     this.started = false;
     this.closed = false;
     socket.setNoDelay(true);
+    open.add(this);
     socket.on('data', (data) => this.receive(data));
     socket.on('error', () => socket.destroy());
     socket.on('close', () => this.close());
@@ -78,6 +85,10 @@ class Connection {
       else if (code === CANCEL_REQUEST) this.socket.end(); // nothing to cancel: no backend process
       else if (code === PROTOCOL_3) {
         this.started = true;
+        // PGlite has one session for every client: what the previous connection left in it
+        // (prepared statements, settings, advisory locks) must not meet the next one, as with a
+        // Postgres backend of its own. Only when no other client is sharing the session now.
+        if (open.size === 1) this.enqueue(null);
         this.enqueue(Buffer.from(packet));
       } else this.socket.destroy();
     }
@@ -96,7 +107,7 @@ class Connection {
     this.enqueue(messages);
   }
 
-  /** @param {Buffer} messages */
+  /** @param {Buffer | null} messages null: reset the session (discard all) */
   enqueue(messages) {
     queue.push({ connection: this, messages });
     runQueue().catch(fail);
@@ -105,6 +116,7 @@ class Connection {
   close() {
     if (this.closed) return;
     this.closed = true;
+    open.delete(this);
     // A client gone mid-transaction (a crash, a dropped pool connection) must not leave PGlite in it.
     if (inTransaction === this) {
       inTransaction = null;
