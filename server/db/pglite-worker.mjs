@@ -27,13 +27,20 @@ const db = await PGlite.create(dataDir ?? undefined).catch((error) => {
 
 // One statement stream at a time reaches PGlite. A connection inside a transaction keeps PGlite to
 // itself until it ends it; the others' messages wait in the queue meanwhile.
-/** @type {{ connection: Connection, messages: Buffer | null }[]} */
+const RESET = Symbol('reset the session');
+const ROLLBACK = Symbol('roll back a departed client');
+/** @type {{ connection: Connection, messages: Buffer | typeof RESET | typeof ROLLBACK }[]} */
 const queue = [];
 /** @type {Set<Connection>} */
 const open = new Set();
 /** @type {Connection | null} */
 let inTransaction = null;
 let running = false;
+
+async function rollback() {
+  await db.exec('rollback');
+  inTransaction = null;
+}
 
 async function runQueue() {
   if (running) return;
@@ -43,14 +50,21 @@ async function runQueue() {
       const index = inTransaction ? queue.findIndex((item) => item.connection === inTransaction) : 0;
       if (index < 0 || queue.length === 0) break;
       const [{ connection, messages }] = queue.splice(index, 1);
+      if (messages === ROLLBACK) {
+        // Only the transaction of the client that went away, never one another client opened since.
+        if (inTransaction === connection) await rollback();
+        continue;
+      }
       if (connection.closed) continue;
-      if (messages === null) {
+      if (messages === RESET) {
         await db.exec('discard all');
         continue;
       }
       const reply = await db.execProtocolRaw(messages);
       inTransaction = db.isInTransaction() ? connection : null;
-      if (reply.length > 0) connection.socket.write(reply);
+      // Gone while its statement ran, inside a transaction: nobody will ever end it.
+      if (inTransaction === connection && connection.closed) await rollback();
+      else if (reply.length > 0) connection.socket.write(reply);
     }
   } finally {
     running = false;
@@ -88,7 +102,7 @@ class Connection {
         // PGlite has one session for every client: what the previous connection left in it
         // (prepared statements, settings, advisory locks) must not meet the next one, as with a
         // Postgres backend of its own. Only when no other client is sharing the session now.
-        if (open.size === 1) this.enqueue(null);
+        if (open.size === 1) this.enqueue(RESET);
         this.enqueue(Buffer.from(packet));
       } else this.socket.destroy();
     }
@@ -107,7 +121,7 @@ class Connection {
     this.enqueue(messages);
   }
 
-  /** @param {Buffer | null} messages null: reset the session (discard all) */
+  /** @param {Buffer | typeof RESET | typeof ROLLBACK} messages */
   enqueue(messages) {
     queue.push({ connection: this, messages });
     runQueue().catch(fail);
@@ -117,11 +131,9 @@ class Connection {
     if (this.closed) return;
     this.closed = true;
     open.delete(this);
-    // A client gone mid-transaction (a crash, a dropped pool connection) must not leave PGlite in it.
-    if (inTransaction === this) {
-      inTransaction = null;
-      db.exec('rollback').then(() => runQueue(), fail);
-    }
+    // A client gone mid-transaction (a crash, a dropped pool connection) must not leave PGlite in
+    // it: rolled back through the queue, so it never runs beside a statement (runQueue).
+    if (inTransaction === this) this.enqueue(ROLLBACK);
   }
 }
 
