@@ -11,7 +11,7 @@ test('switching the language changes the UI, is stored in locale and on the serv
   await expect(page.getByRole('radio', { name: 'Español' })).toBeChecked();
 
   await expect(page.getByRole('status').filter({ hasText: 'Idioma guardado.' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Mensajes' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Mensajes', exact: true })).toBeVisible();
   await expect(page.getByRole('searchbox', { name: 'Buscar personas' })).toBeVisible();
   expect((await readStorage(page)).locale).toBe('es');
 
@@ -21,5 +21,5 @@ test('switching the language changes the UI, is stored in locale and on the serv
   expect((await info.json()).language).toBe('es');
   await page.evaluate(() => window.localStorage.removeItem('locale'));
   await page.reload();
-  await expect(page.getByRole('heading', { name: 'Mensajes' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Mensajes', exact: true })).toBeVisible();
 });
