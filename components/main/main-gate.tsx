@@ -1,7 +1,7 @@
 'use client';
 
-import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { usePathname } from 'next/navigation';
+import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useParams } from 'next/navigation';
 import { loadUser, type GuardResult } from '@/lib/session/guard';
 import { getStoredToken } from '@/lib/session/storage';
 import { navigate } from '@/lib/navigation';
@@ -57,12 +57,17 @@ export function MainGate({ children }: { children: ReactNode }) {
   }, []);
 
   // Offline, the service worker answers every address under /main with /main's cached page, so the
-  // router starts at /main whatever the address bar says (a conversation's own address, say). Once
-  // the area opens, the router follows the address bar.
-  const pathname = usePathname();
+  // page shows /main whatever the address bar says (a conversation's own address, say). Once the
+  // area opens (once, before anyone can navigate), a page that does not match its address loads
+  // again from the server.
+  const shownPeer = useParams<{ peerId?: string }>()?.peerId ?? null;
+  const addressChecked = useRef(false);
   useEffect(() => {
-    if (allowed && pathname !== null && window.location.pathname !== pathname) navigate(`${window.location.pathname}${window.location.search}`);
-  }, [allowed, pathname]);
+    if (!allowed || addressChecked.current) return;
+    addressChecked.current = true;
+    const addressPeer = /^\/main\/([^/]+)\/?$/.exec(window.location.pathname)?.[1] ?? null;
+    if (addressPeer !== shownPeer) window.location.replace(window.location.href);
+  }, [allowed, shownPeer]);
 
   const offline = useSyncExternalStore(subscribeOnline, () => !navigator.onLine, () => false);
   if (!allowed && offline) return <OfflineStart />;
