@@ -43,7 +43,7 @@ async function start(rows: Conversation[] = [conversation(2, message(1)), conver
   startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
   socket = connectFakeSocket(ME);
   socket.ackResponder = async (event, payload) => {
-    if (event === 'sync') return { data: { messages: [], last_seq: 2, has_more: false } };
+    if (event === 'sync') return { data: { messages: [], changes: [], through: 2, last_seq: 2, has_more: false } };
     if (event === 'presence_subscribe') {
       const ids = (payload as { user_ids: number[] }).user_ids;
       return { data: { presence: ids.flatMap((id) => (visible[id] ? [visible[id]] : [])) } };

@@ -8,7 +8,7 @@ import { initI18n } from '@/lib/i18n';
 import { createMemoryOutboxStorage } from '@/lib/outbox/outbox-storage';
 import { setNavigator } from '@/lib/navigation';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
-import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
+import { defaultAck, type FakeSocket } from '@/lib/socket/testing/fake-socket';
 import { useNotificationStore } from '@/lib/stores/notification-store';
 import { publishUser } from '@/lib/stores/session-store';
 import { settle } from '@/lib/testing/deferred';
@@ -59,8 +59,8 @@ async function start(rows: Conversation[]): Promise<void> {
   startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
   socket = connectFakeSocket(ME);
   socket.ackResponder = async (event, payload) => {
-    if (event === 'sync') return { data: { messages: [], last_seq: 1, has_more: false } };
-    return { data: payload ?? null };
+    if (event === 'sync') return { data: { messages: [], changes: [], through: 1, last_seq: 1, has_more: false } };
+    return defaultAck(event, payload);
   };
   await vi.waitFor(() => expect(useNotificationStore.getState().loaded).toBe(true));
   await settle();
