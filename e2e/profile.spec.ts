@@ -7,6 +7,7 @@ import { AccountPage } from './pages/account-page';
 import { ChatPage } from './pages/chat-page';
 import { SettingsDialog } from './pages/settings-dialog';
 import { target } from './support/env';
+import { EMULATOR } from './support/requirements';
 import { People } from './support/people/people';
 
 test.describe.configure({ timeout: 120_000 });
@@ -70,8 +71,7 @@ test('a chosen name stays after signing out and in again, though the provider st
   await expect(page.getByLabel('Signed in user')).toContainText(chosen);
 });
 
-test('an account with no name shows as "Unknown user" to others until it adds one', async ({ browser, bob }) => {
-  test.skip(!target.emulatorHost, 'The test-account form exists only where the Auth emulator does.');
+test('an account with no name shows as "Unknown user" to others until it adds one', { tag: EMULATOR }, async ({ browser, bob }) => {
   // A provider account without a display name: the name typed is only invisible characters.
   const nameless = { name: '\u200B', email: newPerson('nameless').email };
   await new People(target).recordFormPerson(nameless);
