@@ -201,6 +201,8 @@ test.describe('installable', () => {
     // Online: the area opens where the address says (the conversation), and the message goes, once.
     await bob.context.setOffline(false);
     await expect(bob.chat.thread(alice.person.name).getByText('on the train, no signal')).toBeVisible();
+    // Sent, so not a draft any more: the reload did not bring it back into the box.
+    await expect(bob.page.getByRole('textbox', { name: 'Message' })).toHaveValue('');
     await expect(bob.main.signedInUser).toContainText(bob.person.name);
     await expect(alice.chat.thread(bob.person.name).getByText('on the train, no signal')).toHaveCount(1);
   });

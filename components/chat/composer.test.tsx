@@ -5,6 +5,7 @@ import { UploadCancelledError, UploadError, uploadFile, type UploadOptions } fro
 import { MAX_MESSAGE_LENGTH, type Attachment } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
 import { deferred, type Deferred } from '@/lib/testing/deferred';
+import { appDrafts } from '@/lib/drafts/drafts';
 import { Composer } from './composer';
 
 vi.mock('@/lib/api/uploads', async (importOriginal) => {
@@ -260,5 +261,15 @@ describe('Composer: files pasted or dropped, and drafts', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('');
   });
-});
 
+  it('removes the draft the moment the text is sent, before the typing delay (a reload right after sending)', async () => {
+    const user = userEvent.setup();
+    const key = { userId: 8, peerId: 2 };
+    render(<Composer onSend={vi.fn()} placeholder="…" draftKey={key} />);
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'on the train');
+    await vi.waitFor(async () => expect(await appDrafts().load(8, 2)).toBe('on the train'));
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), '{Enter}');
+    // Still mounted, no page hide: nothing but the send itself removed it.
+    expect(await appDrafts().load(8, 2)).toBeNull();
+  });
+});

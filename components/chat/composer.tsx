@@ -45,7 +45,7 @@ export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, a
   const fileInput = useRef<HTMLInputElement>(null);
   const upload = useAttachment();
   const { attachment, pick } = upload;
-  useDraft(draftKey, text, setText);
+  const discardDraft = useDraft(draftKey, text, setText);
   const form = useRef<HTMLFormElement>(null);
   const dragging = useFileDrop(form, pick);
 
@@ -71,6 +71,7 @@ export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, a
     if (blocked) return;
     if (attachment) onSend(trimmed, attachment);
     else onSend(trimmed);
+    discardDraft();
     setText('');
     upload.clear();
   }

@@ -30,6 +30,13 @@ describe('MessageItem', () => {
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
   });
 
+  it('says nothing more than the time under an own message read already, when "Seen" is under a later one', () => {
+    render(<MessageItem message={own({ status: 'sent', read_at: '2026-11-23T10:00:00.000Z' })} own language="en" />);
+    expect(screen.getByText('hello')).toBeTruthy();
+    expect(screen.queryByText('Sent')).toBeNull();
+    expect(screen.queryByTestId('seen')).toBeNull();
+  });
+
   it('says an own message waits for the connection while there is none', () => {
     useConnectionStore.getState().setStatus('connecting');
     render(<MessageItem message={own({ status: 'sending', id: null })} own language="en" />);

@@ -132,7 +132,8 @@ export const MessageItem = memo(function MessageItem({ message, own, language, s
               {t('messageActions.edited')}
             </span>
           ) : null}
-          {own && !seenTime ? <MessageStatus message={message} /> : null}
+          {/* Read already, with "Seen" under a later message: "Sent" here would say less than is known. */}
+          {own && !seenTime && !(message.status === 'sent' && message.read_at !== null) ? <MessageStatus message={message} /> : null}
           {seenTime ? (
             <span className={styles.status} data-testid="seen" title={formatFull(seenTime, language)}>
               {t('messageActions.seenAt', { time: formatClock(seenTime, language) })}

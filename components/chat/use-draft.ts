@@ -1,7 +1,7 @@
 // The composer's text kept as a draft of its conversation (lib/drafts): restored when the
 // conversation opens again (after switching or a reload), saved as the user types, removed when
 // the text is sent or cleared.
-import { useEffect, useRef, type Dispatch, type SetStateAction } from 'react';
+import { useCallback, useEffect, useRef, type Dispatch, type SetStateAction } from 'react';
 import { appDrafts } from '@/lib/drafts/drafts';
 
 export interface DraftKey {
@@ -17,7 +17,12 @@ function save(key: DraftKey, text: string): void {
     .catch((error: unknown) => console.error('Saving the draft failed', error));
 }
 
-export function useDraft(key: DraftKey | null, text: string, setText: Dispatch<SetStateAction<string>>): void {
+/**
+ * Keeps `text` as the draft of `key`'s conversation. Returns `discard`, for the moment the text is
+ * sent: the draft is removed at once, not after the typing delay, so a reload or a closed tab
+ * right after sending never brings the sent text back into the box.
+ */
+export function useDraft(key: DraftKey | null, text: string, setText: Dispatch<SetStateAction<string>>): () => void {
   const userId = key?.userId ?? null;
   const peerId = key?.peerId ?? null;
   // Nothing is saved before the stored draft is read: the empty box would overwrite it.
@@ -60,4 +65,9 @@ export function useDraft(key: DraftKey | null, text: string, setText: Dispatch<S
     const timer = setTimeout(() => save({ userId, peerId }, text), SAVE_DELAY_MS);
     return () => clearTimeout(timer);
   }, [userId, peerId, text]);
+
+  return useCallback(() => {
+    latest.current = '';
+    if (userId !== null && peerId !== null) save({ userId, peerId }, '');
+  }, [userId, peerId]);
 }
