@@ -48,6 +48,24 @@ describe('catch-up by seq', () => {
     expect(catchUp.cursor()).toBe(1_203);
   });
 
+  it('asks for the next page before applying the one it has (the server reads while the client renders)', async () => {
+    const fake = server(1_000, 500);
+    const asked: number[] = [];
+    const catchUp = createCatchUp({
+      sync: fake.sync,
+      isReady: () => true,
+      apply: (messages) => {
+        asked.push(fake.calls.length);
+        apply(messages);
+      },
+    });
+    catchUp.begin(0);
+    await vi.waitFor(() => expect(catchUp.cursor()).toBe(1_000));
+    // Applying page 1, the request for page 2 was out already; page 2 was the last.
+    expect(asked).toEqual([2, 2]);
+    expect(applied.map((m) => m.seq)).toEqual(Array.from({ length: 1_000 }, (_, i) => 1 + i));
+  });
+
   it('moves the cursor over live messages only while they are contiguous', () => {
     const fake = server(0);
     const catchUp = createCatchUp({ sync: fake.sync, isReady: () => false, apply });
