@@ -11,7 +11,7 @@ import { readStorage } from './support/storage';
 const CANNOT = "You can't message this person.";
 // A refused send, as the message says it (lib/api/user-message.ts: the same words for a block, a
 // policy and a deleted account, so nobody learns which).
-const REFUSED = 'Not sent: This person can’t receive messages any more.';
+const REFUSED = 'Not sent: You can’t send messages to this person.';
 
 async function twoPeople(browser: Parameters<typeof signInNewContext>[0]) {
   const [aliceName, bobName] = [newPerson('Alice'), newPerson('Bob')];

@@ -138,8 +138,8 @@ describe('ThreadView', () => {
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'are you there?{Enter}');
     // In the message itself, and in the thread's live region for screen readers.
-    expect(await screen.findByText('Not sent: This person can’t receive messages any more.', { selector: 'span' })).toBeTruthy();
-    expect(screen.getAllByRole('status').some((status) => status.textContent === 'Not sent: This person can’t receive messages any more.')).toBe(true);
+    expect(await screen.findByText('Not sent: You can’t send messages to this person.', { selector: 'span' })).toBeTruthy();
+    expect(screen.getAllByRole('status').some((status) => status.textContent === 'Not sent: You can’t send messages to this person.')).toBe(true);
 
     socket.ackResponder = async (_event, payload) => {
       const send = payload as SendPayload;

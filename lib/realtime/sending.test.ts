@@ -90,8 +90,8 @@ describe('sending through the messaging session', () => {
     socket.ackResponder = async (event, payload) =>
       event === 'send' ? { error: { non_field_errors: ['recipient_id: unknown user.'] } } : defaultAck(event, payload);
     const result = await sendMessage(2, 'hi');
-    expect(result).toMatchObject({ status: 'failed', error: 'This person can’t receive messages any more.' });
-    expect(thread()?.messages[0]).toMatchObject({ id: null, status: 'failed', error: 'This person can’t receive messages any more.' });
+    expect(result).toMatchObject({ status: 'failed', error: 'You can’t send messages to this person.' });
+    expect(thread()?.messages[0]).toMatchObject({ id: null, status: 'failed', error: 'You can’t send messages to this person.' });
   });
 
   it('while offline the message waits as sending and goes out once connected, exactly once', async () => {

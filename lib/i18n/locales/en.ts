@@ -163,7 +163,7 @@ export const en = {
     tooLarge: 'That is too large to send.',
     rateLimited: 'That was a lot at once. Wait a moment and try again.',
     server: 'Parley is having trouble right now. Try again in a moment.',
-    recipientGone: 'This person can’t receive messages any more.',
+    recipientGone: 'You can’t send messages to this person.',
     attachmentGone: 'The attached file is no longer available.',
     invalid: 'Parley couldn’t accept that.',
     unknown: 'Something went wrong. Please try again.',

@@ -174,7 +174,7 @@ export const es: Translation = {
     tooLarge: 'Es demasiado grande para enviarlo.',
     rateLimited: 'Demasiado a la vez. Espera un momento y vuelve a intentarlo.',
     server: 'Parley tiene problemas ahora mismo. Vuelve a intentarlo en un momento.',
-    recipientGone: 'Esta persona ya no puede recibir mensajes.',
+    recipientGone: 'No puedes enviar mensajes a esta persona.',
     attachmentGone: 'El archivo adjunto ya no está disponible.',
     invalid: 'Parley no ha podido aceptarlo.',
     unknown: 'Algo ha salido mal. Vuelve a intentarlo.',

@@ -174,7 +174,7 @@ export const fr: Translation = {
     tooLarge: 'C’est trop volumineux pour être envoyé.',
     rateLimited: 'Beaucoup d’un coup. Patientez un instant puis réessayez.',
     server: 'Parley rencontre un problème. Réessayez dans un instant.',
-    recipientGone: 'Cette personne ne peut plus recevoir de messages.',
+    recipientGone: 'Vous ne pouvez pas envoyer de messages à cette personne.',
     attachmentGone: 'Le fichier joint n’est plus disponible.',
     invalid: 'Parley n’a pas pu accepter cela.',
     unknown: 'Un problème est survenu. Veuillez réessayer.',
