@@ -1,10 +1,16 @@
-// PGlite's worker thread: a worker that dies takes the server with it, a closed one says nothing.
-import { execFile } from 'node:child_process';
+// PGlite's worker thread: a worker that dies takes the server with it, a closed one says nothing,
+// and a commit it acknowledged is on disk.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { expect, it, vi } from 'vitest';
+import { openDatabase } from './open-database';
 import { startPgliteWorker } from './pglite-host';
+import { rows } from './raw-rows';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -54,4 +60,38 @@ it('ends the process with one line on stderr by default (never a half-alive serv
     (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
   );
   expect(outcome).toEqual({ code: 1, stderr: "PGlite's worker stopped: its thread exited with code 1; exiting.\n" });
+}, 120_000);
+
+it('keeps every commit it acknowledged through a kill -9 of the process', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'parley-durability-'));
+  try {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/test/commit-until-killed.ts', dir], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    let printed = '';
+    let acknowledged = 0;
+    await new Promise<void>((resolve, reject) => {
+      child.once('exit', () => reject(new Error(`exited before committing enough:\n${printed}`)));
+      child.stdout.on('data', (chunk: Buffer) => {
+        printed += chunk.toString('utf8');
+        acknowledged = Number(printed.trimEnd().split('\n').at(-1));
+        // Killed while it commits as fast as it can: the last commit was acknowledged a moment ago.
+        if (acknowledged >= 50) {
+          child.kill('SIGKILL');
+          resolve();
+        }
+      });
+    });
+    await exited;
+    const { db, close } = await openDatabase({ dataDir: dir });
+    try {
+      const [row] = await rows<{ count: number; highest: number }>(db, sql`select count(*)::int as count, max(n) as highest from durability_probe`);
+      // Every acknowledged commit survived; one more may have committed before its number was read.
+      expect(row!.highest).toBeGreaterThanOrEqual(acknowledged);
+      expect(row!.count).toBe(row!.highest);
+    } finally {
+      await close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }, 120_000);
