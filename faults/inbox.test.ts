@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MessagePayload } from '../lib/contract';
+import type { MessageChange, MessagePayload } from '../lib/contract';
 import { Inbox } from './inbox';
 
 const ME = 7;
@@ -49,5 +49,22 @@ describe('the simulated client’s inbox', () => {
     inbox.add(message(12, 2, 8, 9));
     expect(inbox.anomalies).toHaveLength(3);
     expect(inbox.size).toBe(1);
+  });
+
+  it('reports a seq that arrives again as another change, naming both copies', () => {
+    const inbox = new Inbox(ME);
+    const edit: MessageChange = { kind: 'edit', seq: 2, message_id: 10, peer_id: 8, text: 'new', edited_at: '2026-01-01T00:00:01.000Z' };
+    inbox.add(message(10, 1));
+    expect(inbox.addChange(edit)).toBe(true);
+    expect(inbox.addChange({ ...edit })).toBe(false);
+    expect(inbox.anomalies).toEqual([]);
+    inbox.addChange({ ...edit, text: 'other' });
+    // The same change with its keys in another order is another copy too: the server sends one shape.
+    const { kind, ...rest } = edit;
+    inbox.addChange({ ...rest, kind } as MessageChange);
+    expect(inbox.anomalies).toEqual([
+      `seq 2 is two different changes: ${JSON.stringify(edit)} then ${JSON.stringify({ ...edit, text: 'other' })}`,
+      `seq 2 is two different changes: ${JSON.stringify(edit)} then ${JSON.stringify({ ...rest, kind })}`,
+    ]);
   });
 });

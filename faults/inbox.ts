@@ -68,7 +68,9 @@ export class Inbox {
   addChange(change: MessageChange): boolean {
     const held = this.changes.get(change.seq);
     if (held) {
-      if (JSON.stringify(held) !== JSON.stringify(change)) this.anomalies.push(`seq ${change.seq} is two different changes`);
+      // Compared as JSON, key order included: the server sends every copy of a seq as one object.
+      const [first, second] = [JSON.stringify(held), JSON.stringify(change)];
+      if (first !== second) this.anomalies.push(`seq ${change.seq} is two different changes: ${first} then ${second}`);
       this.redundant++;
       return false;
     }

@@ -46,7 +46,9 @@ const VERSIONED = new Set<MessageChange['kind']>(['reaction', 'edit', 'unsend'])
  * Gives each change its account's next seq (the accounts must be locked by this transaction:
  * `locked`, updated here), writes the event rows and the accounts' new last_seq, and for a change
  * to one message's state, that side's version of the message. Returns the changes with their seqs,
- * in the order given.
+ * in the order given, read back from the rows as stored: what goes out live and in the ack is then
+ * the very object `sync` returns for that seq, down to the order of its keys (jsonb orders them its
+ * own way), so a client that meets one seq twice sees one change (docs/DELIVERY.md).
  */
 export async function appendChanges(
   tx: Db,
@@ -55,15 +57,19 @@ export async function appendChanges(
   changes: readonly ChangeFor[],
 ): Promise<(MessageChange & { userId: number })[]> {
   if (changes.length === 0) return [];
-  const written = changes.map((change) => {
+  const numbered = changes.map((change) => {
     const account = locked.get(change.userId);
     if (!account) throw new Error(`account ${change.userId} is not locked by this change`);
     account.lastSeq += 1;
-    return { ...change, seq: account.lastSeq } as MessageChange & { userId: number };
+    return { ...change, seq: account.lastSeq };
   });
-  await tx.insert(messageEvents).values(
-    written.map(({ userId, seq, kind, message_id: messageId, ...state }) => ({ userId, seq, kind, messageId, state })),
-  );
+  const stored = await tx
+    .insert(messageEvents)
+    .values(numbered.map(({ userId, seq, kind, message_id: messageId, ...state }) => ({ userId, seq, kind, messageId, state })))
+    .returning({ userId: messageEvents.userId, seq: messageEvents.seq, kind: messageEvents.kind, messageId: messageEvents.messageId, state: messageEvents.state });
+  // RETURNING lists the rows in the order of VALUES; matched by (account, seq) all the same.
+  const byKey = new Map(stored.map((row) => [`${row.userId}:${row.seq}`, row]));
+  const written = numbered.map(({ userId, seq }) => ({ userId, ...toMessageChange(byKey.get(`${userId}:${seq}`)!) }));
   const seqs = new Map(written.map((change) => [change.userId, change.seq]));
   await tx.execute(sql`update users set last_seq = v.seq
     from (values ${sql.join([...seqs].map(([id, seq]) => sql`(${id}::int, ${seq}::bigint)`), sql`, `)}) as v(id, seq)

@@ -1,7 +1,8 @@
-// The statements of a message batch (message-batch.ts), as script text with their values as
-// literals (script-transaction.ts), and the rows they return as the schema's row types.
+// The statements of a message batch (message-batch.ts), prepared once per connection and run in
+// scripts with their values as literals (script-transaction.ts), and the rows they return as the
+// schema's row types.
 import type { MessageRow, UploadRow } from './schema';
-import { sqlInt, sqlText, type Row } from './script-transaction';
+import { execute, prepared, sqlInt, sqlText, type Row, type Statement } from './script-transaction';
 
 /** A message that gets a row: what is inserted, in the batch's order (`i`). */
 export interface FreshRow {
@@ -15,25 +16,30 @@ export interface FreshRow {
   recipient_seq: number;
 }
 
-const intArray = (values: readonly number[]) => `array[${values.map(sqlInt).join(',')}]::int[]`;
-const json = (value: unknown) => `${sqlText(JSON.stringify(value))}::json`;
+// Array and JSON values as the literals of a prepared statement's typed parameters.
+const intArray = (values: readonly number[]) => sqlText(`{${values.map(sqlInt).join(',')}}`);
+const json = (value: unknown) => sqlText(JSON.stringify(value));
+
+const LOCK_USERS = prepared('batch_lock_users', ['int[]'], `select id, is_active, last_seq from users where id = any($1) order by id for update`);
 
 /** Locks the users, lowest id first, in one statement; missing users are simply absent. */
-export const lockUsers = (ids: readonly number[]) =>
-  `select id, is_active, last_seq from users where id = any(${intArray(ids)}) order by id for update`;
+export const lockUsers = (ids: readonly number[]): Statement => execute(LOCK_USERS, intArray(ids));
 
 /**
  * Rows already stored under these (sender, client_id) pairs, each with its upload as JSON (or
  * null): one probe of the unique index per pair (LATERAL … LIMIT 1 keeps the planner from hashing
  * a scan of messages instead).
  */
-export const findStored = (pairs: readonly { senderId: number; clientId: string }[]) => `
+export const findStored = (pairs: readonly { senderId: number; clientId: string }[]): Statement =>
+  execute(FIND_STORED, json(pairs.map(({ senderId, clientId }) => ({ s: senderId, c: clientId }))));
+
+const FIND_STORED = prepared('batch_find_stored', ['json'], `
   select m.id, m.sender_id, m.recipient_id, m.client_id, m.text, m.attachment_id, m.attachment_removed,
     m.sender_seq, m.recipient_seq, m.created_at, m.read_at, m.seen_at, m.edited_at, m.deleted_at, m.reactions,
     m.sender_version, m.recipient_version, to_json(u) as upload
-  from json_to_recordset(${json(pairs.map(({ senderId, clientId }) => ({ s: senderId, c: clientId })))}) as k(s int, c text)
+  from json_to_recordset($1) as k(s int, c text)
   cross join lateral (select * from messages where sender_id = k.s and client_id = k.c limit 1) m
-  left join uploads u on u.id = m.attachment_id`;
+  left join uploads u on u.id = m.attachment_id`);
 
 /**
  * The (sender, recipient) pairs of the batch whose messages must be refused: a block either way,
@@ -43,24 +49,29 @@ export const findStored = (pairs: readonly { senderId: number; clientId: string 
  * same round trip, so it sees every block and setting committed before the locks were granted:
  * blocking takes the same user locks (blocks.ts), and a setting is a write to the locked row.
  */
-export const findRefusedPairs = (pairs: readonly { senderId: number; recipientId: number }[]) => `
+export const findRefusedPairs = (pairs: readonly { senderId: number; recipientId: number }[]): Statement =>
+  execute(FIND_REFUSED_PAIRS, json(pairs.map(({ senderId, recipientId }) => ({ s: senderId, r: recipientId }))));
+
+const FIND_REFUSED_PAIRS = prepared('batch_find_refused_pairs', ['json'], `
   select p.s as sender_id, p.r as recipient_id
-  from json_to_recordset(${json(pairs.map(({ senderId, recipientId }) => ({ s: senderId, r: recipientId })))}) as p(s int, r int)
+  from json_to_recordset($1) as p(s int, r int)
   join users ru on ru.id = p.r
   where exists (select 1 from blocks b where b.blocker_id = p.r and b.blocked_id = p.s)
     or exists (select 1 from blocks b where b.blocker_id = p.s and b.blocked_id = p.r)
     or (ru.message_policy <> 'everyone'
       and not exists (select 1 from conversations c where c.user_id = p.r and c.peer_id = p.s)
       and (ru.message_policy = 'nobody'
-        or not exists (select 1 from follows f where f.follower_id = p.r and f.followee_id = p.s)))`;
+        or not exists (select 1 from follows f where f.follower_id = p.r and f.followee_id = p.s)))`);
 
 /**
  * The uploads the batch attaches, locked FOR SHARE until it commits: the sweeper of unattached
  * uploads skips locked rows (SKIP LOCKED), and a row it locked first is seen here only if it
  * survived, so a message never ends up pointing at a deleted file (db/upload-sweep.ts).
  */
-export const findUploads = (ids: readonly string[]) =>
-  `select * from uploads where id = any(array[${ids.map(sqlText).join(',')}]::text[]) for share`;
+export const findUploads = (ids: readonly string[]): Statement => execute(FIND_UPLOADS, json(ids));
+
+const FIND_UPLOADS = prepared('batch_find_uploads', ['json'], `
+  select * from uploads where id in (select json_array_elements_text($1)) for share`);
 
 const ATTACH = `
   attached as (
@@ -73,24 +84,32 @@ const ATTACH = `
  * batch's order, `order by i`, so they ascend with it), and both sides' conversation rows moved to
  * their newest message, the recipient's counting the new ones unread: one row per (user, peer)
  * (ON CONFLICT may touch a row only once), in key order. SET expressions read the row as it was,
- * so last_message_at is judged against the old id. A conversation row's foreign key to a message
- * inserted by the same statement is checked at its end, when the message is there. Uploads carried
- * for the first time are marked attached, which takes them out of the sweeper's reach.
+ * so last_message_at is judged against the old id. Conversation rows have no foreign keys (the
+ * users are locked, the message is inserted right here: schema.ts says why). Uploads carried for
+ * the first time are marked attached, which takes them out of the sweeper's reach.
  */
-export const writeBatch = (fresh: readonly FreshRow[], lastSeqs: ReadonlyMap<number, number>) => `
+export const writeBatch = (fresh: readonly FreshRow[], lastSeqs: ReadonlyMap<number, number>): Statement =>
+  execute(
+    fresh.some((row) => row.attachment_id !== null) ? WRITE_BATCH_ATTACHING : WRITE_BATCH,
+    intArray([...lastSeqs.keys()]),
+    intArray([...lastSeqs.values()]),
+    json(fresh),
+  );
+
+const writeBatchText = (attaching: boolean) => `
   with seqs as (
     update users set last_seq = v.last_seq
-    from unnest(${intArray([...lastSeqs.keys()])}, ${intArray([...lastSeqs.values()])}::bigint[]) as v(id, last_seq)
+    from unnest($1::int[], $2::bigint[]) as v(id, last_seq)
     where users.id = v.id
   ), inserted as (
     insert into messages (sender_id, recipient_id, client_id, text, attachment_id, sender_seq, recipient_seq)
     select sender_id, recipient_id, client_id, "text", attachment_id, sender_seq, recipient_seq
-    from json_to_recordset(${json(fresh)}) as r(
+    from json_to_recordset($3) as r(
       i int, sender_id int, recipient_id int, client_id text, "text" text, attachment_id text,
       sender_seq bigint, recipient_seq bigint)
     order by i
     returning id, sender_id, recipient_id, client_id, attachment_id, created_at
-  ),${fresh.some((row) => row.attachment_id !== null) ? ATTACH : ''} sides as (
+  ),${attaching ? ATTACH : ''} sides as (
     select sender_id as user_id, recipient_id as peer_id, id, created_at, 0 as unread from inserted
     union all
     select recipient_id, sender_id, id, created_at, 1 from inserted
@@ -106,6 +125,10 @@ export const writeBatch = (fresh: readonly FreshRow[], lastSeqs: ReadonlyMap<num
       unread_count = conversations.unread_count + excluded.unread_count
   )
   select id, sender_id, client_id, created_at from inserted`;
+
+const WRITE_BATCH_TYPES = ['int[]', 'bigint[]', 'json'];
+const WRITE_BATCH = prepared('batch_write', WRITE_BATCH_TYPES, writeBatchText(false));
+const WRITE_BATCH_ATTACHING = prepared('batch_write_attaching', WRITE_BATCH_TYPES, writeBatchText(true));
 
 // Raw rows: int8 arrives as a string from node-postgres, timestamps as Dates or strings.
 const int = (value: unknown) => Number(value);

@@ -1,13 +1,11 @@
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { ensurePrivateDir, makeTreePrivate, restrictUmask } from '../security/private-files';
 import { lockDataDir } from './data-dir-lock';
 import { migrateWithLock, pendingMigrations } from './migrate';
+import { exitOnCrash, startPgliteWorker } from './pglite-host';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -34,6 +32,8 @@ export interface DatabaseOptions {
    * Default true: apply them, under the advisory lock that makes concurrent starts safe.
    */
   migrateOnStart?: boolean;
+  /** PGlite's worker died while open. Default: one line on stderr and the process exits. */
+  onPgliteCrash?: (error: Error) => void;
 }
 
 export class PendingMigrationsError extends Error {
@@ -44,28 +44,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const migrationsFolder = options.migrationsFolder ?? path.resolve(process.cwd(), 'drizzle');
 
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl });
-    const db = drizzleNodePg({ client: pool, schema });
-    try {
-      if (options.migrateOnStart === false) {
-        const pending = await pendingMigrations(pool, migrationsFolder);
-        if (pending.length > 0) {
-          throw new PendingMigrationsError(
-            `The database lacks migrations ${pending.join(', ')} and MIGRATE_ON_START=false: run npm run db:migrate first.`,
-          );
-        }
-      } else {
-        await migrateWithLock(pool, migrationsFolder);
-      }
-    } catch (error) {
-      await pool.end();
-      throw error;
-    }
-    return { db, close: () => pool.end() };
+    return openPool(new pg.Pool({ connectionString: options.databaseUrl }), migrationsFolder, options.migrateOnStart);
   }
 
   const dir = options.pgliteDir ?? path.join(options.dataDir ?? '.data', 'pglite');
-  if (dir === 'memory') return openPglite(undefined, migrationsFolder);
+  const onCrash = options.onPgliteCrash ?? exitOnCrash;
+  if (dir === 'memory') return openPglite(null, migrationsFolder, onCrash);
   if (!options.pgliteDir) await ensurePrivateDir(options.dataDir ?? '.data');
   await ensurePrivateDir(dir);
   // Before PGlite touches the folder: a second process would hand out the same ids (data-dir-lock.ts).
@@ -75,7 +59,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // itself, so the whole tree is tightened once it is open, and again when it closes.
     restrictUmask();
     await makeTreePrivate(dir);
-    const database = await openPglite(dir, migrationsFolder);
+    const database = await openPglite(dir, migrationsFolder, onCrash);
     await makeTreePrivate(dir);
     return {
       db: database.db,
@@ -94,14 +78,51 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 }
 
-async function openPglite(dir: string | undefined, migrationsFolder: string): Promise<Database> {
-  const client = await PGlite.create(dir);
-  const db = drizzlePglite({ client, schema });
+async function openPool(pool: pg.Pool, migrationsFolder: string, migrateOnStart = true): Promise<Database> {
+  const db = drizzleNodePg({ client: pool, schema });
   try {
-    await migratePglite(db, { migrationsFolder });
+    if (!migrateOnStart) {
+      const pending = await pendingMigrations(pool, migrationsFolder);
+      if (pending.length > 0) {
+        throw new PendingMigrationsError(
+          `The database lacks migrations ${pending.join(', ')} and MIGRATE_ON_START=false: run npm run db:migrate first.`,
+        );
+      }
+    } else {
+      await migrateWithLock(pool, migrationsFolder);
+    }
   } catch (error) {
-    await client.close();
+    await pool.end();
     throw error;
   }
-  return { db, close: () => client.close() };
+  return { db, close: () => pool.end() };
+}
+
+/**
+ * PGlite in its worker thread (pglite-host.ts), reached through node-postgres over its socket: one
+ * connection, since PGlite runs one statement at a time whatever the number of clients.
+ * Closing ends the pool first (nothing is in flight after it), then the worker.
+ */
+async function openPglite(dir: string | null, migrationsFolder: string, onCrash: (error: Error) => void): Promise<Database> {
+  const host = await startPgliteWorker({ dataDir: dir, onCrash });
+  // Never closed for idleness: a new connection costs a session reset and the batch's PREPAREs.
+  const pool = new pg.Pool({ host: host.socketDir, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0 });
+  // A connection error surfaces on the query that hit it; the pool must not crash the process for it.
+  pool.on('error', () => {});
+  try {
+    const database = await openPool(pool, migrationsFolder);
+    return {
+      db: database.db,
+      close: async () => {
+        try {
+          await database.close();
+        } finally {
+          await host.close();
+        }
+      },
+    };
+  } catch (error) {
+    await host.close();
+    throw error;
+  }
 }

@@ -1,15 +1,69 @@
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Db } from './open-database';
 
 export type Row = Record<string, unknown>;
 
+/**
+ * A statement prepared once per connection (PREPARE), run in scripts as `execute name(values)`:
+ * Postgres then parses and plans it once per connection instead of once per batch. `types` are
+ * its parameters' SQL types, `$1`… in `text`.
+ */
+export interface PreparedStatement {
+  readonly name: string;
+  readonly types: readonly string[];
+  readonly text: string;
+}
+
+/** One statement of a script: SQL text, or a prepared statement with its values as literals. */
+export type Statement = string | { readonly prepared: PreparedStatement; readonly values: readonly string[] };
+
 /** A transaction whose statements go out as scripts: several statements, one round trip. */
 export interface ScriptTransaction {
   /** Runs the statements in order (the first call also opens the transaction); one rows array each. */
-  run(statements: string[]): Promise<Row[][]>;
+  run(statements: Statement[]): Promise<Row[][]>;
   /** Runs the statements, then commits, in the same round trip. */
-  commit(statements: string[]): Promise<Row[][]>;
+  commit(statements: Statement[]): Promise<Row[][]>;
+}
+
+// Every statement defined with prepared(), by name: each connection prepares them all at once.
+const registry = new Map<string, PreparedStatement>();
+
+/** Defines a statement every connection prepares before its first script transaction. */
+export function prepared(name: string, types: readonly string[], text: string): PreparedStatement {
+  if (registry.has(name)) throw new Error(`prepared statement ${name} is defined twice`);
+  const statement = { name, types, text };
+  registry.set(name, statement);
+  return statement;
+}
+
+/** `execute name(v1, v2…)` of a prepared statement; the values are SQL literals (sqlInt, sqlText). */
+export function execute(statement: PreparedStatement, ...values: string[]): Statement {
+  if (values.length !== statement.types.length) throw new TypeError(`${statement.name} takes ${statement.types.length} values`);
+  return { prepared: statement, values };
+}
+
+const textOf = (statement: Statement) =>
+  typeof statement === 'string' ? statement : `execute ${statement.prepared.name}(${statement.values.join(', ')})`;
+
+// How many of the registry's statements each pooled connection has prepared (a discarded
+// connection takes its count along).
+const preparedOn = new WeakMap<object, number>();
+
+/**
+ * Prepares every defined statement on this connection, in a script of its own before its first
+ * transaction, once per connection's life: a PREPARE is not undone by a rollback, so it must not
+ * share a script that may fail halfway. A connection on which it fails is thrown away.
+ */
+async function prepareAll(connection: pg.PoolClient): Promise<void> {
+  if (preparedOn.get(connection) === registry.size) return;
+  const script = [...registry.values()]
+    .slice(preparedOn.get(connection) ?? 0)
+    .map(({ name, types, text }) => `prepare ${name}(${types.join(', ')}) as ${text}`);
+  await connection.query(script.join(';\n')).catch((error: unknown) => {
+    connection.release(true);
+    throw new ScriptError(script, error);
+  });
+  preparedOn.set(connection, registry.size);
 }
 
 /**
@@ -24,8 +78,9 @@ export class ScriptError extends Error {
   readonly table?: string;
   readonly column?: string;
 
-  constructor(statements: string[], error: unknown) {
-    const kinds = statements.map((statement) => statement.trim().split(/\s+/, 1)[0]).join('; ');
+  constructor(statements: Statement[], error: unknown) {
+    // `execute` is named with its statement: which one failed says more than the verb.
+    const kinds = statements.map((statement) => (typeof statement === 'string' ? statement.trim().split(/\s+/, 1)[0] : `execute ${statement.prepared.name}`)).join('; ');
     super(`Failed query (script: ${kinds}): ${error instanceof Error ? error.message : String(error)}`);
     this.name = 'ScriptError';
     const fields = (error ?? {}) as Record<string, unknown>;
@@ -46,25 +101,14 @@ export class ScriptError extends Error {
  */
 export async function scriptTransaction<T>(db: Db, work: (tx: ScriptTransaction) => Promise<T>): Promise<T> {
   const client: unknown = (db as { $client?: unknown }).$client;
-  if (client instanceof PGlite) {
-    // PGlite's transaction holds its connection for us alone until the callback settles.
-    return client.transaction(async (tx) => {
-      const run = async (statements: string[]) => {
-        const results = await tx.exec(statements.join(';\n')).catch((error: unknown) => {
-          throw new ScriptError(statements, error);
-        });
-        return results.map((result) => result.rows as Row[]);
-      };
-      return work({ run, commit: run });
-    });
-  }
   if (client instanceof pg.Pool) {
     const connection = await client.connect();
+    await prepareAll(connection);
     let begun = false;
-    const run = async (statements: string[]) => {
+    const run = async (statements: Statement[]) => {
       const script = begun ? statements : ['begin', ...statements];
       begun = true;
-      const results = (await connection.query(script.join(';\n')).catch((error: unknown) => {
+      const results = (await connection.query(script.map(textOf).join(';\n')).catch((error: unknown) => {
         throw new ScriptError(script, error);
       })) as unknown as pg.QueryResult | pg.QueryResult[];
       return (Array.isArray(results) ? results : [results]).slice(script.length - statements.length).map((result) => result.rows as Row[]);
@@ -80,7 +124,7 @@ export async function scriptTransaction<T>(db: Db, work: (tx: ScriptTransaction)
       throw error;
     }
   }
-  throw new Error('scriptTransaction: neither a PGlite nor a node-postgres database');
+  throw new Error('scriptTransaction: not a node-postgres pool');
 }
 
 /** An integer as a SQL literal (refuses anything else, so nothing but digits reaches the script). */
