@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -5,6 +6,10 @@ const alias = { '@': fileURLToPath(new URL('.', import.meta.url)) };
 
 export default defineConfig({
   test: {
+    // Vitest's default is cores - 1, one worker on a 2-core machine such as CI's; most files
+    // wait on a server, the Auth emulator or a database as much as they compute, so two side by
+    // side use both cores (docs/DECISIONS.md, "Drafts and the test run's length").
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         resolve: { alias },
