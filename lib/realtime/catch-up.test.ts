@@ -121,6 +121,25 @@ describe('catch-up by seq', () => {
     expect(fake.calls.map((call) => call.after)).toEqual([0, 3]);
   });
 
+  it('a refused sync is asked again a little later, and again, until it answers', async () => {
+    const fake = server(30);
+    let refusals = 2;
+    const sync = vi.fn(async (payload: SyncPayload): Promise<Ack<SyncResult>> => (refusals-- > 0 ? { error: { msg: 'Too many requests, slow down.' } } : fake.sync(payload)));
+    const catchUp = createCatchUp({ sync, isReady: () => true, apply });
+    catchUp.begin(10);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sync).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(sync).toHaveBeenCalledTimes(2);
+    expect(catchUp.cursor()).toBe(10);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(sync).toHaveBeenCalledTimes(3);
+    expect(catchUp.cursor()).toBe(30);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sync).toHaveBeenCalledTimes(3);
+    catchUp.stop();
+  });
+
   it('a failed sync leaves the cursor where it was', async () => {
     const sync = vi.fn(async (): Promise<Ack<SyncResult>> => ({ error: { msg: 'operation has timed out' } }));
     const catchUp = createCatchUp({ sync, isReady: () => true, apply });

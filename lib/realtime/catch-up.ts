@@ -5,6 +5,10 @@
 // on the way).
 import type { Ack, MessageChange, MessagePayload, SyncPayload, SyncResult } from '@/lib/contract';
 
+/** A refused sync is asked again after 1 s, then twice as long each time, up to 30 s. */
+const SYNC_RETRY_FIRST_MS = 1_000;
+const SYNC_RETRY_MAX_MS = 30_000;
+
 export interface CatchUpOptions {
   sync: (payload: SyncPayload) => Promise<Ack<SyncResult>>;
   isReady: () => boolean;
@@ -38,6 +42,18 @@ export function createCatchUp({ sync, isReady, apply, onGapFilled, gapDelayMs = 
   let again = false;
   let gapTimer: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  let retries = 0;
+
+  function retryLater(): void {
+    if (stopped || retryTimer !== null) return;
+    const delay = Math.min(SYNC_RETRY_MAX_MS, SYNC_RETRY_FIRST_MS * 2 ** retries);
+    retries += 1;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      if (isReady()) void runSync();
+    }, delay);
+  }
 
   function advance(): void {
     if (cursor === null) return;
@@ -68,7 +84,14 @@ export function createCatchUp({ sync, isReady, apply, onGapFilled, gapDelayMs = 
     let pending = sync({ after });
     for (;;) {
       const ack = await pending;
-      if (stopped || cursor === null || !('data' in ack)) return received; // the next connect (or gap) tries again
+      if (stopped || cursor === null) return received;
+      if (!('data' in ack)) {
+        // Refused (busy, too many requests, a failed query) on a live connection: asked again a
+        // little later; a connection that went syncs anyway when it is back.
+        retryLater();
+        return received;
+      }
+      retries = 0;
       const { messages, changes, through, has_more: hasMore } = ack.data;
       const more = hasMore && through > after && isReady();
       if (more) {
@@ -120,7 +143,9 @@ export function createCatchUp({ sync, isReady, apply, onGapFilled, gapDelayMs = 
     stop() {
       stopped = true;
       if (gapTimer !== null) clearTimeout(gapTimer);
+      if (retryTimer !== null) clearTimeout(retryTimer);
       gapTimer = null;
+      retryTimer = null;
     },
   };
 }

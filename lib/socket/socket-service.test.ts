@@ -43,6 +43,46 @@ describe('socket service', () => {
     expect(socket.sentEvents('init')).toEqual([['init', { id: 7 }]]);
   });
 
+  it('asks init again, later each time, when the server refuses it on a connection that stays open', async () => {
+    vi.useFakeTimers();
+    try {
+      harness.service.initSocket(7);
+      const socket = harness.lastSocket();
+      let refusals = 2;
+      socket.ackResponder = async () => (refusals-- > 0 ? { error: { msg: 'Too many requests, slow down.' } } : { data: { id: 7, edit_window_ms: 1, unsend_window_ms: 1 } });
+      socket.serverAcceptsConnection();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(harness.service.isReady()).toBe(false);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(socket.sentEvents('init')).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(socket.sentEvents('init')).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(socket.sentEvents('init')).toHaveLength(3);
+      expect(harness.service.isReady()).toBe(true);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(socket.sentEvents('init')).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not ask init again once the connection is gone', async () => {
+    vi.useFakeTimers();
+    try {
+      harness.service.initSocket(7);
+      const socket = harness.lastSocket();
+      socket.ackResponder = async () => ({ error: { msg: 'This account has been deactivated.' } });
+      socket.serverAcceptsConnection();
+      await vi.advanceTimersByTimeAsync(0);
+      socket.transportDrops();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(socket.sentEvents('init')).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('sends init again after every reconnect', () => {
     const socket = harness.connectedService(7);
     socket.transportDrops();

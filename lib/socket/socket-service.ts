@@ -64,6 +64,9 @@ export interface SocketServiceOptions {
 const defaultFactory: SocketFactory = (url, options) => (url === undefined ? io(options) : io(url, options));
 
 const NOT_CONNECTED = 'Not connected.';
+/** A refused init is asked again after 1 s, then twice as long each time, up to 30 s. */
+const INIT_RETRY_FIRST_MS = 1_000;
+const INIT_RETRY_MAX_MS = 30_000;
 
 type Listener = (...args: never[]) => void;
 
@@ -95,16 +98,26 @@ export function createSocketService(
   // What the server said about its rules in the last init's ack (the edit and unsend windows).
   let rules: InitResult | null = null;
 
-  function sendInit(target: ClientSocket): void {
+  function sendInit(target: ClientSocket, retries = 0): void {
     const id = socketUserId;
     if (!id) return;
     // The server refuses other events until init is done: listeners hear of the connection only
-    // once it is acknowledged (a refused init means the session is ending; the guard handles it).
+    // once it is acknowledged.
     target.emit('init', { id }, (ack) => {
-      if (!target.connected || socketUserId !== id || !('data' in ack)) return;
-      readyConnection = target;
-      rules = ack.data;
-      emitLocal('ready');
+      if (!target.connected || socketUserId !== id) return;
+      if ('data' in ack) {
+        readyConnection = target;
+        rules = ack.data;
+        emitLocal('ready');
+        return;
+      }
+      // A deactivated account's init is refused and its socket closed (the guard ends the session).
+      // A refusal on a connection that stays open is passing trouble (too many requests, a failed
+      // query): asked again, later each time, so the tab does not stay connected and deaf.
+      const delay = Math.min(INIT_RETRY_MAX_MS, INIT_RETRY_FIRST_MS * 2 ** retries);
+      setTimeout(() => {
+        if (target.connected && socketUserId === id && readyConnection !== target) sendInit(target, retries + 1);
+      }, delay);
     });
   }
 
