@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/processes';
 import { startS3, type ThrowawayS3 } from '../../testing/s3';
 import { filesIn } from '../test/uploads';
-import { createLocalFileStorage, FileTooLargeError, StorageUnavailableError, type FileStorage } from './file-storage';
+import { createLocalFileStorage, FileTooLargeError, STALE_TEMP_MS, StorageUnavailableError, type FileStorage } from './file-storage';
 import { createS3FileStorage, type S3FileStorage } from './s3-file-storage';
 import { sniff } from './sniff';
 
@@ -156,6 +156,20 @@ describe('local file storage on disk', () => {
     } finally {
       process.umask(previous);
     }
+  });
+
+  it('removes, on first use, the temporary files a crashed write left an hour ago or more, and nothing else', async () => {
+    const crashed = path.join(dir, 'crashed');
+    await mkdir(crashed, { mode: 0o700 });
+    const old = new Date(Date.now() - STALE_TEMP_MS - 60_000);
+    await writeFile(path.join(crashed, '.tmp-photo-abc123'), 'half a photo');
+    await utimes(path.join(crashed, '.tmp-photo-abc123'), old, old);
+    await writeFile(path.join(crashed, '.tmp-other-def456'), 'being written now');
+    await writeFile(path.join(crashed, 'kept'), 'a stored file');
+    await utimes(path.join(crashed, 'kept'), old, old);
+    const storage = createLocalFileStorage(crashed);
+    await storage.write('next', chunks('new'), { maxBytes: 100 });
+    expect((await readdir(crashed)).sort()).toEqual(['.tmp-other-def456', 'kept', 'next']);
   });
 });
 

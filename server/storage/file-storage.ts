@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { writeToFile } from './write-to-file';
@@ -42,14 +42,39 @@ export function checkKey(key: string): string {
   return key;
 }
 
-/** A directory created on first use (again after a failure). */
+/**
+ * A write's temporary file lives seconds (uploads are capped at tens of MB); one an hour old was
+ * left by a process that died mid-write (kill -9, a power cut) and nothing will ever rename it.
+ */
+export const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/** Removes the temporary files in `dir` older than `STALE_TEMP_MS`; the rest is untouched. */
+export async function removeStaleTempFiles(dir: string, now = Date.now()): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(dir)) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const file = path.join(dir, name);
+    const info = await stat(file).catch(() => null); // gone meanwhile: renamed into place or removed
+    if (!info?.isFile() || now - info.mtimeMs < STALE_TEMP_MS) continue;
+    await rm(file, { force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
+/**
+ * A directory created on first use (again after a failure), with what a crashed write left in it
+ * removed then: the files are people's attachments, and nothing else would ever delete them.
+ */
 export function lazyDirectory(dir: string): () => Promise<unknown> {
   let ready: Promise<unknown> | undefined;
   return () =>
-    (ready ??= ensurePrivateDir(dir).catch((error: unknown) => {
-      ready = undefined;
-      throw error;
-    }));
+    (ready ??= ensurePrivateDir(dir)
+      .then(() => removeStaleTempFiles(dir))
+      .catch((error: unknown) => {
+        ready = undefined;
+        throw error;
+      }));
 }
 
 /** A name in `dir` no other write uses: dot-prefixed, so never taken for a stored key. */
