@@ -35,12 +35,14 @@ export interface MuteResult {
 
 /**
  * `safety_changed`, to every socket of the signed-in user when one of their devices changed a
- * block, a mute or who may message them: the other devices apply it without a reload.
+ * block, a mute, who may message them, or what others see of them (online status, read
+ * receipts): the other devices apply it without a reload.
  */
 export type SafetyChange =
   | { type: 'block'; user_id: number; blocked: boolean }
   | { type: 'mute'; user_id: number; muted: boolean }
-  | { type: 'message_policy'; message_policy: MessagePolicy };
+  | { type: 'message_policy'; message_policy: MessagePolicy }
+  | { type: 'privacy'; show_presence: boolean; read_receipts: boolean };
 
 /** GET /api/accounts/export: everything the server holds about the signed-in user. */
 export interface AccountExport {

@@ -61,6 +61,9 @@ describe('safety store', () => {
     expect(rows()).toEqual([[2, 3, true]]);
     safety().applyChange({ type: 'message_policy', message_policy: 'nobody' });
     expect(useSessionStore.getState().user?.message_policy).toBe('nobody');
+    safety().applyChange({ type: 'privacy', show_presence: false, read_receipts: false });
+    expect(useSessionStore.getState().user).toMatchObject({ message_policy: 'nobody', show_presence: false, read_receipts: false });
+    expect(useSessionStore.getState().user).not.toHaveProperty('type');
   });
 
   it('an unblock elsewhere reads the list again, so the conversation comes back with the server’s badge', async () => {

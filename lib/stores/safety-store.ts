@@ -161,8 +161,12 @@ export const useSafetyStore = create<SafetyStore>()((set, get) => {
       } else if (change.type === 'mute') {
         useConversationsStore.getState().setMuted(change.user_id, change.muted);
       } else {
+        // The published user carries the settings: presence subscriptions and the settings
+        // screen follow it.
         const user = useSessionStore.getState().user;
-        if (user) useSessionStore.getState().publishUser({ ...user, message_policy: change.message_policy });
+        if (!user) return;
+        const { type: _type, ...settings } = change;
+        useSessionStore.getState().publishUser({ ...user, ...settings });
       }
     },
 

@@ -86,6 +86,9 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, pr
     const { before, after } = updated;
     // The privacy settings show on every device at once; the language follows at the next sign-in.
     if (messagePolicy !== undefined) sockets.notify(user.id, 'safety_changed', { type: 'message_policy', message_policy: messagePolicy });
+    if (before.showPresence !== after.showPresence || before.readReceipts !== after.readReceipts) {
+      sockets.notify(user.id, 'safety_changed', { type: 'privacy', show_presence: after.showPresence, read_receipts: after.readReceipts });
+    }
     if (before.showPresence !== after.showPresence) {
       // Saved either way; watchers who miss this learn it at their next subscription.
       await presence.settingChanged(user.id, after.showPresence).catch((error: unknown) => {

@@ -2,7 +2,7 @@
 // refused with one field error that does not say which rule applied.
 import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Ack, FollowedPayload, MessagePayload, Profile, User } from '../../lib/contract';
 import { messages } from '../db/schema';
 import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
@@ -117,5 +117,22 @@ describe('who can message me', () => {
     const heard = new Promise((resolve) => other.once('safety_changed', resolve));
     expect((await setPolicy(jon, 'following')).status).toBe(200);
     expect(await heard).toEqual({ type: 'message_policy', message_policy: 'following' });
+  });
+
+  it('tells the user’s other devices when online status or read receipts change, and only then', async () => {
+    const kim = await signIn(t.url, 'Kim');
+    const other = await tabs.open(kim);
+    const heard: unknown[] = [];
+    other.on('safety_changed', (change: unknown) => heard.push(change));
+    const patch = (json: object) => api(t.url, '/accounts/settings', { method: 'PATCH', token: kim.bearer, json });
+    expect((await patch({ show_presence: false })).status).toBe(200);
+    expect((await patch({ read_receipts: false })).status).toBe(200);
+    expect((await patch({ read_receipts: false, notification_sound: false })).status).toBe(200);
+    await vi.waitFor(() => expect(heard).toHaveLength(2));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(heard).toEqual([
+      { type: 'privacy', show_presence: false, read_receipts: true },
+      { type: 'privacy', show_presence: false, read_receipts: false },
+    ]);
   });
 });
