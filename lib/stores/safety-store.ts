@@ -165,7 +165,10 @@ export const useSafetyStore = create<SafetyStore>()((set, get) => {
         // screen follow it.
         const user = useSessionStore.getState().user;
         if (!user) return;
-        const { type: _type, ...settings } = change;
+        const settings =
+          change.type === 'message_policy'
+            ? { message_policy: change.message_policy }
+            : { show_presence: change.show_presence, read_receipts: change.read_receipts };
         useSessionStore.getState().publishUser({ ...user, ...settings });
       }
     },
