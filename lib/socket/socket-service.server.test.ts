@@ -87,35 +87,6 @@ describe('socket service against a Socket.IO server', () => {
     expect(connections).toHaveLength(2);
   });
 
-  it('connects with a WebSocket from the start, without a polling session first', async () => {
-    const polls: string[] = [];
-    httpServer.on('request', (request: { url?: string }) => {
-      if (request.url?.includes('transport=polling')) polls.push(request.url);
-    });
-    service.initSocket(42);
-    await vi.waitFor(() => expect(inits).toHaveLength(1));
-    expect(latestConnection().conn.transport.name).toBe('websocket');
-    expect(polls).toEqual([]);
-  });
-
-  it('falls back to long polling where the WebSocket fails', async () => {
-    // A server (or a proxy in front of it) that never lets a WebSocket through.
-    await ioServer.close();
-    httpServer = createServer();
-    ioServer = new Server(httpServer, { transports: ['polling'] });
-    ioServer.on('connection', (socket) => {
-      connections.push(socket);
-      socket.on('init', (payload) => inits.push(payload));
-    });
-    await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
-    service = createSocketService((_url, options) => io(url, { ...options, forceNew: true }));
-    service.initSocket(42);
-    await vi.waitFor(() => expect(inits).toEqual([{ id: 42 }]), { timeout: 5_000 });
-    expect(latestConnection().conn.transport.name).toBe('polling');
-    expect(service.status()).toBe('connected');
-  });
-
   it('passes message_count, message and followed on to its listeners', async () => {
     const heard: unknown[] = [];
     service.on('message_count', (payload) => heard.push(['message_count', payload]));

@@ -140,10 +140,7 @@ export function createSocketService(
   function createSocket(): ClientSocket {
     const created = factory(publicConfig.socketUrl, {
       autoConnect: false,
-      // WebSocket first: one handshake, not a polling session then an upgrade (round trips before
-      // the first event). Long polling only where the WebSocket fails (a proxy that blocks it),
-      // unless the deployment forbids polling (a balancer without sticky sessions).
-      ...(publicConfig.socketWebSocketOnly ? { transports: ['websocket'] } : { transports: ['websocket', 'polling'], tryAllTransports: true }),
+      ...(publicConfig.socketWebSocketOnly ? { transports: ['websocket'] } : {}),
       // A callback, not a value: every (re)connect must carry the token stored at that moment.
       auth: (callback) => callback({ token: getStoredToken() ?? '' } satisfies HandshakeAuth),
     });
@@ -195,8 +192,6 @@ export function createSocketService(
    */
   function watchBrowserConnectivity(): void {
     if (typeof window === 'undefined') return;
-    // A page opened without a network hears no 'offline': it waits for 'online' all the same.
-    browserOffline = typeof navigator !== 'undefined' && navigator.onLine === false;
     window.addEventListener('offline', () => {
       browserOffline = true;
       if (socket?.active) disconnectSocket();
