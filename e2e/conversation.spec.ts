@@ -4,6 +4,7 @@ import { test, expect, newPerson } from './fixtures';
 import { ThreadPage } from './pages/thread-page';
 import { PHONE, signedIn, userIdOf } from './support/people';
 import { png } from '../testing/png';
+import { goOffline } from './support/network';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -208,7 +209,7 @@ test('the language changes at once, offline too, and reaches the server once bac
   const alice = await signedIn(browser, person);
   // The other languages are fetched in the background once the main area is up.
   await alice.page.waitForTimeout(4_000);
-  await alice.page.context().setOffline(true);
+  await goOffline(alice.page.context());
   await alice.page.getByRole('button', { name: 'Settings' }).click();
   await alice.page.getByRole('radio', { name: 'Français' }).click();
   await expect(alice.page.getByRole('heading', { name: 'Messages', level: 2, exact: true })).toBeVisible();

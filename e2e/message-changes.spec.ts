@@ -1,6 +1,7 @@
 import { test, expect } from './fixtures';
 import { ChatPage } from './pages/chat-page';
 import { SettingsDialog } from './pages/settings-dialog';
+import { goOffline } from './support/network';
 
 // Seen, reactions, edits and deletions: live on both sides, and after a reconnect (the seq
 // stream's catch-up; docs/DELIVERY.md, "Changes to messages").
@@ -73,7 +74,7 @@ test('a tab offline while the other person edits, reacts and unsends converges w
   await bob.chat.openConversation(alice.person.name);
   await expect(bob.chat.message(alice.person.name, 'one to unsend')).toBeVisible();
 
-  await bob.context.setOffline(true);
+  await goOffline(bob.context);
   await alice.chat.messageAction(bob.person.name, 'one to edit', 'Edit');
   const editBox = alice.page.getByRole('textbox', { name: 'Edit your message' });
   await editBox.fill('one edited offline');

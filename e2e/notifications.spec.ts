@@ -3,6 +3,7 @@ import { startLocalPushService, type LocalSubscription } from '../testing/push-s
 import { test, expect } from './fixtures';
 import { expectNoA11yViolations } from './support/axe';
 import { LOCAL_ONLY } from './support/requirements';
+import { goOffline } from './support/network';
 
 // Desktop notifications and Web Push in Chromium. A page cannot be hidden in headless Chromium
 // (every page stays "visible"), so a hidden tab is emulated where the app reads it: the page's
@@ -188,7 +189,7 @@ test.describe('installable', () => {
     const token = await bob.page.evaluate(() => localStorage.getItem('token'));
 
     // Written with no network: it waits in the outbox, and the reload opens the cached shell.
-    await bob.context.setOffline(true);
+    await goOffline(bob.context);
     await bob.chat.send('on the train, no signal');
     await expect(bob.chat.thread(alice.person.name).getByText('Waiting for connection…')).toBeVisible();
     await bob.page.reload();

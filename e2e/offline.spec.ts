@@ -1,4 +1,5 @@
 import { test, expect } from './fixtures';
+import { goOffline } from './support/network';
 
 // Messages written offline wait in the outbox, survive a reload, and arrive once, in order.
 test('three messages written offline survive a reload and arrive once, in order', async ({ alice, bob }) => {
@@ -13,7 +14,7 @@ test('three messages written offline survive a reload and arrive once, in order'
   await expect(aliceThread.getByText('Sent', { exact: true })).toBeVisible();
 
   // Offline: the three messages show as waiting; nothing reaches the server.
-  await alice.context.setOffline(true);
+  await goOffline(alice.context);
   for (const text of texts) await alice.chat.send(text);
   for (const text of texts) await expect(aliceThread.getByText(text)).toBeVisible();
   await expect(aliceThread.getByText('Waiting for connection…')).toHaveCount(3);

@@ -53,4 +53,14 @@ describe('socket service: messaging events', () => {
     expect(socket.active).toBe(true);
     expect(socket.connectCalls).toBe(2);
   });
+
+  it('opened without a network (no offline event ever fired), it waits for the browser to be online', () => {
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    harness.service.initSocket(7);
+    const socket = harness.lastSocket();
+    expect(socket.connectCalls).toBe(0);
+    onLine.mockReturnValue(true);
+    window.dispatchEvent(new Event('online'));
+    expect(socket.connectCalls).toBe(1);
+  });
 });

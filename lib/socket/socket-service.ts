@@ -192,6 +192,8 @@ export function createSocketService(
    */
   function watchBrowserConnectivity(): void {
     if (typeof window === 'undefined') return;
+    // A page opened without a network hears no 'offline': it waits for 'online' all the same.
+    browserOffline = typeof navigator !== 'undefined' && navigator.onLine === false;
     window.addEventListener('offline', () => {
       browserOffline = true;
       if (socket?.active) disconnectSocket();
