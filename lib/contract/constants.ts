@@ -33,6 +33,8 @@ export const MAX_REACTIONS_PER_PERSON = 12;
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
 /** Messages per thread page (GET /api/conversations/:userId/messages). */
 export const THREAD_PAGE_SIZE = 50;
+/** Characters of the answered message a reply's quote carries (its first line is what shows). */
+export const REPLY_SNIPPET_LENGTH = 200;
 /** Conversations per page (GET /api/conversations). */
 export const CONVERSATION_PAGE_SIZE = 30;
 /** Most messages one socket `sync` answer carries (and its default). */
