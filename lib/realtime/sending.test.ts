@@ -76,7 +76,7 @@ describe('sending through the messaging session', () => {
     expect(optimistic).toMatchObject({ id: null, status: 'sending', text: 'hello', sender_id: ME, recipient_id: 2 });
     await vi.waitFor(() => expect(socket.sentEvents('send')).toHaveLength(1));
     const [, payload] = socket.sentEvents('send')[0] ?? [];
-    expect(payload).toEqual({ client_id: optimistic?.client_id, recipient_id: 2, text: 'hello', attachment_id: null });
+    expect(payload).toEqual({ client_id: optimistic?.client_id, recipient_id: 2, text: 'hello', attachment_id: null, reply_to: null });
 
     const stored = message(50, { sender_id: ME, recipient_id: 2, client_id: optimistic?.client_id, text: 'hello' });
     ack.resolve({ data: stored });

@@ -314,6 +314,17 @@ export const en = {
     deleteForever: 'Delete my account forever',
     deleteFailed: 'Could not delete the account: {{message}}',
   },
+  replies: {
+    reply: 'Reply',
+    replyingTo: 'Replying to {{name}}',
+    cancel: 'Cancel reply',
+    photo: 'Photo',
+    file: 'File: {{name}}',
+    showOriginal: 'Reply to {{name}}: {{text}}. Show the original message.',
+    unavailable: 'The original message is no longer available.',
+    loadNewer: 'Load newer messages',
+    loadingNewer: 'Loading newer messages…',
+  },
   messageActions: {
     menu: 'Message actions',
     reactWith: 'React with {{emoji}}',

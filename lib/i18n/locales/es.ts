@@ -325,6 +325,17 @@ export const es: Translation = {
     deleteForever: 'Eliminar mi cuenta para siempre',
     deleteFailed: 'No se pudo eliminar la cuenta: {{message}}',
   },
+  replies: {
+    reply: 'Responder',
+    replyingTo: 'Respondiendo a {{name}}',
+    cancel: 'Cancelar respuesta',
+    photo: 'Foto',
+    file: 'Archivo: {{name}}',
+    showOriginal: 'Respuesta a {{name}}: {{text}}. Mostrar el mensaje original.',
+    unavailable: 'El mensaje original ya no está disponible.',
+    loadNewer: 'Cargar mensajes más recientes',
+    loadingNewer: 'Cargando mensajes más recientes…',
+  },
   messageActions: {
     menu: 'Acciones del mensaje',
     reactWith: 'Reaccionar con {{emoji}}',

@@ -325,6 +325,17 @@ export const fr: Translation = {
     deleteForever: 'Supprimer définitivement mon compte',
     deleteFailed: 'Impossible de supprimer le compte : {{message}}',
   },
+  replies: {
+    reply: 'Répondre',
+    replyingTo: 'Réponse à {{name}}',
+    cancel: 'Annuler la réponse',
+    photo: 'Photo',
+    file: 'Fichier : {{name}}',
+    showOriginal: 'Réponse à {{name}} : {{text}}. Afficher le message d’origine.',
+    unavailable: 'Le message d’origine n’est plus disponible.',
+    loadNewer: 'Charger des messages plus récents',
+    loadingNewer: 'Chargement des messages plus récents…',
+  },
   messageActions: {
     menu: 'Actions sur le message',
     reactWith: 'Réagir avec {{emoji}}',

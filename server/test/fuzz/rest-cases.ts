@@ -176,6 +176,9 @@ export function restGenerators(ids: RestIds) {
       const badThreadLimit = () => rng.pick(['0', '-1', '101', '1000', '1.5', 'abc', '', '1e1', '01', '%00', '99999999999999999999', '%205', '5%20']);
       const parts = rng.pick<string[]>([
         [`limit=${badThreadLimit()}`], ['limit=1', 'limit=2'], ['limit[]=1', `limit=${badThreadLimit()}`], [`limit=${badThreadLimit()}`, 'cursor='],
+        // A page around a message: a bad id, two ids, or one with a cursor (which around replaces).
+        [`around=${rng.pick(['0', '-1', '1.5', 'abc', '', '1e1', '01', '%00', '99999999999999999999', '9007199254740993', '0x10', '1_000', '%205'])}`],
+        ['around=1', 'around=2'], [`around=1`, `cursor=${b64(['m', 5])}`], [`around=1`, `limit=${badThreadLimit()}`],
       ]);
       return { category: 'bad-query', method: 'GET', path: `/api/conversations/${ids.peerId}/messages?${parts.join('&')}`, headers: auth, expect: [400] };
     },
@@ -193,6 +196,8 @@ export function restGenerators(ids: RestIds) {
           () => b64([otherTag, rng.int(1, 1000), rng.int(1, 1000)].slice(0, otherTag === 'f' ? 3 : 2)),
           () => b64([tag, hostileNumber(rng), ...(tag === 'f' ? [hostileNumber(rng)] : [])]),
           () => b64([tag, String(rng.int(1, 100))]),
+          // A thread's newer-page cursor with a value no message id can be.
+          () => b64([tag === 'm' ? 'n' : tag, rng.pick<unknown>([0, -1, 1.5, '5', 2 ** 53, null, [1], 1e308])]),
           () => b64(rng.pick<unknown>([[], {}, null, tag, 1, [tag], [tag, 1, 2, 3], [tag.toUpperCase(), 1], [[tag, 1]], { 0: tag, 1: 1 }])),
           () => b64('{"__proto__":{"polluted":true}}'),
           () => b64(deepValue(rng, 40)),
