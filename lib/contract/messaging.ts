@@ -71,6 +71,19 @@ export interface ReplySummary {
   attachment: { name: string; mime_type: string } | null;
 }
 
+/** A part of a text, as JavaScript string offsets: `text.slice(start, end)`. */
+export interface TextRange {
+  start: number;
+  end: number;
+}
+
+/** One message found by GET /api/messages/search: with whom, the message, and where the words are in its text. */
+export interface MessageSearchResult {
+  user: UserSummary;
+  message: MessagePayload;
+  highlights: TextRange[];
+}
+
 /**
  * A thread page. Pages read `around` a message (or newer than one) also carry `newer_cursor`: the
  * cursor of the next newer page, null once the newest message is in.

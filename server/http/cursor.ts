@@ -41,5 +41,7 @@ const followedAtMs = z.number().int().nonnegative().max(LAST_MS_OF_9999);
  * message id), follow lists (time, user id).
  */
 export const threadCursor = cursorParam(z.union([z.tuple([z.literal('m'), messageId]), z.tuple([z.literal('n'), messageId])]));
+/** Search in messages, newest first: keyset by message id, its own tag so no other list's cursor fits. */
+export const messageSearchCursor = cursorParam(z.tuple([z.literal('s'), messageId]));
 export const conversationCursor = cursorParam(z.tuple([z.literal('c'), messageId]));
 export const followCursor = cursorParam(z.tuple([z.literal('f'), followedAtMs, userId]));
