@@ -45,19 +45,19 @@ describe('replies in the thread', () => {
   it('shows the first line of the quote, the held original as it is now, and opens the original', async () => {
     const user = userEvent.setup();
     const { rerender } = render(<MessageItem message={reply()} own language="en" me={ME} peerName="Ada" />);
-    const quote = screen.getByRole('button', { name: 'Reply to Ada: Dinner at eight?. Show the original message.' });
-    expect(quote.textContent).toBe('AdaDinner at eight?');
+    const quote = screen.getByRole('button', { name: /^Reply to\s*Ada\s*Dinner at eight\?$/, description: 'Shows the original message.' });
+    expect(quote.textContent).toBe('Reply to AdaDinner at eight?');
 
     // The thread holds the original, edited and then unsent: the quote follows it.
     useThreadStore.setState({ threads: { 2: { ...useThreadStore.getState().threads[2], messages: [{ ...original, text: 'Lunch instead?' }], nextCursor: null, status: 'ready', loadingOlder: false, newerCursor: null, loadingNewer: false, tail: [], focus: null, error: null, errorKind: null } } });
     rerender(<MessageItem message={reply()} own language="en" me={ME} peerName="Ada" />);
-    expect(screen.getByRole('button', { name: /^Reply to Ada: Lunch instead\?/ })).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: /^Reply to Ada/ }));
+    expect(screen.getByRole('button', { name: /^Reply to\s*Ada\s*Lunch instead\?$/ })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: /^Reply to\s*Ada/ }));
     expect(useThreadStore.getState().threads[2]?.focus).toMatchObject({ id: 1 });
 
     useThreadStore.setState((state) => ({ threads: { 2: { ...state.threads[2]!, messages: [{ ...original, deleted: true, text: '' }] } } }));
     rerender(<MessageItem message={reply()} own language="en" me={ME} peerName="Ada" />);
-    expect(screen.getByRole('button', { name: /^Reply to Ada: Message deleted/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Reply to\s*Ada\s*Message deleted$/ })).toBeTruthy();
   });
 
   it('labels an attachment without text, and an unsent original from the payload', () => {
@@ -70,9 +70,9 @@ describe('replies in the thread', () => {
         peerName="Ada"
       />,
     );
-    expect(screen.getByRole('button', { name: /^Reply to You: Photo\./ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Reply to\s*You\s*Photo$/ })).toBeTruthy();
     cleanup();
     render(<MessageItem message={reply({ reply_to: { id: 9, sender_id: 2, text: '', deleted: true, attachment: null } })} own language="en" me={ME} peerName="Ada" />);
-    expect(screen.getByRole('button', { name: /^Reply to Ada: Message deleted\./ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /^Reply to\s*Ada\s*Message deleted$/ })).toBeTruthy();
   });
 });

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { ReplySummary } from '@/lib/contract';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useT } from '@/lib/i18n';
@@ -43,11 +44,16 @@ interface Props {
 /** The quoted start of the message a reply answers; in a message, a button that shows the original. */
 export function ReplyQuote({ peerId, summary, author, onOpen }: Props) {
   const t = useT();
+  const id = useId();
   const quoted = useQuoted(peerId, summary);
   const line = quoteLine(quoted, t);
+  // Named by what it shows (a label of its own would differ from the visible text), described by what it does.
   const body = (
     <>
-      <span className={styles.quoteAuthor}>{author}</span>
+      <span className={styles.quoteAuthor}>
+        <span className="visually-hidden">{t('replies.replyTo')} </span>
+        {author}
+      </span>
       <span className={styles.quoteText} data-deleted={quoted.deleted}>
         {line}
       </span>
@@ -55,8 +61,13 @@ export function ReplyQuote({ peerId, summary, author, onOpen }: Props) {
   );
   if (!onOpen) return <div className={styles.quote}>{body}</div>;
   return (
-    <button type="button" className={styles.quote} onClick={onOpen} aria-label={t('replies.showOriginal', { name: author, text: line })}>
-      {body}
-    </button>
+    <>
+      <button type="button" className={styles.quote} onClick={onOpen} aria-describedby={`${id}-hint`}>
+        {body}
+      </button>
+      <span id={`${id}-hint`} className="visually-hidden">
+        {t('replies.showOriginal')}
+      </span>
+    </>
   );
 }

@@ -134,6 +134,7 @@ const ROUTES: RouteRow[] = [
     ok: 200,
     inactive: DEACTIVATED,
   },
+  { method: 'GET', url: '/api/messages/search', call: () => ({ path: '/api/messages/search?q=hello' }), ok: 200, inactive: DEACTIVATED },
   { method: 'GET', url: '/api/uploads/usage', call: () => ({ path: '/api/uploads/usage' }), ok: 200, inactive: DEACTIVATED },
   {
     method: 'POST',
@@ -298,6 +299,10 @@ describe('HTTP authorisation matrix', () => {
         expect([message.sender_id, message.recipient_id]).toContain(owner.user.id);
       }
     }
+    // Search finds only the owner's messages, whatever the words.
+    const found = (await send('GET', { path: '/api/messages/search?q=peer' }, owner.bearer)).body as Page<{ message: MessagePayload }>;
+    expect(found.results.map((result) => result.message.text)).toEqual(['owner to peer']);
+    for (const result of found.results) expect([result.message.sender_id, result.message.recipient_id]).toContain(owner.user.id);
     // Nor can a reply quote it: the refusal is an unknown id's.
     const reply = await emitWithAck(ownerTab, 'send', { client_id: randomUUID(), recipient_id: peer.user.id, text: 'quoting', reply_to: foreignMessageId });
     expect(reply).toEqual({ error: { non_field_errors: ['reply_to: No such message in this conversation.'] } });

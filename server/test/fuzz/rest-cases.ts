@@ -149,6 +149,7 @@ export function restGenerators(ids: RestIds) {
       const base = rng.pick([
         '/api/accounts/info', `/api/users/${ids.peerId}`, `/api/users/${ids.peerId}/followers`, '/api/conversations',
         `/api/conversations/${ids.peerId}/messages`, `/api/uploads/${id}/${name}`, '/api/uploads/usage', '/api/health',
+        '/api/messages/search?q=hello',
       ]);
       const segments = base.split('/');
       const at = rng.int(2, segments.length - 1);
@@ -172,6 +173,14 @@ export function restGenerators(ids: RestIds) {
           [`q=a`, 'limit=1', 'limit=2'], ['q'], ['=a'], ['q=a', `limit=${'9'.repeat(50)}`],
         ]);
         return { category: 'bad-query', method: 'GET', path: `/api/users/search?${parts.join('&')}`, headers: auth, expect: [400] };
+      }
+      if (rng.chance(0.2)) {
+        // Search in messages: no words, too long, twice, or with another list's cursor.
+        const parts = rng.pick<string[]>([
+          [], ['q='], ['q=%20%20'], ['q=%3F%21%2A'], ['q=%00'], [`q=${'a'.repeat(201)}`], ['q=a', 'q=b'], ['q=a', `cursor=${b64(['m', 5])}`],
+          ['q=a', `cursor=${b64(['s', rng.pick<unknown>([0, -1, 1.5, '5', 2 ** 53, null])])}`], ['q=a', 'cursor='],
+        ]);
+        return { category: 'bad-query', method: 'GET', path: `/api/messages/search?${parts.join('&')}`, headers: auth, expect: [400] };
       }
       const badThreadLimit = () => rng.pick(['0', '-1', '101', '1000', '1.5', 'abc', '', '1e1', '01', '%00', '99999999999999999999', '%205', '5%20']);
       const parts = rng.pick<string[]>([
@@ -326,7 +335,7 @@ export function restGenerators(ids: RestIds) {
         ['/api/accounts/authorize', ['POST']], ['/api/accounts/info', ['GET', 'HEAD']], ['/api/accounts/settings', ['PATCH']], ['/api/accounts/profile', ['PATCH']],
         ['/api/accounts/logout', ['POST']], ['/api/accounts/deactivate', ['POST']], ['/api/users/search?q=a', ['GET', 'HEAD']],
         [`/api/users/${ids.peerId}`, ['GET', 'HEAD']], [`/api/users/${ids.peerId}/followers`, ['GET', 'HEAD']],
-        ['/api/conversations', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}/messages`, ['GET', 'HEAD']],
+        ['/api/conversations', ['GET', 'HEAD']], ['/api/messages/search?q=a', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}/messages`, ['GET', 'HEAD']],
         ['/api/uploads', ['POST']], ['/api/uploads/usage', ['GET', 'HEAD']], [`/api/uploads/${ids.peerUpload.id}/${ids.peerUpload.name}`, ['GET', 'HEAD']], ['/api/health', ['GET', 'HEAD']],
         [`/api/users/${ids.peerId}/block`, ['PUT', 'DELETE']], ['/api/blocks', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}`, ['PATCH']],
         ['/api/reports', ['POST']], ['/api/accounts/export', ['GET', 'HEAD']], ['/api/accounts/me', ['DELETE']],
