@@ -82,3 +82,37 @@ test('a reply quotes its message for both people, and its quote opens an origina
   await expect(alice.chat.message(bob.person.name, 'Still there?')).toBeVisible();
   await expect(originalBubble).toHaveCount(0);
 });
+
+test('search in messages finds a message by a word and opens the conversation at it; an unsent one is not found', async ({ alice, bob }, testInfo) => {
+  test.setTimeout(120_000);
+  const word = `kayak${randomUUID().slice(0, 6)}`;
+  await alice.chat.search(bob.person.name);
+  await alice.chat.openFromSearch(bob.person.name);
+  await alice.chat.send(`The blue ${word} is ready`);
+  await alice.chat.send(`Secret ${word} plan`);
+  await alice.chat.messageAction(bob.person.name, `Secret ${word} plan`, 'Unsend for everyone');
+  await alice.page.getByRole('dialog', { name: 'Unsend this message?' }).getByRole('button', { name: 'Unsend for everyone' }).click();
+  await expect(alice.chat.thread(bob.person.name).getByText('Message deleted')).toBeVisible();
+
+  await bob.page.getByRole('button', { name: 'Search messages' }).click();
+  const box = bob.page.getByRole('searchbox', { name: 'Search in your messages' });
+  await expect(box).toBeFocused();
+  await box.fill(word.toUpperCase());
+  await expect(bob.page.getByRole('status').filter({ hasText: '1 message found' })).toBeAttached();
+  const results = bob.page.getByRole('region', { name: 'Messages found' });
+  const result = results.getByRole('button', { name: new RegExp(`${alice.person.name}.*The blue ${word} is ready`) });
+  await expect(result).toBeVisible();
+  await expect(result.locator('mark')).toHaveText(word);
+  await expect(results.getByText(`Secret ${word} plan`)).toHaveCount(0);
+  await expectNoA11yViolations(bob.page, testInfo, 'message search results');
+
+  await result.press('Enter');
+  const [found] = (await messagesOf(bob, alice)).filter((message) => message.text === `The blue ${word} is ready`);
+  await expect(bob.page).toHaveURL(new RegExp(`/main/${alice.person.id}\\?message=${found!.id}$`));
+  const bubble = bob.chat.thread(alice.person.name).locator(`[data-message-id="${found!.id}"]`);
+  await expect(bubble).toBeVisible();
+  await expect(bubble).toHaveAttribute('data-highlighted', 'true');
+  // A reload keeps the place: the address names the message.
+  await bob.page.reload();
+  await expect(bob.chat.thread(alice.person.name).locator(`[data-message-id="${found!.id}"]`)).toBeVisible();
+});

@@ -9,6 +9,7 @@ import { useEditStore } from '@/lib/stores/edit-store';
 import { useReplyStore } from '@/lib/stores/reply-store';
 import { CloseIcon } from '@/components/ui/icons';
 import { withinWindow } from '@/lib/realtime/message-actions';
+import { messageFromUrl } from '@/lib/realtime/conversation-route';
 import { useT } from '@/lib/i18n';
 import { usePeer } from '@/components/people/use-peer';
 import { Spinner } from '@/components/ui/spinner';
@@ -50,8 +51,11 @@ export function ThreadView({ peerId }: { peerId: number }) {
   }
 
   useEffect(() => {
-    // openConversation already started it; a receiver set any other way still gets its thread.
-    void useThreadStore.getState().loadThread(peerId);
+    // openConversation already started it; a receiver set any other way still gets its thread,
+    // around the message its address names (a search result, kept across a reload).
+    const target = messageFromUrl();
+    if (target !== null) void useThreadStore.getState().showMessage(peerId, target);
+    else void useThreadStore.getState().loadThread(peerId);
     void usePeopleStore.getState().loadProfile(peerId);
     // Leaving the conversation stops typing to them.
     return () => stopTyping(peerId);

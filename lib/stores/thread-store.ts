@@ -133,11 +133,16 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     try {
       const page = await (older ? listMessages(peerId, cursor) : listMessages(peerId));
       if (started !== generation) return;
-      update(peerId, (current) => ({
-        messages: mergeMessages(current.messages, page.results),
-        nextCursor: page.next_cursor,
-        ...(older ? { loadingOlder: false } : { status: 'ready' }),
-      }));
+      update(peerId, (current) =>
+        // The newest page answered after a window around a message was shown: it waits beyond the window.
+        !older && detached(current)
+          ? { tail: mergeMessages(current.tail, page.results), status: 'ready' }
+          : {
+              messages: mergeMessages(current.messages, page.results),
+              nextCursor: page.next_cursor,
+              ...(older ? { loadingOlder: false } : { status: 'ready' }),
+            },
+      );
     } catch (error) {
       if (started !== generation) return;
       const failure = { error: userMessage(error), errorKind: errorKind(error) };

@@ -113,3 +113,26 @@ describe('thread store: a window around a message', () => {
     expect(thread()).toMatchObject({ status: 'ready', newerCursor: null, errorKind: 'network' });
   });
 });
+
+describe('thread store: the newest page and a window asked for together (a search result opened)', () => {
+  beforeEach(() => {
+    api.listMessages.mockReset();
+    api.listMessagesAround.mockReset();
+    threads().reset();
+  });
+
+  it('keeps the window when the newest page answers after it, and joins them later', async () => {
+    const newest = deferred<ThreadPage>();
+    api.listMessages.mockReturnValueOnce(newest.promise);
+    api.listMessagesAround.mockResolvedValueOnce(page(40, 60, null, 'newer-than-60'));
+    const loading = threads().loadThread(2);
+    await threads().showMessage(2, 50);
+    newest.resolve(page(100, 120, 'older-than-100'));
+    await loading;
+    expect(shown()).toEqual(ids(40, 60));
+    expect(thread()).toMatchObject({ status: 'ready', newerCursor: 'newer-than-60' });
+    api.listMessages.mockResolvedValueOnce(page(61, 120, null, null));
+    await threads().loadNewer(2);
+    expect(shown()).toEqual(ids(40, 120));
+  });
+});
