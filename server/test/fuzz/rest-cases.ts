@@ -149,7 +149,7 @@ export function restGenerators(ids: RestIds) {
       const base = rng.pick([
         '/api/accounts/info', `/api/users/${ids.peerId}`, `/api/users/${ids.peerId}/followers`, '/api/conversations',
         `/api/conversations/${ids.peerId}/messages`, `/api/uploads/${id}/${name}`, '/api/uploads/usage', '/api/health',
-        '/api/messages/search?q=hello',
+        '/api/messages/search',
       ]);
       const segments = base.split('/');
       const at = rng.int(2, segments.length - 1);
