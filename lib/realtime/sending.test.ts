@@ -181,4 +181,20 @@ describe('sending through the messaging session', () => {
     await sendMessage(2, '', { attachment });
     expect(socket.sentEvents('send')[0]?.[1]).toMatchObject({ text: '', attachment_id: 'f1' });
   });
+
+  it('a reply written offline keeps its quote across a reload and goes out with reply_to', async () => {
+    const quote = { id: 40, sender_id: 2, text: 'Where?', deleted: false, attachment: null };
+    const abandoned = sendMessage(2, 'Here', { replyTo: quote });
+    await settle();
+    expect(thread()?.messages[0]).toMatchObject({ text: 'Here', status: 'sending', reply_to: quote });
+    stopMessagingSession();
+    await abandoned;
+
+    start();
+    await vi.waitFor(() => expect(thread()?.messages).toEqual([expect.objectContaining({ text: 'Here', reply_to: quote })]));
+    const socket = connectFakeSocket(ME);
+    storingServer(socket);
+    await vi.waitFor(() => expect(socket.sentEvents('send')).toHaveLength(1));
+    expect(socket.sentEvents('send')[0]?.[1]).toMatchObject({ text: 'Here', reply_to: 40 });
+  });
 });
