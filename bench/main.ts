@@ -14,6 +14,7 @@ import { runConnections, type ConnectionsResult } from './connections';
 import { runDeliveryAgainst, type TargetRun } from './delivery';
 import { runFlood, type FloodResult } from './flood';
 import { runFrontend, type FrontendResult } from './frontend/index';
+import { runSearch, type SearchResult } from './search';
 import { parseOptions, type BenchOptions } from './options';
 import { startPostgres, type ThrowawayPostgres } from '../testing/postgres';
 import { startRedis, type ThrowawayRedis } from '../testing/redis';
@@ -31,6 +32,7 @@ export interface BenchResults {
   connections?: ConnectionsResult;
   flood?: FloodResult;
   frontend?: FrontendResult;
+  search?: SearchResult;
   profile?: ProfileSummary;
   errors: { section: string; message: string }[];
   table?: ReturnType<typeof buildTable>;
@@ -230,6 +232,12 @@ async function main(): Promise<void> {
   if (wants('frontend')) {
     await section('front end (production build in Chromium)', async () => {
       results.frontend = await runFrontend({ dir, thread: options.thread, conversations: options.conversations, missed: options.missed, keep: options.keep, seed, log });
+    });
+  }
+
+  if (wants('search')) {
+    await section(`search in messages (${options.searchMessages} messages)`, async () => {
+      results.search = await runSearch({ dir, messages: options.searchMessages, users: options.searchUsers, queries: options.searchQueries, log });
     });
   }
 

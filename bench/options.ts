@@ -2,7 +2,10 @@
 // number so the whole thing runs in a minute or two (to keep the harness working; never asserts a time).
 import { parseArgs } from 'node:util';
 
-export const SECTIONS = ['delivery', 'floor', 'connections', 'flood', 'frontend'] as const;
+/** Search seeds each user writing to the next five: fewer users would write to themselves. */
+const PARTNERS_NEEDED = 7;
+
+export const SECTIONS = ['delivery', 'floor', 'connections', 'flood', 'frontend', 'search'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
@@ -38,11 +41,15 @@ export interface BenchOptions {
   /** Delivery: the steady load again with 10 % of the users reacting to and reading what they receive, reported beside it. */
   changes: boolean;
   keep: boolean;
+  /** Search: messages seeded, users they are spread over, queries timed per kind. */
+  searchMessages: number;
+  searchUsers: number;
+  searchQueries: number;
 }
 
 const HELP = `npm run bench -- [options]
 
-  --only a,b              sections: delivery, floor, connections, flood, frontend (default: all)
+  --only a,b              sections: delivery, floor, connections, flood, frontend, search (default: all)
   --smoke                 tiny numbers, a minute or two (frontend only when named in --only)
   --users N               delivery: connected users (2000)
   --rate M                delivery: msg/s between random pairs (1000)
@@ -75,6 +82,9 @@ const HELP = `npm run bench -- [options]
   --changes               delivery: after the steady phase, the same load again while 10% of the users
                           react to and read the messages they receive (one change every 2 s each);
                           both reported side by side, so the send path's cost of changes shows
+  --search-messages N     search: messages seeded with generate_series (1000000)
+  --search-users U        search: users they are spread over, each writing to 5 partners (10000)
+  --search-queries Q      search: queries timed per kind of query (200)
   --profile               CPU-profile the server during the steady phase (figures include its cost)
   --keep                  keep the temporary directory (server logs, data)
 `;
@@ -110,6 +120,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       push: { type: 'boolean', default: false },
       changes: { type: 'boolean', default: false },
       keep: { type: 'boolean', default: false },
+      'search-messages': { type: 'string' },
+      'search-users': { type: 'string' },
+      'search-queries': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -131,7 +144,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     for (const name of sections) if (!SECTIONS.includes(name)) throw new Error(`--only: unknown section "${name}" (${SECTIONS.join(', ')})`);
   } else {
     // A smoke run stays in seconds: the front end needs a full Next build.
-    sections = smoke ? ['floor', 'delivery', 'connections', 'flood'] : [...SECTIONS];
+    sections = smoke ? ['floor', 'delivery', 'connections', 'flood', 'search'] : [...SECTIONS];
   }
   const options: BenchOptions = {
     sections,
@@ -161,7 +174,11 @@ export function parseOptions(argv: string[]): BenchOptions {
     push: values.push,
     changes: values.changes,
     keep: values.keep,
+    searchMessages: number('search-messages', 1_000_000, 20_000),
+    searchUsers: number('search-users', 10_000, 200),
+    searchQueries: number('search-queries', 200, 20),
   };
+  if (options.searchUsers < PARTNERS_NEEDED) throw new Error(`--search-users must be at least ${PARTNERS_NEEDED}`);
   if (options.users < 2) throw new Error('--users must be at least 2');
   if (!Number.isInteger(options.nodes) || options.nodes < 1) throw new Error('--nodes must be a whole number ≥ 1');
   return options;

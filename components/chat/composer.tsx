@@ -30,6 +30,12 @@ interface Props {
   draftKey?: DraftKey | null;
   /** Up arrow in an empty box: edit the user's last message (false: there is none to edit). */
   onEditLast?: () => boolean;
+  /** Shown above the box, with the attachment (the quote of the message being answered). */
+  above?: ReactNode;
+  /** Escape in the box: true when it did something (cancelled a reply). */
+  onEscape?: () => boolean;
+  /** The box takes the focus whenever this changes (Reply was chosen in a message's menu). */
+  focusRequest?: number;
 }
 
 /**
@@ -37,7 +43,7 @@ interface Props {
  * and cannot be sent; an empty one cannot be sent either, unless a file is attached. A file is
  * checked against the size limit, uploaded with progress (cancellable), then sent with the text.
  */
-export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, autoFocus = false, draftKey = null, onEditLast }: Props) {
+export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, autoFocus = false, draftKey = null, onEditLast, above, onEscape, focusRequest }: Props) {
   const t = useT();
   const id = useId();
   const [text, setText] = useState('');
@@ -66,6 +72,10 @@ export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, a
   useEffect(() => {
     if (autoFocus) box.current?.focus();
   }, [autoFocus]);
+
+  useEffect(() => {
+    if (focusRequest) box.current?.focus();
+  }, [focusRequest]);
 
   function send() {
     if (blocked) return;
@@ -98,6 +108,10 @@ export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, a
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === 'Escape' && onEscape?.()) {
+      event.preventDefault();
+      return;
+    }
     if (event.key === 'ArrowUp' && text === '' && !attachment && onEditLast?.()) {
       event.preventDefault();
       return;
@@ -127,6 +141,7 @@ export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, a
         </p>
       ) : null}
       {note}
+      {above}
       <AttachmentChip upload={upload} />
       <div className={styles.row}>
         <input

@@ -3,6 +3,7 @@ import { QUICK_REACTIONS } from '@/lib/contract';
 import { hideMessage, reactToMessage, unsendMessage, withinWindow, type ChangeAnswer } from '@/lib/realtime/message-actions';
 import type { ThreadMessage } from '@/lib/stores/thread-store';
 import { useEditStore } from '@/lib/stores/edit-store';
+import { summaryOf, useReplyStore } from '@/lib/stores/reply-store';
 import { useT } from '@/lib/i18n';
 import { Modal } from '@/components/ui/modal';
 import buttons from '@/components/ui/button.module.css';
@@ -14,6 +15,8 @@ const EmojiPicker = lazy(() => import('./emoji-picker'));
 
 interface Props {
   message: ThreadMessage & { id: number };
+  /** The conversation's other person (whose composer gets the quote). */
+  peerId: number;
   own: boolean;
   me: number | null;
   /** Someone else's message: open the report dialog. */
@@ -34,9 +37,9 @@ interface Item {
  * The "…" menu of one message: the quick reactions and the picker, then what the user may do
  * with it (edit and unsend their own while the windows last, delete for themselves, report
  * someone else's). A WAI-ARIA menu button: arrows move, Home/End jump, Escape closes and gives
- * focus back to the button. New items (reply) go into `items`.
+ * focus back to the button.
  */
-export function MessageActions({ message, own, me, onReport, onFailed }: Props) {
+export function MessageActions({ message, peerId, own, me, onReport, onFailed }: Props) {
   const t = useT();
   const id = useId();
   const [open, setOpen] = useState(false);
@@ -54,6 +57,7 @@ export function MessageActions({ message, own, me, onReport, onFailed }: Props) 
 
   const items: Item[] = [];
   if (!message.deleted) {
+    items.push({ key: 'reply', label: t('replies.reply'), run: () => useReplyStore.getState().startReply(peerId, summaryOf(message)) });
     for (const emoji of QUICK_REACTIONS) items.push({ key: `react-${emoji}`, label: t('messageActions.reactWith', { emoji }), glyph: emoji, run: () => toggle(emoji) });
     items.push({ key: 'more', label: t('messageActions.moreReactions'), run: () => setPicking(true) });
     if (own && message.text !== '' && withinWindow(message.created_at, 'edit')) {
@@ -154,7 +158,7 @@ export function MessageActions({ message, own, me, onReport, onFailed }: Props) 
                 className={styles.actionsItem}
                 data-action={item.key}
                 onClick={() => {
-                  close(item.key !== 'edit' && item.key !== 'more' && item.key !== 'report' && item.key !== 'unsend');
+                  close(item.key !== 'edit' && item.key !== 'more' && item.key !== 'report' && item.key !== 'unsend' && item.key !== 'reply');
                   item.run();
                 }}
               >

@@ -12,6 +12,8 @@ import { PaperclipIcon } from '@/components/ui/icons';
 import { ReportDialog } from '@/components/people/report-dialog';
 import { useEditStore } from '@/lib/stores/edit-store';
 import { MessageActions } from './message-actions';
+import { ReplyQuote } from './reply-quote';
+import { useThreadStore } from '@/lib/stores/thread-store';
 import { MessageEdit } from './message-edit';
 import { Reactions } from './reactions';
 import styles from './thread.module.css';
@@ -32,6 +34,8 @@ interface Props {
   peerName?: string;
   /** The user's latest message the other person has read: "Seen" and when go under it. */
   seen?: boolean;
+  /** A quote or a search result led here: marked for a moment. */
+  highlighted?: boolean;
 }
 
 /** Where the user's own message is: on its way, delivered, or failed with a way to try again. */
@@ -91,12 +95,20 @@ export function AttachmentView({ attachment, language }: { attachment: Attachmen
  * last message shows the time; the others keep it for assistive technology. A message not sent
  * yet, or refused, always shows where it is.
  */
-export const MessageItem = memo(function MessageItem({ message, own, language, sender, continued = false, groupEnd = true, me = null, peerName = '', seen = false }: Props) {
+export const MessageItem = memo(function MessageItem({ message, own, language, sender, continued = false, groupEnd = true, me = null, peerName = '', seen = false, highlighted = false }: Props) {
   const t = useT();
   const time = parseTime(message.created_at);
   const attachment = message.attachment;
   const [reporting, setReporting] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const [originalGone, setOriginalGone] = useState(false);
+  const peerId = own ? message.recipient_id : message.sender_id;
+  const reply = message.reply_to ?? null;
+  const openOriginal = (id: number) =>
+    void useThreadStore
+      .getState()
+      .showMessage(peerId, id)
+      .then((found) => setOriginalGone(!found));
   const editing = useEditStore((state) => message.id !== null && state.editing === message.id);
   const showMeta = groupEnd || seen || message.edited_at !== null || (own && message.status !== 'sent');
   const seenTime = seen && message.read_at ? parseTime(message.read_at) : null;
@@ -108,9 +120,25 @@ export const MessageItem = memo(function MessageItem({ message, own, language, s
   ) : null;
 
   return (
-    <div className={styles.message} data-own={own} data-status={message.status} data-continued={continued} data-group-end={showMeta}>
+    <div
+      className={styles.message}
+      data-own={own}
+      data-status={message.status}
+      data-continued={continued}
+      data-group-end={showMeta}
+      data-highlighted={highlighted}
+      data-message-id={message.id ?? undefined}
+    >
       <div className={styles.bubble} data-deleted={message.deleted}>
         {sender ? <span className="visually-hidden">{sender} </span> : null}
+        {reply && !message.deleted ? (
+          <ReplyQuote
+            peerId={peerId}
+            summary={reply}
+            author={reply.sender_id === me ? t('messageActions.you') : peerName}
+            onOpen={() => openOriginal(reply.id)}
+          />
+        ) : null}
         {message.deleted ? (
           <p className={styles.removed}>{t('messageActions.deleted')}</p>
         ) : editing && message.id !== null ? (
@@ -143,6 +171,11 @@ export const MessageItem = memo(function MessageItem({ message, own, language, s
       ) : (
         <div className="visually-hidden">{clock}</div>
       )}
+      {originalGone ? (
+        <p className={styles.actionError} role="alert">
+          {t('replies.unavailable')}
+        </p>
+      ) : null}
       {failure ? (
         <p className={styles.actionError} role="alert">
           {t('messageActions.failed', { message: failure })}
@@ -153,6 +186,7 @@ export const MessageItem = memo(function MessageItem({ message, own, language, s
       {message.id !== null ? (
         <MessageActions
           message={message as ThreadMessage & { id: number }}
+          peerId={peerId}
           own={own}
           me={me}
           onReport={() => setReporting(true)}

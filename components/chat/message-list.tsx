@@ -20,6 +20,8 @@ import styles from './thread.module.css';
 const START_INDEX = 1_000_000_000;
 /** How long the newest message must stay on screen to count as seen. */
 const SEEN_AFTER_MS = 400;
+/** How long a message a quote or a search result led to stays marked. */
+const HIGHLIGHT_MS = 2_500;
 /** Messages of one sender this close together form a group that shows one time. */
 export const GROUP_WINDOW_MS = 5 * 60_000;
 
@@ -40,6 +42,11 @@ interface ListContext {
   peerSender: string;
   /** The user's latest message the other person has read (its key): "Seen" goes under it. */
   seenKey: string | null;
+  /** The id of the message marked for a moment (a quote or a search result led to it). */
+  highlightId: number | null;
+  /** A window away from the newest messages is shown: newer pages follow it. */
+  detached: boolean;
+  loadingNewer: boolean;
 }
 
 /** Unread: the other person's message, not read yet. */
@@ -73,6 +80,23 @@ function ListHeader({ context }: { context: ListContext }) {
       <button type="button" className={styles.loadOlder} onClick={() => void useThreadStore.getState().loadOlder(context.peerId)}>
         {t('thread.loadOlder')}
       </button>
+    </div>
+  );
+}
+
+/** The bottom of a window on older history: newer messages loading, or a way to ask for them. */
+function ListFooter({ context }: { context: ListContext }) {
+  const t = useT();
+  if (!context.detached) return null;
+  return (
+    <div className={styles.listFooter}>
+      {context.loadingNewer ? (
+        <Spinner label={t('replies.loadingNewer')} />
+      ) : (
+        <button type="button" className={styles.loadOlder} onClick={() => void useThreadStore.getState().loadNewer(context.peerId)}>
+          {t('replies.loadNewer')}
+        </button>
+      )}
     </div>
   );
 }
@@ -122,13 +146,14 @@ function itemContent(index: number, message: ThreadMessage, context: ListContext
         me={context.me}
         peerName={context.name}
         seen={context.seenKey === messageKey(message)}
+        highlighted={message.id !== null && message.id === context.highlightId}
       />
     </div>
   );
 }
 
 const computeItemKey = (_index: number, message: ThreadMessage) => messageKey(message);
-const components = { Header: ListHeader };
+const components = { Header: ListHeader, Footer: ListFooter };
 
 /**
  * The thread, virtualised (only the messages in view are in the page, so 10,000 stay smooth):
@@ -141,13 +166,18 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
   const now = useNow();
   const me = useSessionStore((state) => state.user?.id ?? null);
   const messages = useThreadMessages(peerId);
-  const { hasMore, loadingOlder, error } = useThreadStore(
+  const { hasMore, loadingOlder, error, detached, loadingNewer, focus } = useThreadStore(
     useShallow((state) => ({
       hasMore: (state.threads[peerId]?.nextCursor ?? null) !== null,
       loadingOlder: state.threads[peerId]?.loadingOlder ?? false,
       error: state.threads[peerId]?.error ?? null,
+      detached: (state.threads[peerId]?.newerCursor ?? null) !== null,
+      loadingNewer: state.threads[peerId]?.loadingNewer ?? false,
+      focus: state.threads[peerId]?.focus ?? null,
     })),
   );
+  const focusIndex = focus ? messages.findIndex((message) => message.id === focus.id) : -1;
+  const [highlightId, setHighlightId] = useState<number | null>(null);
   const virtuoso = useRef<VirtuosoHandle>(null);
   // Whether the newest message is on screen: unknown (null) until the list has measured itself
   // and said so, so that nothing is read before it is seen.
@@ -155,14 +185,16 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
 
   // Read marking waits for the newest message to be on screen (lib/realtime/read-marking.ts), and
   // to stay there a moment: while the list settles after opening, it can pass by the bottom.
+  // A window on older history is not the newest message, however far down it is scrolled.
+  const seesNewest = atBottom === true && !detached;
   useEffect(() => {
-    if (atBottom !== true) {
+    if (!seesNewest) {
       useViewStore.getState().setSeesLatest(false);
       return;
     }
     const timer = setTimeout(() => useViewStore.getState().setSeesLatest(true), SEEN_AFTER_MS);
     return () => clearTimeout(timer);
-  }, [atBottom]);
+  }, [seesNewest]);
   useEffect(() => () => useViewStore.getState().setSeesLatest(false), []);
 
   // The "N new messages" line: before the first unread message, counting it and those after it.
@@ -237,6 +269,20 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
     }
   }
 
+  // A quote or a search result asked for a message: bring it to the middle and mark it a moment.
+  // A window that replaced the messages remounts the list, which then opens at it (openAt below).
+  if (focus && focusIndex >= 0 && highlightId !== focus.id) setHighlightId(focus.id);
+  useEffect(() => {
+    if (!focus || focusIndex < 0) return;
+    virtuoso.current?.scrollToIndex({ index: focusIndex, align: 'center' });
+    useThreadStore.getState().clearFocus(peerId);
+  }, [focus, focusIndex, peerId]);
+  useEffect(() => {
+    if (highlightId === null) return;
+    const timer = setTimeout(() => setHighlightId(null), HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [highlightId]);
+
   const context: ListContext = {
     peerId,
     name,
@@ -252,6 +298,9 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
     ownSender: t('thread.ownSender'),
     peerSender: t('thread.peerSender', { name }),
     seenKey,
+    highlightId,
+    detached,
+    loadingNewer,
   };
   const jumpLabel = unread > 0 ? t('thread.jumpToLatestCount', { count: unread }) : t('thread.jumpToLatest');
 
@@ -264,7 +313,7 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
         data={messages}
         context={context}
         firstItemIndex={firstItemIndex}
-        initialTopMostItemIndex={openAt}
+        initialTopMostItemIndex={focusIndex >= 0 ? { index: focusIndex, align: 'center' } : openAt}
         computeItemKey={computeItemKey}
         itemContent={itemContent}
         components={components}
@@ -273,17 +322,22 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
         atBottomThreshold={120}
         atBottomStateChange={setAtBottom}
         startReached={() => void useThreadStore.getState().loadOlder(peerId)}
+        endReached={() => void useThreadStore.getState().loadNewer(peerId)}
         increaseViewportBy={{ top: 600, bottom: 300 }}
         tabIndex={0}
         aria-label={t('thread.title', { name })}
       />
-      {atBottom === false ? (
+      {atBottom === false || detached ? (
         <button
           type="button"
           className={styles.jump}
           aria-label={jumpLabel}
           title={jumpLabel}
-          onClick={() => virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' })}
+          onClick={() => {
+            // A window on older history is left for the newest messages, reloaded.
+            if (detached) void useThreadStore.getState().jumpToLatest(peerId);
+            else virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+          }}
         >
           <ArrowDownIcon />
           {unread > 0 ? (

@@ -6,7 +6,10 @@ import { noteTyping, sendMessage, stopTyping } from '@/lib/realtime/messaging-se
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useEditStore } from '@/lib/stores/edit-store';
+import { useReplyStore } from '@/lib/stores/reply-store';
+import { CloseIcon } from '@/components/ui/icons';
 import { withinWindow } from '@/lib/realtime/message-actions';
+import { messageFromUrl } from '@/lib/realtime/conversation-route';
 import { useT } from '@/lib/i18n';
 import { usePeer } from '@/components/people/use-peer';
 import { Spinner } from '@/components/ui/spinner';
@@ -14,6 +17,7 @@ import buttons from '@/components/ui/button.module.css';
 import { Composer } from './composer';
 import { ConversationNotFound } from './conversation-not-found';
 import { MessageList } from './message-list';
+import { ReplyQuote } from './reply-quote';
 import { ThreadHeader } from './thread-header';
 import styles from './thread.module.css';
 
@@ -37,10 +41,21 @@ export function ThreadView({ peerId }: { peerId: number }) {
   const [focusComposer] = useState(wideScreen);
   const me = useSessionStore((state) => state.user?.id ?? null);
   const draftKey = useMemo(() => (me === null ? null : { userId: me, peerId }), [me, peerId]);
+  const replyingTo = useReplyStore((state) => state.replying[peerId] ?? null);
+  // Choosing "Reply" sends the focus to the box, where the answer is written.
+  const [focusRequest, setFocusRequest] = useState(0);
+  const [lastReply, setLastReply] = useState(replyingTo);
+  if (replyingTo !== lastReply) {
+    setLastReply(replyingTo);
+    if (replyingTo) setFocusRequest((count) => count + 1);
+  }
 
   useEffect(() => {
-    // openConversation already started it; a receiver set any other way still gets its thread.
-    void useThreadStore.getState().loadThread(peerId);
+    // openConversation already started it; a receiver set any other way still gets its thread,
+    // around the message its address names (a search result, kept across a reload).
+    const target = messageFromUrl();
+    if (target !== null) void useThreadStore.getState().showMessage(peerId, target);
+    else void useThreadStore.getState().loadThread(peerId);
     void usePeopleStore.getState().loadProfile(peerId);
     // Leaving the conversation stops typing to them.
     return () => stopTyping(peerId);
@@ -48,7 +63,10 @@ export function ThreadView({ peerId }: { peerId: number }) {
 
   function send(text: string, attachment?: Attachment) {
     setAnnouncement('');
-    void sendMessage(peerId, text, { attachment: attachment ?? null }).then((result) => {
+    useReplyStore.getState().cancelReply(peerId);
+    // A message goes after the newest ones: a window on older history gives way to them.
+    void useThreadStore.getState().jumpToLatest(peerId);
+    void sendMessage(peerId, text, { attachment: attachment ?? null, replyTo: replyingTo }).then((result) => {
         // The message says so in the list too; this tells those who cannot see it.
         if (result.status !== 'sent') setAnnouncement(t('thread.failedWithReason', { message: result.error }));
       });
@@ -108,6 +126,28 @@ export function ThreadView({ peerId }: { peerId: number }) {
           autoFocus={focusComposer}
           draftKey={draftKey}
           onEditLast={editLast}
+          focusRequest={focusRequest}
+          onEscape={() => {
+            if (!replyingTo) return false;
+            useReplyStore.getState().cancelReply(peerId);
+            return true;
+          }}
+          above={
+            replyingTo ? (
+              <div className={styles.replying} aria-label={t('replies.replyingTo', { name: replyingTo.sender_id === me ? t('messageActions.you') : name })} role="group">
+                <ReplyQuote peerId={peerId} summary={replyingTo} author={replyingTo.sender_id === me ? t('messageActions.you') : name} />
+                <button
+                  type="button"
+                  className={buttons.icon}
+                  aria-label={t('replies.cancel')}
+                  title={t('replies.cancel')}
+                  onClick={() => useReplyStore.getState().cancelReply(peerId)}
+                >
+                  <CloseIcon size={16} />
+                </button>
+              </div>
+            ) : null
+          }
         />
       )}
       <p className="visually-hidden" role="status">

@@ -1,5 +1,5 @@
 // Conversations and thread history (docs/API.md). Both are newest first; next_cursor pages to older.
-import type { ConversationPage, MessagePayload, Page } from '@/lib/contract';
+import type { ConversationPage, ThreadPage } from '@/lib/contract';
 import { THREAD_PAGE_SIZE } from '@/lib/contract';
 import { api } from './client';
 
@@ -8,12 +8,16 @@ export function listConversations(cursor?: string | null): Promise<ConversationP
   return api.get('conversations', { searchParams }).json<ConversationPage>();
 }
 
-/** One page of the thread with `userId`, newest message first. */
-export function listMessages(
-  userId: number,
-  cursor?: string | null,
-  limit: number = THREAD_PAGE_SIZE,
-): Promise<Page<MessagePayload>> {
+/**
+ * One page of the thread with `userId`, newest message first: the newest page, or the page a
+ * cursor names (older, or newer after a window around a message).
+ */
+export function listMessages(userId: number, cursor?: string | null, limit: number = THREAD_PAGE_SIZE): Promise<ThreadPage> {
   const searchParams: Record<string, string | number> = cursor ? { cursor, limit } : { limit };
-  return api.get(`conversations/${userId}/messages`, { searchParams }).json<Page<MessagePayload>>();
+  return api.get(`conversations/${userId}/messages`, { searchParams }).json<ThreadPage>();
+}
+
+/** The page centred on message `messageId`, with cursors both ways (404 when it is not the user's to see). */
+export function listMessagesAround(userId: number, messageId: number, limit: number = THREAD_PAGE_SIZE): Promise<ThreadPage> {
+  return api.get(`conversations/${userId}/messages`, { searchParams: { around: messageId, limit } }).json<ThreadPage>();
 }

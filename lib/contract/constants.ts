@@ -33,6 +33,12 @@ export const MAX_REACTIONS_PER_PERSON = 12;
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
 /** Messages per thread page (GET /api/conversations/:userId/messages). */
 export const THREAD_PAGE_SIZE = 50;
+/** Messages per page of GET /api/messages/search. */
+export const MESSAGE_SEARCH_PAGE_SIZE = 20;
+/** Longest search in messages, in characters: far beyond a phrase anyone types. */
+export const MESSAGE_SEARCH_MAX_QUERY = 200;
+/** Characters of the answered message a reply's quote carries (its first line is what shows). */
+export const REPLY_SNIPPET_LENGTH = 200;
 /** Conversations per page (GET /api/conversations). */
 export const CONVERSATION_PAGE_SIZE = 30;
 /** Most messages one socket `sync` answer carries (and its default). */

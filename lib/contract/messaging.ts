@@ -53,6 +53,43 @@ export interface MessagePayload {
    * when its seq is greater (docs/DELIVERY.md, "Changes to messages").
    */
   version: number;
+  /**
+   * The message this one answers, as it is now (unsent: `deleted`, empty text), so a quote never
+   * needs a second request; null when it answers none. Absent on a message composed and not stored yet.
+   */
+  reply_to?: ReplySummary | null;
+}
+
+/** What a reply quotes of the message it answers: its start, not the whole text. */
+export interface ReplySummary {
+  id: number;
+  sender_id: number;
+  /** The first REPLY_SNIPPET_LENGTH characters of its current text. */
+  text: string;
+  deleted: boolean;
+  /** Its attachment's name and type (for a "Photo" or file label); null without one. */
+  attachment: { name: string; mime_type: string } | null;
+}
+
+/** A part of a text, as JavaScript string offsets: `text.slice(start, end)`. */
+export interface TextRange {
+  start: number;
+  end: number;
+}
+
+/** One message found by GET /api/messages/search: with whom, the message, and where the words are in its text. */
+export interface MessageSearchResult {
+  user: UserSummary;
+  message: MessagePayload;
+  highlights: TextRange[];
+}
+
+/**
+ * A thread page. Pages read `around` a message (or newer than one) also carry `newer_cursor`: the
+ * cursor of the next newer page, null once the newest message is in.
+ */
+export interface ThreadPage extends Page<MessagePayload> {
+  newer_cursor?: string | null;
 }
 
 /** One emoji on a message and who added it, in the order they did. */

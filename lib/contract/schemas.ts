@@ -55,6 +55,7 @@ export const authorizeRequestSchema = z.strictObject({
 export type AuthorizeRequest = z.infer<typeof authorizeRequestSchema>;
 
 const userId = z.number().int().positive().max(2_147_483_647);
+const messageId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 // Upload ids are base64url (server/db/schema.ts).
 const uploadId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not an upload id.');
 
@@ -65,6 +66,7 @@ export const sendPayloadSchema = z
     recipient_id: userId,
     text: z.string().max(MAX_MESSAGE_LENGTH),
     attachment_id: uploadId.nullish(),
+    reply_to: messageId.nullish(),
   })
   .refine((payload) => payload.text.trim() !== '' || payload.attachment_id, {
     message: 'A message needs text or an attachment.',
@@ -171,7 +173,6 @@ export const pushUnsubscribeSchema = z.strictObject({ endpoint: z.string().min(1
 export const visibilityPayloadSchema = z.strictObject({ visible: z.boolean() });
 export type VisibilityPayload = z.infer<typeof visibilityPayloadSchema>;
 
-const messageId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /**
  * One emoji as people pick it: a single fully-qualified emoji of Unicode's recommended set

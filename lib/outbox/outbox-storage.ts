@@ -1,7 +1,7 @@
 // Where unacknowledged messages wait, so that a reload or a crash loses none of them: IndexedDB
 // when the browser has it (localStorage holds only `token` and `locale`: docs/CLIENT-RULES.md),
 // memory otherwise.
-import type { Attachment } from '@/lib/contract';
+import type { Attachment, ReplySummary } from '@/lib/contract';
 import { OUTBOX_STORE, openParleyDb } from '@/lib/storage/parley-db';
 
 /** A message the server has not acknowledged yet. */
@@ -11,6 +11,11 @@ export interface OutboxEntry {
   recipient_id: number;
   text: string;
   attachment: Attachment | null;
+  /**
+   * The message it answers, as the composer quoted it (shown until the server's copy replaces
+   * it); absent in entries stored before replies existed.
+   */
+  reply_to?: ReplySummary | null;
   created_at: string;
   /** Queue order: entries go out oldest position first. */
   position: number;

@@ -78,6 +78,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       recipient_id: entry.recipient_id,
       text: entry.text,
       attachment_id: entry.attachment?.id ?? null,
+      reply_to: entry.reply_to?.id ?? null,
     }).catch((error: unknown): Ack<MessagePayload> => ({ error: { msg: String(error) } }));
     if (started !== session) return; // stopped meanwhile; stop() already reset the queue
     inFlight = false;

@@ -32,6 +32,27 @@ export function openConversation(peerId: number): void {
   navigate(conversationPath(peerId), { push: true });
 }
 
+/**
+ * Opens a conversation at one of its messages (a search result): `?message=<id>` in the URL, so a
+ * reload shows the same place, and the thread loads the page around it.
+ */
+export function openMessage(peerId: number, messageId: number): void {
+  showConversation(peerId);
+  void useThreadStore.getState().showMessage(peerId, messageId);
+  if (typeof window === 'undefined') return;
+  openedFromHere = window.location.pathname === MAIN_PATH;
+  navigate(`${conversationPath(peerId)}?${MESSAGE_PARAM}=${messageId}`, { push: true });
+}
+
+/** The message a conversation's URL asks to show (`?message=`), if any. */
+export function messageFromUrl(): number | null {
+  if (typeof window === 'undefined') return null;
+  const value = new URLSearchParams(window.location.search).get(MESSAGE_PARAM);
+  return value !== null && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null;
+}
+
+const MESSAGE_PARAM = 'message';
+
 /** The header's back button (phone): to the list, as the browser's Back would. */
 export function closeConversation(): void {
   showConversation(null);

@@ -13,6 +13,8 @@ import { usePeopleStore } from '@/lib/stores/people-store';
 import { useSafetyStore } from '@/lib/stores/safety-store';
 import { startSearchSync } from '@/lib/stores/search-sync';
 import { useSessionStore } from '@/lib/stores/session-store';
+import { useMessageSearchStore } from '@/lib/stores/message-search-store';
+import { useReplyStore } from '@/lib/stores/reply-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useViewStore } from '@/lib/stores/view-store';
 import type { MessageChange, MessagePayload } from '@/lib/contract';
@@ -186,6 +188,9 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
       useThreadStore.getState().reset();
       usePeopleStore.getState().reset();
       useSafetyStore.getState().reset();
+      // Found messages and a quote in the composer are theirs too.
+      useMessageSearchStore.getState().reset();
+      useReplyStore.setState({ replying: {} });
     },
   };
   const stopOnSignOut = onSignOut(() => session.stop());

@@ -3,7 +3,7 @@
 // becomes "sent", or "failed" if the server refused it. Created and stopped by the messaging
 // session; the stores only hold what it reports.
 import { userMessage } from '@/lib/api/user-message';
-import type { Attachment, ErrorBody, MessagePayload } from '@/lib/contract';
+import type { Attachment, ErrorBody, MessagePayload, ReplySummary } from '@/lib/contract';
 import { createOutbox, type OutboxEntry } from '@/lib/outbox/outbox';
 import type { OutboxStorage } from '@/lib/outbox/outbox-storage';
 import { socketService } from '@/lib/socket/socket-service';
@@ -25,6 +25,8 @@ export type SendResult =
 export interface SendOptions {
   /** An uploaded file (POST /api/uploads) to attach; text may then be empty. */
   attachment?: Attachment | null;
+  /** The message it answers (the composer's quote); the server checks it is of this conversation. */
+  replyTo?: ReplySummary | null;
 }
 
 export interface OutboxSender {
@@ -101,6 +103,7 @@ export function startOutboxSender({ userId, storage, onStored = () => {} }: Outb
       recipient_id: local.recipient_id,
       text: local.text,
       attachment: local.attachment,
+      reply_to: local.reply_to ?? null,
       created_at: local.created_at,
     });
     return result;
@@ -109,12 +112,12 @@ export function startOutboxSender({ userId, storage, onStored = () => {} }: Outb
   void outbox.start(userId).then((stored) => {
     if (stopped) return;
     for (const entry of stored) {
-      threads().addLocal({ ...entry, ...UNCHANGED, id: null, seq: null, read_at: null, status: 'sending', error: null });
+      threads().addLocal({ ...entry, reply_to: entry.reply_to ?? null, ...UNCHANGED, id: null, seq: null, read_at: null, status: 'sending', error: null });
     }
   });
 
   return {
-    async send(peerId, rawText, { attachment = null } = {}) {
+    async send(peerId, rawText, { attachment = null, replyTo = null } = {}) {
       const text = rawText.trim();
       const problem = validateMessage(text, attachment !== null);
       if (problem) return { status: 'invalid', problem, error: describeProblem(problem) };
@@ -126,6 +129,7 @@ export function startOutboxSender({ userId, storage, onStored = () => {} }: Outb
         recipient_id: peerId,
         text,
         attachment,
+        reply_to: replyTo,
         created_at: new Date().toISOString(),
         read_at: null,
         ...UNCHANGED,

@@ -76,7 +76,7 @@ describe('sending through the messaging session', () => {
     expect(optimistic).toMatchObject({ id: null, status: 'sending', text: 'hello', sender_id: ME, recipient_id: 2 });
     await vi.waitFor(() => expect(socket.sentEvents('send')).toHaveLength(1));
     const [, payload] = socket.sentEvents('send')[0] ?? [];
-    expect(payload).toEqual({ client_id: optimistic?.client_id, recipient_id: 2, text: 'hello', attachment_id: null });
+    expect(payload).toEqual({ client_id: optimistic?.client_id, recipient_id: 2, text: 'hello', attachment_id: null, reply_to: null });
 
     const stored = message(50, { sender_id: ME, recipient_id: 2, client_id: optimistic?.client_id, text: 'hello' });
     ack.resolve({ data: stored });
@@ -180,5 +180,21 @@ describe('sending through the messaging session', () => {
     const attachment = { id: 'f1', name: 'a.png', mime_type: 'image/png', size: 10, width: 1, height: 1, url: '/api/uploads/f1/a.png' };
     await sendMessage(2, '', { attachment });
     expect(socket.sentEvents('send')[0]?.[1]).toMatchObject({ text: '', attachment_id: 'f1' });
+  });
+
+  it('a reply written offline keeps its quote across a reload and goes out with reply_to', async () => {
+    const quote = { id: 40, sender_id: 2, text: 'Where?', deleted: false, attachment: null };
+    const abandoned = sendMessage(2, 'Here', { replyTo: quote });
+    await settle();
+    expect(thread()?.messages[0]).toMatchObject({ text: 'Here', status: 'sending', reply_to: quote });
+    stopMessagingSession();
+    await abandoned;
+
+    start();
+    await vi.waitFor(() => expect(thread()?.messages).toEqual([expect.objectContaining({ text: 'Here', reply_to: quote })]));
+    const socket = connectFakeSocket(ME);
+    storingServer(socket);
+    await vi.waitFor(() => expect(socket.sentEvents('send')).toHaveLength(1));
+    expect(socket.sentEvents('send')[0]?.[1]).toMatchObject({ text: 'Here', reply_to: 40 });
   });
 });

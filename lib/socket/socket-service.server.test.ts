@@ -110,7 +110,7 @@ describe('socket service against a Socket.IO server', () => {
 
   it('resolves send with the server acknowledgement', async () => {
     ioServer.on('connection', (socket) => {
-      socket.on('send', (payload, ack) => ack?.({ data: { ...message, ...payload } }));
+      socket.on('send', ({ client_id, recipient_id, text }, ack) => ack?.({ data: { ...message, client_id, recipient_id, text } }));
     });
     service.initSocket(42);
     await vi.waitFor(() => expect(inits).toHaveLength(1));

@@ -3,7 +3,7 @@
 // "failed"). State and actions only: the outbox that sends them lives in the messaging session
 // (lib/realtime/outbox-sender.ts), which reports here.
 import { create } from 'zustand';
-import { listMessages } from '@/lib/api/conversations';
+import { listMessages, listMessagesAround } from '@/lib/api/conversations';
 import { errorKind, userMessage, type ErrorKind } from '@/lib/api/user-message';
 import type { MessageChange, MessagePayload } from '@/lib/contract';
 import { applyToThread } from './message-changes';
@@ -20,6 +20,20 @@ export interface Thread {
   /** 'idle': history not loaded (only messages sent or received since). */
   status: ThreadStatus;
   loadingOlder: boolean;
+  /**
+   * Cursor of the next newer page while the thread shows a window away from the newest messages
+   * (opened around a message); null when it reaches the newest, as usual.
+   */
+  newerCursor: string | null;
+  loadingNewer: boolean;
+  /**
+   * While a window is shown: the newest messages held before it and those that arrived since,
+   * kept aside (showing them after the window would hide the gap) until the window's newer
+   * pages reach them.
+   */
+  tail: ThreadMessage[];
+  /** The message to bring into view and highlight; `nonce` changes with every request. */
+  focus: { id: number; nonce: number } | null;
   /** What went wrong with the last load, as a sentence for the reader; null when nothing did. */
   error: string | null;
   errorKind: ErrorKind | null;
@@ -33,6 +47,17 @@ export interface ThreadsActions {
   /** Loads the newest page unless already loaded (or loading). */
   loadThread: (peerId: number) => Promise<void>;
   loadOlder: (peerId: number) => Promise<void>;
+  /** The next newer page of a window; the last one joins the newest messages. */
+  loadNewer: (peerId: number) => Promise<void>;
+  /**
+   * Brings message `messageId` into view: at once when held, else by loading the window around it
+   * (the thread then pages both ways). Resolves false when the server has no such message for the user.
+   */
+  showMessage: (peerId: number, messageId: number) => Promise<boolean>;
+  /** The list brought the focused message into view. */
+  clearFocus: (peerId: number) => void;
+  /** Leaves a window for the newest messages (reloaded from the server). */
+  jumpToLatest: (peerId: number) => Promise<void>;
   /** A message of the user's not stored yet, shown at the end of its thread. */
   addLocal: (message: ThreadMessage) => void;
   /** Changes the status (and error) of a message not stored yet, by its message key. */
@@ -56,7 +81,25 @@ export interface ThreadsActions {
 
 export type ThreadsStore = ThreadsState & ThreadsActions;
 
-const emptyThread: Thread = { messages: [], nextCursor: null, status: 'idle', loadingOlder: false, error: null, errorKind: null };
+const emptyThread: Thread = {
+  messages: [],
+  nextCursor: null,
+  status: 'idle',
+  loadingOlder: false,
+  newerCursor: null,
+  loadingNewer: false,
+  tail: [],
+  focus: null,
+  error: null,
+  errorKind: null,
+};
+
+/** A window away from the newest messages is shown: live messages wait in `tail`. */
+const detached = (thread: Thread) => thread.newerCursor !== null;
+const unsentOf = (messages: readonly ThreadMessage[]) => messages.filter((message) => message.id === null);
+/** Messages the server stored: their id, seq and version are set, as in a payload. */
+const storedOf = (messages: readonly ThreadMessage[]) => messages.filter((message) => message.id !== null) as MessagePayload[];
+let focusNonce = 0;
 
 export const useThreadStore = create<ThreadsStore>()((set, get) => {
   // Bumped by reset, so answers to requests made before it are dropped.
@@ -70,6 +113,19 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     });
   }
 
+  /** Live or caught-up messages: into the thread, or aside while a window is shown. */
+  function receive(current: Thread, incoming: readonly MessagePayload[]): Partial<Thread> {
+    if (detached(current)) return { tail: mergeMessages(current.tail, incoming) };
+    return { messages: mergeMessages(current.messages, incoming) };
+  }
+
+  /** A newer page of a window (or the window itself): once it reaches the newest messages, the ones kept aside join it. */
+  function joinIfNewest(current: Thread, page: readonly MessagePayload[], newerCursor: string | null): Thread {
+    const messages = mergeMessages(current.messages, page);
+    if (newerCursor !== null) return { ...current, messages, newerCursor, loadingNewer: false };
+    return { ...current, messages: mergeMessages(messages, storedOf(current.tail)), tail: [], newerCursor: null, loadingNewer: false };
+  }
+
   async function loadPage(peerId: number, cursor: string | null): Promise<void> {
     const started = generation;
     const older = cursor !== null;
@@ -77,11 +133,16 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     try {
       const page = await (older ? listMessages(peerId, cursor) : listMessages(peerId));
       if (started !== generation) return;
-      update(peerId, (current) => ({
-        messages: mergeMessages(current.messages, page.results),
-        nextCursor: page.next_cursor,
-        ...(older ? { loadingOlder: false } : { status: 'ready' }),
-      }));
+      update(peerId, (current) =>
+        // The newest page answered after a window around a message was shown: it waits beyond the window.
+        !older && detached(current)
+          ? { tail: mergeMessages(current.tail, page.results), status: 'ready' }
+          : {
+              messages: mergeMessages(current.messages, page.results),
+              nextCursor: page.next_cursor,
+              ...(older ? { loadingOlder: false } : { status: 'ready' }),
+            },
+      );
     } catch (error) {
       if (started !== generation) return;
       const failure = { error: userMessage(error), errorKind: errorKind(error) };
@@ -118,7 +179,7 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
 
     receiveMessage(peerId, message) {
       if (!get().threads[peerId]) return;
-      update(peerId, (current) => ({ messages: mergeMessages(current.messages, [message]) }));
+      update(peerId, (current) => receive(current, [message]));
     },
 
     receiveMessages(messages) {
@@ -135,7 +196,7 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
         const threads = { ...state.threads };
         for (const [peerId, incoming] of byPeer) {
           const current = threads[peerId];
-          if (current) threads[peerId] = { ...current, messages: mergeMessages(current.messages, incoming) };
+          if (current) threads[peerId] = { ...current, ...receive(current, incoming) };
         }
         return { threads };
       });
@@ -148,7 +209,9 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
         const threads = { ...state.threads };
         for (const change of changes) {
           const current = threads[change.peer_id];
-          if (current) threads[change.peer_id] = { ...current, messages: applyToThread(current.messages, change) };
+          if (current) {
+            threads[change.peer_id] = { ...current, messages: applyToThread(current.messages, change), tail: applyToThread(current.tail, change) };
+          }
         }
         return { threads };
       });
@@ -162,6 +225,60 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
           message.sender_id === peerId && message.read_at === null ? { ...message, read_at: readAt } : message,
         ),
       }));
+    },
+
+    async loadNewer(peerId) {
+      const { status, newerCursor, loadingNewer } = thread(peerId);
+      if (status !== 'ready' || newerCursor === null || loadingNewer) return;
+      const started = generation;
+      update(peerId, () => ({ loadingNewer: true, error: null, errorKind: null }));
+      try {
+        const page = await listMessages(peerId, newerCursor);
+        if (started !== generation || thread(peerId).newerCursor !== newerCursor) return;
+        update(peerId, (current) => joinIfNewest(current, page.results, page.newer_cursor ?? null));
+      } catch (error) {
+        if (started !== generation) return;
+        update(peerId, () => ({ loadingNewer: false, error: userMessage(error), errorKind: errorKind(error) }));
+      }
+    },
+
+    async showMessage(peerId, messageId) {
+      const focus = () => ({ focus: { id: messageId, nonce: (focusNonce += 1) } });
+      if (thread(peerId).messages.some((message) => message.id === messageId)) {
+        update(peerId, focus);
+        return true;
+      }
+      const started = generation;
+      const wasIdle = thread(peerId).status !== 'ready';
+      if (wasIdle) update(peerId, () => ({ status: 'loading', error: null, errorKind: null }));
+      try {
+        const page = await listMessagesAround(peerId, messageId);
+        if (started !== generation) return false;
+        update(peerId, (current) => {
+          // What was held (the newest messages) waits beyond the window, with what arrives meanwhile.
+          const aside = mergeMessages(current.tail, storedOf(current.messages));
+          const window = { ...current, messages: unsentOf(current.messages), tail: aside, status: 'ready' as const, loadingOlder: false };
+          return { ...joinIfNewest(window, page.results, page.newer_cursor ?? null), nextCursor: page.next_cursor, ...focus() };
+        });
+        return true;
+      } catch (error) {
+        if (started !== generation) return false;
+        const failure = { error: userMessage(error), errorKind: errorKind(error) };
+        // A thread that was showing stays as it was; only the window failed.
+        update(peerId, () => (wasIdle ? { status: 'error', ...failure } : failure));
+        return false;
+      }
+    },
+
+    clearFocus(peerId) {
+      if (thread(peerId).focus) update(peerId, () => ({ focus: null }));
+    },
+
+    async jumpToLatest(peerId) {
+      if (!detached(thread(peerId))) return;
+      // A newer page still on its way is dropped: its cursor is no longer the thread's (loadNewer).
+      update(peerId, (current) => ({ ...emptyThread, messages: unsentOf(current.messages) }));
+      await loadPage(peerId, null);
     },
 
     reset() {

@@ -1,6 +1,8 @@
 // The statements of a message batch (message-batch.ts), prepared once per connection and run in
 // scripts with their values as literals (script-transaction.ts), and the rows they return as the
 // schema's row types.
+import type { ReplySummary } from '../../lib/contract';
+import { replySummarySql } from './message-payload';
 import type { MessageRow, UploadRow } from './schema';
 import { execute, prepared, sqlInt, sqlText, type Row, type Statement } from './script-transaction';
 
@@ -12,6 +14,7 @@ export interface FreshRow {
   client_id: string;
   text: string;
   attachment_id: string | null;
+  reply_to_id: number | null;
   sender_seq: number;
   recipient_seq: number;
 }
@@ -36,7 +39,7 @@ export const findStored = (pairs: readonly { senderId: number; clientId: string 
 const FIND_STORED = prepared('batch_find_stored', ['json'], `
   select m.id, m.sender_id, m.recipient_id, m.client_id, m.text, m.attachment_id, m.attachment_removed,
     m.sender_seq, m.recipient_seq, m.created_at, m.read_at, m.seen_at, m.edited_at, m.deleted_at, m.reactions,
-    m.sender_version, m.recipient_version, to_json(u) as upload
+    m.sender_version, m.recipient_version, m.reply_to_id, to_json(u) as upload, ${replySummarySql('m.reply_to_id')} as reply
   from json_to_recordset($1) as k(s int, c text)
   cross join lateral (select * from messages where sender_id = k.s and client_id = k.c limit 1) m
   left join uploads u on u.id = m.attachment_id`);
@@ -62,6 +65,20 @@ const FIND_REFUSED_PAIRS = prepared('batch_find_refused_pairs', ['json'], `
       and not exists (select 1 from conversations c where c.user_id = p.r and c.peer_id = p.s)
       and (ru.message_policy = 'nobody'
         or not exists (select 1 from follows f where f.follower_id = p.r and f.followee_id = p.s)))`);
+
+/**
+ * The messages the batch answers (reply_to), each with its sides, whether the answering sender
+ * hid it, and the summary a reply carries: checked in JS against each message of the batch.
+ */
+export const findReplyTargets = (pairs: readonly { senderId: number; replyToId: number }[]): Statement =>
+  execute(FIND_REPLY_TARGETS, json(pairs.map(({ senderId, replyToId }) => ({ s: senderId, m: replyToId }))));
+
+const FIND_REPLY_TARGETS = prepared('batch_find_reply_targets', ['json'], `
+  select k.s as answering_sender_id, m.id, m.sender_id, m.recipient_id,
+    exists (select 1 from message_hidden h where h.user_id = k.s and h.message_id = m.id) as hidden,
+    ${replySummarySql('m.id')} as reply
+  from json_to_recordset($1) as k(s int, m bigint)
+  join messages m on m.id = k.m`);
 
 /**
  * The uploads the batch attaches, locked FOR SHARE until it commits: the sweeper of unattached
@@ -102,10 +119,10 @@ const writeBatchText = (attaching: boolean) => `
     from unnest($1::int[], $2::bigint[]) as v(id, last_seq)
     where users.id = v.id
   ), inserted as (
-    insert into messages (sender_id, recipient_id, client_id, text, attachment_id, sender_seq, recipient_seq)
-    select sender_id, recipient_id, client_id, "text", attachment_id, sender_seq, recipient_seq
+    insert into messages (sender_id, recipient_id, client_id, text, attachment_id, reply_to_id, sender_seq, recipient_seq)
+    select sender_id, recipient_id, client_id, "text", attachment_id, reply_to_id, sender_seq, recipient_seq
     from json_to_recordset($3) as r(
-      i int, sender_id int, recipient_id int, client_id text, "text" text, attachment_id text,
+      i int, sender_id int, recipient_id int, client_id text, "text" text, attachment_id text, reply_to_id bigint,
       sender_seq bigint, recipient_seq bigint)
     order by i
     returning id, sender_id, recipient_id, client_id, attachment_id, created_at
@@ -156,8 +173,12 @@ export function toMessageRow(row: Row): MessageRow {
     reactions: (row.reactions ?? []) as MessageRow['reactions'],
     senderVersion: intOrNull(row.sender_version),
     recipientVersion: intOrNull(row.recipient_version),
+    replyToId: intOrNull(row.reply_to_id),
   };
 }
+
+/** A reply summary from its JSON column (json_build_object, parsed by both drivers). */
+export const toReplySummary = (value: unknown) => (value ?? null) as ReplySummary | null;
 
 /** An uploads row, from a result row or from its to_json (find the upload of a stored message). */
 export function toUploadRow(row: Row): UploadRow {
@@ -195,5 +216,6 @@ export function freshMessageRow(row: FreshRow, returned: Row): MessageRow {
     reactions: [],
     senderVersion: null,
     recipientVersion: null,
+    replyToId: row.reply_to_id,
   };
 }

@@ -1,4 +1,17 @@
-import { findRefusedPairs, findStored, findUploads, freshMessageRow, lockUsers, toMessageRow, toUploadRow, writeBatch, type FreshRow } from './message-batch-sql';
+import type { ReplySummary } from '../../lib/contract';
+import {
+  findRefusedPairs,
+  findReplyTargets,
+  findStored,
+  findUploads,
+  freshMessageRow,
+  lockUsers,
+  toMessageRow,
+  toReplySummary,
+  toUploadRow,
+  writeBatch,
+  type FreshRow,
+} from './message-batch-sql';
 import { toStoredMessage, type NewMessage, type StoredMessage } from './message-payload';
 import type { Db } from './open-database';
 import { scriptTransaction, type Row } from './script-transaction';
@@ -7,9 +20,11 @@ import { scriptTransaction, type Row } from './script-transaction';
  * Why one message of a batch was not stored: its recipient does not exist or is inactive (or is
  * the sender), its attachment is not an upload of the sender's, the sender no longer exists, or
  * the sender may not message the recipient (a block either way, or the recipient's "who can
- * message me" setting for a new conversation; one kind, so the refusal never says which).
+ * message me" setting for a new conversation; one kind, so the refusal never says which), or the
+ * message it answers is not one of this conversation's that the sender still sees (unknown,
+ * someone else's and hidden alike).
  */
-export type Refusal = 'recipient' | 'attachment' | 'sender' | 'not_allowed';
+export type Refusal = 'recipient' | 'attachment' | 'sender' | 'not_allowed' | 'reply_to';
 
 export type BatchOutcome = { stored: StoredMessage } | { refused: Refusal };
 
@@ -42,19 +57,32 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
   // The uploads the batch names, to check them; a stored row comes with its own (findStored).
   const attachmentIds = [...new Set(batch.flatMap((message) => (message.attachmentId ? [message.attachmentId] : [])))];
   const pairs = new Map(batch.map((message) => [pairOf(message.senderId, message.recipientId), message]));
+  const answered = batch.flatMap((message) => (message.replyToId ? [{ senderId: message.senderId, replyToId: message.replyToId }] : []));
   return scriptTransaction(db, async (tx) => {
-    const [locked = [], found = [], refusedPairs = [], uploadRows = []] = await tx.run([
+    const [locked = [], found = [], refusedPairs = [], targetRows = [], uploadRows = []] = await tx.run([
       lockUsers(userIds),
       findStored(batch),
       findRefusedPairs([...pairs.values()]),
+      // Always a statement, so the uploads keep their place in the answer.
+      answered.length > 0 ? findReplyTargets(answered) : 'select 1 where false',
       ...(attachmentIds.length > 0 ? [findUploads(attachmentIds)] : []),
     ]);
+    // A reply's target as the answering sender may quote it: same pair, not hidden by them.
+    const targets = new Map<string, { pair: string; summary: ReplySummary | null }>();
+    for (const row of targetRows) {
+      if (row.hidden === true) continue;
+      targets.set(keyOf(Number(row.answering_sender_id), String(row.id)), {
+        pair: [Number(row.sender_id), Number(row.recipient_id)].sort((a, b) => a - b).join(':'),
+        summary: toReplySummary(row.reply),
+      });
+    }
+    const replies = new Map<number, ReplySummary | null>();
     const refused = new Set(refusedPairs.map((row) => pairOf(Number(row.sender_id), Number(row.recipient_id))));
     const accounts = new Map(locked.map((row) => [Number(row.id), { active: row.is_active === true, lastSeq: Number(row.last_seq) }]));
     const earlier = new Map(
       found.map((row) => [
         keyOf(Number(row.sender_id), row.client_id as string),
-        { message: toMessageRow(row), upload: row.upload ? toUploadRow(row.upload as Row) : null },
+        { message: toMessageRow(row), upload: row.upload ? toUploadRow(row.upload as Row) : null, reply: toReplySummary(row.reply) },
       ]),
     );
     const uploadsById = new Map(uploadRows.map((row) => toUploadRow(row)).map((row) => [row.id, row]));
@@ -78,6 +106,13 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
       if (attachmentId !== null && uploadsById.get(attachmentId)?.ownerId !== message.senderId) {
         return { refused: 'attachment' };
       }
+      const replyToId = message.replyToId ?? null;
+      if (replyToId !== null) {
+        const target = targets.get(keyOf(message.senderId, String(replyToId)));
+        const pair = [message.senderId, message.recipientId].sort((a, b) => a - b).join(':');
+        if (!target || target.pair !== pair) return { refused: 'reply_to' };
+        replies.set(fresh.length, target.summary);
+      }
       sender.lastSeq += 1;
       recipient.lastSeq += 1;
       lastSeqs.set(message.senderId, sender.lastSeq).set(message.recipientId, recipient.lastSeq);
@@ -89,6 +124,7 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
         client_id: message.clientId,
         text: message.text,
         attachment_id: attachmentId,
+        reply_to_id: replyToId,
         sender_seq: sender.lastSeq,
         recipient_seq: recipient.lastSeq,
       });
@@ -105,7 +141,7 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
       const returned = insertedByKey.get(keyOf(row.sender_id, row.client_id));
       if (!returned) throw new Error('inserted message not returned');
       const upload = row.attachment_id === null ? null : (uploadsById.get(row.attachment_id) ?? null);
-      return toStoredMessage({ message: freshMessageRow(row, returned), upload }, true);
+      return toStoredMessage({ message: freshMessageRow(row, returned), upload, reply: replies.get(row.i) ?? null }, true);
     });
     return plans.map((plan): BatchOutcome => {
       if (!('fresh' in plan)) return plan;

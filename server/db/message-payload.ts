@@ -1,5 +1,5 @@
-import { eq } from 'drizzle-orm';
-import type { MessagePayload } from '../../lib/contract';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { REPLY_SNIPPET_LENGTH, type MessagePayload, type ReplySummary } from '../../lib/contract';
 import { messages, uploads, type MessageRow, type UploadRow } from './schema';
 import { toAttachment } from './uploads';
 
@@ -9,6 +9,8 @@ export interface NewMessage {
   clientId: string;
   text: string;
   attachmentId?: string | null;
+  /** The message it answers; checked in the batch (same conversation, not hidden by the sender). */
+  replyToId?: number | null;
 }
 
 export interface StoredMessage {
@@ -20,20 +22,50 @@ export interface StoredMessage {
   created: boolean;
 }
 
-/** Selects a message with its attachment: `.from(messages)` plus attachmentOf's join. */
-export const messageColumns = { message: messages, upload: uploads };
+/** Every column but search_vector: the index's business, never read back. */
+function readColumns() {
+  const columns: Partial<ReturnType<typeof getTableColumns<typeof messages>>> = { ...getTableColumns(messages) };
+  delete columns.searchVector;
+  return columns as Omit<ReturnType<typeof getTableColumns<typeof messages>>, 'searchVector'>;
+}
+const messageFields = readColumns();
+
+/**
+ * The summary a reply carries of the message it answers, read as it is now (an edit or an unsend
+ * shows), as one JSON value: a correlated lookup by primary key, so every query that selects
+ * messageColumns carries it without another join. `replyToColumn` is the answering row's
+ * reply_to_id as SQL text (the raw batch statements use it too).
+ */
+export const replySummarySql = (replyToColumn: string) => `(
+  select json_build_object('id', r.id, 'sender_id', r.sender_id, 'text', left(r.text, ${REPLY_SNIPPET_LENGTH}),
+    'deleted', r.deleted_at is not null,
+    'attachment', case when ru.id is null then null else json_build_object('name', ru.name, 'mime_type', ru.mime_type) end)
+  from messages r left join uploads ru on ru.id = r.attachment_id where r.id = ${replyToColumn})`;
+
+/** Selects a message with its attachment and reply summary: `.from(messages)` plus attachmentOf's join. */
+export const messageColumns = {
+  message: messageFields,
+  upload: uploads,
+  reply: sql<ReplySummary | null>`${sql.raw(replySummarySql('"messages"."reply_to_id"'))}`,
+};
 
 /** The join that fills MessagePayload.attachment; pair it with messageColumns. */
 export const attachmentOf = eq(uploads.id, messages.attachmentId);
 
-export type MessageWithUpload = { message: MessageRow; upload: UploadRow | null };
+export type MessageWithUpload = { message: MessageRow; upload: UploadRow | null; reply: ReplySummary | null };
+
+/** JSON numbers arrive as numbers from both drivers; bigint ids are kept exact below 2^53. */
+function toReplySummary(reply: ReplySummary | null): ReplySummary | null {
+  if (!reply) return null;
+  return { ...reply, id: Number(reply.id), sender_id: Number(reply.sender_id) };
+}
 
 /**
  * A message as `viewerId` (its sender or its recipient) sees it: `seq` and `version` are the
  * viewer's. `receipts`: the sender and the recipient both have read receipts on now, so the
  * sender may see the receipt (seen_at) as read_at; the recipient always sees their own read_at.
  */
-export function toMessagePayload({ message, upload }: MessageWithUpload, viewerId: number, receipts: boolean): MessagePayload {
+export function toMessagePayload({ message, upload, reply }: MessageWithUpload, viewerId: number, receipts: boolean): MessagePayload {
   const sent = message.senderId === viewerId;
   const seq = sent ? message.senderSeq : message.recipientSeq;
   const readAt = sent ? (receipts ? message.seenAt : null) : message.readAt;
@@ -52,6 +84,7 @@ export function toMessagePayload({ message, upload }: MessageWithUpload, viewerI
     deleted: message.deletedAt !== null,
     reactions: message.reactions,
     version: (sent ? message.senderVersion : message.recipientVersion) ?? seq,
+    reply_to: toReplySummary(reply),
   };
 }
 

@@ -71,6 +71,7 @@ describe('storeMessages (one transaction per batch)', () => {
       deleted: false,
       reactions: [],
       version: 2,
+      reply_to: null,
     });
     expect(out[0]!.forRecipient).toEqual({ ...out[0]!.message, seq: 1, version: 1 });
     expect([await lastSeq(a), await lastSeq(b), await lastSeq(c)]).toEqual([5, 4, 3]);

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { MessagePayload } from '../../lib/contract';
 import { attachmentOf, messageColumns, toMessagePayload } from './message-payload';
 import type { Db } from './open-database';
@@ -18,11 +18,41 @@ export async function streamStateOf(db: Db, userId: number): Promise<{ lastSeq: 
 export const notHiddenFor = (userId: number) =>
   sql`not exists (select 1 from message_hidden h where h.user_id = ${userId} and h.message_id = ${messages.id})`;
 
+const inPair = (userId: number, peerId: number) =>
+  and(
+    sql`least(${messages.senderId}, ${messages.recipientId}) = ${Math.min(userId, peerId)}`,
+    sql`greatest(${messages.senderId}, ${messages.recipientId}) = ${Math.max(userId, peerId)}`,
+  );
+
+/**
+ * Up to `limit + 1` messages of the pair past `bound` in one direction (older: id < bound, or
+ * <= with `inclusive`; newer: id > bound), without the ones userId hid, nearest first. The pair
+ * condition is the whole authorisation: every row has userId on one side. Served by
+ * messages_pair_idx, one range scan either way, no sort.
+ */
+function threadRows(db: Db, userId: number, peerId: number, direction: 'older' | 'newer', bound: number | null, limit: number, inclusive = false) {
+  const boundCondition =
+    bound === null ? undefined : direction === 'newer' ? gt(messages.id, bound) : inclusive ? lte(messages.id, bound) : lt(messages.id, bound);
+  return db
+    .select(messageColumns)
+    .from(messages)
+    .leftJoin(uploads, attachmentOf)
+    .where(and(inPair(userId, peerId), boundCondition, notHiddenFor(userId)))
+    .orderBy(direction === 'newer' ? asc(messages.id) : desc(messages.id))
+    .limit(limit + 1);
+}
+
+/** A thread page, newest first; `older`/`newer`: the keyset (message id) of the next page each way, null at either end. */
+export interface ThreadWindow {
+  results: MessagePayload[];
+  older: number | null;
+  newer: number | null;
+}
+
 /**
  * One page of the conversation between userId and peerId, newest first, keyset by message id,
- * without the messages userId deleted for themselves. The pair condition is the whole
- * authorisation: every row returned has userId on one side. Served by messages_pair_idx (one
- * backward range scan, no sort). `receipts`: both have read receipts on (toMessagePayload).
+ * without the messages userId deleted for themselves. `receipts`: both have read receipts on
+ * (toMessagePayload).
  */
 export async function listThread(
   db: Db,
@@ -32,22 +62,50 @@ export async function listThread(
   limit: number,
   receipts: boolean,
 ): Promise<KeysetPage<MessagePayload, number>> {
-  const rows = await db
-    .select(messageColumns)
-    .from(messages)
-    .leftJoin(uploads, attachmentOf)
-    .where(
-      and(
-        sql`least(${messages.senderId}, ${messages.recipientId}) = ${Math.min(userId, peerId)}`,
-        sql`greatest(${messages.senderId}, ${messages.recipientId}) = ${Math.max(userId, peerId)}`,
-        beforeId === null ? undefined : lt(messages.id, beforeId),
-        notHiddenFor(userId),
-      ),
-    )
-    .orderBy(desc(messages.id))
-    .limit(limit + 1);
-  const page = toKeysetPage(rows, limit, (row) => row.message.id);
+  const page = toKeysetPage(await threadRows(db, userId, peerId, 'older', beforeId, limit), limit, (row) => row.message.id);
   return { results: page.results.map((row) => toMessagePayload(row, userId, receipts)), next: page.next };
+}
+
+/** The page of messages right after `afterId` (a newer cursor), newest first like every page. */
+export async function listThreadNewer(db: Db, userId: number, peerId: number, afterId: number, limit: number, receipts: boolean): Promise<ThreadWindow> {
+  const page = toKeysetPage(await threadRows(db, userId, peerId, 'newer', afterId, limit), limit, (row) => row.message.id);
+  return { results: page.results.map((row) => toMessagePayload(row, userId, receipts)).reverse(), older: null, newer: page.next };
+}
+
+/**
+ * A page centred on message `aroundId`: it and the older half of `limit` (rounded up), and the
+ * newer half, newest first, with the keyset of the next page each way. Null when the message is
+ * not one of the pair's that userId sees (unknown, someone else's and hidden answer alike).
+ */
+export async function listThreadAround(
+  db: Db,
+  userId: number,
+  peerId: number,
+  aroundId: number,
+  limit: number,
+  receipts: boolean,
+): Promise<ThreadWindow | null> {
+  const olderLimit = Math.ceil(limit / 2);
+  const newerLimit = limit - olderLimit;
+  const [olderRows, newerRows] = await Promise.all([
+    threadRows(db, userId, peerId, 'older', aroundId, olderLimit, true),
+    newerLimit > 0 ? threadRows(db, userId, peerId, 'newer', aroundId, newerLimit) : Promise.resolve([]),
+  ]);
+  if (olderRows[0]?.message.id !== aroundId) return null;
+  const older = toKeysetPage(olderRows, olderLimit, (row) => row.message.id);
+  // With limit 1 there is no newer half: whether newer messages exist is still worth a cursor.
+  const newer = newerLimit > 0 ? toKeysetPage(newerRows, newerLimit, (row) => row.message.id) : { results: [], next: null };
+  return {
+    results: [...[...newer.results].reverse(), ...older.results].map((row) => toMessagePayload(row, userId, receipts)),
+    older: older.next,
+    newer: newerLimit > 0 ? newer.next : await hasNewer(db, userId, peerId, aroundId),
+  };
+}
+
+/** `afterId` as the newer cursor when any message follows it, else null. */
+async function hasNewer(db: Db, userId: number, peerId: number, afterId: number): Promise<number | null> {
+  const rows = await threadRows(db, userId, peerId, 'newer', afterId, 0);
+  return rows.length > 0 ? afterId : null;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -15,6 +16,9 @@ import {
   unique,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+
+/** Postgres full-text words; drizzle has no built-in type for them. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 // Millisecond precision where the value is part of a keyset cursor: JS Dates round-trip it exactly.
@@ -224,6 +228,17 @@ export const messages = pgTable(
      */
     senderVersion: bigint('sender_version', { mode: 'number' }),
     recipientVersion: bigint('recipient_version', { mode: 'number' }),
+    /**
+     * The message this one answers, in the same conversation (checked when it is stored). No
+     * foreign key: messages are never deleted (unsending keeps the row), and a key would cost
+     * every message insert a lookup the send path already makes.
+     */
+    replyToId: bigint('reply_to_id', { mode: 'number' }),
+    /**
+     * What search matches: the current text (an edit rewrites it, unsending empties it) as words
+     * of the language-agnostic `simple` configuration (docs/DECISIONS.md, "Search in messages").
+     */
+    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, "text")`),
   },
   (table) => [
     unique('messages_sender_client_id_unique').on(table.senderId, table.clientId),
@@ -241,6 +256,7 @@ export const messages = pgTable(
     // Partial index: marking a conversation read only ever looks at its unread rows.
     index('messages_unread_by_pair_idx').on(table.recipientId, table.senderId).where(sql`${table.readAt} is null`),
     index('messages_attachment_id_idx').on(table.attachmentId),
+    index('messages_search_idx').using('gin', table.searchVector),
   ],
 );
 
@@ -413,7 +429,8 @@ export const pushSubscriptions = pgTable(
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
-export type MessageRow = typeof messages.$inferSelect;
+/** A message as the server reads it: search_vector is the index's business, never read back. */
+export type MessageRow = Omit<typeof messages.$inferSelect, 'searchVector'>;
 export type FollowRow = typeof follows.$inferSelect;
 export type UploadRow = typeof uploads.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;

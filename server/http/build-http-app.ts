@@ -9,6 +9,7 @@ import { installLoadShedding } from '../security/load-shedding';
 import type { RateLimiters } from '../security/rate-limit';
 import { accountsRoutes, type AccountsRoutesDeps } from './accounts-routes';
 import { conversationsRoutes } from './conversations-routes';
+import { messageSearchRoutes } from './message-search-routes';
 import { installCors } from './cors';
 import { installErrorHandling } from './errors';
 import { profileRoutes } from './profile-routes';
@@ -68,6 +69,7 @@ export function buildHttpApp({
   app.register(async (api) => profileRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => usersRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => conversationsRoutes(api, deps), { prefix: '/api' });
+  app.register(async (api) => messageSearchRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => uploadsRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => safetyRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => pushRoutes(api, deps), { prefix: '/api' });

@@ -73,6 +73,7 @@ describe('GET /api/conversations/:userId/messages', () => {
           deleted: false,
           reactions: [],
           version: 1,
+          reply_to: null,
         },
       ],
       next_cursor: null,

@@ -4,17 +4,16 @@ import {
   CONVERSATION_PAGE_SIZE,
   THREAD_PAGE_SIZE,
   type ConversationPage,
-  type MessagePayload,
-  type Page,
+  type ThreadPage,
 } from '../../lib/contract';
 import { listConversations } from '../db/conversations';
-import { listThread, streamStateOf } from '../db/messages';
+import { listThread, listThreadAround, listThreadNewer, streamStateOf, type ThreadWindow } from '../db/messages';
 import type { Db } from '../db/open-database';
 import { findConversationPeer } from '../db/users';
 import { authenticateActive } from './authenticate';
 import { conversationCursor, encodeCursor, threadCursor } from './cursor';
 import { HttpError, parseBody } from './errors';
-import { limitParam, userIdString } from './params';
+import { intString, limitParam, userIdString } from './params';
 import { userNotFound } from './users-routes';
 
 /** Largest `?limit=` a thread page accepts (THREAD_PAGE_SIZE is the default). */
@@ -22,10 +21,15 @@ export const THREAD_MAX_LIMIT = 100;
 
 const conversationsQuery = z.object({ cursor: conversationCursor.optional() });
 const threadParams = z.object({ userId: userIdString });
-const threadQuery = z.object({
-  cursor: threadCursor.optional(),
-  limit: limitParam(THREAD_PAGE_SIZE, THREAD_MAX_LIMIT),
-});
+const threadQuery = z
+  .object({
+    cursor: threadCursor.optional(),
+    around: intString(1, Number.MAX_SAFE_INTEGER).optional(),
+    limit: limitParam(THREAD_PAGE_SIZE, THREAD_MAX_LIMIT),
+  })
+  .refine((query) => query.cursor === undefined || query.around === undefined, {
+    message: 'around: Not with a cursor: the page around a message starts its own cursors.',
+  });
 
 export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): void {
   app.get('/conversations', async (request): Promise<ConversationPage> => {
@@ -43,15 +47,32 @@ export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): v
   });
 
   // Only ever the caller's own conversation with :userId: the caller is always one side of the pair.
-  app.get('/conversations/:userId/messages', async (request): Promise<Page<MessagePayload>> => {
+  // `around` and a newer ('n') cursor answer a window with cursors both ways (ThreadPage).
+  app.get('/conversations/:userId/messages', async (request): Promise<ThreadPage> => {
     const { user } = await authenticateActive(db, request);
     const { userId } = parseBody(threadParams, request.params);
-    const { cursor, limit } = parseBody(threadQuery, request.query);
+    const { cursor, around, limit } = parseBody(threadQuery, request.query);
     if (userId === user.id) throw new HttpError(400, { non_field_errors: ['userId: You have no conversation with yourself.'] });
     // A deleted account's messages stay with the other side (docs/DECISIONS.md).
     const peer = await findConversationPeer(db, userId);
     if (!peer) throw userNotFound();
-    const page = await listThread(db, user.id, userId, cursor?.[1] ?? null, limit, user.readReceipts && peer.readReceipts);
+    const receipts = user.readReceipts && peer.readReceipts;
+    if (around !== undefined) {
+      const window = await listThreadAround(db, user.id, userId, around, limit, receipts);
+      // The same answer for an unknown id, another conversation's and one the caller hid.
+      if (!window) throw HttpError.msg(404, 'Message not found.');
+      return toWindowPage(window);
+    }
+    if (cursor?.[0] === 'n') return toWindowPage(await listThreadNewer(db, user.id, userId, cursor[1], limit, receipts));
+    const page = await listThread(db, user.id, userId, cursor?.[1] ?? null, limit, receipts);
     return { results: page.results, next_cursor: page.next === null ? null : encodeCursor(['m', page.next]) };
   });
+}
+
+function toWindowPage({ results, older, newer }: ThreadWindow): ThreadPage {
+  return {
+    results,
+    next_cursor: older === null ? null : encodeCursor(['m', older]),
+    newer_cursor: newer === null ? null : encodeCursor(['n', newer]),
+  };
 }

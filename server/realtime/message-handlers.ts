@@ -23,6 +23,9 @@ const refusals: Record<Refusal, Outcome<never>> = {
   sender: fieldError('User not found.'),
   // The same words for a block (either way) and for "who can message me": nothing more is revealed.
   not_allowed: fieldError(`recipient_id: ${CANNOT_MESSAGE}`),
+  // Final like the others: the answered message will not come back into this conversation by
+  // retrying, and the words are the same for an unknown id and someone else's.
+  reply_to: fieldError('reply_to: No such message in this conversation.'),
 };
 // `msg`: the outbox sends the message again later, with the same client_id.
 const notNow = {
@@ -48,6 +51,7 @@ export function registerMessageHandlers(
       clientId: payload.client_id,
       text: payload.text,
       attachmentId: payload.attachment_id ?? null,
+      replyToId: payload.reply_to ?? null,
     });
     if ('retry' in outcome) {
       // Logged with its stack and answered as a server fault by onEvent.

@@ -52,6 +52,7 @@ describe('send', () => {
       deleted: false,
       reactions: [],
       version: 1,
+      reply_to: null,
     });
     expect(await Promise.all(bobGot)).toEqual([message, message]);
     expect(await otherTabGot).toEqual(message);

@@ -134,6 +134,7 @@ const ROUTES: RouteRow[] = [
     ok: 200,
     inactive: DEACTIVATED,
   },
+  { method: 'GET', url: '/api/messages/search', call: () => ({ path: '/api/messages/search?q=hello' }), ok: 200, inactive: DEACTIVATED },
   { method: 'GET', url: '/api/uploads/usage', call: () => ({ path: '/api/uploads/usage' }), ok: 200, inactive: DEACTIVATED },
   {
     method: 'POST',
@@ -286,6 +287,25 @@ describe('HTTP authorisation matrix', () => {
     }
     const list = (await send('GET', { path: '/api/conversations' }, owner.bearer)).body as ConversationPage;
     expect(list.results.map((row) => row.user.id)).toEqual([peer.user.id]);
+
+    // A window around someone else's message, through either person of it, is the unknown id's 404;
+    // a newer cursor from the very start still reads only the owner's rows.
+    for (const peerId of [peer.user.id, third.user.id]) {
+      const around = await send('GET', { path: `/api/conversations/${peerId}/messages?around=${foreignMessageId}` }, owner.bearer);
+      expect(around).toEqual({ status: 404, body: { msg: 'Message not found.' } });
+      const newer = Buffer.from(JSON.stringify(['n', 1])).toString('base64url');
+      const page = await send('GET', { path: `/api/conversations/${peerId}/messages?cursor=${newer}` }, owner.bearer);
+      for (const message of (page.body as Page<MessagePayload>).results) {
+        expect([message.sender_id, message.recipient_id]).toContain(owner.user.id);
+      }
+    }
+    // Search finds only the owner's messages, whatever the words.
+    const found = (await send('GET', { path: '/api/messages/search?q=peer' }, owner.bearer)).body as Page<{ message: MessagePayload }>;
+    expect(found.results.map((result) => result.message.text)).toEqual(['owner to peer']);
+    for (const result of found.results) expect([result.message.sender_id, result.message.recipient_id]).toContain(owner.user.id);
+    // Nor can a reply quote it: the refusal is an unknown id's.
+    const reply = await emitWithAck(ownerTab, 'send', { client_id: randomUUID(), recipient_id: peer.user.id, text: 'quoting', reply_to: foreignMessageId });
+    expect(reply).toEqual({ error: { non_field_errors: ['reply_to: No such message in this conversation.'] } });
   });
 });
 

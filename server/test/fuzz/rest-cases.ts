@@ -149,6 +149,7 @@ export function restGenerators(ids: RestIds) {
       const base = rng.pick([
         '/api/accounts/info', `/api/users/${ids.peerId}`, `/api/users/${ids.peerId}/followers`, '/api/conversations',
         `/api/conversations/${ids.peerId}/messages`, `/api/uploads/${id}/${name}`, '/api/uploads/usage', '/api/health',
+        '/api/messages/search',
       ]);
       const segments = base.split('/');
       const at = rng.int(2, segments.length - 1);
@@ -173,9 +174,20 @@ export function restGenerators(ids: RestIds) {
         ]);
         return { category: 'bad-query', method: 'GET', path: `/api/users/search?${parts.join('&')}`, headers: auth, expect: [400] };
       }
+      if (rng.chance(0.2)) {
+        // Search in messages: no words, too long, twice, or with another list's cursor.
+        const parts = rng.pick<string[]>([
+          [], ['q='], ['q=%20%20'], ['q=%3F%21%2A'], ['q=%00'], [`q=${'a'.repeat(201)}`], ['q=a', 'q=b'], ['q=a', `cursor=${b64(['m', 5])}`],
+          ['q=a', `cursor=${b64(['s', rng.pick<unknown>([0, -1, 1.5, '5', 2 ** 53, null])])}`], ['q=a', 'cursor='],
+        ]);
+        return { category: 'bad-query', method: 'GET', path: `/api/messages/search?${parts.join('&')}`, headers: auth, expect: [400] };
+      }
       const badThreadLimit = () => rng.pick(['0', '-1', '101', '1000', '1.5', 'abc', '', '1e1', '01', '%00', '99999999999999999999', '%205', '5%20']);
       const parts = rng.pick<string[]>([
         [`limit=${badThreadLimit()}`], ['limit=1', 'limit=2'], ['limit[]=1', `limit=${badThreadLimit()}`], [`limit=${badThreadLimit()}`, 'cursor='],
+        // A page around a message: a bad id, two ids, or one with a cursor (which around replaces).
+        [`around=${rng.pick(['0', '-1', '1.5', 'abc', '', '1e1', '01', '%00', '99999999999999999999', '9007199254740993', '0x10', '1_000', '%205'])}`],
+        ['around=1', 'around=2'], [`around=1`, `cursor=${b64(['m', 5])}`], [`around=1`, `limit=${badThreadLimit()}`],
       ]);
       return { category: 'bad-query', method: 'GET', path: `/api/conversations/${ids.peerId}/messages?${parts.join('&')}`, headers: auth, expect: [400] };
     },
@@ -193,6 +205,8 @@ export function restGenerators(ids: RestIds) {
           () => b64([otherTag, rng.int(1, 1000), rng.int(1, 1000)].slice(0, otherTag === 'f' ? 3 : 2)),
           () => b64([tag, hostileNumber(rng), ...(tag === 'f' ? [hostileNumber(rng)] : [])]),
           () => b64([tag, String(rng.int(1, 100))]),
+          // A thread's newer-page cursor with a value no message id can be.
+          () => b64([tag === 'm' ? 'n' : tag, rng.pick<unknown>([0, -1, 1.5, '5', 2 ** 53, null, [1], 1e308])]),
           () => b64(rng.pick<unknown>([[], {}, null, tag, 1, [tag], [tag, 1, 2, 3], [tag.toUpperCase(), 1], [[tag, 1]], { 0: tag, 1: 1 }])),
           () => b64('{"__proto__":{"polluted":true}}'),
           () => b64(deepValue(rng, 40)),
@@ -321,7 +335,7 @@ export function restGenerators(ids: RestIds) {
         ['/api/accounts/authorize', ['POST']], ['/api/accounts/info', ['GET', 'HEAD']], ['/api/accounts/settings', ['PATCH']], ['/api/accounts/profile', ['PATCH']],
         ['/api/accounts/logout', ['POST']], ['/api/accounts/deactivate', ['POST']], ['/api/users/search?q=a', ['GET', 'HEAD']],
         [`/api/users/${ids.peerId}`, ['GET', 'HEAD']], [`/api/users/${ids.peerId}/followers`, ['GET', 'HEAD']],
-        ['/api/conversations', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}/messages`, ['GET', 'HEAD']],
+        ['/api/conversations', ['GET', 'HEAD']], ['/api/messages/search?q=a', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}/messages`, ['GET', 'HEAD']],
         ['/api/uploads', ['POST']], ['/api/uploads/usage', ['GET', 'HEAD']], [`/api/uploads/${ids.peerUpload.id}/${ids.peerUpload.name}`, ['GET', 'HEAD']], ['/api/health', ['GET', 'HEAD']],
         [`/api/users/${ids.peerId}/block`, ['PUT', 'DELETE']], ['/api/blocks', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}`, ['PATCH']],
         ['/api/reports', ['POST']], ['/api/accounts/export', ['GET', 'HEAD']], ['/api/accounts/me', ['DELETE']],

@@ -101,7 +101,13 @@ function template(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, u
     case 'init':
       return { id: ids.selfId };
     case 'send':
-      return { client_id: uuid(rng), recipient_id: ids.peerId, text: 'hello', attachment_id: null };
+      return {
+        client_id: uuid(rng),
+        recipient_id: ids.peerId,
+        text: 'hello',
+        attachment_id: null,
+        ...(rng.chance(0.3) ? { reply_to: rng.pick([...ids.conversationMessageIds]) } : {}),
+      };
     case 'read':
       return { user_id: ids.peerId };
     case 'follow':
@@ -159,7 +165,13 @@ export function wouldAccept(event: string, wire: unknown, ids: SocketIds): boole
       return data.user_id !== ids.selfId;
     case 'send':
       // An attachment that is not the sender's is refused; the fuzzing user owns no upload.
-      return ids.activeIds.has(data.recipient_id as number) && data.recipient_id !== ids.selfId && !data.attachment_id;
+      // A reply only to a message of the conversation with the peer (the one the fuzzing user has).
+      return (
+        ids.activeIds.has(data.recipient_id as number) &&
+        data.recipient_id !== ids.selfId &&
+        !data.attachment_id &&
+        (data.reply_to == null || (data.recipient_id === ids.peerId && ids.conversationMessageIds.has(data.reply_to as number)))
+      );
     // Counted as accepted whatever the rest says (edit windows, ownership): on the safe side.
     case 'react':
     case 'edit':
@@ -226,6 +238,7 @@ function semantic(event: KnownEvent, p: Record<string, unknown>, ids: SocketIds,
     case 'init':
       return { id: rng.pick([ids.peerId, ids.inactiveId, ids.missingId]) };
     case 'send':
+      if (rng.chance(0.25)) return { ...p, reply_to: rng.pick([...refusedMessageIds(ids), 0, -1, 1.5, String(ids.foreignMessageId)]) };
       return rng.chance(0.4)
         ? { ...p, text: rng.pick(['', 'with a file']), attachment_id: rng.pick([ids.foreignUploadId, 'no-such-upload', ids.foreignUploadId.toLowerCase()]) }
         : { ...p, recipient_id: rng.pick(refusedIds(ids)) };
@@ -291,6 +304,10 @@ export function sentinelCases(ids: SocketIds): SocketCase[] {
   const payloads: [string, unknown][] = [
     ['send', send({ text: 'a\u0000b' })],
     ['send', send({ attachment_id: 'a\u0000b' })],
+    // A reply to someone else's message, or to an id past what a bigint column holds.
+    ['send', send({ reply_to: ids.foreignMessageId })],
+    ['send', send({ reply_to: 2 ** 63 })],
+    ['send', send({ reply_to: [...ids.conversationMessageIds][0], recipient_id: ids.inactiveId })],
     ['send', send({ text: 'é\uDE42' })],
     ['send', send({ text: '', attachment_id: 'é\uDE42' })],
     ['send', send({ client_id: '00000000-0000-4000-a000-00000000000\u0000' })],

@@ -1,0 +1,83 @@
+// Search in messages: latency of GET /api/messages/search's query (server/db/message-search.ts)
+// over a database seeded with SQL generate_series (not through the API: a million sends would take
+// hours), measured in this process against the database directly, so the figures are the query's
+// (no HTTP, no auth). Users write to a few regular partners; texts mix common words (in a message
+// out of ten or more), rare ones, and a word unique to one message, so each kind of query is timed.
+import { performance } from 'node:perf_hooks';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { searchMessages } from '../server/db/message-search';
+import { openDatabase } from '../server/db/open-database';
+import { seedUsers } from '../testing/seed';
+import { percentiles, rounded, type Percentiles } from './stats';
+
+export interface SearchResult {
+  messages: number;
+  users: number;
+  seedMs: number;
+  queries: Record<string, { percentiles: Record<string, number | string>; meanResults: number }>;
+}
+
+const COMMON = ['meeting', 'tomorrow', 'dinner', 'photo', 'merci', 'gracias', 'today', 'ready'];
+const RARE = ['kayak', 'lighthouse', 'harbour', 'zeppelin', 'quokka', 'tamarind', 'origami', 'saxophone'];
+
+/** Messages per user pair: each user writes to the next few ids, so every user has several conversations. */
+const PARTNERS = 5;
+
+export async function runSearch(options: { dir: string; messages: number; users: number; queries: number; log: (line: string) => void }): Promise<SearchResult> {
+  const { log } = options;
+  const database = await openDatabase({ dataDir: path.join(options.dir, 'data-search'), databaseUrl: process.env.DATABASE_URL || undefined });
+  try {
+    const { db } = database;
+    const users = await seedUsers(db, { count: options.users, prefix: 'search' });
+    const ids = users.map((user) => user.id);
+    const first = Math.min(...ids);
+    const started = performance.now();
+    // Row i: sender first + i % users, recipient a partner after it (wrapping), a text from the
+    // vocabularies; seqs numbered per side afterwards would cost a sort of the whole table, so
+    // they are drawn from i (unique per side because (sender, i) and (recipient, i) are).
+    const common = `(array[${COMMON.map((word) => `'${word}'`).join(',')}])`;
+    const rare = `(array[${RARE.map((word) => `'${word}'`).join(',')}])`;
+    const batch = 100_000;
+    for (let from = 1; from <= options.messages; from += batch) {
+      const to = Math.min(options.messages, from + batch - 1);
+      await db.execute(sql.raw(`
+        insert into messages (sender_id, recipient_id, client_id, text, sender_seq, recipient_seq, created_at, read_at)
+        select ${first} + (i % ${options.users}), ${first} + ((i % ${options.users}) + 1 + (i / ${options.users}) % ${PARTNERS}) % ${options.users},
+          md5(i::text), ${common}[1 + i % 8] || ' ' || ${common}[1 + (i / 7) % 8] || ' see you at ' || (i % 24) || ' '
+            || case when i % 97 = 0 then ${rare}[1 + (i / 97) % 8] || ' ' else '' end || 'word' || i,
+          i, i, now() - make_interval(secs => ${options.messages} - i), now()
+        from generate_series(${from}, ${to}) as i`));
+    }
+    await db.execute(sql`update users set last_seq = ${options.messages} where id = any(${`{${ids.join(',')}}`}::int[])`);
+    await db.execute(sql`analyze messages`);
+    const seedMs = Math.round(performance.now() - started);
+    log(`  seeded ${options.messages} messages between ${options.users} users in ${seedMs} ms`);
+
+    const kinds: Record<string, (n: number) => string> = {
+      common: (n) => COMMON[n % COMMON.length]!,
+      'common prefix': (n) => COMMON[n % COMMON.length]!.slice(0, 3),
+      rare: (n) => RARE[n % RARE.length]!,
+      'two words': (n) => `${COMMON[n % COMMON.length]} ${COMMON[(n + 3) % COMMON.length]}`,
+      unique: (n) => `word${1 + ((n * 7919) % options.messages)}`,
+    };
+    const queries: SearchResult['queries'] = {};
+    for (const [kind, query] of Object.entries(kinds)) {
+      const samples: number[] = [];
+      let found = 0;
+      for (let n = 0; n < options.queries; n++) {
+        const userId = ids[(n * 31) % ids.length]!;
+        const t0 = performance.now();
+        const page = await searchMessages(db, userId, query(n), null, 20, true);
+        samples.push(performance.now() - t0);
+        found += page?.results.length ?? 0;
+      }
+      const p: Percentiles = percentiles(samples);
+      queries[kind] = { percentiles: rounded(p), meanResults: Math.round((found / options.queries) * 10) / 10 };
+      log(`  ${kind.padEnd(14)} p50 ${p.p50.toFixed(2)} ms  p99 ${p.p99.toFixed(2)} ms  (${queries[kind]!.meanResults} results a page on average)`);
+    }
+    return { messages: options.messages, users: options.users, seedMs, queries };
+  } finally {
+    await database.close();
+  }
+}

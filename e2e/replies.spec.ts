@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import type { Ack, MessagePayload, ThreadPage as ThreadPageBody } from '../lib/contract';
+import { connectSocket, emitWithAck } from '../server/test/socket-client';
+import { test, expect, type SignedIn } from './fixtures';
+import { expectNoA11yViolations } from './support/axe';
+import { E2E_BASE_URL } from './support/env';
+
+/** Sends messages from `from` to `to` over a socket of their own (faster than typing them), retrying what the send limit turns away. */
+async function seed(from: SignedIn, to: SignedIn, texts: string[], replyTo?: number): Promise<MessagePayload[]> {
+  const socket = await connectSocket(E2E_BASE_URL, from.token);
+  try {
+    const init = await emitWithAck<Ack<unknown>>(socket, 'init', { id: from.person.id });
+    expect(init).toHaveProperty('data');
+    const sent: MessagePayload[] = [];
+    for (const [index, text] of texts.entries()) {
+      const payload = { client_id: randomUUID(), recipient_id: to.person.id, text, ...(replyTo && index === texts.length - 1 ? { reply_to: replyTo } : {}) };
+      for (;;) {
+        const ack = await emitWithAck<Ack<MessagePayload>>(socket, 'send', payload);
+        if ('data' in ack) {
+          sent.push(ack.data);
+          break;
+        }
+        expect(ack.error).toHaveProperty('msg'); // a limit, not a refusal: the same client_id again
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+    return sent;
+  } finally {
+    socket.close();
+  }
+}
+
+async function messagesOf(viewer: SignedIn, peer: SignedIn): Promise<MessagePayload[]> {
+  const response = await viewer.page.request.get(`/api/conversations/${peer.person.id}/messages?limit=100`, { headers: { Authorization: viewer.token } });
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as ThreadPageBody).results;
+}
+
+test('a reply quotes its message for both people, and its quote opens an original far back in the history', async ({ alice, bob }, testInfo) => {
+  test.setTimeout(150_000);
+  await alice.chat.search(bob.person.name);
+  await alice.chat.openFromSearch(bob.person.name);
+  await alice.chat.send('Where shall we meet?');
+  await bob.chat.openConversation(alice.person.name);
+
+  // Bob picks Reply: the quote sits above his box, which has the focus; Escape takes it away.
+  await bob.chat.messageAction(alice.person.name, 'Where shall we meet?', 'Reply');
+  const replying = bob.chat.thread(alice.person.name).getByRole('group', { name: `Replying to ${alice.person.name}` });
+  await expect(replying).toContainText('Where shall we meet?');
+  await expect(bob.chat.composer).toBeFocused();
+  await expectNoA11yViolations(bob.page, testInfo, 'replying');
+  await bob.chat.composer.press('Escape');
+  await expect(replying).toBeHidden();
+  await bob.chat.messageAction(alice.person.name, 'Where shall we meet?', 'Reply');
+  await bob.chat.send('At the station');
+  await expect(replying).toBeHidden();
+  const quoteName = new RegExp(`^Reply to\\s*${alice.person.name}\\s*Where shall we meet\\?$`);
+  await expect(bob.chat.message(alice.person.name, 'At the station').getByRole('button', { name: quoteName })).toBeVisible();
+  await expect(alice.chat.message(bob.person.name, 'At the station').getByRole('button', { name: /^Reply to\s*You\s*Where shall we meet\?$/ })).toBeVisible();
+
+  // Sixty more messages, then one of Bob's answering the first: after a reload its original is
+  // beyond the newest page, and the quote brings it (and the messages around it) back.
+  const [original] = (await messagesOf(alice, bob)).filter((message) => message.text === 'Where shall we meet?');
+  await seed(bob, alice, [...Array.from({ length: 60 }, (_, i) => `filler ${i}`), 'Still there?'], original!.id);
+  await alice.page.reload();
+  await alice.chat.openConversation(bob.person.name);
+  // It opens at the first unread message, if Alice's tab had not read them live: to the bottom.
+  const still = alice.chat.message(bob.person.name, 'Still there?');
+  const scroller = alice.chat.thread(bob.person.name).locator('[data-virtuoso-scroller]');
+  await expect(async () => {
+    await scroller.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+    await expect(still).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  // The original by its id: its words are also in the quotes of the replies.
+  const originalBubble = alice.chat.thread(bob.person.name).locator(`[data-message-id="${original!.id}"]`);
+  await expect(originalBubble).toHaveCount(0);
+  await still.getByRole('button', { name: /^Reply to\s*You\s*Where shall we meet\?$/ }).press('Enter');
+  await expect(originalBubble).toBeVisible();
+  await expect(originalBubble).toHaveAttribute('data-highlighted', 'true');
+  await expect(alice.chat.message(bob.person.name, 'Still there?')).toHaveCount(0);
+  await expectNoA11yViolations(alice.page, testInfo, 'window around a message');
+
+  // Jump to latest: back at the newest messages.
+  await alice.chat.thread(bob.person.name).getByRole('button', { name: /^Jump to latest/ }).click();
+  await expect(alice.chat.message(bob.person.name, 'Still there?')).toBeVisible();
+  await expect(originalBubble).toHaveCount(0);
+});
+
+test('search in messages finds a message by a word and opens the conversation at it; an unsent one is not found', async ({ alice, bob }, testInfo) => {
+  test.setTimeout(120_000);
+  const word = `kayak${randomUUID().slice(0, 6)}`;
+  await alice.chat.search(bob.person.name);
+  await alice.chat.openFromSearch(bob.person.name);
+  await alice.chat.send(`The blue ${word} is ready`);
+  await alice.chat.send(`Secret ${word} plan`);
+  await alice.chat.messageAction(bob.person.name, `Secret ${word} plan`, 'Unsend for everyone');
+  await alice.page.getByRole('dialog', { name: 'Unsend this message?' }).getByRole('button', { name: 'Unsend for everyone' }).click();
+  await expect(alice.chat.thread(bob.person.name).getByText('Message deleted')).toBeVisible();
+
+  await bob.page.getByRole('button', { name: 'Search messages' }).click();
+  const box = bob.page.getByRole('searchbox', { name: 'Search in your messages' });
+  await expect(box).toBeFocused();
+  await box.fill(word.toUpperCase());
+  await expect(bob.page.getByRole('status').filter({ hasText: '1 message found' })).toBeAttached();
+  const results = bob.page.getByRole('region', { name: 'Messages found' });
+  const result = results.getByRole('button', { name: new RegExp(`${alice.person.name}.*The blue ${word} is ready`) });
+  await expect(result).toBeVisible();
+  await expect(result.locator('mark')).toHaveText(word);
+  await expect(results.getByText(`Secret ${word} plan`)).toHaveCount(0);
+  await expectNoA11yViolations(bob.page, testInfo, 'message search results');
+
+  await result.press('Enter');
+  const [found] = (await messagesOf(bob, alice)).filter((message) => message.text === `The blue ${word} is ready`);
+  await expect(bob.page).toHaveURL(new RegExp(`/main/${alice.person.id}\\?message=${found!.id}$`));
+  const bubble = bob.chat.thread(alice.person.name).locator(`[data-message-id="${found!.id}"]`);
+  await expect(bubble).toBeVisible();
+  await expect(bubble).toHaveAttribute('data-highlighted', 'true');
+  // A reload keeps the place: the address names the message.
+  await bob.page.reload();
+  await expect(bob.chat.thread(alice.person.name).locator(`[data-message-id="${found!.id}"]`)).toBeVisible();
+});
