@@ -20,6 +20,7 @@ const preparedHere = async () =>
 it('prepares the batch statements on a connection before its first transaction, once', async () => {
   const expected = [
     { name: 'batch_find_refused_pairs', types: '{json}' },
+    { name: 'batch_find_reply_targets', types: '{json}' },
     { name: 'batch_find_stored', types: '{json}' },
     { name: 'batch_find_uploads', types: '{json}' },
     { name: 'batch_lock_users', types: '{integer[]}' },
