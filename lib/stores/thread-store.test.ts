@@ -130,4 +130,17 @@ describe('thread store: history', () => {
     expect(shown(2)).toEqual([9]);
     expect(findLocal(threads(), 'c-1')).toBeUndefined();
   });
+
+  it('a read receipt that overtakes the ack of a message it covers still marks it read once stored', () => {
+    threads().reset();
+    const local = { ...message(0, { sender_id: ME, recipient_id: 2, client_id: 'c-2' }), id: null, seq: null, status: 'sending' as const, error: null };
+    threads().addLocal(local);
+    // The peer read up to 9 (this very message) before its ack came back.
+    threads().applyChanges([{ kind: 'seen', seq: 30, message_id: 9, peer_id: 2, read_at: '2026-11-24T00:00:05.000Z' }]);
+    threads().settleLocal(2, messageKey(local), message(9, { sender_id: ME, recipient_id: 2, client_id: 'c-2', read_at: null }));
+    expect(thread(2)!.messages.find((m) => m.id === 9)).toMatchObject({ read_at: '2026-11-24T00:00:05.000Z' });
+    // A later message of the user's is not covered by it.
+    threads().receiveMessages([{ peerId: 2, message: message(10, { sender_id: ME, recipient_id: 2, client_id: 'c-3', read_at: null }) }]);
+    expect(thread(2)!.messages.find((m) => m.id === 10)).toMatchObject({ read_at: null });
+  });
 });

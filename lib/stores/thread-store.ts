@@ -34,6 +34,12 @@ export interface Thread {
   tail: ThreadMessage[];
   /** The message to bring into view and highlight; `nonce` changes with every request. */
   focus: { id: number; nonce: number } | null;
+  /**
+   * The newest read receipt heard (the peer read the user's messages up to its message_id). Kept
+   * to apply again to the user's messages stored after it arrived: a receipt can overtake the
+   * ack of a message it covers, whose payload then says read_at null.
+   */
+  seen: Extract<MessageChange, { kind: 'seen' }> | null;
   /** What went wrong with the last load, as a sentence for the reader; null when nothing did. */
   error: string | null;
   errorKind: ErrorKind | null;
@@ -90,6 +96,7 @@ const emptyThread: Thread = {
   loadingNewer: false,
   tail: [],
   focus: null,
+  seen: null,
   error: null,
   errorKind: null,
 };
@@ -113,10 +120,13 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     });
   }
 
+  /** The thread's newest read receipt applied to `messages` (the user's, stored after it came). */
+  const withSeen = (current: Thread, messages: ThreadMessage[]) => (current.seen ? applyToThread(messages, current.seen) : messages);
+
   /** Live or caught-up messages: into the thread, or aside while a window is shown. */
   function receive(current: Thread, incoming: readonly MessagePayload[]): Partial<Thread> {
-    if (detached(current)) return { tail: mergeMessages(current.tail, incoming) };
-    return { messages: mergeMessages(current.messages, incoming) };
+    if (detached(current)) return { tail: withSeen(current, mergeMessages(current.tail, incoming)) };
+    return { messages: withSeen(current, mergeMessages(current.messages, incoming)) };
   }
 
   /** A newer page of a window (or the window itself): once it reaches the newest messages, the ones kept aside join it. */
@@ -174,7 +184,7 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     },
 
     settleLocal(peerId, key, stored) {
-      update(peerId, (current) => ({ messages: settleLocal(current.messages, key, stored) }));
+      update(peerId, (current) => ({ messages: withSeen(current, settleLocal(current.messages, key, stored)) }));
     },
 
     receiveMessage(peerId, message) {
@@ -210,7 +220,13 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
         for (const change of changes) {
           const current = threads[change.peer_id];
           if (current) {
-            threads[change.peer_id] = { ...current, messages: applyToThread(current.messages, change), tail: applyToThread(current.tail, change) };
+            const newerSeen = change.kind === 'seen' && (current.seen === null || change.message_id > current.seen.message_id);
+            threads[change.peer_id] = {
+              ...current,
+              messages: applyToThread(current.messages, change),
+              tail: applyToThread(current.tail, change),
+              ...(newerSeen ? { seen: change } : {}),
+            };
           }
         }
         return { threads };
