@@ -75,9 +75,9 @@ test('a reply quotes its message for both people, and its quote opens an origina
   const originalBubble = alice.chat.thread(bob.person.name).locator(`[data-message-id="${original!.id}"]`);
   await expect(originalBubble).toHaveCount(0);
   // Enter on the quote (again if the list re-rendered it under the key press, as it does while it
-  // settles at the bottom; opening the same original twice changes nothing).
+  // settles at the bottom; once the window replaced the reply, there is only the original to wait for).
   await expect(async () => {
-    await still.getByRole('button', { name: /^Reply to\s*You\s*Where shall we meet\?$/ }).press('Enter', { timeout: 2_000 });
+    if ((await still.count()) > 0) await still.getByRole('button', { name: /^Reply to\s*You\s*Where shall we meet\?$/ }).press('Enter', { timeout: 2_000 });
     await expect(originalBubble).toBeVisible({ timeout: 3_000 });
   }).toPass({ timeout: 20_000 });
   await expect(originalBubble).toHaveAttribute('data-highlighted', 'true');

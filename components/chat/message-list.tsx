@@ -176,7 +176,8 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
       focus: state.threads[peerId]?.focus ?? null,
     })),
   );
-  const focusIndex = focus ? messages.findIndex((message) => message.id === focus.id) : -1;
+  const focusIndex = !focus ? -1 : focus.id === 'latest' ? messages.length - 1 : messages.findIndex((message) => message.id === focus.id);
+  const focusAlign = focus?.id === 'latest' ? ('end' as const) : ('center' as const);
   const [highlightId, setHighlightId] = useState<number | null>(null);
   const virtuoso = useRef<VirtuosoHandle>(null);
   // Whether the newest message is on screen: unknown (null) until the list has measured itself
@@ -223,8 +224,11 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
     setAnnounced({ key: messageKey(last), text: fromPeer ? t('thread.incoming', { name, text: what }) : announced.text });
   }
 
-  // Where the list opens: at the first unread message when there are any, else at the newest.
+  // Where the list opens: at the message asked for (a window around it replaced the messages, or
+  // the newest replaced a window, and ThreadView started the list over), else at the first unread
+  // message, else at the newest.
   const [openAt] = useState(() => {
+    if (focusIndex >= 0) return { index: focusIndex, align: focusAlign, nonce: focus?.nonce };
     const index = firstUnread ? messages.indexOf(firstUnread) : -1;
     return index >= 0 ? { index, align: 'start' as const } : { index: Math.max(0, messages.length - 1), align: 'end' as const };
   });
@@ -270,13 +274,13 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
   }
 
   // A quote or a search result asked for a message: bring it to the middle and mark it a moment.
-  // A window that replaced the messages remounts the list, which then opens at it (openAt below).
-  if (focus && focusIndex >= 0 && highlightId !== focus.id) setHighlightId(focus.id);
+  // The list opened at it if it came with a window (openAt); one already held is scrolled to.
+  if (focus && typeof focus.id === 'number' && focusIndex >= 0 && highlightId !== focus.id) setHighlightId(focus.id);
   useEffect(() => {
     if (!focus || focusIndex < 0) return;
-    virtuoso.current?.scrollToIndex({ index: focusIndex, align: 'center' });
+    if (openAt.nonce !== focus.nonce) virtuoso.current?.scrollToIndex({ index: focusIndex, align: focusAlign });
     useThreadStore.getState().clearFocus(peerId);
-  }, [focus, focusIndex, peerId]);
+  }, [focus, focusIndex, focusAlign, peerId, openAt]);
   useEffect(() => {
     if (highlightId === null) return;
     const timer = setTimeout(() => setHighlightId(null), HIGHLIGHT_MS);
@@ -313,7 +317,7 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
         data={messages}
         context={context}
         firstItemIndex={firstItemIndex}
-        initialTopMostItemIndex={focusIndex >= 0 ? { index: focusIndex, align: 'center' } : openAt}
+        initialTopMostItemIndex={{ index: openAt.index, align: openAt.align }}
         computeItemKey={computeItemKey}
         itemContent={itemContent}
         components={components}

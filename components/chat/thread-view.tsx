@@ -30,9 +30,10 @@ export function ThreadView({ peerId }: { peerId: number }) {
   const peer = usePeer(peerId);
   const name = peer?.deleted ? t('safety.deletedAccount') : peer?.username || t('common.unknownUser');
   const profile = useProfile(peerId);
-  const { status, error, errorKind } = useThreadStore(
+  const { status, error, errorKind, view } = useThreadStore(
     useShallow((state) => ({
       status: state.threads[peerId]?.status ?? 'idle',
+      view: state.threads[peerId]?.view ?? 0,
       error: state.threads[peerId]?.error ?? null,
       errorKind: state.threads[peerId]?.errorKind ?? null,
     })),
@@ -90,7 +91,8 @@ export function ThreadView({ peerId }: { peerId: number }) {
 
   let body;
   if (status === 'ready') {
-    body = <MessageList peerId={peerId} name={name} />;
+    // Messages replaced by a window around one (a quote, a search result): the list starts over there.
+    body = <MessageList key={view} peerId={peerId} name={name} />;
   } else if (status === 'error') {
     body = (
       <div className={styles.problem} role="alert">

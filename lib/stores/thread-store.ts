@@ -32,8 +32,16 @@ export interface Thread {
    * pages reach them.
    */
   tail: ThreadMessage[];
-  /** The message to bring into view and highlight; `nonce` changes with every request. */
-  focus: { id: number; nonce: number } | null;
+  /**
+   * Counts the times the messages were replaced rather than extended (a window around a message
+   * took the place of what was shown): the list starts over on each, at the focused message.
+   */
+  view: number;
+  /**
+   * The message to bring into view and highlight, or 'latest' for the newest (after leaving a
+   * window, where the list would otherwise open at the first unread); `nonce` changes with every request.
+   */
+  focus: { id: number | 'latest'; nonce: number } | null;
   /**
    * The newest read receipt heard (the peer read the user's messages up to its message_id). Kept
    * to apply again to the user's messages stored after it arrived: a receipt can overtake the
@@ -95,6 +103,7 @@ const emptyThread: Thread = {
   newerCursor: null,
   loadingNewer: false,
   tail: [],
+  view: 0,
   focus: null,
   seen: null,
   error: null,
@@ -273,7 +282,14 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
         update(peerId, (current) => {
           // What was held (the newest messages) waits beyond the window, with what arrives meanwhile.
           const aside = mergeMessages(current.tail, storedOf(current.messages));
-          const window = { ...current, messages: unsentOf(current.messages), tail: aside, status: 'ready' as const, loadingOlder: false };
+          const window = {
+            ...current,
+            messages: unsentOf(current.messages),
+            tail: aside,
+            status: 'ready' as const,
+            loadingOlder: false,
+            view: current.view + 1,
+          };
           return { ...joinIfNewest(window, page.results, page.newer_cursor ?? null), nextCursor: page.next_cursor, ...focus() };
         });
         return true;
@@ -293,7 +309,12 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     async jumpToLatest(peerId) {
       if (!detached(thread(peerId))) return;
       // A newer page still on its way is dropped: its cursor is no longer the thread's (loadNewer).
-      update(peerId, (current) => ({ ...emptyThread, messages: unsentOf(current.messages) }));
+      update(peerId, (current) => ({
+        ...emptyThread,
+        messages: unsentOf(current.messages),
+        view: current.view + 1,
+        focus: { id: 'latest', nonce: (focusNonce += 1) },
+      }));
       await loadPage(peerId, null);
     },
 

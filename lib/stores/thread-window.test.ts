@@ -36,6 +36,8 @@ describe('thread store: a window around a message', () => {
     expect(await threads().showMessage(2, 110)).toBe(true);
     expect(api.listMessagesAround).not.toHaveBeenCalled();
     expect(thread().focus).toMatchObject({ id: 110 });
+    // The messages were not replaced: the list keeps its place and scrolls.
+    expect(thread().view).toBe(0);
     const first = thread().focus!.nonce;
     await threads().showMessage(2, 110);
     expect(thread().focus!.nonce).not.toBe(first);
@@ -47,6 +49,8 @@ describe('thread store: a window around a message', () => {
     expect(api.listMessagesAround).toHaveBeenCalledWith(2, 50);
     expect(shown()).toEqual(ids(40, 60));
     expect(thread()).toMatchObject({ nextCursor: 'older-than-40', newerCursor: 'newer-than-60', focus: { id: 50 } });
+    // Replaced, not extended: the list starts over at the message (ThreadView keys it by view).
+    expect(thread().view).toBe(1);
 
     // Live messages (and a sync page) wait beyond the gap; changes still reach them.
     threads().receiveMessage(2, message(121));
@@ -90,7 +94,7 @@ describe('thread store: a window around a message', () => {
     newest.resolve(page(101, 121, 'older-than-101'));
     await jumping;
     expect(shown()).toEqual([...ids(101, 121), 'sending']);
-    expect(thread()).toMatchObject({ newerCursor: null, nextCursor: 'older-than-101', status: 'ready' });
+    expect(thread()).toMatchObject({ newerCursor: null, nextCursor: 'older-than-101', status: 'ready', view: 2, focus: { id: 'latest' } });
   });
 
   it('a newer page answered after jumping to latest is dropped', async () => {
