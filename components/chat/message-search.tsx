@@ -1,10 +1,10 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { MessageSearchResult, TextRange } from '@/lib/contract';
 import { openMessage } from '@/lib/realtime/conversation-route';
 import { useMessageSearchStore } from '@/lib/stores/message-search-store';
 import { useLanguage, useT } from '@/lib/i18n';
-import { CloseIcon, SearchIcon } from '@/components/ui/icons';
+import { SearchField } from '@/components/ui/search-field';
 import { Spinner } from '@/components/ui/spinner';
 import people from '@/components/people/people.module.css';
 import { formatFull, parseTime } from './time-format';
@@ -50,8 +50,6 @@ function Result({ result }: { result: MessageSearchResult }) {
 /** Search in the user's messages, in the side panel instead of people search; results open the conversation at the message. */
 export function MessageSearch() {
   const t = useT();
-  const id = useId();
-  const input = useRef<HTMLInputElement>(null);
   const { query, status, results, nextCursor, loadingMore, error } = useMessageSearchStore(
     useShallow((state) => ({
       query: state.query,
@@ -64,7 +62,6 @@ export function MessageSearch() {
   );
   const close = () => useMessageSearchStore.getState().setOpen(false);
 
-  useEffect(() => input.current?.focus(), []);
   useEffect(() => {
     if (query.trim() === '') return;
     const timer = setTimeout(() => void useMessageSearchStore.getState().search(), SEARCH_DELAY_MS);
@@ -79,32 +76,18 @@ export function MessageSearch() {
 
   return (
     <>
-      <form className={people.search} role="search" onSubmit={(event) => event.preventDefault()}>
-        <label htmlFor={id} className="visually-hidden">
-          {t('messageSearch.label')}
-        </label>
-        <SearchIcon className={people.searchIcon} size={18} />
-        <input
-          ref={input}
-          id={id}
-          type="search"
-          className={people.searchInput}
-          value={query}
-          placeholder={t('messageSearch.placeholder')}
-          autoComplete="off"
-          enterKeyHint="search"
-          onChange={(event) => useMessageSearchStore.getState().setQuery(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Escape') {
-              event.preventDefault();
-              close();
-            }
-          }}
-        />
-        <button type="button" className={people.searchClear} aria-label={t('messageSearch.close')} title={t('messageSearch.close')} onClick={close}>
-          <CloseIcon size={16} />
-        </button>
-      </form>
+      <SearchField
+        label={t('messageSearch.label')}
+        placeholder={t('messageSearch.placeholder')}
+        value={query}
+        onValueChange={(value) => useMessageSearchStore.getState().setQuery(value)}
+        onEscape={() => {
+          close();
+          return true;
+        }}
+        action={{ label: t('messageSearch.close'), onClick: close }}
+        focusOnMount
+      />
       <p className="visually-hidden" role="status">
         {announcement}
       </p>

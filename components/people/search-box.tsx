@@ -1,8 +1,6 @@
-import { useId, useRef } from 'react';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useT } from '@/lib/i18n';
-import { CloseIcon, SearchIcon } from '@/components/ui/icons';
-import styles from './people.module.css';
+import { SearchField } from '@/components/ui/search-field';
 
 /**
  * The session's search value (docs/CLIENT-RULES.md, "Session values and storage"). The people
@@ -10,46 +8,23 @@ import styles from './people.module.css';
  */
 export function SearchBox() {
   const t = useT();
-  const id = useId();
   const search = useSessionStore((state) => state.search);
   const setSearch = useSessionStore((state) => state.setSearch);
-  const inputRef = useRef<HTMLInputElement>(null);
+  const clear = () => {
+    if (search === '') return false;
+    setSearch('');
+    return true;
+  };
 
   return (
-    <form className={styles.search} role="search" onSubmit={(event) => event.preventDefault()}>
-      <label htmlFor={id} className="visually-hidden">
-        {t('search.label')}
-      </label>
-      <SearchIcon className={styles.searchIcon} size={18} />
-      <input
-        ref={inputRef}
-        id={id}
-        type="search"
-        className={styles.searchInput}
-        value={search}
-        placeholder={t('search.placeholder')}
-        autoComplete="off"
-        spellCheck={false}
-        enterKeyHint="search"
-        onChange={(event) => setSearch(event.target.value)}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape' && search !== '') {
-            event.preventDefault();
-            setSearch('');
-          }
-        }}
-      />
-      {search !== '' ? (
-        <button type="button" className={styles.searchClear} aria-label={t('search.clear')}
-          onClick={() => {
-            setSearch('');
-            // The button goes away with the text: keep the keyboard user in the box.
-            inputRef.current?.focus();
-          }}
-        >
-          <CloseIcon size={16} />
-        </button>
-      ) : null}
-    </form>
+    <SearchField
+      label={t('search.label')}
+      placeholder={t('search.placeholder')}
+      value={search}
+      onValueChange={setSearch}
+      onEscape={clear}
+      action={search !== '' ? { label: t('search.clear'), onClick: clear } : null}
+      spellCheck={false}
+    />
   );
 }
