@@ -3,7 +3,7 @@
 // Measured:
 // - JS weight (./page-weight.ts): /account signed out, first visit; /main signed in, first visit,
 //   until the conversation list is on screen and the network is idle.
-// - Lighthouse performance on /account (./lighthouse.ts).
+// - Lighthouse performance on /account, and on /main signed in (./lighthouse.ts).
 // - Navigation: a signed-in user (token and locale in localStorage) with C conversations, one of
 //   them T messages long. From navigation start (the page's performance.now() origin) until the
 //   list is on screen; then from the click on the long conversation until its newest message is
@@ -53,6 +53,8 @@ export interface FrontendResult {
   buildMs: number;
   account: PageWeight;
   lighthouse: LighthouseResult | null;
+  /** /main signed in as the seeded user, with their conversation list. */
+  lighthouseMain: LighthouseResult | null;
   main: PageWeight;
   /** Scripts loaded after the click that opened the thread (lazy chunks), not in main's figure. */
   mainAfterClick: PageWeight;
@@ -105,14 +107,19 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
 
     const account = await weighAccount(browser, url);
     log(`  /account: ${account.scripts} scripts, ${round(account.gzipBytes / 1024, 1)} KiB gzip`);
-    let lighthouse: LighthouseResult | null = null;
-    try {
-      lighthouse = await runLighthouse(`${url}/account`, { dir, runs: options.lighthouseRuns ?? 3, chromePath: CHROMIUM });
-      const m = lighthouse.metrics;
-      log(`  Lighthouse ${lighthouse.version} /account: performance ${lighthouse.score} (median of ${lighthouse.runs.map((r) => r.score).join(', ')}); FCP ${m.fcp} ms, LCP ${m.lcp} ms, TBT ${m.tbt} ms, CLS ${m.cls}`);
-    } catch (error) {
-      notes.push(`lighthouse failed: ${error instanceof Error ? error.message.slice(0, 500) : String(error)}`);
-    }
+    const lighthouseOn = async (page: string, storage?: Record<string, string>): Promise<LighthouseResult | null> => {
+      try {
+        const result = await runLighthouse(`${url}${page}`, { dir, runs: options.lighthouseRuns ?? 3, chromePath: CHROMIUM, storage });
+        const m = result.metrics;
+        log(`  Lighthouse ${result.version} ${page}: performance ${result.score} (median of ${result.runs.map((r) => r.score).join(', ')}); FCP ${m.fcp} ms, LCP ${m.lcp} ms, TBT ${m.tbt} ms, CLS ${m.cls}`);
+        return result;
+      } catch (error) {
+        notes.push(`lighthouse ${page} failed: ${error instanceof Error ? error.message.slice(0, 500) : String(error)}`);
+        return null;
+      }
+    };
+    const lighthouse = await lighthouseOn('/account');
+    const lighthouseMain = await lighthouseOn('/main', { token: `Bearer ${me.token}`, locale: 'en' });
 
     const navigation = await measureNavigation(browser, url, me, peer, options);
     let catchUp: CatchUpResult | null = null;
@@ -134,6 +141,7 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
       buildMs: build.buildMs,
       account,
       lighthouse,
+      lighthouseMain,
       main: navigation.main,
       mainAfterClick: navigation.mainAfterClick,
       navigation: navigation.median,

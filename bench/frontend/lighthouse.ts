@@ -1,11 +1,15 @@
 // Lighthouse (from npm, its default mobile profile with simulated throttling) on a page of the
 // production build, in Debian's Chromium. Run as its CLI in a child process: it launches and
-// closes its own browser. The median run by score is reported.
+// closes its own browser, unless the page needs a signed-in user: then the browser is ours, its
+// profile holds the user's localStorage (`token`, `locale`), and Lighthouse attaches to it and
+// keeps the storage. The median run by score is reported.
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../processes';
+import { chromium, type BrowserContext } from 'playwright';
+import { REPO_ROOT, freePort } from '../processes';
 
 const run = promisify(execFile);
 const CLI = path.join(REPO_ROOT, 'node_modules', 'lighthouse', 'cli', 'index.js');
@@ -32,28 +36,82 @@ interface Report {
   audits: Record<string, { numericValue?: number }>;
 }
 
-export async function runLighthouse(url: string, options: { dir: string; runs: number; chromePath: string }): Promise<LighthouseResult> {
+export interface LighthouseOptions {
+  dir: string;
+  runs: number;
+  chromePath: string;
+  /** localStorage for the page's origin before every run (a signed-in user); the browser is then ours. */
+  storage?: Record<string, string>;
+}
+
+/** A browser with `storage` in its profile for `url`'s origin, open for Lighthouse on a debugging port. */
+async function browserWithStorage(url: string, options: LighthouseOptions & { storage: Record<string, string> }) {
+  const port = await freePort();
+  const profile = await mkdtemp(path.join(os.tmpdir(), 'parley-lighthouse-'));
+  const context: BrowserContext = await chromium.launchPersistentContext(profile, {
+    executablePath: options.chromePath,
+    headless: true,
+    args: [...CHROME_FLAGS.filter((flag) => !flag.startsWith('--headless')), `--remote-debugging-port=${port}`],
+  });
+  const page = await context.newPage();
+  await page.goto(new URL('/api/health', url).href);
+  await page.evaluate((entries) => {
+    for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
+  }, options.storage);
+  await page.close();
+  return {
+    port,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function runLighthouse(url: string, options: LighthouseOptions): Promise<LighthouseResult> {
   const runs: LighthouseRun[] = [];
   const failedRuns: string[] = [];
   let version = 'unknown';
-  for (let i = 0; i < options.runs; i++) {
-    const output = path.join(options.dir, `lighthouse-${i}.json`);
-    const ran = await run(
-      process.execPath,
-      [CLI, url, '--quiet', '--only-categories=performance', '--output=json', `--output-path=${output}`, `--chrome-flags=${CHROME_FLAGS.join(' ')}`],
-      { env: { ...process.env, CHROME_PATH: options.chromePath }, maxBuffer: 64 * 1024 * 1024 },
-    ).then(
-      () => true,
-      (error: { stderr?: string; message?: string }) => {
-        failedRuns.push(((error.stderr || error.message) ?? 'failed').trim().split('\n').slice(-2).join(' '));
-        return false;
-      },
-    );
-    if (!ran) continue;
-    const report = JSON.parse(await readFile(output, 'utf8')) as Report;
-    version = report.lighthouseVersion;
-    const audit = (id: string) => Math.round((report.audits[id]?.numericValue ?? NaN) * 1000) / 1000;
-    runs.push({
+  const ours = options.storage ? await browserWithStorage(url, { ...options, storage: options.storage }) : null;
+  try {
+    for (let i = 0; i < options.runs; i++) {
+      const outcome = await runOnce(url, options, i, ours?.port ?? null);
+      if ('failed' in outcome) failedRuns.push(outcome.failed);
+      else {
+        version = outcome.version;
+        runs.push(outcome.run);
+      }
+    }
+  } finally {
+    await ours?.close();
+  }
+  if (runs.length === 0) throw new Error(`every Lighthouse run failed: ${failedRuns.join(' | ')}`);
+  const median = [...runs].sort((a, b) => a.score - b.score)[Math.floor((runs.length - 1) / 2)]!;
+  return { url, version, ...median, runs, failedRuns };
+}
+
+/** One Lighthouse run: in a browser of its own, or attached to ours on `port` (storage kept). */
+async function runOnce(url: string, options: LighthouseOptions, i: number, port: number | null): Promise<{ run: LighthouseRun; version: string } | { failed: string }> {
+  const output = path.join(options.dir, `lighthouse-${new URL(url).pathname.replace(/\W+/g, '') || 'root'}-${i}.json`);
+  const browser = port === null ? [`--chrome-flags=${CHROME_FLAGS.join(' ')}`] : [`--port=${port}`, '--disable-storage-reset'];
+  let failed = '';
+  const ran = await run(
+    process.execPath,
+    [CLI, url, '--quiet', '--only-categories=performance', '--output=json', `--output-path=${output}`, ...browser],
+    { env: { ...process.env, CHROME_PATH: options.chromePath }, maxBuffer: 64 * 1024 * 1024 },
+  ).then(
+    () => true,
+    (error: { stderr?: string; message?: string }) => {
+      failed = ((error.stderr || error.message) ?? 'failed').trim().split('\n').slice(-2).join(' ');
+      return false;
+    },
+  );
+  if (!ran) return { failed };
+  const report = JSON.parse(await readFile(output, 'utf8')) as Report;
+  const audit = (id: string) => Math.round((report.audits[id]?.numericValue ?? NaN) * 1000) / 1000;
+  return {
+    version: report.lighthouseVersion,
+    run: {
       score: Math.round((report.categories.performance.score ?? 0) * 100),
       metrics: {
         fcp: audit('first-contentful-paint'),
@@ -63,9 +121,6 @@ export async function runLighthouse(url: string, options: { dir: string; runs: n
         speedIndex: audit('speed-index'),
         tti: audit('interactive'),
       },
-    });
-  }
-  if (runs.length === 0) throw new Error(`every Lighthouse run failed: ${failedRuns.join(' | ')}`);
-  const median = [...runs].sort((a, b) => a.score - b.score)[Math.floor((runs.length - 1) / 2)]!;
-  return { url, version, ...median, runs, failedRuns };
+    },
+  };
 }
