@@ -10,33 +10,18 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { BenchUser } from './clients';
-import { runConnections, type ConnectionsResult } from './connections';
-import { runDeliveryAgainst, type TargetRun } from './delivery';
-import { runFlood, type FloodResult } from './flood';
-import { runFrontend, type FrontendResult } from './frontend/index';
-import { runSearch, type SearchResult } from './search';
-import { parseOptions, type BenchOptions } from './options';
+import { runConnections } from './connections';
+import { runDeliveryAgainst } from './delivery';
+import { runFlood } from './flood';
+import { runFrontend } from './frontend/index';
+import { runSearch } from './search';
+import { parseOptions } from './options';
 import { startPostgres, type ThrowawayPostgres } from '../testing/postgres';
 import { startRedis, type ThrowawayRedis } from '../testing/redis';
 import { REPO_ROOT, buildServerBundle, freePort, runTs, startFloor, startServer } from './processes';
-import { summariseProfiles, type ProfileSummary } from './profile';
+import { summariseProfiles } from './profile';
+import type { BenchResults } from './results';
 import { buildTable, printTable } from './table';
-
-export interface BenchResults {
-  startedAt: string;
-  finishedAt?: string;
-  environment: Record<string, unknown>;
-  options: BenchOptions;
-  floor?: TargetRun;
-  delivery?: TargetRun;
-  connections?: ConnectionsResult;
-  flood?: FloodResult;
-  frontend?: FrontendResult;
-  search?: SearchResult;
-  profile?: ProfileSummary;
-  errors: { section: string; message: string }[];
-  table?: ReturnType<typeof buildTable>;
-}
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 

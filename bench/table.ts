@@ -4,16 +4,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { phaseOf } from './delivery';
 import type { LighthouseResult } from './frontend/lighthouse';
-import type { BenchResults } from './main';
+import type { BenchResults, Row } from './results';
 import { kib, ms, round } from './stats';
-
-export interface Row {
-  section: string;
-  metric: string;
-  value: string;
-  target: string;
-  verdict: 'met' | 'MISSED' | 'n/a' | '';
-}
 
 const num = (value: unknown) => (typeof value === 'number' ? value : typeof value === 'string' && value === 'Infinity' ? Infinity : NaN);
 
