@@ -115,11 +115,11 @@ const detached = (thread: Thread) => thread.newerCursor !== null;
 const unsentOf = (messages: readonly ThreadMessage[]) => messages.filter((message) => message.id === null);
 /** Messages the server stored: their id, seq and version are set, as in a payload. */
 const storedOf = (messages: readonly ThreadMessage[]) => messages.filter((message) => message.id !== null) as MessagePayload[];
-let focusNonce = 0;
-
 export const useThreadStore = create<ThreadsStore>()((set, get) => {
   // Bumped by reset, so answers to requests made before it are dropped.
   let generation = 0;
+  // Numbers focus requests, so asking for the same message twice still counts.
+  let focusNonce = 0;
   const thread = (peerId: number): Thread => get().threads[peerId] ?? emptyThread;
 
   function update(peerId: number, change: (current: Thread) => Partial<Thread>): void {

@@ -31,14 +31,13 @@ export class ParleyAccounts {
   }
 
   /**
-   * Takes the account out of the product: deactivated accounts are invisible everywhere (search,
-   * lists, conversations) and cannot sign in. Account deletion (with the person's messages and
-   * files) is the safety work's endpoint; this is the one call to switch to it (docs/TESTING.md).
+   * Deletes the account (`DELETE /api/accounts/me`): the person's profile, sessions and uploads
+   * go, and what they wrote reads as from a deleted account to those who keep the conversation.
    */
   async close(token: string): Promise<void> {
-    const response = await this.post('/api/accounts/deactivate', { token });
+    const response = await fetch(`${this.baseURL}/api/accounts/me`, { method: 'DELETE', headers: { authorization: token } });
     if (response.status !== 204) {
-      throw new Error(`${this.baseURL} did not deactivate a test account (${response.status} ${await response.text()}).`);
+      throw new Error(`${this.baseURL} did not delete a test account (${response.status} ${await response.text()}).`);
     }
   }
 
