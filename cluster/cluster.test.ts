@@ -104,12 +104,15 @@ it('carries follows, messages, unread counts and reads across nodes; a tab on ea
 
   // Changes to messages cross nodes the same way, each to every tab of both people once, with each
   // one's own seq (docs/DELIVERY.md, "Changes to messages"): a reaction made on B, an edit on A, an
-  // unsend on B. The read above already put `read` (alice's tabs) and `seen` (bob's) at seq 5.
+  // unsend on B; then a delete for me on A, which only alice's tabs hear (on both nodes). The read
+  // above already put `read` (alice's tabs) and `seen` (bob's) at seq 5.
   expect(await bobB.call('react', { message_id: hello.id, emoji: '👍', add: true })).toMatchObject({ change: { kind: 'reaction', seq: 6 } });
   expect(await aliceA.call('edit', { message_id: hello.id, text: 'hello from A, edited' })).toMatchObject({ change: { kind: 'edit', seq: 7 } });
   expect(await bobB.call('unsend', { message_id: replies[2]!.id })).toMatchObject({ change: { kind: 'unsend', seq: 8 } });
   for (const tab of [aliceA, aliceB, bobB]) await tab.waitFor('message_change', (change) => change.kind === 'unsend', EVENT_TIMEOUT_MS);
-  const aliceChanges = ['edit@7', 'reaction@6', 'read@5', 'unsend@8']; // sorted, as eventsOf lists them
+  expect(await aliceA.call('hide', { message_id: replies[0]!.id })).toMatchObject({ change: { kind: 'hide', seq: 9 } });
+  for (const tab of [aliceA, aliceB]) await tab.waitFor('message_change', (change) => change.kind === 'hide', EVENT_TIMEOUT_MS);
+  const aliceChanges = ['edit@7', 'hide@9', 'reaction@6', 'read@5', 'unsend@8']; // sorted, as eventsOf lists them
 
   // Last, one message from each node to everyone: once they are in, any second copy of an earlier
   // event (which would travel the same ordered stream) has arrived too, and the counts are final.

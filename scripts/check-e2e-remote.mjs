@@ -3,7 +3,8 @@
 // bundle, on a free port with its own temporary database, is the "deployment"; Playwright runs
 // with E2E_BASE_URL set (so it starts nothing), its people made by the setup project with
 // firebase-admin custom tokens (E2E_AUTH=custom-token; the Auth emulator stands in for a real
-// Firebase project and accepts them unsigned), and the @smoke subset. Afterwards the check asks
+// Firebase project and accepts them unsigned), and the @smoke subset (`--all`: the whole suite,
+// the specs that need the local stack skipped with their reason). Afterwards the check asks
 // Firebase and the server whether any test person is left: none may be.
 //
 // Part of `npm test`, after test:e2e, whose build it reuses (run `npm run test:e2e` first).
@@ -19,6 +20,7 @@ import { e2eServerEnv } from './e2e-app-env.mjs';
 import { TEST_EMULATOR_HOST, testEmulatorConfig } from './test-emulator.mjs';
 
 const EMULATOR_HOST = TEST_EMULATOR_HOST;
+const ALL = process.argv.includes('--all');
 const PROJECT_ID = 'demo-parley';
 
 for (const built of ['.next-e2e/BUILD_ID', 'dist/server/main.js']) {
@@ -45,11 +47,12 @@ try {
     E2E_AUTH_EMULATOR_HOST: EMULATOR_HOST,
     E2E_FIREBASE_PROJECT_ID: PROJECT_ID,
     E2E_FIREBASE_API_KEY: 'demo-api-key',
-    E2E_PEOPLE: '2',
+    // The smoke specs need two people per role; the whole suite the usual pool.
+    ...(ALL ? {} : { E2E_PEOPLE: '2' }),
   };
-  console.log(`Remote mode: the @smoke specs against ${baseURL} (custom tokens through the Auth emulator ${EMULATOR_HOST}).`);
+  console.log(`Remote mode: ${ALL ? 'the whole suite' : 'the @smoke specs'} against ${baseURL} (custom tokens through the Auth emulator ${EMULATOR_HOST}).`);
   const code = await new Promise((resolve) => {
-    const playwright = spawn('node_modules/.bin/playwright', ['test', '--grep', '@smoke'], { stdio: 'inherit', env });
+    const playwright = spawn('node_modules/.bin/playwright', ['test', ...(ALL ? [] : ['--grep', '@smoke'])], { stdio: 'inherit', env });
     playwright.once('exit', (status) => resolve(status ?? 1));
   });
   if (code !== 0) throw new Error(`The suite failed against ${baseURL} (exit code ${code}).`);

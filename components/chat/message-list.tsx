@@ -249,17 +249,24 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
   // How many messages the latest change added: one glides in; a batch (a catch-up page of
   // hundreds) jumps, or the next batch would land while the glide is still on its way and, no
   // longer at the bottom, the list would stop following.
-  const [counted, setCounted] = useState({ length: messages.length, added: 0 });
-  if (counted.length !== messages.length) setCounted({ length: messages.length, added: messages.length - counted.length });
-  const added = counted.length !== messages.length ? messages.length - counted.length : counted.added;
+  // Messages that came while a window was shown are its newer pages (live ones wait aside): the
+  // reader scrolled toward them, or they fill a short window; the list stays where it is.
+  const [counted, setCounted] = useState({ length: messages.length, added: 0, detached, paged: false });
+  if (counted.length !== messages.length) {
+    setCounted({ length: messages.length, added: messages.length - counted.length, detached, paged: counted.detached });
+  } else if (counted.detached !== detached) setCounted({ ...counted, detached });
+  const grown = counted.length !== messages.length;
+  const added = grown ? messages.length - counted.length : counted.added;
+  const paged = grown ? counted.detached : counted.paged;
 
   const followOutput = useCallback(
     (isAtBottom: boolean) => {
+      if (paged) return false;
       const glide = added > 1 ? 'auto' : 'smooth';
       if (last && last.sender_id === me && last.status === 'sending') return isAtBottom ? glide : 'auto';
       return isAtBottom ? glide : false;
     },
-    [last, me, added],
+    [last, me, added, paged],
   );
 
   // "Seen" (and when) under the user's latest message the other person has read: where their

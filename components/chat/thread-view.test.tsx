@@ -5,7 +5,7 @@ import type { ComponentType, ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { MessagePayload, Page, Profile, SendPayload } from '@/lib/contract';
+import type { MessagePayload, Page, Profile, SendPayload, ThreadPage } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
 import { createMemoryOutboxStorage } from '@/lib/outbox/outbox-storage';
 import { startMessagingSession, stopMessagingSession } from '@/lib/realtime/messaging-session';
@@ -13,12 +13,14 @@ import { socketService } from '@/lib/socket/socket-service';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
 import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
 import { publishUser } from '@/lib/stores/session-store';
+import { useThreadStore } from '@/lib/stores/thread-store';
 import { deferred, settle } from '@/lib/testing/deferred';
 import { ME, message, user } from '@/lib/testing/fixtures';
 import { ThreadView } from './thread-view';
 
 const api = vi.hoisted(() => ({
   listMessages: vi.fn<(userId: number, cursor?: string | null) => Promise<Page<MessagePayload>>>(),
+  listMessagesAround: vi.fn<(userId: number, messageId: number) => Promise<ThreadPage>>(),
   listConversations: vi.fn(),
 }));
 const people = vi.hoisted(() => ({ getProfile: vi.fn<(id: number) => Promise<Profile>>(), searchUsers: vi.fn() }));
@@ -50,9 +52,17 @@ interface FakeVirtuosoProps<T, C> {
   itemContent: (index: number, item: T, context: C) => ReactNode;
   computeItemKey: (index: number, item: T) => string;
   components?: { Header?: ComponentType<{ context: C }> };
+  initialTopMostItemIndex?: { index: number; align: string };
+  followOutput?: (isAtBottom: boolean) => false | 'auto' | 'smooth';
 }
-vi.mock('react-virtuoso', () => ({
-  Virtuoso: function FakeVirtuoso<T, C>({ data, context, firstItemIndex, itemContent, computeItemKey, components }: FakeVirtuosoProps<T, C>) {
+/** What the list was last given, and how many lists were mounted (a new one opens at its initial index). */
+const virtuoso = vi.hoisted(() => ({ mounts: 0, props: null as null | { initialTopMostItemIndex?: { index: number; align: string }; followOutput?: (isAtBottom: boolean) => unknown } }));
+vi.mock('react-virtuoso', async () => {
+  const { useState } = await import('react');
+  return { Virtuoso: function FakeVirtuoso<T, C>(props: FakeVirtuosoProps<T, C>) {
+    const { data, context, firstItemIndex, itemContent, computeItemKey, components } = props;
+    useState(() => (virtuoso.mounts += 1));
+    virtuoso.props = props;
     const Header = components?.Header;
     return (
       <div data-testid="virtuoso" data-first-item-index={firstItemIndex}>
@@ -62,8 +72,8 @@ vi.mock('react-virtuoso', () => ({
         ))}
       </div>
     );
-  },
-}));
+  } };
+});
 
 let socket: FakeSocket;
 
@@ -164,6 +174,43 @@ describe('ThreadView', () => {
     await screen.findByText('message 1');
     expect(firstItemIndex()).toBe(before - 2);
     expect(screen.getByText(/This is the beginning of your conversation with Ada/)).toBeTruthy();
+  });
+
+  it('a quote to a message beyond those held starts the list over at it; the window’s newer pages leave it there; Jump to latest opens at the newest', async () => {
+    api.listMessages.mockResolvedValueOnce({ results: [message(61), message(60)], next_cursor: 'older' });
+    render(<ThreadView peerId={2} />);
+    await screen.findByText('message 61');
+    const mounted = virtuoso.mounts;
+
+    api.listMessagesAround.mockResolvedValueOnce({ results: [message(11), message(10), message(9)], next_cursor: null, newer_cursor: 'newer-than-11' });
+    await act(async () => {
+      await useThreadStore.getState().showMessage(2, 10);
+    });
+    expect(virtuoso.mounts).toBe(mounted + 1);
+    expect(virtuoso.props?.initialTopMostItemIndex).toEqual({ index: 1, align: 'center' });
+
+    // The window's last newer page joins the newest messages: no jump to the bottom.
+    api.listMessages.mockResolvedValueOnce({ results: [message(61), message(60), message(12)], next_cursor: null, newer_cursor: null } as ThreadPage);
+    await act(async () => {
+      await useThreadStore.getState().loadNewer(2);
+    });
+    expect(screen.getByText('message 61')).toBeTruthy();
+    expect(virtuoso.props?.followOutput?.(true)).toBe(false);
+    // A live message after it is followed again, as usual.
+    act(() => useThreadStore.getState().receiveMessage(2, message(62)));
+    expect(virtuoso.props?.followOutput?.(true)).toBe('smooth');
+
+    // Another window, then Jump to latest: the list opens at the newest message, though some are unread.
+    api.listMessagesAround.mockResolvedValueOnce({ results: [message(5), message(4)], next_cursor: null, newer_cursor: 'newer-than-5' });
+    await act(async () => {
+      await useThreadStore.getState().showMessage(2, 4);
+    });
+    expect(virtuoso.props?.initialTopMostItemIndex).toEqual({ index: 0, align: 'center' });
+    api.listMessages.mockResolvedValueOnce({ results: [message(62), message(61), message(60)], next_cursor: 'older' });
+    await act(async () => {
+      await useThreadStore.getState().jumpToLatest(2);
+    });
+    expect(virtuoso.props?.initialTopMostItemIndex).toEqual({ index: 2, align: 'end' });
   });
 
   it('names the person from their profile and offers to follow them', async () => {
