@@ -53,6 +53,22 @@ describe('keepOfflineSnapshot', () => {
     expect(snapshots.saved()?.snapshot).toEqual({ userId: ME, names: { 2: 'Bob' } });
   });
 
+  it('saves a pending change at once when the browser goes offline or leaves the page', async () => {
+    const snapshots = memorySnapshots();
+    stop = keepOfflineSnapshot(ME, snapshots);
+    await vi.advanceTimersByTimeAsync(0);
+    useConversationsStore.setState({ conversations: [{ ...conversation(2, message(1)), user: user(2, { username: 'Bob' }) }] });
+    window.dispatchEvent(new Event('offline'));
+    expect(snapshots.saved()?.snapshot.names).toEqual({ 2: 'Bob' });
+
+    useConversationsStore.setState({ conversations: [{ ...conversation(3, message(2, { sender_id: 3 })), user: user(3, { username: 'Cy' }) }] });
+    window.dispatchEvent(new Event('pagehide'));
+    expect(snapshots.saved()?.snapshot.names).toEqual({ 3: 'Cy' });
+    // Nothing pending: nothing more to save when the timer would have fired.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(snapshots.saved()?.snapshot.names).toEqual({ 3: 'Cy' });
+  });
+
   it('deletes the snapshot at sign-out', async () => {
     const snapshots = memorySnapshots();
     stop = keepOfflineSnapshot(ME, snapshots);

@@ -1,5 +1,6 @@
 // Keeps the offline snapshot (offline-snapshot.ts) in step with the signed-in session: written when
-// the session starts and whenever the conversation list changes (a second later, once), deleted at
+// the session starts and whenever the conversation list changes (a second later, once, or at once
+// when the browser goes offline or leaves the page: an offline start may be next), deleted at
 // sign-out. Failures are dropped: the snapshot only improves an offline start.
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { onSignOut } from '@/lib/session/sign-out';
@@ -29,7 +30,14 @@ export function keepOfflineSnapshot(userId: number, storage: OfflineSnapshotStor
   const schedule = () => {
     timer ??= setTimeout(save, SAVE_DELAY_MS);
   };
+  const flush = () => {
+    if (timer === null) return;
+    clearTimeout(timer);
+    save();
+  };
   save();
+  window.addEventListener('offline', flush);
+  window.addEventListener('pagehide', flush);
   const unsubscribe = useConversationsStore.subscribe((state, previous) => {
     if (state.conversations !== previous.conversations) schedule();
   });
@@ -37,6 +45,8 @@ export function keepOfflineSnapshot(userId: number, storage: OfflineSnapshotStor
     storage.clear().catch(() => {});
   });
   return () => {
+    window.removeEventListener('offline', flush);
+    window.removeEventListener('pagehide', flush);
     unsubscribe();
     stopOnSignOut();
     if (timer !== null) clearTimeout(timer);
