@@ -5,8 +5,13 @@ import { expect, type Page, type TestInfo } from '@playwright/test';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
-/** Runs axe on the page as it is now; fails with each violation's rule, impact and targets. */
+/**
+ * Runs axe on the page as it is now; fails with each violation's rule, impact and targets. A client
+ * navigation that just happened may still be putting the document's <title> back (React hoists it
+ * into <head> as it commits): that settles first, and a page whose title stays empty still fails.
+ */
 export async function expectNoA11yViolations(page: Page, testInfo: TestInfo, label: string): Promise<void> {
+  await page.waitForFunction(() => document.title.trim() !== '', undefined, { timeout: 5_000 }).catch(() => undefined);
   const results = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   const violations = results.violations.map((violation) => ({
     rule: violation.id,
