@@ -27,4 +27,21 @@ describe('unread title', () => {
     useCounterStore.getState().setUnread(6);
     expect(document.title).toBe('Parley');
   });
+
+  it('puts the count back when the page’s own title replaces it (a client navigation)', async () => {
+    useCounterStore.getState().setUnread(4);
+    const stop = syncUnreadTitle('Parley');
+    expect(document.title).toBe('(4) Parley');
+    // What the router does when the page changes: its <title> element instead of ours.
+    document.head.querySelectorAll('title').forEach((element) => element.remove());
+    const title = document.createElement('title');
+    title.textContent = 'Parley';
+    document.head.append(title);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(document.title).toBe('(4) Parley');
+    stop();
+    title.textContent = 'Other';
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(document.title).toBe('Other');
+  });
 });

@@ -10,16 +10,22 @@ export function unreadTitle(count: number, base: string = APP_TITLE): string {
 /**
  * Keeps document.title in step with the unread count; returns the function that stops it and
  * puts the base title back. Call from an effect: `useEffect(() => syncUnreadTitle(), [])`.
+ * Opening a conversation changes the page (/main to /main/<id>), and the router then puts the
+ * page's own <title> ("Parley") back into <head>: the count is put back at once.
  */
 export function syncUnreadTitle(base: string = APP_TITLE): () => void {
-  const apply = (count: number) => {
-    document.title = unreadTitle(count, base);
+  const apply = () => {
+    const title = unreadTitle(useCounterStore.getState().unread, base);
+    if (document.title !== title) document.title = title;
   };
-  apply(useCounterStore.getState().unread);
+  apply();
   const unsubscribe = useCounterStore.subscribe((state, previous) => {
-    if (state.unread !== previous.unread) apply(state.unread);
+    if (state.unread !== previous.unread) apply();
   });
+  const observer = typeof MutationObserver === 'undefined' ? null : new MutationObserver(apply);
+  observer?.observe(document.head, { childList: true, subtree: true, characterData: true });
   return () => {
+    observer?.disconnect();
     unsubscribe();
     document.title = base;
   };
