@@ -10,7 +10,7 @@
 // opener, so deleting one can never remove a live claim.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../security/private-files';
@@ -158,7 +158,15 @@ export async function lockDataDir(dir: string): Promise<DataDirLock> {
     // Another opener may be withdrawing at this very moment, as this one is: pause and look again.
     await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
   }
+  // Name the holder, not another opener that was withdrawing in the last round: the holder's claim
+  // is the one that stays, so the oldest of those still there after the pause.
+  holder = (await oldestClaim(await otherLiveClaims(lockDir, file))) ?? holder;
   throw lockedError(path.resolve(dir), holder!.claim, holder!.file);
+}
+
+async function oldestClaim<T extends { file: string }>(claims: T[]): Promise<T | undefined> {
+  const aged = await Promise.all(claims.map(async (claim) => ({ claim, at: (await stat(claim.file).catch(() => null))?.mtimeMs ?? Infinity })));
+  return aged.sort((a, b) => a.at - b.at)[0]?.claim;
 }
 
 function held(file: string): DataDirLock {
