@@ -120,6 +120,9 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
   let generation = 0;
   // Numbers focus requests, so asking for the same message twice still counts.
   let focusNonce = 0;
+  // Windows being loaded, by conversation and message: a second request for the same one (Enter
+  // pressed twice on a quote) waits for the first instead of replacing the window again.
+  const windowsLoading = new Map<string, Promise<boolean>>();
   const thread = (peerId: number): Thread => get().threads[peerId] ?? emptyThread;
 
   function update(peerId: number, change: (current: Thread) => Partial<Thread>): void {
@@ -166,6 +169,37 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
       if (started !== generation) return;
       const failure = { error: userMessage(error), errorKind: errorKind(error) };
       update(peerId, () => (older ? { loadingOlder: false, ...failure } : { status: 'error', ...failure }));
+    }
+  }
+
+  /** The window around `messageId` in place of the thread's messages (showMessage). */
+  async function loadWindow(peerId: number, messageId: number, focus: () => Pick<Thread, 'focus'>): Promise<boolean> {
+    const started = generation;
+    const wasIdle = thread(peerId).status !== 'ready';
+    if (wasIdle) update(peerId, () => ({ status: 'loading', error: null, errorKind: null }));
+    try {
+      const page = await listMessagesAround(peerId, messageId);
+      if (started !== generation) return false;
+      update(peerId, (current) => {
+        // What was held (the newest messages) waits beyond the window, with what arrives meanwhile.
+        const aside = mergeMessages(current.tail, storedOf(current.messages));
+        const window = {
+          ...current,
+          messages: unsentOf(current.messages),
+          tail: aside,
+          status: 'ready' as const,
+          loadingOlder: false,
+          view: current.view + 1,
+        };
+        return { ...joinIfNewest(window, page.results, page.newer_cursor ?? null), nextCursor: page.next_cursor, ...focus() };
+      });
+      return true;
+    } catch (error) {
+      if (started !== generation) return false;
+      const failure = { error: userMessage(error), errorKind: errorKind(error) };
+      // A thread that was showing stays as it was; only the window failed.
+      update(peerId, () => (wasIdle ? { status: 'error', ...failure } : failure));
+      return false;
     }
   }
 
@@ -273,33 +307,12 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
         update(peerId, focus);
         return true;
       }
-      const started = generation;
-      const wasIdle = thread(peerId).status !== 'ready';
-      if (wasIdle) update(peerId, () => ({ status: 'loading', error: null, errorKind: null }));
-      try {
-        const page = await listMessagesAround(peerId, messageId);
-        if (started !== generation) return false;
-        update(peerId, (current) => {
-          // What was held (the newest messages) waits beyond the window, with what arrives meanwhile.
-          const aside = mergeMessages(current.tail, storedOf(current.messages));
-          const window = {
-            ...current,
-            messages: unsentOf(current.messages),
-            tail: aside,
-            status: 'ready' as const,
-            loadingOlder: false,
-            view: current.view + 1,
-          };
-          return { ...joinIfNewest(window, page.results, page.newer_cursor ?? null), nextCursor: page.next_cursor, ...focus() };
-        });
-        return true;
-      } catch (error) {
-        if (started !== generation) return false;
-        const failure = { error: userMessage(error), errorKind: errorKind(error) };
-        // A thread that was showing stays as it was; only the window failed.
-        update(peerId, () => (wasIdle ? { status: 'error', ...failure } : failure));
-        return false;
-      }
+      const key = `${peerId}:${messageId}`;
+      const loading = windowsLoading.get(key);
+      if (loading) return loading;
+      const shown = loadWindow(peerId, messageId, focus).finally(() => windowsLoading.delete(key));
+      windowsLoading.set(key, shown);
+      return shown;
     },
 
     clearFocus(peerId) {

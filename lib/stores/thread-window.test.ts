@@ -77,6 +77,18 @@ describe('thread store: a window around a message', () => {
     expect(shown()).toEqual(ids(30, 123));
   });
 
+  it('asked twice for the same window before it arrives (Enter pressed twice on a quote), loads and shows it once', async () => {
+    const answer = deferred<ThreadPage>();
+    api.listMessagesAround.mockReturnValueOnce(answer.promise);
+    const first = threads().showMessage(2, 50);
+    const second = threads().showMessage(2, 50);
+    answer.resolve(page(40, 60, 'older-than-40', 'newer-than-60'));
+    expect(await Promise.all([first, second])).toEqual([true, true]);
+    expect(api.listMessagesAround).toHaveBeenCalledTimes(1);
+    expect(thread().view).toBe(1);
+    expect(thread().tail.map((m) => m.id)).toEqual(ids(100, 120));
+  });
+
   it('a window that already reaches the newest message is joined at once', async () => {
     api.listMessagesAround.mockResolvedValueOnce(page(80, 120, 'older-than-80', null));
     await threads().showMessage(2, 90);
