@@ -193,6 +193,35 @@ describe('Composer attachments', () => {
     await user.tab();
     expect(onBlur).toHaveBeenCalled();
   });
+
+  it('takes the focus when it opens, unless the person is typing in another field', async () => {
+    const user = userEvent.setup();
+    const { unmount } = render(<Composer onSend={vi.fn()} placeholder="Message Ada…" autoFocus />);
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
+    unmount();
+
+    // A reload opens the conversation in the address while the person already types a search.
+    const search = document.createElement('input');
+    search.type = 'search';
+    search.setAttribute('aria-label', 'Search people');
+    document.body.append(search);
+    search.focus();
+    render(<Composer onSend={vi.fn()} placeholder="Message Ada…" autoFocus />);
+    expect(document.activeElement).toBe(search);
+    await user.keyboard('Ada');
+    expect(search.value).toBe('Ada');
+    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('');
+    search.remove();
+
+    // A button (the conversation's row, clicked) gives the focus up to it.
+    const row = document.createElement('button');
+    document.body.append(row);
+    row.focus();
+    cleanup();
+    render(<Composer onSend={vi.fn()} placeholder="Message Ada…" autoFocus />);
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Message' }));
+    row.remove();
+  });
 });
 
 describe('Composer: files pasted or dropped, and drafts', () => {

@@ -69,8 +69,10 @@ export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, a
     element.style.height = `${Math.min(element.scrollHeight, MAX_HEIGHT_PX)}px`;
   }, [text]);
 
+  // Not away from a field the person is typing in (the search box, right after a reload): their
+  // next keys would land in this box instead.
   useEffect(() => {
-    if (autoFocus) box.current?.focus();
+    if (autoFocus && !isTextEntry(document.activeElement)) box.current?.focus();
   }, [autoFocus]);
 
   useEffect(() => {
@@ -281,4 +283,13 @@ function AttachmentChip({ upload }: { upload: AttachmentControls }) {
       <div className={styles.chipActions}>{actions}</div>
     </div>
   );
+}
+
+const TEXT_INPUT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number']);
+
+/** A field that takes typed text: a textarea, a text-like input, or an editable element. */
+function isTextEntry(element: Element | null): boolean {
+  if (element instanceof HTMLTextAreaElement) return true;
+  if (element instanceof HTMLInputElement) return TEXT_INPUT_TYPES.has(element.type);
+  return element instanceof HTMLElement && element.isContentEditable;
 }
