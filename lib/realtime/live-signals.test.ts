@@ -9,6 +9,7 @@ import { createMemoryOutboxStorage } from '@/lib/outbox/outbox-storage';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useCounterStore } from '@/lib/stores/counter-store';
 import { usePresenceStore } from '@/lib/stores/presence-store';
+import { useSafetyStore } from '@/lib/stores/safety-store';
 import { publishUser } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useTypingStore } from '@/lib/stores/typing-store';
@@ -71,6 +72,16 @@ describe('live signals in the messaging session', () => {
     expect(useConversationsStore.getState().conversations.map((row) => row.unread_count)).toEqual([0, 0]);
     socket.serverEmits('message', message(5));
     expect(useTypingStore.getState().typing).toEqual({});
+  });
+
+  it('drops typing from someone the user has blocked (the server may still let one through)', async () => {
+    await start();
+    useSafetyStore.setState({ blocked: [{ id: 2, username: 'u2', avatar: null, blocked_at: '2026-11-26T00:00:00.000Z' }] });
+    socket.serverEmits('typing', { user_id: 2, typing: true });
+    expect(useTypingStore.getState().typing).toEqual({});
+    useSafetyStore.setState({ blocked: [] });
+    socket.serverEmits('typing', { user_id: 2, typing: true });
+    expect(useTypingStore.getState().typing).toEqual({ 2: true });
   });
 
   it('typing from someone with no conversation adds no row and no thread', async () => {

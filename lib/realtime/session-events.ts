@@ -86,7 +86,11 @@ export function wireSessionEvents({ catchUp, followedListeners, typing, presence
       useThreadStore.getState().markIncomingRead(user_id, new Date().toISOString());
     }),
     socketService.on('safety_changed', (change) => useSafetyStore.getState().applyChange(change)),
-    socketService.on('typing', (payload) => typing.receive(payload)),
+    // The server checks each pair only every few seconds (server/realtime/can-signal.ts): someone
+    // blocked a moment ago may still get one through, and it stops here.
+    socketService.on('typing', (payload) => {
+      if (!hasBlocked(payload.user_id)) typing.receive(payload);
+    }),
     socketService.on('presence', (payload) => usePresenceStore.getState().apply(payload)),
     socketService.on('user_updated', applyUserUpdate),
     // A change to a message takes a seq of the account's stream like a message does; it is never
@@ -100,4 +104,9 @@ export function wireSessionEvents({ catchUp, followedListeners, typing, presence
   return () => {
     for (const stop of stops) stop();
   };
+}
+
+/** Did the user block this person (their profile says so, or the block list has them)? */
+function hasBlocked(userId: number): boolean {
+  return usePeopleStore.getState().profiles[userId]?.blocked === true || useSafetyStore.getState().blocked.some((person) => person.id === userId);
 }

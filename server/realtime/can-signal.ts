@@ -17,3 +17,41 @@ export async function canSignal(db: Db, fromId: number, toId: number): Promise<b
   );
   return row?.allowed === true;
 }
+
+/** How long an answer of canSignal is reused for the same two people. */
+export const SIGNAL_CHECK_TTL_MS = 5_000;
+/** Pairs remembered per process at most; the oldest answer goes first. */
+export const SIGNAL_CHECK_MAX_PAIRS = 20_000;
+
+export interface SignalCheckOptions {
+  ttlMs?: number;
+  maxPairs?: number;
+  now?: () => number;
+}
+
+/**
+ * canSignal with a short memory per pair. A typing person sends a signal every few seconds, each
+ * one checked: without it every signal is a query on the database the message writer uses, and
+ * typing slows sending. The price: a block or a new "who can message me" stops someone's typing
+ * signals only once their answer expires (SIGNAL_CHECK_TTL_MS, about one signal later; the
+ * blocker's app drops them meanwhile). Messages are always checked afresh.
+ */
+export function createSignalCheck(db: Db, { ttlMs = SIGNAL_CHECK_TTL_MS, maxPairs = SIGNAL_CHECK_MAX_PAIRS, now = Date.now }: SignalCheckOptions = {}) {
+  // Insertion order is age order: an answer is re-inserted when it is asked again after expiring.
+  const answers = new Map<string, { allowed: Promise<boolean>; expires: number }>();
+
+  return (fromId: number, toId: number): Promise<boolean> => {
+    const key = `${fromId}:${toId}`;
+    const known = answers.get(key);
+    if (known && known.expires > now()) return known.allowed;
+    answers.delete(key);
+    const allowed = canSignal(db, fromId, toId);
+    // A failed check is not remembered: the next signal asks again.
+    allowed.catch(() => answers.delete(key));
+    answers.set(key, { allowed, expires: now() + ttlMs });
+    if (answers.size > maxPairs) answers.delete(answers.keys().next().value!);
+    return allowed;
+  };
+}
+
+export type SignalCheck = ReturnType<typeof createSignalCheck>;

@@ -23,6 +23,7 @@ import { registerPresenceHandlers } from './presence-handlers';
 import { createPresence, type Presence } from './presence/presence';
 import { createMemoryRegistry, type PresenceRegistry } from './presence/registry';
 import { registerTypingHandlers } from './typing-handlers';
+import { createSignalCheck } from './can-signal';
 import type { PushNotifier } from '../push/push-notifier';
 import type { VisibilityTracker } from '../push/visibility';
 import { registerVisibilityHandler } from './visibility-handler';
@@ -97,6 +98,7 @@ export function createRealtime(
   });
 
   const sessionCheck = createSessionCheck(io, db, sessionAuth);
+  const signalCheck = createSignalCheck(db);
 
   io.use(handshakeAuth(db, log, sessionAuth));
   io.on('connection', (socket) => {
@@ -124,7 +126,7 @@ export function createRealtime(
     registerVisibilityHandler(socket, visibility, socketLog);
     registerChangeHandlers(socket, { db, windows, storage, log: socketLog });
     registerFollowHandlers(socket, db, presence, socketLog);
-    registerTypingHandlers(socket, db, socketLog);
+    registerTypingHandlers(socket, signalCheck, socketLog);
     registerPresenceHandlers(socket, presence, socketLog);
   });
 

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { typingPayloadSchema } from '../../lib/contract/schemas';
-import type { Db } from '../db/open-database';
-import { canSignal } from './can-signal';
+import type { SignalCheck } from './can-signal';
 import { fieldError, onEvent } from './handler';
 import { rooms, type RealtimeSocket } from './types';
 
@@ -9,10 +8,10 @@ import { rooms, type RealtimeSocket } from './types';
  * `typing`: relayed to the recipient's tabs (every node, through the adapter), never stored, never
  * in the seq stream or an unread count. The ack is the same whether it was relayed or dropped.
  */
-export function registerTypingHandlers(socket: RealtimeSocket, db: Db, log: FastifyBaseLogger): void {
+export function registerTypingHandlers(socket: RealtimeSocket, mayReach: SignalCheck, log: FastifyBaseLogger): void {
   onEvent(socket, log, 'typing', typingPayloadSchema, async ({ user_id: recipientId, typing }, userId) => {
     if (recipientId === userId) return fieldError('user_id: You cannot type to yourself.');
-    if (!(await canSignal(db, userId, recipientId))) return { data: {} };
+    if (!(await mayReach(userId, recipientId))) return { data: {} };
     return {
       data: {},
       broadcast: () => void socket.nsp.to(rooms.user(recipientId)).emit('typing', { user_id: userId, typing }),
