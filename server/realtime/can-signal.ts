@@ -19,7 +19,7 @@ export async function canSignal(db: Db, fromId: number, toId: number): Promise<b
 }
 
 /** How long an answer of canSignal is reused for the same two people. */
-export const SIGNAL_CHECK_TTL_MS = 5_000;
+export const SIGNAL_CHECK_TTL_MS = 10_000;
 /** Pairs remembered per process at most; the oldest answer goes first. */
 export const SIGNAL_CHECK_MAX_PAIRS = 20_000;
 
@@ -33,7 +33,7 @@ export interface SignalCheckOptions {
  * canSignal with a short memory per pair. A typing person sends a signal every few seconds, each
  * one checked: without it every signal is a query on the database the message writer uses, and
  * typing slows sending. The price: a block or a new "who can message me" stops someone's typing
- * signals only once their answer expires (SIGNAL_CHECK_TTL_MS, about one signal later; the
+ * signals only once their answer expires (SIGNAL_CHECK_TTL_MS, a few signals later; the
  * blocker's app drops them meanwhile). Messages are always checked afresh.
  */
 export function createSignalCheck(db: Db, { ttlMs = SIGNAL_CHECK_TTL_MS, maxPairs = SIGNAL_CHECK_MAX_PAIRS, now = Date.now }: SignalCheckOptions = {}) {
