@@ -8,7 +8,6 @@ import { sql } from 'drizzle-orm';
 import type { MessageChange } from '../../lib/contract';
 import type { Db } from './open-database';
 import { rows } from './raw-rows';
-import { messageEvents } from './schema';
 
 /** An account as a change's transaction locked it. */
 export interface LockedAccount {
@@ -19,14 +18,27 @@ export interface LockedAccount {
   readReceipts: boolean;
 }
 
+/** An account row as a locking statement returns it. */
+export interface LockedRow {
+  id: number;
+  last_seq: string | number;
+  is_active: boolean;
+  deleted: boolean;
+  read_receipts: boolean;
+}
+
 /** Locks the accounts in one statement, lowest id first; missing ones are absent from the map. */
 export async function lockAccounts(tx: Db, ids: readonly number[]): Promise<Map<number, LockedAccount>> {
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
-  const locked = await rows<{ id: number; last_seq: string | number; is_active: boolean; deleted: boolean; read_receipts: boolean }>(
+  const locked = await rows<LockedRow>(
     tx,
     sql`select id, last_seq, is_active, deleted_at is not null as deleted, read_receipts from users
       where id in (${sql.join(sorted.map((id) => sql`${id}`), sql`, `)}) order by id for update`,
   );
+  return toLockedAccounts(locked);
+}
+
+export function toLockedAccounts(locked: readonly LockedRow[]): Map<number, LockedAccount> {
   return new Map(
     locked.map((row) => [
       Number(row.id),
@@ -63,26 +75,42 @@ export async function appendChanges(
     account.lastSeq += 1;
     return { ...change, seq: account.lastSeq };
   });
-  const stored = await tx
-    .insert(messageEvents)
-    .values(numbered.map(({ userId, seq, kind, message_id: messageId, ...state }) => ({ userId, seq, kind, messageId, state })))
-    .returning({ userId: messageEvents.userId, seq: messageEvents.seq, kind: messageEvents.kind, messageId: messageEvents.messageId, state: messageEvents.state });
-  // RETURNING lists the rows in the order of VALUES; matched by (account, seq) all the same.
-  const byKey = new Map(stored.map((row) => [`${row.userId}:${row.seq}`, row]));
-  const written = numbered.map(({ userId, seq }) => ({ userId, ...toMessageChange(byKey.get(`${userId}:${seq}`)!) }));
-  const seqs = new Map(written.map((change) => [change.userId, change.seq]));
-  await tx.execute(sql`update users set last_seq = v.seq
-    from (values ${sql.join([...seqs].map(([id, seq]) => sql`(${id}::int, ${seq}::bigint)`), sql`, `)}) as v(id, seq)
-    where users.id = v.id`);
-  const versioned = written.filter((change) => VERSIONED.has(change.kind));
-  if (versioned.length > 0) {
-    const senderSeq = versioned.find((change) => change.userId === message.senderId)?.seq ?? null;
-    const recipientSeq = versioned.find((change) => change.userId !== message.senderId)?.seq ?? null;
-    await tx.execute(sql`update messages set
-      sender_version = coalesce(${senderSeq}::bigint, sender_version),
-      recipient_version = coalesce(${recipientSeq}::bigint, recipient_version)
-      where id = ${message.id}`);
-  }
+  const versioned = numbered.filter((change) => VERSIONED.has(change.kind));
+  const senderSeq = versioned.find((change) => change.userId === message.senderId)?.seq ?? null;
+  const recipientSeq = versioned.find((change) => change.userId !== message.senderId)?.seq ?? null;
+  const seqs = new Map(numbered.map((change) => [change.userId, change.seq]));
+  // One statement: the event rows, the accounts' last_seq and the message's versions.
+  const stored = await rows<{ user_id: number; seq: string | number; kind: string; message_id: string | number; state: Record<string, unknown> }>(
+    tx,
+    sql`with stored as (
+        insert into message_events (user_id, seq, kind, message_id, state)
+        values ${sql.join(
+          numbered.map(({ userId, seq, kind, message_id: messageId, ...state }) => sql`(${userId}::int, ${seq}::bigint, ${kind}, ${messageId}::bigint, ${JSON.stringify(state)}::jsonb)`),
+          sql`, `,
+        )}
+        returning user_id, seq, kind, message_id, state
+      ), accounts as (
+        update users set last_seq = v.seq
+        from (values ${sql.join([...seqs].map(([id, seq]) => sql`(${id}::int, ${seq}::bigint)`), sql`, `)}) as v(id, seq)
+        where users.id = v.id
+      )${
+        versioned.length > 0
+          ? sql`, versions as (
+        update messages set
+          sender_version = coalesce(${senderSeq}::bigint, sender_version),
+          recipient_version = coalesce(${recipientSeq}::bigint, recipient_version)
+        where id = ${message.id}
+      )`
+          : sql``
+      }
+      select * from stored`,
+  );
+  // Matched by (account, seq): RETURNING promises no order.
+  const byKey = new Map(stored.map((row) => [`${row.user_id}:${Number(row.seq)}`, row]));
+  const written = numbered.map(({ userId, seq }) => {
+    const row = byKey.get(`${userId}:${seq}`)!;
+    return { userId, ...toMessageChange({ seq: Number(row.seq), kind: row.kind, messageId: Number(row.message_id), state: row.state }) };
+  });
   return written;
 }
 

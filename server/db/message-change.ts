@@ -3,11 +3,11 @@
 // refuse what may not be done, and hand the change to the stream (change-stream.ts).
 import { eq, sql } from 'drizzle-orm';
 import type { MessageChange } from '../../lib/contract';
-import { lockAccounts, type LockedAccount } from './change-stream';
+import { toLockedAccounts, type LockedAccount, type LockedRow } from './change-stream';
 import type { Db } from './open-database';
 import { rows } from './raw-rows';
 import { blockedEitherWay } from './safety-rules';
-import { messages, type MessageRow } from './schema';
+import { messages, users, type MessageRow } from './schema';
 
 /**
  * Why a change was refused: the message is not one of the caller's (or they deleted it for
@@ -70,34 +70,44 @@ export async function changeMessage(
   work: (context: ChangeContext) => Promise<ChangeOutcome>,
 ): Promise<ChangeOutcome> {
   return db.transaction(async (tx) => {
-    const [sides] = await tx
-      .select({ senderId: messages.senderId, recipientId: messages.recipientId })
-      .from(messages)
-      .where(eq(messages.id, messageId));
-    if (!sides || (sides.senderId !== actorId && sides.recipientId !== actorId)) return { refused: 'not_found' };
-    const own = sides.senderId === actorId;
-    const peerId = own ? sides.recipientId : sides.senderId;
-    const locked = await lockAccounts(tx, lockPeer ? [actorId, peerId] : [actorId]);
-    const [state] = await rows<{ hidden: boolean; blocked: boolean; now: Date | string; active: boolean; deleted: boolean; receipts: boolean }>(
+    // Two statements before the work: the accounts, locked through the message (none when it is
+    // not the caller's), then the message as it is under those locks with what the rules need.
+    const locked = await rows<LockedRow & { sender_id: number; recipient_id: number }>(
       tx,
-      sql`select exists (select 1 from message_hidden h where h.user_id = ${actorId} and h.message_id = ${messageId}) as hidden,
-        ${blockedEitherWay(actorId, peerId)} as blocked, now() as now,
-        p.is_active as active, p.deleted_at is not null as deleted, p.read_receipts as receipts
-        from users p where p.id = ${peerId}`,
+      sql`select u.id, u.last_seq, u.is_active, u.deleted_at is not null as deleted, u.read_receipts, m.sender_id, m.recipient_id
+        from messages m join users u on u.id in (m.sender_id, m.recipient_id)
+        where m.id = ${messageId} and ${actorId} in (m.sender_id, m.recipient_id) ${lockPeer ? sql`` : sql`and u.id = ${actorId}`}
+        order by u.id for update of u`,
     );
-    const [message] = await tx.select().from(messages).where(eq(messages.id, messageId));
-    if (!state || !message || !(state.active || state.deleted)) return { refused: 'not_found' };
-    if (state.hidden) return hiding ? unchanged() : { refused: 'not_found' };
+    const sides = locked[0];
+    if (!sides) return { refused: 'not_found' };
+    const own = sides.sender_id === actorId;
+    const peerId = own ? sides.recipient_id : sides.sender_id;
+    const [found] = await tx
+      .select({
+        message: messages,
+        hidden: sql<boolean>`exists (select 1 from message_hidden h where h.user_id = ${actorId} and h.message_id = ${messageId})`,
+        blocked: blockedEitherWay(actorId, peerId),
+        now: sql<Date | string>`now()`,
+        active: users.isActive,
+        deleted: sql<boolean>`${users.deletedAt} is not null`,
+        receipts: users.readReceipts,
+      })
+      .from(messages)
+      .innerJoin(users, eq(users.id, peerId))
+      .where(eq(messages.id, messageId));
+    if (!found || !(found.active || found.deleted)) return { refused: 'not_found' };
+    if (found.hidden) return hiding ? unchanged() : { refused: 'not_found' };
     return work({
       tx,
-      locked,
-      message,
+      locked: toLockedAccounts(locked),
+      message: found.message,
       actorId,
       peerId,
       own,
-      now: new Date(state.now),
-      blocked: state.blocked,
-      peer: { active: state.active, deleted: state.deleted, readReceipts: state.receipts },
+      now: new Date(found.now),
+      blocked: found.blocked,
+      peer: { active: found.active, deleted: found.deleted, readReceipts: found.receipts },
     });
   });
 }
