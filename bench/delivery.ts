@@ -160,13 +160,16 @@ export async function runDeliveryAgainst(
     const plan: PlannedPhase[] = [];
     if (options.warmupS > 0) plan.push({ name: 'warm-up', mode: 'open', rate: options.rate, durationMs: options.warmupS * 1000, drainMs });
     plan.push({ name: 'steady', mode: 'open', rate: options.rate, durationMs: options.durationS * 1000, drainMs, profile: true });
-    // The same load with typing and presence beside it: the two are compared (the floor relays no typing).
+    // The same load with typing and presence beside it, then reactions and reads: each followed by
+    // the plain load again, so each is compared with the phases on either side of it (a saturated
+    // server drifts from one minute to the next; one phase before it alone would blame the traffic).
+    // The floor relays no typing and has no changes, so it runs neither.
+    const sameLoad = { mode: 'open' as const, rate: options.rate, durationMs: options.durationS * 1000, drainMs };
     if (options.typing && target === 'parley') {
-      plan.push({ name: 'steady+typing', mode: 'open', rate: options.rate, durationMs: options.durationS * 1000, drainMs, live: true });
+      plan.push({ name: 'steady+typing', ...sameLoad, live: true }, { name: 'steady after typing', ...sameLoad });
     }
-    // The same load with reactions and reads beside it: the send path's cost of changes (the floor has none).
     if (options.changes && target === 'parley') {
-      plan.push({ name: 'steady+changes', mode: 'open', rate: options.rate, durationMs: options.durationS * 1000, drainMs, changes: true });
+      plan.push({ name: 'steady+changes', ...sameLoad, changes: true }, { name: 'steady after changes', ...sameLoad });
     }
     if (options.peakDurationS > 0) plan.push({ name: 'peak', mode: 'open', rate: options.peakRate, durationMs: options.peakDurationS * 1000, drainMs });
     if (options.capacityDurationS > 0) {

@@ -7,6 +7,14 @@ import type { LighthouseResult } from './frontend/lighthouse';
 import type { BenchResults, Row } from './results';
 import { kib, ms, round } from './stats';
 
+type Phase = NonNullable<ReturnType<typeof phaseOf>>;
+
+/** "p50 / p99" of the phase before a treatment; "; p50 / p99" of the one after it when it ran. */
+function bracket(before: Phase, after: Phase | undefined): string {
+  const pair = (phase: Phase) => `${ms(phase.latency.p50)} / ${ms(phase.latency.p99)}`;
+  return after ? `${pair(before)}; ${pair(after)}` : pair(before);
+}
+
 const num = (value: unknown) => (typeof value === 'number' ? value : typeof value === 'string' && value === 'Infinity' ? Infinity : NaN);
 
 export function buildTable(results: BenchResults): Row[] {
@@ -53,20 +61,20 @@ export function buildTable(results: BenchResults): Row[] {
   }
 
   const changesPhase = phaseOf(results.delivery, 'steady+changes');
+  const afterChanges = phaseOf(results.delivery, 'steady after changes');
   if (steady && changesPhase) {
-    const [l, c] = [steady.latency, changesPhase.latency];
-    add('changes', 'send→receive p50 / p99 without changes → with 10% reacting and reading', `${ms(l.p50)} / ${ms(l.p99)} → ${ms(c.p50)} / ${ms(c.p99)}`, 'p99 unchanged');
-    add('changes', 'ack p99 / server CPU / loop p99, without → with', `${ms(steady.ack.p99)} / ${steady.server.cpuPercent}% / ${ms(steady.server.loopDelay.p99)} → ${ms(changesPhase.ack.p99)} / ${changesPhase.server.cpuPercent}% / ${ms(changesPhase.server.loopDelay.p99)}`);
+    add('changes', 'send→receive p50 / p99: without changes (before; after) → with 10% reacting and reading', `(${bracket(steady, afterChanges)}) → ${ms(changesPhase.latency.p50)} / ${ms(changesPhase.latency.p99)}`, 'p99 unchanged');
+    add('changes', 'ack p99 / server CPU / loop p99, without (before) → with', `${ms(steady.ack.p99)} / ${steady.server.cpuPercent}% / ${ms(steady.server.loopDelay.p99)} → ${ms(changesPhase.ack.p99)} / ${changesPhase.server.cpuPercent}% / ${ms(changesPhase.server.loopDelay.p99)}`);
     add('changes', 'lost / unacked / errors with changes', `${changesPhase.lost} / ${changesPhase.unacked} / ${changesPhase.ackErrors}`, '0 lost');
     const figures = changesPhase.changes;
     if (figures) add('changes', 'changes: users / sent / refused / message_change received', `${figures.changers} / ${figures.changesSent} / ${figures.changesErrors} / ${figures.changesReceived}`);
   }
   const typingPhase = phaseOf(results.delivery, 'steady+typing');
+  const afterTyping = phaseOf(results.delivery, 'steady after typing');
   if (steady && typingPhase) {
-    const [l, t] = [steady.latency, typingPhase.latency];
     const live = typingPhase.live;
-    add('live signals', 'send→receive p50 / p99 without typing → with 10% typing', `${ms(l.p50)} / ${ms(l.p99)} → ${ms(t.p50)} / ${ms(t.p99)}`, 'p99 unchanged');
-    add('live signals', 'ack p99 / server CPU / loop p99, without → with', `${ms(steady.ack.p99)} / ${steady.server.cpuPercent}% / ${ms(steady.server.loopDelay.p99)} → ${ms(typingPhase.ack.p99)} / ${typingPhase.server.cpuPercent}% / ${ms(typingPhase.server.loopDelay.p99)}`);
+    add('live signals', 'send→receive p50 / p99: without typing (before; after) → with 10% typing', `(${bracket(steady, afterTyping)}) → ${ms(typingPhase.latency.p50)} / ${ms(typingPhase.latency.p99)}`, 'p99 unchanged');
+    add('live signals', 'ack p99 / server CPU / loop p99, without (before) → with', `${ms(steady.ack.p99)} / ${steady.server.cpuPercent}% / ${ms(steady.server.loopDelay.p99)} → ${ms(typingPhase.ack.p99)} / ${typingPhase.server.cpuPercent}% / ${ms(typingPhase.server.loopDelay.p99)}`);
     add('live signals', 'lost / unacked / errors with typing', `${typingPhase.lost} / ${typingPhase.unacked} / ${typingPhase.ackErrors}`, '0 lost');
     if (live) {
       add('live signals', 'typing: users / signals sent / refused / received; presence subscriptions', `${live.typers} / ${live.typingSent} / ${live.typingErrors} / ${live.typingReceived}; ${live.presenceSubscriptions} (${live.presenceErrors} refused)`);
