@@ -6,6 +6,7 @@ import { ensurePrivateDir, makeTreePrivate, restrictUmask } from '../security/pr
 import { lockDataDir } from './data-dir-lock';
 import { migrateWithLock, pendingMigrations } from './migrate';
 import { exitOnCrash, startPgliteWorker } from './pglite-host';
+import { startUpkeep, type UpkeepOptions } from './pglite-upkeep';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -34,6 +35,8 @@ export interface DatabaseOptions {
   migrateOnStart?: boolean;
   /** PGlite's worker died while open. Default: one line on stderr and the process exits. */
   onPgliteCrash?: (error: Error) => void;
+  /** PGlite only: how often its vacuums run (pglite-upkeep.ts); tests shorten them. */
+  pgliteUpkeep?: Pick<UpkeepOptions, 'hotMs' | 'fullMs'>;
 }
 
 export class PendingMigrationsError extends Error {
@@ -49,7 +52,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
   const dir = options.pgliteDir ?? path.join(options.dataDir ?? '.data', 'pglite');
   const onCrash = options.onPgliteCrash ?? exitOnCrash;
-  if (dir === 'memory') return openPglite(null, migrationsFolder, onCrash);
+  if (dir === 'memory') return openPglite(null, migrationsFolder, onCrash, options.pgliteUpkeep);
   if (!options.pgliteDir) await ensurePrivateDir(options.dataDir ?? '.data');
   await ensurePrivateDir(dir);
   // Before PGlite touches the folder: a second process would hand out the same ids (data-dir-lock.ts).
@@ -59,7 +62,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // itself, so the whole tree is tightened once it is open, and again when it closes.
     restrictUmask();
     await makeTreePrivate(dir);
-    const database = await openPglite(dir, migrationsFolder, onCrash);
+    const database = await openPglite(dir, migrationsFolder, onCrash, options.pgliteUpkeep);
     await makeTreePrivate(dir);
     return {
       db: database.db,
@@ -103,7 +106,7 @@ async function openPool(pool: pg.Pool, migrationsFolder: string, migrateOnStart 
  * connection, since PGlite runs one statement at a time whatever the number of clients.
  * Closing ends the pool first (nothing is in flight after it), then the worker.
  */
-async function openPglite(dir: string | null, migrationsFolder: string, onCrash: (error: Error) => void): Promise<Database> {
+async function openPglite(dir: string | null, migrationsFolder: string, onCrash: (error: Error) => void, upkeepOptions: UpkeepOptions = {}): Promise<Database> {
   const host = await startPgliteWorker({ dataDir: dir, onCrash });
   // Never closed for idleness: a new connection costs a session reset and the batch's PREPAREs.
   const pool = new pg.Pool({ host: host.socketDir, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0 });
@@ -111,10 +114,13 @@ async function openPglite(dir: string | null, migrationsFolder: string, onCrash:
   pool.on('error', () => {});
   try {
     const database = await openPool(pool, migrationsFolder);
+    // A failed vacuum leaves the database as it was: one line, and the next run tries again.
+    const upkeep = startUpkeep(pool, { ...upkeepOptions, onError: (error, statement) => process.stderr.write(`PGlite upkeep: ${statement} failed: ${String(error)}\n`) });
     return {
       db: database.db,
       close: async () => {
         try {
+          await upkeep.stop();
           await database.close();
         } finally {
           await host.close();

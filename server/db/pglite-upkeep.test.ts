@@ -1,0 +1,70 @@
+// PGlite has no autovacuum: the upkeep vacuums the tables every send rewrites, and everything else.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { openDatabase, type Database } from './open-database';
+import { startUpkeep } from './pglite-upkeep';
+import { rows } from './raw-rows';
+
+let database: Database;
+beforeAll(async () => {
+  database = await openDatabase({ pgliteDir: 'memory', pgliteUpkeep: { hotMs: 50, fullMs: 150 } });
+});
+afterAll(() => database.close());
+
+const stats = (table: string) =>
+  rows<{ dead: number | string; vacuumed: Date | string | null }>(
+    database.db,
+    sql`select n_dead_tup as dead, coalesce(last_vacuum, last_autovacuum) as vacuumed from pg_stat_user_tables where relname = ${table}`,
+  ).then(([row]) => ({ dead: Number(row?.dead ?? 0), vacuumed: row?.vacuumed ?? null }));
+
+describe('PGlite upkeep', () => {
+  it('reclaims the row versions a send leaves in conversations and users, and vacuums the rest too', async () => {
+    await database.db.execute(sql`insert into users (firebase_uid, username, social_type) values ('upkeep-a', 'A', 'google'), ('upkeep-b', 'B', 'google')`);
+    const [a, b] = (await rows<{ id: number }>(database.db, sql`select id from users where firebase_uid like 'upkeep-%' order by id`)).map((row) => row.id);
+    await database.db.execute(sql`insert into conversations (user_id, peer_id, last_message_id, last_message_at) values (${a}, ${b}, 1, now())`);
+    // What every message does to these rows: a new version each time.
+    for (let i = 2; i < 200; i += 1) {
+      await database.db.execute(sql`update conversations set last_message_id = ${i}, unread_count = unread_count + 1 where user_id = ${a}`);
+      await database.db.execute(sql`update users set last_seq = last_seq + 1 where id in (${a}, ${b})`);
+    }
+    await vi.waitFor(
+      async () => {
+        for (const table of ['conversations', 'users', 'messages']) expect((await stats(table)).vacuumed).not.toBeNull();
+        expect((await stats('conversations')).dead).toBe(0);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  });
+
+  it('runs one vacuum at a time, reports a failure and goes on; stopping waits for the run in progress', async () => {
+    let finish = () => {};
+    const statements: string[] = [];
+    const failures: string[] = [];
+    let calls = 0;
+    const pool = {
+      query: (statement: string) => {
+        statements.push(statement);
+        calls += 1;
+        if (calls === 1) return Promise.reject(new Error('disk full'));
+        return new Promise<void>((resolve) => {
+          finish = resolve;
+        });
+      },
+    };
+    const upkeep = startUpkeep(pool as never, { hotMs: 10, fullMs: 60_000, onError: (error) => failures.push(String(error)) });
+    await vi.waitFor(() => expect(statements).toHaveLength(2));
+    expect(failures).toEqual(['Error: disk full']);
+    expect(statements[1]).toBe('vacuum conversations, users');
+    // The second run hangs: ticks meanwhile start nothing.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statements).toHaveLength(2);
+    let stopped = false;
+    const stopping = upkeep.stop().then(() => (stopped = true));
+    await Promise.resolve();
+    expect(stopped).toBe(false);
+    finish();
+    await stopping;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(statements).toHaveLength(2);
+  });
+});
