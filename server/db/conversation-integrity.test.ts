@@ -2,27 +2,20 @@
 // them pointing at real users and at their pair's newest message. These tests hold it to that,
 // through refusals, blocks and account deletion, including a deletion racing a batch.
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { testDatabase } from '../../testing/test-database';
 import { deleteAccount } from './account-deletion';
 import { blockUser } from './blocks';
 import { storeMessages } from './message-batch';
 import type { NewMessage } from './message-payload';
-import { openDatabase, type Database, type Db } from './open-database';
 import { rows } from './raw-rows';
-import { upsertUserFromFirebase } from './users';
 
 // PGlite in memory; the same tests against a Postgres of yours with TEST_DATABASE_URL (a scratch one).
-let database: Database;
-let db: Db;
-let counter = 0;
-beforeAll(async () => {
-  database = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgliteDir: 'memory' });
-  db = database.db;
-});
-afterAll(() => database.close());
+const database = testDatabase();
 
-const newUser = async () =>
-  (await upsertUserFromFirebase(db, { firebaseUid: `ci-${process.pid}-${++counter}-${Date.now()}`, username: 'C', email: null, avatar: null, socialType: 'google' })).id;
+let counter = 0;
+
+const newUser = () => database.newUser('C');
 const msg = (senderId: number, recipientId: number): NewMessage => ({ senderId, recipientId, clientId: `c-${++counter}`, text: `text ${counter}` });
 const kinds = (outcomes: Awaited<ReturnType<typeof storeMessages>>) => outcomes.map((o) => ('stored' in o ? 'stored' : o.refused));
 
@@ -33,7 +26,7 @@ const kinds = (outcomes: Awaited<ReturnType<typeof storeMessages>>) => outcomes.
  */
 const broken = () =>
   rows<Record<string, unknown>>(
-    db,
+    database.db,
     sql`select c.user_id, c.peer_id, c.last_message_id, c.unread_count from conversations c
       left join users u on u.id = c.user_id
       left join users p on p.id = c.peer_id
@@ -50,23 +43,23 @@ const broken = () =>
 
 it('keeps every conversation row on real users and its pair\'s newest message through refusals, blocks and deletions', async () => {
   const [a, b, c, d] = [await newUser(), await newUser(), await newUser(), await newUser()];
-  expect(kinds(await storeMessages(db, [msg(a, b), msg(b, a), msg(a, c), msg(d, a)]))).toEqual(['stored', 'stored', 'stored', 'stored']);
+  expect(kinds(await storeMessages(database.db, [msg(a, b), msg(b, a), msg(a, c), msg(d, a)]))).toEqual(['stored', 'stored', 'stored', 'stored']);
 
-  await deleteAccount(db, b);
-  await blockUser(db, c, a);
+  await deleteAccount(database.db, b);
+  await blockUser(database.db, c, a);
   expect(
-    kinds(await storeMessages(db, [msg(a, b), msg(a, c), msg(c, a), msg(a, 2_000_000_000), msg(2_000_000_001, a), msg(a, a), msg(a, d)])),
+    kinds(await storeMessages(database.db, [msg(a, b), msg(a, c), msg(c, a), msg(a, 2_000_000_000), msg(2_000_000_001, a), msg(a, a), msg(a, d)])),
   ).toEqual(['recipient', 'not_allowed', 'not_allowed', 'recipient', 'sender', 'recipient', 'stored']);
 
   expect(await broken()).toEqual([]);
-  const own = await rows<{ user_id: number }>(db, sql`select user_id from conversations where user_id in (${a}, ${b}, ${c}, ${d})`);
+  const own = await rows<{ user_id: number }>(database.db, sql`select user_id from conversations where user_id in (${a}, ${b}, ${c}, ${d})`);
   expect(own.map((row) => Number(row.user_id)).sort((x, y) => x - y)).toEqual([a, a, a, c, d].sort((x, y) => x - y));
 });
 
 it('a deletion racing a batch to that account leaves no row of the deleted account', async () => {
   const pairs = await Promise.all(Array.from({ length: 5 }, async () => [await newUser(), await newUser()] as const));
   await Promise.all(
-    pairs.flatMap(([sender, doomed]) => [deleteAccount(db, doomed), storeMessages(db, [msg(sender, doomed), msg(sender, doomed)])]),
+    pairs.flatMap(([sender, doomed]) => [deleteAccount(database.db, doomed), storeMessages(database.db, [msg(sender, doomed), msg(sender, doomed)])]),
   );
   expect(await broken()).toEqual([]);
 });

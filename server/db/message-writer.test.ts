@@ -1,27 +1,22 @@
 import { eq, inArray, or, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { testDatabase } from '../../testing/test-database';
 import { storeMessages, type BatchOutcome } from './message-batch';
 import type { NewMessage, StoredMessage } from './message-payload';
 import { createMessageWriter, type WriteOutcome } from './message-writer';
 import { insertMessage } from '../../testing/database';
-import { openDatabase, type Database, type Db } from './open-database';
+import { openDatabase } from './open-database';
 import { conversations, messages, users } from './schema';
 import { ScriptError } from './script-transaction';
 import { createUpload } from './uploads';
-import { setUserActive, upsertUserFromFirebase } from './users';
+import { setUserActive } from './users';
 
 // PGlite in memory; the same tests against a Postgres of yours with TEST_DATABASE_URL (a scratch one).
-let database: Database;
-let db: Db;
-let counter = 0;
-beforeAll(async () => {
-  database = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgliteDir: 'memory' });
-  db = database.db;
-});
-afterAll(() => database.close());
+const database = testDatabase();
 
-const newUser = async () =>
-  (await upsertUserFromFirebase(db, { firebaseUid: `w-${process.pid}-${++counter}-${Date.now()}`, username: 'W', email: null, avatar: null, socialType: 'google' })).id;
+let counter = 0;
+
+const newUser = () => database.newUser('W');
 const msg = (senderId: number, recipientId: number, extra: Partial<NewMessage> = {}): NewMessage => ({
   senderId,
   recipientId,
@@ -33,18 +28,18 @@ function stored(outcome: BatchOutcome | WriteOutcome | undefined): StoredMessage
   if (!outcome || !('stored' in outcome)) throw new Error(`not stored: ${JSON.stringify(outcome)}`);
   return outcome.stored;
 }
-const lastSeq = async (id: number) => (await db.select({ v: users.lastSeq }).from(users).where(eq(users.id, id)))[0]?.v;
+const lastSeq = async (id: number) => (await database.db.select({ v: users.lastSeq }).from(users).where(eq(users.id, id)))[0]?.v;
 const conversationRows = async (ids: number[]) =>
-  (await db.select().from(conversations).where(inArray(conversations.userId, ids)))
+  (await database.db.select().from(conversations).where(inArray(conversations.userId, ids)))
     .map((row) => [row.userId, row.peerId, row.lastMessageId, row.unreadCount])
     .sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
 
 describe('storeMessages (one transaction per batch)', () => {
   it('numbers each account 1…n in batch order, ids ascending, both views, conversations moved once with summed unread', async () => {
     const [a, b, c] = [await newUser(), await newUser(), await newUser()];
-    await insertMessage(db, msg(c, a)); // a 1, c 1
+    await insertMessage(database.db, msg(c, a)); // a 1, c 1
     const batch = [msg(a, b), msg(b, a), msg(a, c), msg(a, b), msg(c, b)];
-    const out = (await storeMessages(db, batch)).map(stored);
+    const out = (await storeMessages(database.db, batch)).map(stored);
 
     expect(out.map((s) => [s.message.seq, s.forRecipient.seq])).toEqual([
       [2, 1], // a→b
@@ -76,7 +71,7 @@ describe('storeMessages (one transaction per batch)', () => {
     expect(out[0]!.forRecipient).toEqual({ ...out[0]!.message, seq: 1, version: 1 });
     expect([await lastSeq(a), await lastSeq(b), await lastSeq(c)]).toEqual([5, 4, 3]);
     // What the rows say matches what was answered.
-    const rows = await db.select().from(messages).where(inArray(messages.id, ids));
+    const rows = await database.db.select().from(messages).where(inArray(messages.id, ids));
     expect(rows.map((r) => [r.id, r.senderSeq, r.recipientSeq]).sort((x, y) => x[0]! - y[0]!)).toEqual(
       out.map((s) => [s.message.id, s.message.seq, s.forRecipient.seq]),
     );
@@ -95,9 +90,9 @@ describe('storeMessages (one transaction per batch)', () => {
   it('stores a (sender, client_id) once, in the same batch or an earlier one: the first row, nothing changed', async () => {
     const [a, b] = [await newUser(), await newUser()];
     const first = msg(a, b, { text: 'first' });
-    const before = stored((await storeMessages(db, [first]))[0]);
+    const before = stored((await storeMessages(database.db, [first]))[0]);
     const again = msg(a, b, { text: 'second' });
-    const out = await storeMessages(db, [
+    const out = await storeMessages(database.db, [
       { ...first, text: 'changed' },
       again,
       { ...again, text: 'changed too' },
@@ -107,19 +102,19 @@ describe('storeMessages (one transaction per batch)', () => {
     expect(stored(out[1])).toMatchObject({ created: true, message: { text: 'second', seq: 2 } });
     expect(stored(out[2])).toEqual({ ...stored(out[1]), created: false });
     expect(stored(out[3]).message.seq).toBe(3);
-    expect(await db.select().from(messages).where(eq(messages.senderId, a))).toHaveLength(3);
+    expect(await database.db.select().from(messages).where(eq(messages.senderId, a))).toHaveLength(3);
     expect([await lastSeq(a), await lastSeq(b)]).toEqual([3, 3]);
     expect((await conversationRows([b]))[0]?.[3]).toBe(3);
   });
 
   it('refuses a message on its own (unknown, inactive or own recipient, foreign or unknown upload, unknown sender) and stores the rest without gaps', async () => {
     const [a, b, gone, other] = [await newUser(), await newUser(), await newUser(), await newUser()];
-    await setUserActive(db, gone, false);
-    const mine = await createUpload(db, { ownerId: a, name: 'a.png', mimeType: 'image/png', size: 1, storageKey: 'ka' });
-    const foreign = await createUpload(db, { ownerId: other, name: 'o.png', mimeType: 'image/png', size: 1, storageKey: 'ko' });
+    await setUserActive(database.db, gone, false);
+    const mine = await createUpload(database.db, { ownerId: a, name: 'a.png', mimeType: 'image/png', size: 1, storageKey: 'ka' });
+    const foreign = await createUpload(database.db, { ownerId: other, name: 'o.png', mimeType: 'image/png', size: 1, storageKey: 'ko' });
     const toGone = msg(a, gone);
     const withFile = msg(a, b, { text: '', attachmentId: mine.id });
-    const out = await storeMessages(db, [
+    const out = await storeMessages(database.db, [
       msg(a, 2_000_000_000),
       msg(a, b),
       toGone,
@@ -141,18 +136,18 @@ describe('storeMessages (one transaction per batch)', () => {
     ]);
     expect(stored(out[7]).message.attachment).toMatchObject({ id: mine.id, name: 'a.png' });
     // A retry that lost its attachment on the way still gets the stored row, attachment and all.
-    expect(stored((await storeMessages(db, [{ ...withFile, attachmentId: null }]))[0])).toEqual({ ...stored(out[7]), created: false });
+    expect(stored((await storeMessages(database.db, [{ ...withFile, attachmentId: null }]))[0])).toEqual({ ...stored(out[7]), created: false });
     expect([await lastSeq(a), await lastSeq(b), await lastSeq(gone)]).toEqual([2, 2, 0]);
     // A refused client_id is free: the same message to someone valid is stored.
-    expect(stored((await storeMessages(db, [{ ...toGone, recipientId: b }]))[0]).message.seq).toBe(3);
+    expect(stored((await storeMessages(database.db, [{ ...toGone, recipientId: b }]))[0]).message.seq).toBe(3);
   });
 
   it('keeps text that JSON and array literals quote, byte for byte', async () => {
     const [a, b] = [await newUser(), await newUser()];
     const texts = ['say "hi", {ok}', 'back\\slash \\" \\\\', 'NULL', 'null', "it's\nnew\tline", 'émoji 👋🏽 ∑', ' '];
-    const out = (await storeMessages(db, texts.map((text) => msg(a, b, { text })))).map(stored);
+    const out = (await storeMessages(database.db, texts.map((text) => msg(a, b, { text })))).map(stored);
     expect(out.map((s) => s.message.text)).toEqual(texts);
-    const rows = await db.select({ text: messages.text }).from(messages).where(eq(messages.senderId, a)).orderBy(messages.id);
+    const rows = await database.db.select({ text: messages.text }).from(messages).where(eq(messages.senderId, a)).orderBy(messages.id);
     expect(rows.map((r) => r.text)).toEqual(texts);
   });
 });
@@ -160,7 +155,7 @@ describe('storeMessages (one transaction per batch)', () => {
 describe('message writer', () => {
   it('writes sends that arrive together in one transaction, at most maxBatch per transaction', async () => {
     const [a, b] = [await newUser(), await newUser()];
-    const writer = createMessageWriter(db, { maxBatch: 4 });
+    const writer = createMessageWriter(database.db, { maxBatch: 4 });
     const out = (await Promise.all(Array.from({ length: 10 }, () => writer.write(msg(a, b))))).map(stored);
     expect(out.map((s) => s.message.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     // now() is the transaction's start: one created_at per transaction.
@@ -174,7 +169,7 @@ describe('message writer', () => {
 
   it('turns sends away at once beyond maxPending, and takes them again once the queue has drained', async () => {
     const [a, b] = [await newUser(), await newUser()];
-    const writer = createMessageWriter(db, { maxPending: 3 });
+    const writer = createMessageWriter(database.db, { maxPending: 3 });
     const writes = Array.from({ length: 5 }, () => writer.write(msg(a, b)));
     expect(writer.pending).toBe(3);
     // Answered before any batch could have committed: they never waited for the database.
@@ -190,10 +185,10 @@ describe('message writer', () => {
 
   it('on close, commits what it took, then answers new sends with `closing`', async () => {
     const [a, b] = [await newUser(), await newUser()];
-    const writer = createMessageWriter(db);
+    const writer = createMessageWriter(database.db);
     const taken = [writer.write(msg(a, b)), writer.write(msg(b, a))];
     await writer.close();
-    expect(await db.select().from(messages).where(or(eq(messages.senderId, a), eq(messages.senderId, b)))).toHaveLength(2);
+    expect(await database.db.select().from(messages).where(or(eq(messages.senderId, a), eq(messages.senderId, b)))).toHaveLength(2);
     expect((await Promise.all(taken)).map((o) => stored(o).created)).toEqual([true, true]);
     expect(await writer.write(msg(a, b))).toEqual({ retry: 'closing' });
     expect(writer.pending).toBe(0);
@@ -202,9 +197,9 @@ describe('message writer', () => {
   it('when a batch fails, stores its other messages one by one and fails only the culprit, with an error that quotes no text', async () => {
     const [a, b] = [await newUser(), await newUser()];
     const tag = `poison${process.pid}x${++counter}`;
-    await db.execute(sql.raw(`ALTER TABLE messages ADD CONSTRAINT chk_${tag} CHECK (position('${tag}' in text) = 0)`));
+    await database.db.execute(sql.raw(`ALTER TABLE messages ADD CONSTRAINT chk_${tag} CHECK (position('${tag}' in text) = 0)`));
     try {
-      const writer = createMessageWriter(db);
+      const writer = createMessageWriter(database.db);
       const out = await Promise.all([
         writer.write(msg(a, b)),
         writer.write(msg(a, b, { text: `the ${tag} private words` })),
@@ -219,7 +214,7 @@ describe('message writer', () => {
       expect([await lastSeq(a), await lastSeq(b)]).toEqual([2, 2]);
       await writer.close();
     } finally {
-      await db.execute(sql.raw(`ALTER TABLE messages DROP CONSTRAINT chk_${tag}`));
+      await database.db.execute(sql.raw(`ALTER TABLE messages DROP CONSTRAINT chk_${tag}`));
     }
   });
 
@@ -228,7 +223,7 @@ describe('message writer', () => {
     // On Postgres a second pool is a second process's view; PGlite has one connection anyway.
     const second = process.env.TEST_DATABASE_URL ? await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL }) : null;
     try {
-      const writers = [createMessageWriter(db, { maxBatch: 7 }), createMessageWriter(second?.db ?? db, { maxBatch: 5 })];
+      const writers = [createMessageWriter(database.db, { maxBatch: 7 }), createMessageWriter(second?.db ?? database.db, { maxBatch: 5 })];
       const sends = Array.from({ length: 120 }, (_, i) => {
         const from = people[i % people.length]!;
         const to = people[(i * 7 + 1 + Math.floor(i / people.length)) % people.length]!;

@@ -1,29 +1,23 @@
 // The send path's block and "who can message me" check, on the batch itself: each message of one
 // batch answered on its own, in the batch's single transaction.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { testDatabase } from '../../testing/test-database';
 import { blockUser, unblockUser } from './blocks';
 import { storeMessages } from './message-batch';
 import type { NewMessage } from './message-payload';
 import { insertMessage } from '../../testing/database';
-import { openDatabase, type Database, type Db } from './open-database';
 import { setFollow } from './people';
 import { users } from './schema';
-import { upsertUserFromFirebase } from './users';
 
 // PGlite in memory; the same tests against a Postgres of yours with TEST_DATABASE_URL (a scratch one).
-let database: Database;
-let db: Db;
+const database = testDatabase();
+
 let counter = 0;
-beforeAll(async () => {
-  database = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgliteDir: 'memory' });
-  db = database.db;
-});
-afterAll(() => database.close());
 
 const newUser = async (policy: 'everyone' | 'following' | 'nobody' = 'everyone') => {
-  const { id } = await upsertUserFromFirebase(db, { firebaseUid: `s-${process.pid}-${++counter}-${Date.now()}`, username: 'S', email: null, avatar: null, socialType: 'google' });
-  await db.update(users).set({ messagePolicy: policy }).where(eq(users.id, id));
+  const id = await database.newUser('S');
+  await database.db.update(users).set({ messagePolicy: policy }).where(eq(users.id, id));
   return id;
 };
 const msg = (senderId: number, recipientId: number): NewMessage => ({ senderId, recipientId, clientId: `c-${++counter}`, text: `text ${counter}` });
@@ -33,12 +27,12 @@ describe('storeMessages and safety', () => {
   it('answers each message of one batch on its own: blocked either way and shut-out new conversations refused, the rest stored', async () => {
     const [open, closed, following] = [await newUser(), await newUser('nobody'), await newUser('following')];
     const [talker, stranger, friend, blocked, blocker] = [await newUser(), await newUser(), await newUser(), await newUser(), await newUser()];
-    await insertMessage(db, msg(closed, talker)); // an existing conversation with `closed`
-    await setFollow(db, following, friend, true);
-    await blockUser(db, open, blocked);
-    await blockUser(db, blocker, open);
+    await insertMessage(database.db, msg(closed, talker)); // an existing conversation with `closed`
+    await setFollow(database.db, following, friend, true);
+    await blockUser(database.db, open, blocked);
+    await blockUser(database.db, blocker, open);
 
-    const outcomes = await storeMessages(db, [
+    const outcomes = await storeMessages(database.db, [
       msg(talker, open),
       msg(blocked, open), // open blocked them
       msg(open, blocker), // blocker blocked open
@@ -53,10 +47,10 @@ describe('storeMessages and safety', () => {
 
   it('a block committed before the batch applies to it; an unblock lifts it', async () => {
     const [a, b] = [await newUser(), await newUser()];
-    expect(kinds(await storeMessages(db, [msg(b, a)]))).toEqual(['stored']);
-    await blockUser(db, a, b);
-    expect(kinds(await storeMessages(db, [msg(b, a), msg(a, b)]))).toEqual(['not_allowed', 'not_allowed']);
-    await unblockUser(db, a, b);
-    expect(kinds(await storeMessages(db, [msg(b, a), msg(a, b)]))).toEqual(['stored', 'stored']);
+    expect(kinds(await storeMessages(database.db, [msg(b, a)]))).toEqual(['stored']);
+    await blockUser(database.db, a, b);
+    expect(kinds(await storeMessages(database.db, [msg(b, a), msg(a, b)]))).toEqual(['not_allowed', 'not_allowed']);
+    await unblockUser(database.db, a, b);
+    expect(kinds(await storeMessages(database.db, [msg(b, a), msg(a, b)]))).toEqual(['stored', 'stored']);
   });
 });

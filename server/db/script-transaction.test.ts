@@ -1,15 +1,11 @@
 // Script transactions run the message batch's statements prepared once per connection.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { testDatabase } from '../../testing/test-database';
 import './message-batch';
-import { openDatabase, type Database } from './open-database';
 import { scriptTransaction } from './script-transaction';
 
 // PGlite in memory; the same tests against a Postgres of yours with TEST_DATABASE_URL (a scratch one).
-let database: Database;
-beforeAll(async () => {
-  database = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgliteDir: 'memory' });
-});
-afterAll(() => database.close());
+const database = testDatabase();
 
 const preparedHere = async () =>
   scriptTransaction(database.db, async (tx) => {

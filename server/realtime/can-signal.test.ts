@@ -1,34 +1,24 @@
 // The typing check's short memory: one query per pair and lifetime, a block seen once it expires.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { testDatabase } from '../../testing/test-database';
 import { blockUser } from '../db/blocks';
-import { openDatabase, type Database, type Db } from '../db/open-database';
-import { upsertUserFromFirebase } from '../db/users';
 import { createSignalCheck } from './can-signal';
 
-let database: Database;
-let db: Db;
-let counter = 0;
-beforeAll(async () => {
-  database = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgliteDir: 'memory' });
-  db = database.db;
-});
-afterAll(() => database.close());
-
-const newUser = async () =>
-  (await upsertUserFromFirebase(db, { firebaseUid: `sig-${process.pid}-${++counter}-${Date.now()}`, username: 'S', email: null, avatar: null, socialType: 'google' })).id;
+const database = testDatabase();
+const newUser = () => database.newUser();
 
 describe('createSignalCheck', () => {
   it('answers a pair from memory until the answer expires, then asks the database again', async () => {
     const [ann, ben] = [await newUser(), await newUser()];
     let now = 1_000;
-    const query = vi.spyOn(db, 'execute');
-    const mayReach = createSignalCheck(db, { ttlMs: 5_000, now: () => now });
+    const query = vi.spyOn(database.db, 'execute');
+    const mayReach = createSignalCheck(database.db, { ttlMs: 5_000, now: () => now });
 
     expect(await mayReach(ann, ben)).toBe(true);
     const asked = query.mock.calls.length;
     expect(asked).toBeGreaterThan(0);
     // Ben blocks Ann: the remembered answer still stands for its lifetime, without a query…
-    await blockUser(db, ben, ann);
+    await blockUser(database.db, ben, ann);
     query.mockClear();
     now += 4_999;
     expect(await mayReach(ann, ben)).toBe(true);
@@ -42,8 +32,8 @@ describe('createSignalCheck', () => {
 
   it('asks once for signals that arrive together, and never for oneself', async () => {
     const [ann, ben] = [await newUser(), await newUser()];
-    const query = vi.spyOn(db, 'execute');
-    const mayReach = createSignalCheck(db);
+    const query = vi.spyOn(database.db, 'execute');
+    const mayReach = createSignalCheck(database.db);
     expect(await Promise.all([mayReach(ann, ben), mayReach(ann, ben), mayReach(ann, ben)])).toEqual([true, true, true]);
     expect(query).toHaveBeenCalledTimes(1);
     expect(await mayReach(ann, ann)).toBe(false);
@@ -52,8 +42,8 @@ describe('createSignalCheck', () => {
 
   it('keeps at most maxPairs answers, forgetting the oldest first', async () => {
     const [ann, ben, cat] = [await newUser(), await newUser(), await newUser()];
-    const query = vi.spyOn(db, 'execute');
-    const mayReach = createSignalCheck(db, { maxPairs: 1 });
+    const query = vi.spyOn(database.db, 'execute');
+    const mayReach = createSignalCheck(database.db, { maxPairs: 1 });
     await mayReach(ann, ben);
     await mayReach(ann, cat);
     query.mockClear();
