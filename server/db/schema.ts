@@ -256,7 +256,9 @@ export const messages = pgTable(
     // Partial index: marking a conversation read only ever looks at its unread rows.
     index('messages_unread_by_pair_idx').on(table.recipientId, table.senderId).where(sql`${table.readAt} is null`),
     index('messages_attachment_id_idx').on(table.attachmentId),
-    index('messages_search_idx').using('gin', table.searchVector),
+    // A small pending list: PGlite runs no autovacuum, so the insert that fills the list merges it
+    // into the index, and the default 4 MB took a merge long enough to hold up every send behind it.
+    index('messages_search_idx').using('gin', table.searchVector).with({ gin_pending_list_limit: 256 }),
   ],
 );
 
