@@ -40,6 +40,28 @@ describe('createSignalCheck', () => {
     query.mockRestore();
   });
 
+  it('asks about different pairs one at a time, so a burst never queues ahead of the message writer', async () => {
+    const people = await Promise.all(Array.from({ length: 6 }, () => newUser()));
+    const execute = database.db.execute.bind(database.db);
+    let inFlight = 0;
+    let most = 0;
+    const counted = async (...args: Parameters<typeof execute>) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      try {
+        return await execute(...args);
+      } finally {
+        inFlight -= 1;
+      }
+    };
+    const query = vi.spyOn(database.db, 'execute').mockImplementation(counted as unknown as typeof execute);
+    const mayReach = createSignalCheck(database.db);
+    expect(await Promise.all(people.slice(1).map((to) => mayReach(people[0]!, to)))).toEqual([true, true, true, true, true]);
+    expect(query).toHaveBeenCalledTimes(5);
+    expect(most).toBe(1);
+    query.mockRestore();
+  });
+
   it('keeps at most maxPairs answers, forgetting the oldest first', async () => {
     const [ann, ben, cat] = [await newUser(), await newUser(), await newUser()];
     const query = vi.spyOn(database.db, 'execute');

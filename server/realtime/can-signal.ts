@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/open-database';
 import { rows } from '../db/raw-rows';
+import { createLane, type Lane } from '../db/lane';
 import { canMessage } from '../db/safety-rules';
 
 /**
@@ -24,6 +25,8 @@ export const SIGNAL_CHECK_TTL_MS = 10_000;
 export const SIGNAL_CHECK_MAX_PAIRS = 20_000;
 
 export interface SignalCheckOptions {
+  /** Where the queries wait their turn (create-realtime.ts: the one lane of live signals). */
+  lane?: Lane;
   ttlMs?: number;
   maxPairs?: number;
   now?: () => number;
@@ -34,9 +37,10 @@ export interface SignalCheckOptions {
  * one checked: without it every signal is a query on the database the message writer uses, and
  * typing slows sending. The price: a block or a new "who can message me" stops someone's typing
  * signals only once their answer expires (SIGNAL_CHECK_TTL_MS, a few signals later; the
- * blocker's app drops them meanwhile). Messages are always checked afresh.
+ * blocker's app drops them meanwhile). Messages are always checked afresh. The queries go through
+ * a lane, one at a time, never ahead of more than one message batch (db/lane.ts).
  */
-export function createSignalCheck(db: Db, { ttlMs = SIGNAL_CHECK_TTL_MS, maxPairs = SIGNAL_CHECK_MAX_PAIRS, now = Date.now }: SignalCheckOptions = {}) {
+export function createSignalCheck(db: Db, { lane = createLane(), ttlMs = SIGNAL_CHECK_TTL_MS, maxPairs = SIGNAL_CHECK_MAX_PAIRS, now = Date.now }: SignalCheckOptions = {}) {
   // Insertion order is age order: an answer is re-inserted when it is asked again after expiring.
   const answers = new Map<string, { allowed: Promise<boolean>; expires: number }>();
 
@@ -45,7 +49,7 @@ export function createSignalCheck(db: Db, { ttlMs = SIGNAL_CHECK_TTL_MS, maxPair
     const known = answers.get(key);
     if (known && known.expires > now()) return known.allowed;
     answers.delete(key);
-    const allowed = canSignal(db, fromId, toId);
+    const allowed = lane.run(() => canSignal(db, fromId, toId));
     // A failed check is not remembered: the next signal asks again.
     allowed.catch(() => answers.delete(key));
     answers.set(key, { allowed, expires: now() + ttlMs });

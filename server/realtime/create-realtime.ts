@@ -24,6 +24,7 @@ import { createPresence, type Presence } from './presence/presence';
 import { createMemoryRegistry, type PresenceRegistry } from './presence/registry';
 import { registerTypingHandlers } from './typing-handlers';
 import { createSignalCheck } from './can-signal';
+import { createLane } from '../db/lane';
 import type { PushNotifier } from '../push/push-notifier';
 import type { VisibilityTracker } from '../push/visibility';
 import { registerVisibilityHandler } from './visibility-handler';
@@ -88,9 +89,13 @@ export function createRealtime(
     maxHttpBufferSize: MAX_SOCKET_PAYLOAD_BYTES,
   });
   const writer = messageWriter ?? createMessageWriter(db);
+  // Presence subscriptions and typing checks: one query at a time, so a burst of them never
+  // queues ahead of the writer's batches (db/lane.ts).
+  const liveSignals = createLane();
   const presence = createPresence({
     io,
     db,
+    lane: liveSignals,
     log,
     registry: presenceRegistry ?? createMemoryRegistry(),
     offlineGraceMs,
@@ -98,7 +103,7 @@ export function createRealtime(
   });
 
   const sessionCheck = createSessionCheck(io, db, sessionAuth);
-  const signalCheck = createSignalCheck(db);
+  const signalCheck = createSignalCheck(db, { lane: liveSignals });
 
   io.use(handshakeAuth(db, log, sessionAuth));
   io.on('connection', (socket) => {

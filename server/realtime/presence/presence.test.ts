@@ -3,11 +3,12 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { Server } from 'socket.io';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { seedUsers, type SeededUser } from '../../../testing/seed';
 import { openDatabase, type Database } from '../../db/open-database';
 import { users } from '../../db/schema';
-import type { RealtimeServer } from '../types';
+import { createLane } from '../../db/lane';
+import type { RealtimeServer, RealtimeSocket } from '../types';
 import { createPresence } from './presence';
 import { createMemoryRegistry } from './registry';
 
@@ -51,4 +52,18 @@ describe('presence, one node', () => {
     const [goneRow] = await database.db.select({ at: users.lastSeenAt }).from(users).where(eq(users.id, gone.id));
     expect(goneRow?.at).not.toBeNull();
   });
+
+  it('asks the database for subscriptions and reviews through its lane, one at a time', async () => {
+    const [viewer, subject] = people as [SeededUser, SeededUser];
+    const lane = createLane();
+    const run = vi.spyOn(lane, 'run');
+    const presence = createPresence({ io, db: database.db, lane, registry: createMemoryRegistry(), log: silent, recordAllOnClose: false });
+    // A socket as subscribe uses it: its user, its rooms, joining and leaving.
+    const socket = { data: { userId: viewer.id }, connected: true, rooms: new Set<string>(), join: async () => {}, leave: () => {} };
+    expect(await presence.subscribe(socket as unknown as RealtimeSocket, [subject.id])).toEqual([]);
+    await presence.review(viewer.id, subject.id);
+    expect(run).toHaveBeenCalledTimes(2);
+    await presence.close();
+  });
 });
+

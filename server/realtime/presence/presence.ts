@@ -6,6 +6,7 @@
 // (presence_subscribe), through the adapter to every node. docs/DECISIONS.md, "Live signals".
 import type { FastifyBaseLogger } from 'fastify';
 import type { PresencePayload } from '../../../lib/contract';
+import { createLane, type Lane } from '../../db/lane';
 import type { Db } from '../../db/open-database';
 import { lastSeenOf, mayWatchPresence, presenceShared, presenceSubjects, recordLastSeen } from '../../db/presence';
 import { rooms, type RealtimeServer, type RealtimeSocket } from '../types';
@@ -20,6 +21,8 @@ export const DEFAULT_OFFLINE_GRACE_MS = 5_000;
 export interface PresenceDeps {
   io: RealtimeServer;
   db: Db;
+  /** Where subscriptions' and reviews' queries wait their turn (db/lane.ts); one of its own by default. */
+  lane?: Lane;
   registry: PresenceRegistry;
   log: FastifyBaseLogger;
   offlineGraceMs?: number;
@@ -55,7 +58,7 @@ export interface Presence {
 const hidden = (userId: number): PresencePayload => ({ user_id: userId, online: false, last_seen_at: null });
 const PRESENCE_ROOM = /^presence:(\d+)$/;
 
-export function createPresence({ io, db, registry, log, offlineGraceMs = DEFAULT_OFFLINE_GRACE_MS, recordAllOnClose }: PresenceDeps): Presence {
+export function createPresence({ io, db, lane = createLane(), registry, log, offlineGraceMs = DEFAULT_OFFLINE_GRACE_MS, recordAllOnClose }: PresenceDeps): Presence {
   /** This node's initialised tabs per user. */
   const tabs = new Map<number, number>();
   /** Users whose last tab here closed, still registered until their grace ends; since when. */
@@ -145,7 +148,7 @@ export function createPresence({ io, db, registry, log, offlineGraceMs = DEFAULT
     },
 
     async subscribe(socket, userIds) {
-      const subjects = await presenceSubjects(db, socket.data.userId, userIds);
+      const subjects = await lane.run(() => presenceSubjects(db, socket.data.userId, userIds));
       // Gone while the query ran: joining now would leave its id in the rooms for good.
       if (!socket.connected) return [];
       const wanted = new Set(subjects.map(({ id }) => rooms.presence(id)));
@@ -179,7 +182,7 @@ export function createPresence({ io, db, registry, log, offlineGraceMs = DEFAULT
     },
 
     async review(viewerId, subjectId) {
-      if (await mayWatchPresence(db, viewerId, subjectId)) return;
+      if (await lane.run(() => mayWatchPresence(db, viewerId, subjectId))) return;
       io.in(rooms.user(viewerId)).socketsLeave(rooms.presence(subjectId));
       io.to(rooms.user(viewerId)).emit('presence', hidden(subjectId));
     },
