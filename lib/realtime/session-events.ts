@@ -8,7 +8,7 @@ import { useConnectionStore } from '@/lib/stores/connection-store';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useCounterStore } from '@/lib/stores/counter-store';
 import { usePeopleStore } from '@/lib/stores/people-store';
-import { useSafetyStore } from '@/lib/stores/safety-store';
+import { hasBlocked, useSafetyStore } from '@/lib/stores/safety-store';
 import { usePresenceStore } from '@/lib/stores/presence-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
@@ -104,9 +104,4 @@ export function wireSessionEvents({ catchUp, followedListeners, typing, presence
   return () => {
     for (const stop of stops) stop();
   };
-}
-
-/** Did the user block this person (their profile says so, or the block list has them)? */
-function hasBlocked(userId: number): boolean {
-  return usePeopleStore.getState().profiles[userId]?.blocked === true || useSafetyStore.getState().blocked.some((person) => person.id === userId);
 }

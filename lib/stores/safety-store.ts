@@ -64,11 +64,13 @@ export const useSafetyStore = create<SafetyStore>()((set, get) => {
     });
   }
 
+  const listed = (userId: number) => get().blocked.some((known) => known.id === userId);
+
   function applyBlock(userId: number, blocked: boolean, user?: Pick<BlockedUser, 'id' | 'username' | 'avatar'>): void {
     usePeopleStore.getState().applyBlocked(userId, blocked);
     if (blocked) {
       useConversationsStore.getState().removeConversation(userId);
-      if (user && !get().blocked.some((known) => known.id === userId)) {
+      if (user && !listed(userId)) {
         set((state) => ({ blocked: [{ ...user, blocked_at: new Date().toISOString() }, ...state.blocked] }));
       }
     } else {
@@ -155,7 +157,7 @@ export const useSafetyStore = create<SafetyStore>()((set, get) => {
       if (change.type === 'block') {
         applyBlock(change.user_id, change.blocked);
         // Blocked elsewhere: the list shows them once read again (the settings screen reads it when opened).
-        if (change.blocked && !get().blocked.some((known) => known.id === change.user_id) && get().blockedStatus === 'ready') {
+        if (change.blocked && !listed(change.user_id) && get().blockedStatus === 'ready') {
           void get().loadBlocked();
         }
       } else if (change.type === 'mute') {
@@ -201,3 +203,8 @@ export const useSafetyStore = create<SafetyStore>()((set, get) => {
 });
 
 export const useBlockPending = (userId: number) => useSafetyStore((state) => state.pending[userId] ?? false);
+
+/** Has the user blocked this person? Their profile says so, or the block list (as far as read) has them. */
+export function hasBlocked(userId: number): boolean {
+  return usePeopleStore.getState().profiles[userId]?.blocked === true || useSafetyStore.getState().blocked.some((known) => known.id === userId);
+}

@@ -6,8 +6,6 @@
 export interface Lane {
   /** Runs `work` once fewer than the lane's width are running; its answer or error, as is. */
   run<T>(work: () => Promise<T>): Promise<T>;
-  /** Tasks waiting for their turn (not those running). */
-  readonly waiting: number;
 }
 
 export function createLane(width = 1): Lane {
@@ -38,9 +36,6 @@ export function createLane(width = 1): Lane {
         });
         next();
       });
-    },
-    get waiting() {
-      return queue.length;
     },
   };
 }

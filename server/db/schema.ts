@@ -256,8 +256,7 @@ export const messages = pgTable(
     // Partial index: marking a conversation read only ever looks at its unread rows.
     index('messages_unread_by_pair_idx').on(table.recipientId, table.senderId).where(sql`${table.readAt} is null`),
     index('messages_attachment_id_idx').on(table.attachmentId),
-    // A small pending list: PGlite runs no autovacuum, so the insert that fills the list merges it
-    // into the index, and the default 4 MB took a merge long enough to hold up every send behind it.
+    // 256 kB pending list: without autovacuum the insert that fills it merges it (docs/DECISIONS.md).
     index('messages_search_idx').using('gin', table.searchVector).with({ gin_pending_list_limit: 256 }),
   ],
 );
