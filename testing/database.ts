@@ -1,6 +1,8 @@
 // Rows written or read straight in the database, for the server tests and the benchmarks' seeding:
-// the app itself stores messages only through the message writer (server/db/message-writer.ts).
+// the app itself stores messages and changes only through its writers (server/db/message-writer.ts,
+// server/db/change-batch.ts).
 import { eq } from 'drizzle-orm';
+import { applyChanges, type AccountChange } from '../server/db/change-batch';
 import { storeMessages } from '../server/db/message-batch';
 import type { NewMessage, StoredMessage } from '../server/db/message-payload';
 import type { Db } from '../server/db/open-database';
@@ -16,6 +18,17 @@ export async function insertMessage(db: Db, message: NewMessage): Promise<Stored
   if (!outcome) throw new Error('no outcome for the message');
   if ('refused' in outcome) throw new Error(`message refused: ${outcome.refused}`);
   return outcome.stored;
+}
+
+/**
+ * Reads `peerId`'s messages to `userId` (a change batch of one: applyChanges in change-batch.ts),
+ * and returns the reader's unread total afterwards and the changes written. Throws when refused.
+ */
+export async function readConversation(db: Db, userId: number, peerId: number): Promise<{ count: number; changes: AccountChange[] }> {
+  const [outcome] = await applyChanges(db, [{ kind: 'read', actorId: userId, peerId }]);
+  if (!outcome) throw new Error('no outcome for the read');
+  if ('refused' in outcome) throw new Error(`read refused: ${outcome.refused}`);
+  return { count: outcome.unreadTotals.get(userId) ?? 0, changes: outcome.changes };
 }
 
 export async function findUserById(db: Db, id: number): Promise<UserRow | null> {

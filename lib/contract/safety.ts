@@ -6,6 +6,11 @@ import type { Attachment, MessagePayload } from './messaging';
 
 export type { MuteRequest, ReportRequest } from './schemas';
 
+/**
+ * What a refused send or change says, for a block either way and for "who can message me" alike:
+ * the sender learns no more than that (not whether they were blocked, nor the setting).
+ */
+export const CANNOT_MESSAGE = "You can't message this person.";
 
 /** POST /api/reports → 201 */
 export interface ReportCreated {

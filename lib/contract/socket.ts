@@ -3,7 +3,8 @@
 // docs/CLIENT-RULES.md; payload fields beyond `id` and `count`, and every other event, are ours.
 import type { ErrorBody } from './http';
 import type { EditPayload, FollowPayload, HidePayload, MessageChange, MessagePayload, ReactPayload, ReadPayload, SendPayload, UnsendPayload } from './messaging';
-import type { SafetyChange } from './safety';
+import { MAX_REACTIONS_PER_PERSON } from './constants';
+import { CANNOT_MESSAGE, type SafetyChange } from './safety';
 import type { PresenceSubscribePayload, SyncPayload, TypingPayload, VisibilityPayload } from './schemas';
 
 export type {
@@ -62,6 +63,23 @@ export interface SyncResult {
 export interface ChangeResult {
   change: MessageChange | null;
 }
+
+/**
+ * Why `react`, `edit`, `unsend` or `hide` was refused, as the field error line that says so
+ * (`non_field_errors`): the same request would be refused again. Someone else's message reads
+ * exactly like a missing one. The client shows each in the reader's language.
+ */
+export const CHANGE_REFUSALS = {
+  not_found: 'message_id: Message not found.',
+  not_yours: 'message_id: This is not your message.',
+  deleted: 'message_id: This message was deleted.',
+  too_late: 'message_id: It is too late to change this message.',
+  not_allowed: `message_id: ${CANNOT_MESSAGE}`,
+  empty: 'text: A message needs text or an attachment.',
+  too_many: `emoji: At most ${MAX_REACTIONS_PER_PERSON} different reactions per message.`,
+} as const;
+
+export type ChangeRefusal = keyof typeof CHANGE_REFUSALS;
 
 export interface MessageCountPayload {
   count: number;

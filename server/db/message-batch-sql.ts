@@ -4,7 +4,7 @@
 import type { ReplySummary } from '../../lib/contract';
 import { replySummarySql } from './message-payload';
 import type { MessageRow, UploadRow } from './schema';
-import { execute, prepared, sqlInt, sqlText, type Row, type Statement } from './script-transaction';
+import { execute, prepared, sqlIntArray, sqlJson, type Row, type Statement } from './script-transaction';
 
 /** A message that gets a row: what is inserted, in the batch's order (`i`). */
 export interface FreshRow {
@@ -19,14 +19,17 @@ export interface FreshRow {
   recipient_seq: number;
 }
 
-// Array and JSON values as the literals of a prepared statement's typed parameters.
-const intArray = (values: readonly number[]) => sqlText(`{${values.map(sqlInt).join(',')}}`);
-const json = (value: unknown) => sqlText(JSON.stringify(value));
+
+/** The columns toMessageRow reads, of the messages row `alias` (search_vector left out: never read back). */
+export const messageRowSql = (alias: string) =>
+  ['id', 'sender_id', 'recipient_id', 'client_id', 'text', 'attachment_id', 'attachment_removed', 'sender_seq', 'recipient_seq', 'created_at', 'read_at', 'seen_at', 'edited_at', 'deleted_at', 'reactions', 'sender_version', 'recipient_version', 'reply_to_id']
+    .map((column) => `${alias}.${column}`)
+    .join(', ');
 
 const LOCK_USERS = prepared('batch_lock_users', ['int[]'], `select id, is_active, last_seq from users where id = any($1) order by id for update`);
 
 /** Locks the users, lowest id first, in one statement; missing users are simply absent. */
-export const lockUsers = (ids: readonly number[]): Statement => execute(LOCK_USERS, intArray(ids));
+export const lockUsers = (ids: readonly number[]): Statement => execute(LOCK_USERS, sqlIntArray(ids));
 
 /**
  * Rows already stored under these (sender, client_id) pairs, each with its upload as JSON (or
@@ -34,12 +37,10 @@ export const lockUsers = (ids: readonly number[]): Statement => execute(LOCK_USE
  * a scan of messages instead).
  */
 export const findStored = (pairs: readonly { senderId: number; clientId: string }[]): Statement =>
-  execute(FIND_STORED, json(pairs.map(({ senderId, clientId }) => ({ s: senderId, c: clientId }))));
+  execute(FIND_STORED, sqlJson(pairs.map(({ senderId, clientId }) => ({ s: senderId, c: clientId }))));
 
 const FIND_STORED = prepared('batch_find_stored', ['json'], `
-  select m.id, m.sender_id, m.recipient_id, m.client_id, m.text, m.attachment_id, m.attachment_removed,
-    m.sender_seq, m.recipient_seq, m.created_at, m.read_at, m.seen_at, m.edited_at, m.deleted_at, m.reactions,
-    m.sender_version, m.recipient_version, m.reply_to_id, to_json(u) as upload, ${replySummarySql('m.reply_to_id')} as reply
+  select ${messageRowSql('m')}, to_json(u) as upload, ${replySummarySql('m.reply_to_id')} as reply
   from json_to_recordset($1) as k(s int, c text)
   cross join lateral (select * from messages where sender_id = k.s and client_id = k.c limit 1) m
   left join uploads u on u.id = m.attachment_id`);
@@ -53,7 +54,7 @@ const FIND_STORED = prepared('batch_find_stored', ['json'], `
  * blocking takes the same user locks (blocks.ts), and a setting is a write to the locked row.
  */
 export const findRefusedPairs = (pairs: readonly { senderId: number; recipientId: number }[]): Statement =>
-  execute(FIND_REFUSED_PAIRS, json(pairs.map(({ senderId, recipientId }) => ({ s: senderId, r: recipientId }))));
+  execute(FIND_REFUSED_PAIRS, sqlJson(pairs.map(({ senderId, recipientId }) => ({ s: senderId, r: recipientId }))));
 
 const FIND_REFUSED_PAIRS = prepared('batch_find_refused_pairs', ['json'], `
   select p.s as sender_id, p.r as recipient_id
@@ -71,7 +72,7 @@ const FIND_REFUSED_PAIRS = prepared('batch_find_refused_pairs', ['json'], `
  * hid it, and the summary a reply carries: checked in JS against each message of the batch.
  */
 export const findReplyTargets = (pairs: readonly { senderId: number; replyToId: number }[]): Statement =>
-  execute(FIND_REPLY_TARGETS, json(pairs.map(({ senderId, replyToId }) => ({ s: senderId, m: replyToId }))));
+  execute(FIND_REPLY_TARGETS, sqlJson(pairs.map(({ senderId, replyToId }) => ({ s: senderId, m: replyToId }))));
 
 const FIND_REPLY_TARGETS = prepared('batch_find_reply_targets', ['json'], `
   select k.s as answering_sender_id, m.id, m.sender_id, m.recipient_id,
@@ -85,7 +86,7 @@ const FIND_REPLY_TARGETS = prepared('batch_find_reply_targets', ['json'], `
  * uploads skips locked rows (SKIP LOCKED), and a row it locked first is seen here only if it
  * survived, so a message never ends up pointing at a deleted file (db/upload-sweep.ts).
  */
-export const findUploads = (ids: readonly string[]): Statement => execute(FIND_UPLOADS, json(ids));
+export const findUploads = (ids: readonly string[]): Statement => execute(FIND_UPLOADS, sqlJson(ids));
 
 const FIND_UPLOADS = prepared('batch_find_uploads', ['json'], `
   select * from uploads where id in (select json_array_elements_text($1)) for share`);
@@ -108,9 +109,9 @@ const ATTACH = `
 export const writeBatch = (fresh: readonly FreshRow[], lastSeqs: ReadonlyMap<number, number>): Statement =>
   execute(
     fresh.some((row) => row.attachment_id !== null) ? WRITE_BATCH_ATTACHING : WRITE_BATCH,
-    intArray([...lastSeqs.keys()]),
-    intArray([...lastSeqs.values()]),
-    json(fresh),
+    sqlIntArray([...lastSeqs.keys()]),
+    sqlIntArray([...lastSeqs.values()]),
+    sqlJson(fresh),
   );
 
 const writeBatchText = (attaching: boolean) => `

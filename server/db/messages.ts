@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, gt, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, lte, sql } from 'drizzle-orm';
 import type { MessagePayload } from '../../lib/contract';
 import { attachmentOf, messageColumns, toMessagePayload } from './message-payload';
 import type { Db } from './open-database';
 import { toKeysetPage, type KeysetPage } from './paging';
 import { rows } from './raw-rows';
+import { sqlInt } from './script-transaction';
 import { messages, uploads, users } from './schema';
 
 export { attachmentOf, messageColumns, toMessagePayload, type NewMessage, type StoredMessage } from './message-payload';
@@ -113,16 +114,18 @@ async function hasNewer(db: Db, userId: number, peerId: number, afterId: number)
  * unread numbers) over exactly the conversations the list shows (conversations.ts): people whose
  * accounts are inactive are left out, deleted accounts are not, and people the user blocked are.
  * So the total always equals the sum of the visible badges. A scalar subquery, so `init` can read
- * it in the same query as the account's state.
+ * it in the same query as the account's state; `userId` is SQL text (a column, or sqlInt's literal),
+ * so the change batch's prepared statement uses the same text.
  */
-const unreadTotal = (userId: SQL | number) => sql<number>`(
+export const unreadTotalSql = (userId: string) => `(
   select coalesce(sum(c.unread_count), 0)::int from conversations c
   join users peer on peer.id = c.peer_id
   where c.user_id = ${userId} and (peer.is_active or peer.deleted_at is not null)
     and not exists (select 1 from blocks b where b.blocker_id = c.user_id and b.blocked_id = c.peer_id))`;
+const unreadTotal = (userId: string) => sql.raw(unreadTotalSql(userId));
 
 export async function countUnread(db: Db, userId: number): Promise<number> {
-  const [row] = await rows<{ value: number }>(db, sql`select ${unreadTotal(userId)} as value`);
+  const [row] = await rows<{ value: number }>(db, sql`select ${unreadTotal(sqlInt(userId))} as value`);
   return row?.value ?? 0;
 }
 
@@ -132,7 +135,7 @@ export async function countUnread(db: Db, userId: number): Promise<number> {
  */
 export async function initialCounts(db: Db, userId: number): Promise<{ active: boolean; unread: number; showPresence: boolean } | null> {
   const [row] = await rows<{ active: boolean; unread: number; showPresence: boolean }>(db, sql`
-    select u.is_active as active, ${unreadTotal(sql`u.id`)} as unread, u.show_presence as "showPresence"
+    select u.is_active as active, ${unreadTotal('u.id')} as unread, u.show_presence as "showPresence"
     from users u where u.id = ${userId}`);
   return row ?? null;
 }

@@ -1,13 +1,9 @@
 // The rules blocks and "who can message me" impose, as SQL pieces shared by the queries that
-// apply them (people, conversations, unread counts), and the one sentence each refusal uses.
+// apply them (people, conversations, unread counts), and the sentence a refused follow uses
+// (a refused message's is the contract's CANNOT_MESSAGE).
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from './open-database';
 
-/**
- * What a refused send says, for a block either way and for "who can message me" alike: the
- * sender learns no more than that (not whether they were blocked, nor the setting).
- */
-export const CANNOT_MESSAGE = "You can't message this person.";
 /** What a refused follow says, whichever side blocked. */
 export const CANNOT_FOLLOW = "You can't follow this person.";
 

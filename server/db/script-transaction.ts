@@ -137,3 +137,9 @@ export function sqlInt(value: number): string {
 export function sqlText(value: string): string {
   return pg.escapeLiteral(value);
 }
+
+/** An int[] as a SQL literal, for a prepared statement's array parameter. */
+export const sqlIntArray = (values: readonly number[]) => sqlText(`{${values.map(sqlInt).join(',')}}`);
+
+/** A value as a JSON SQL literal, for a prepared statement's json parameter. */
+export const sqlJson = (value: unknown) => sqlText(JSON.stringify(value));

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONVERSATION_PAGE_SIZE, type Conversation, type MessagePayload, type Page } from '../../lib/contract';
-import { readConversation } from '../db/reads';
-import { insertMessage } from '../../testing/database';
+import { insertMessage, readConversation } from '../../testing/database';
 import { setUserActive, upsertUserFromFirebase } from '../db/users';
 import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
 

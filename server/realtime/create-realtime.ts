@@ -11,7 +11,7 @@ import { MAX_SOCKET_PAYLOAD_BYTES } from '../security/payload-limits';
 import type { RateLimiters } from '../security/rate-limit';
 import type { SocketCap } from '../security/socket-cap';
 import { limitEvents } from '../security/socket-rate-limit';
-import type { MessageWindows } from '../db/message-changes';
+import { createChangeWriter, type MessageWindows } from '../db/change-batch';
 import type { FileStorage } from '../storage/file-storage';
 import { registerAccountHandlers } from './account-handlers';
 import { registerChangeHandlers } from './change-handlers';
@@ -89,6 +89,7 @@ export function createRealtime(
     maxHttpBufferSize: MAX_SOCKET_PAYLOAD_BYTES,
   });
   const writer = messageWriter ?? createMessageWriter(db);
+  const changes = createChangeWriter(db);
   // Presence subscriptions and typing checks: one query at a time, so a burst of them never
   // queues ahead of the writer's batches (db/lane.ts).
   const liveSignals = createLane();
@@ -127,9 +128,9 @@ export function createRealtime(
     socket.use(sessionCheck.watch(socket, socketLog));
     socket.use(limitEvents(socket, { limiters, overloaded, log: socketLog }));
     registerAccountHandlers(socket, db, presence, windows, socketLog);
-    registerMessageHandlers(socket, db, writer, socketLog, push);
+    registerMessageHandlers(socket, db, writer, changes, socketLog, push);
     registerVisibilityHandler(socket, visibility, socketLog);
-    registerChangeHandlers(socket, { db, windows, storage, log: socketLog });
+    registerChangeHandlers(socket, { changes, windows, storage, log: socketLog });
     registerFollowHandlers(socket, db, presence, socketLog);
     registerTypingHandlers(socket, signalCheck, socketLog);
     registerPresenceHandlers(socket, presence, socketLog);
@@ -144,7 +145,7 @@ export function createRealtime(
     notify: (userIds, event, ...args) => io.to(typeof userIds === 'number' ? rooms.user(userIds) : userIds.map(rooms.user)).emit(event, ...args),
     close: async () => {
       sessionCheck.close();
-      await writer.close();
+      await Promise.all([writer.close(), changes.close()]);
       socketCap.close();
       await io.close();
       // After the sockets are gone: one node records its users as last seen now.

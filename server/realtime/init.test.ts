@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, InitPayload, MessageCountPayload } from '../../lib/contract';
-import { readConversation } from '../db/reads';
-import { insertMessage } from '../../testing/database';
+import { insertMessage, readConversation } from '../../testing/database';
 import { setUserActive } from '../db/users';
 import { signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
 import { connectSocket, emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';

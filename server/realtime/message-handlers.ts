@@ -1,16 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { SYNC_PAGE_MAX } from '../../lib/contract/constants';
+import { CANNOT_MESSAGE } from '../../lib/contract/safety';
 import { readPayloadSchema, sendPayloadSchema, syncPayloadSchema } from '../../lib/contract/schemas';
 import type { Refusal } from '../db/message-batch';
 import type { MessageWriter } from '../db/message-writer';
 import { forAccount } from '../db/change-stream';
+import type { ChangeWriter } from '../db/change-batch';
 import type { Db } from '../db/open-database';
-import { readConversation } from '../db/reads';
-import { CANNOT_MESSAGE } from '../db/safety-rules';
 import { listStreamAfter } from '../db/stream';
-import { findConversationPeer } from '../db/users';
 import { RESTARTING_MSG } from '../in-flight';
 import type { PushNotifier } from '../push/push-notifier';
+import { writeChange } from './change-handlers';
 import { fieldError, onEvent, refuse, type Outcome } from './handler';
 import { rooms, type RealtimeSocket } from './types';
 
@@ -33,11 +33,12 @@ const notNow = {
   closing: refuse({ msg: RESTARTING_MSG }),
 };
 
-/** `send`, `read` and `sync`: direct messages, the unread counts they move, and catch-up. */
+/** `send`, `read` and `sync`: direct messages, the unread counts they move, and catch-up; `changes` writes reads. */
 export function registerMessageHandlers(
   socket: RealtimeSocket,
   db: Db,
   writer: MessageWriter,
+  changes: ChangeWriter,
   log: FastifyBaseLogger,
   push?: PushNotifier,
 ): void {
@@ -76,9 +77,11 @@ export function registerMessageHandlers(
 
   onEvent(socket, log, 'read', readPayloadSchema, async ({ user_id: peerId }, userId) => {
     if (peerId === userId) return fieldError('user_id: You have no conversation with yourself.');
-    // A deleted account's conversation stays on the other side, badge included: it can be read.
-    if (!(await findConversationPeer(db, peerId))) return userNotFound();
-    const { count, changes } = await readConversation(db, userId, peerId);
+    // A change like the others (db/change-batch.ts). A deleted account's conversation stays on the
+    // other side, badge included: it can be read; a deactivated one's is not found.
+    const written = await writeChange(changes, { kind: 'read', actorId: userId, peerId }, userNotFound);
+    if ('error' in written) return written.error;
+    const count = written.unreadTotals.get(userId) ?? 0;
     return {
       data: { count },
       broadcast: () => {
@@ -87,7 +90,7 @@ export function registerMessageHandlers(
         room.emit('message_count', { count });
         room.emit('conversation_read', { user_id: peerId });
         // The stream's record of it: `read` for the reader's tabs, the receipt `seen` for the peer's.
-        for (const change of changes) socket.nsp.to(rooms.user(change.userId)).emit('message_change', forAccount(change));
+        for (const change of written.changes) socket.nsp.to(rooms.user(change.userId)).emit('message_change', forAccount(change));
       },
     };
   });

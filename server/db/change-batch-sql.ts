@@ -1,0 +1,166 @@
+// The statements of a change batch (change-batch.ts), prepared once per connection and run in
+// scripts with their values as literals (script-transaction.ts), as the message batch's are.
+import { messageRowSql } from './message-batch-sql';
+import { replySummarySql } from './message-payload';
+import { unreadTotalSql } from './messages';
+import { execute, prepared, sqlInt, sqlIntArray, sqlJson, sqlText, type Statement } from './script-transaction';
+
+/** A change to one message, as the batch's reads take it: who asks, which message, what for. */
+export interface MessageTarget {
+  actorId: number;
+  messageId: number;
+  /** Read only for `hide`: the conversation's newest message the actor still sees besides this one. */
+  preview: boolean;
+}
+
+/** The database's clock at the transaction's start, to the millisecond (what the columns store). */
+export const NOW: Statement = 'select now()::timestamptz(3) as now';
+
+/**
+ * Locks, lowest id first in one statement, both sides of every message its actor is a side of,
+ * and both people of every conversation read (`readers`: flat pairs of ids). A message that is not
+ * the actor's locks nothing. Users missing from the answer do not exist.
+ */
+export const lockChangeUsers = (targets: readonly MessageTarget[], readers: readonly number[]): Statement =>
+  execute(LOCK, sqlJson(targets.map(({ actorId, messageId }) => ({ a: actorId, m: messageId }))), sqlIntArray(readers));
+
+const LOCK = prepared('change_lock_users', ['json', 'int[]'], `
+  select id, last_seq, is_active, deleted_at is not null as deleted, read_receipts from users
+  where id in (
+    select unnest(array[m.sender_id, m.recipient_id])
+    from json_to_recordset($1) as k(a int, m bigint)
+    join messages m on m.id = k.m and k.a in (m.sender_id, m.recipient_id)
+    union
+    select unnest($2::int[]))
+  order by id for update`);
+
+/**
+ * Each message as its actor may see it, read under the locks: none for a message that is not the
+ * actor's. With it, what the rules need (hidden by the actor, a block either way, the other side's
+ * account), its reactions (each person's, with when), its upload's storage key and whether another
+ * message carries that upload, the recipient's unread counter with the sender, and for `preview`,
+ * the conversation's newest other message the actor sees, as JSON with its upload and reply.
+ */
+export const findChangeMessages = (targets: readonly MessageTarget[]): Statement =>
+  execute(FIND_MESSAGES, sqlJson(targets.map(({ actorId, messageId, preview }) => ({ a: actorId, m: messageId, p: preview }))));
+
+const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
+  select k.a as actor_id, ${messageRowSql('m')},
+    exists (select 1 from message_hidden h where h.user_id = k.a and h.message_id = m.id) as hidden,
+    (exists (select 1 from blocks b where b.blocker_id = k.a and b.blocked_id = p.id)
+      or exists (select 1 from blocks b where b.blocker_id = p.id and b.blocked_id = k.a)) as blocked,
+    p.is_active as peer_active, p.deleted_at is not null as peer_deleted, p.read_receipts as peer_receipts,
+    (select json_agg(json_build_object('emoji', r.emoji, 'user_id', r.user_id, 'at', r.created_at))
+      from message_reactions r where r.message_id = m.id) as reaction_rows,
+    u.storage_key,
+    m.attachment_id is not null
+      and exists (select 1 from messages o where o.attachment_id = m.attachment_id and o.id <> m.id) as carried,
+    c.unread_count as recipient_unread,
+    case when k.p then (
+      select json_build_object('message', to_json(n), 'upload', to_json(nu), 'reply', ${replySummarySql('n.reply_to_id')})
+      from (select ${messageRowSql('x')} from messages x
+        where least(x.sender_id, x.recipient_id) = least(m.sender_id, m.recipient_id)
+          and greatest(x.sender_id, x.recipient_id) = greatest(m.sender_id, m.recipient_id)
+          and x.id <> m.id
+          and not exists (select 1 from message_hidden h where h.user_id = k.a and h.message_id = x.id)
+        order by x.id desc
+        limit 1) n
+      left join uploads nu on nu.id = n.attachment_id) end as preview
+  from json_to_recordset($1) as k(a int, m bigint, p boolean)
+  join messages m on m.id = k.m and k.a in (m.sender_id, m.recipient_id)
+  join users p on p.id = case when k.a = m.sender_id then m.recipient_id else m.sender_id end
+  left join uploads u on u.id = m.attachment_id
+  left join conversations c on c.user_id = m.recipient_id and c.peer_id = m.sender_id`);
+
+/** For each conversation read (reader, peer): the peer's messages the reader has not read (how many, the newest id) and the counter. */
+export const findUnread = (reads: readonly { userId: number; peerId: number }[]): Statement =>
+  execute(FIND_UNREAD, sqlJson(reads.map(({ userId, peerId }) => ({ u: userId, p: peerId }))));
+
+const FIND_UNREAD = prepared('change_find_unread', ['json'], `
+  select k.u as user_id, k.p as peer_id, x.unread, x.up_to, c.unread_count
+  from json_to_recordset($1) as k(u int, p int)
+  cross join lateral (select count(*) as unread, max(m.id) as up_to from messages m
+    where m.recipient_id = k.u and m.sender_id = k.p and m.read_at is null) x
+  left join conversations c on c.user_id = k.u and c.peer_id = k.p`);
+
+// The writes: one small prepared statement each, run in the batch's second script.
+const ADD_REACTION = prepared('change_add_reaction', ['bigint', 'int', 'text', 'timestamptz'], `
+  insert into message_reactions (message_id, user_id, emoji, created_at) values ($1, $2, $3, $4)`);
+const REMOVE_REACTION = prepared('change_remove_reaction', ['bigint', 'int', 'text'], `
+  delete from message_reactions where message_id = $1 and user_id = $2 and emoji = $3`);
+const SET_REACTIONS = prepared('change_set_reactions', ['bigint', 'jsonb'], `update messages set reactions = $2 where id = $1`);
+const EDIT = prepared('change_edit', ['bigint', 'text', 'timestamptz'], `update messages set text = $2, edited_at = $3 where id = $1`);
+const UNSEND = prepared('change_unsend', ['bigint', 'timestamptz'], `
+  with reactions_gone as (delete from message_reactions where message_id = $1)
+  update messages set text = '', attachment_id = null, deleted_at = $2, reactions = '[]', read_at = coalesce(read_at, $2)
+  where id = $1`);
+const REMOVE_UPLOAD = prepared('change_remove_upload', ['text'], `delete from uploads where id = $1`);
+const HIDE = prepared('change_hide', ['int', 'bigint'], `insert into message_hidden (user_id, message_id) values ($1, $2)`);
+const MARK_READ = prepared('change_mark_read', ['bigint', 'timestamptz'], `update messages set read_at = $2 where id = $1`);
+const READ_CONVERSATION = prepared('change_read_conversation', ['int', 'int', 'timestamptz', 'boolean'], `
+  update messages set read_at = $3, seen_at = case when $4 then $3 else seen_at end
+  where recipient_id = $1 and sender_id = $2 and read_at is null`);
+const TAKE_UNREAD = prepared('change_take_unread', ['int', 'int', 'int'], `
+  update conversations set unread_count = greatest(unread_count - $3, 0) where user_id = $1 and peer_id = $2`);
+
+const at = (date: Date) => sqlText(date.toISOString());
+
+export const addReaction = (messageId: number, userId: number, emoji: string, when: Date) =>
+  execute(ADD_REACTION, sqlInt(messageId), sqlInt(userId), sqlText(emoji), at(when));
+export const removeReaction = (messageId: number, userId: number, emoji: string) =>
+  execute(REMOVE_REACTION, sqlInt(messageId), sqlInt(userId), sqlText(emoji));
+export const setReactions = (messageId: number, reactions: unknown) => execute(SET_REACTIONS, sqlInt(messageId), sqlJson(reactions));
+export const editText = (messageId: number, text: string, when: Date) => execute(EDIT, sqlInt(messageId), sqlText(text), at(when));
+/** Text, attachment and reactions gone, read from now on if it was not. */
+export const unsendMessage = (messageId: number, when: Date) => execute(UNSEND, sqlInt(messageId), at(when));
+export const removeUpload = (uploadId: string) => execute(REMOVE_UPLOAD, sqlText(uploadId));
+export const hideMessage = (userId: number, messageId: number) => execute(HIDE, sqlInt(userId), sqlInt(messageId));
+export const markRead = (messageId: number, when: Date) => execute(MARK_READ, sqlInt(messageId), at(when));
+/** The peer's unread messages to the reader read at `when` (and seen, with receipts on both sides). */
+export const readConversationRows = (userId: number, peerId: number, when: Date, seen: boolean) =>
+  execute(READ_CONVERSATION, sqlInt(userId), sqlInt(peerId), at(when), seen ? 'true' : 'false');
+/** `count` fewer unread on the user's conversation with the peer (never below zero). */
+export const takeUnread = (userId: number, peerId: number, count: number) => execute(TAKE_UNREAD, sqlInt(userId), sqlInt(peerId), sqlInt(count));
+
+/** A stream row to write: the account, its seq, what kind, which message, the state. */
+export interface EventRow {
+  u: number;
+  s: number;
+  k: string;
+  m: number;
+  st: Record<string, unknown>;
+}
+
+/** A message's new version on either side (null: that side's is unchanged). */
+export interface VersionRow {
+  m: number;
+  sv: number | null;
+  rv: number | null;
+}
+
+/**
+ * One statement: the event rows, the accounts' new last_seq and the messages' versions; returns
+ * the rows as stored (jsonb orders the state's keys its own way, and what goes out must be what
+ * `sync` returns for that seq).
+ */
+export const appendEvents = (events: readonly EventRow[], lastSeqs: ReadonlyMap<number, number>, versions: readonly VersionRow[]): Statement =>
+  execute(APPEND, sqlJson(events), sqlIntArray([...lastSeqs.keys()]), sqlIntArray([...lastSeqs.values()]), sqlJson(versions));
+
+const APPEND = prepared('change_append', ['json', 'int[]', 'bigint[]', 'json'], `
+  with stored as (
+    insert into message_events (user_id, seq, kind, message_id, state)
+    select u, s, k, m, st from json_to_recordset($1) as e(u int, s bigint, k text, m bigint, st jsonb)
+    returning user_id, seq, kind, message_id, state
+  ), accounts as (
+    update users set last_seq = v.seq from unnest($2::int[], $3::bigint[]) as v(id, seq) where users.id = v.id
+  ), versions as (
+    update messages set sender_version = coalesce(v.sv, sender_version), recipient_version = coalesce(v.rv, recipient_version)
+    from json_to_recordset($4) as v(m bigint, sv bigint, rv bigint) where messages.id = v.m
+  )
+  select * from stored`);
+
+/** The users' unread totals as they stand now (messages.ts, unreadTotalSql). */
+export const unreadTotals = (userIds: readonly number[]): Statement => execute(UNREAD_TOTALS, sqlIntArray(userIds));
+
+const UNREAD_TOTALS = prepared('change_unread_totals', ['int[]'], `
+  select t.id, ${unreadTotalSql('t.id')} as total from unnest($1::int[]) as t(id)`);

@@ -1,0 +1,159 @@
+import { eq } from 'drizzle-orm';
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { insertMessage } from '../../testing/database';
+import { testDatabase } from '../../testing/test-database';
+import { applyChanges, createChangeWriter, summariseReactions, type ChangeOutcome, type ChangeRequest } from './change-batch';
+import type { Db } from './open-database';
+import { messageReactions, messages, uploads } from './schema';
+import { createUpload } from './uploads';
+
+// PGlite in memory; the same tests against a Postgres of yours with TEST_DATABASE_URL (a scratch one).
+const database = testDatabase();
+let counter = 0;
+
+const send = async (senderId: number, recipientId: number, extra: { attachmentId?: string } = {}) =>
+  (await insertMessage(database.db, { senderId, recipientId, clientId: `cb-${++counter}`, text: `text ${counter}`, ...extra })).message.id;
+
+/** Counts the transactions `work` opens: each change batch takes one connection from the pool. */
+async function countTransactions<T>(db: Db, work: () => Promise<T>): Promise<{ result: T; transactions: number }> {
+  const pool = (db as unknown as { $client: pg.Pool }).$client;
+  const connect = pool.connect;
+  let transactions = 0;
+  pool.connect = ((...args: Parameters<pg.Pool['connect']>) => {
+    transactions += 1;
+    return (connect as (...a: unknown[]) => unknown).apply(pool, args);
+  }) as pg.Pool['connect'];
+  try {
+    return { result: await work(), transactions };
+  } finally {
+    pool.connect = connect;
+  }
+}
+
+function written(outcome: ChangeOutcome | undefined) {
+  if (!outcome || 'refused' in outcome) throw new Error(`not written: ${JSON.stringify(outcome)}`);
+  return outcome;
+}
+
+describe('applyChanges', () => {
+  it('writes changes to different conversations in one transaction, and those to one conversation one after another, in order', async () => {
+    const [a, b, c, d] = [await database.newUser(), await database.newUser(), await database.newUser(), await database.newUser()];
+    const first = await send(a, b);
+    const second = await send(a, b);
+    const elsewhere = await send(c, d);
+    const requests: ChangeRequest[] = [
+      { kind: 'react', actorId: b, messageId: first, emoji: '👍', add: true },
+      { kind: 'react', actorId: d, messageId: elsewhere, emoji: '❤️', add: true },
+      // The same conversation as the first: a transaction of its own, after it.
+      { kind: 'react', actorId: a, messageId: first, emoji: '❤️', add: true },
+      // And again: a third.
+      { kind: 'edit', actorId: a, messageId: second, text: 'edited', windowMs: 60_000 },
+    ];
+    const { result, transactions } = await countTransactions(database.db, () => applyChanges(database.db, requests));
+    expect(transactions).toBe(3);
+
+    // Each decided against what the one before it left: both reactions are on the message.
+    expect(written(result[2]).changes.map((change) => change.kind === 'reaction' && change.reactions)).toEqual([
+      [{ emoji: '👍', user_ids: [b] }, { emoji: '❤️', user_ids: [a] }],
+      [{ emoji: '👍', user_ids: [b] }, { emoji: '❤️', user_ids: [a] }],
+    ]);
+    const [row] = await database.db.select().from(messages).where(eq(messages.id, second));
+    expect(row?.text).toBe('edited');
+    // a's seqs follow the order asked, without gaps: two messages, then a change each.
+    const seqsOf = (outcome: ChangeOutcome | undefined, userId: number) => written(outcome).changes.filter((change) => change.userId === userId).map((change) => change.seq);
+    expect([...seqsOf(result[0], a), ...seqsOf(result[2], a), ...seqsOf(result[3], a)]).toEqual([3, 4, 5]);
+    expect(seqsOf(result[1], c)).toEqual([2]);
+  });
+
+  it('keeps each emoji where it was first used by someone still reacting with it, as the stored rows order them', async () => {
+    const [a, b] = [await database.newUser(), await database.newUser()];
+    const id = await send(a, b);
+    for (const [actorId, emoji] of [
+      [a, '👍'],
+      [b, '❤️'],
+      [b, '👍'],
+    ] as const) {
+      written((await applyChanges(database.db, [{ kind: 'react', actorId, messageId: id, emoji, add: true }]))[0]);
+    }
+    // 👍 was first used before ❤️; without a's, its first use is b's, after ❤️.
+    const [removed] = await applyChanges(database.db, [{ kind: 'react', actorId: a, messageId: id, emoji: '👍', add: false }]);
+    const expected = [
+      { emoji: '❤️', user_ids: [b] },
+      { emoji: '👍', user_ids: [b] },
+    ];
+    expect(written(removed).changes[0]).toMatchObject({ kind: 'reaction', reactions: expected });
+    const [row] = await database.db.select({ reactions: messages.reactions }).from(messages).where(eq(messages.id, id));
+    expect(row?.reactions).toEqual(expected);
+    expect(await database.db.select({ emoji: messageReactions.emoji }).from(messageReactions).where(eq(messageReactions.messageId, id))).toHaveLength(2);
+  });
+
+  it('summarises reactions by when they were made, whatever order the rows come in', () => {
+    const rows = [
+      { emoji: '👍', userId: 1, at: 3_000 },
+      { emoji: '❤️', userId: 2, at: 2_000 },
+      { emoji: '👍', userId: 2, at: 4_000 },
+      { emoji: '😂', userId: 1, at: 2_000 },
+      { emoji: '👍', userId: 3, at: 1_000 },
+    ];
+    const expected = [
+      { emoji: '👍', user_ids: [3, 1, 2] },
+      { emoji: '😂', user_ids: [1] },
+      { emoji: '❤️', user_ids: [2] },
+    ];
+    expect(summariseReactions(rows)).toEqual(expected);
+    expect(summariseReactions([...rows].reverse())).toEqual(expected);
+  });
+
+  it('removes a file carried by two messages once both are unsent in one batch', async () => {
+    const [a, b, c] = [await database.newUser(), await database.newUser(), await database.newUser()];
+    const upload = await createUpload(database.db, { ownerId: a, name: 'a.png', mimeType: 'image/png', size: 1, storageKey: `shared-${++counter}` });
+    const toB = await send(a, b, { attachmentId: upload.id });
+    const toC = await send(a, c, { attachmentId: upload.id });
+    const outcomes = await applyChanges(database.db, [
+      { kind: 'unsend', actorId: a, messageId: toB, windowMs: 60_000 },
+      { kind: 'unsend', actorId: a, messageId: toC, windowMs: 60_000 },
+    ]);
+    expect(outcomes.map((outcome) => written(outcome).removedStorageKey)).toEqual([undefined, upload.storageKey]);
+    expect(await database.db.select().from(uploads).where(eq(uploads.id, upload.id))).toEqual([]);
+  });
+
+  it('refuses each change on its own and writes the others of its batch', async () => {
+    const [a, b, stranger] = [await database.newUser(), await database.newUser(), await database.newUser()];
+    const id = await send(a, b);
+    const outcomes = await applyChanges(database.db, [
+      { kind: 'edit', actorId: stranger, messageId: id, text: 'mine now', windowMs: 60_000 },
+      { kind: 'edit', actorId: b, messageId: id, text: 'mine now', windowMs: 60_000 },
+      { kind: 'react', actorId: b, messageId: 1e12, emoji: '👍', add: true },
+      { kind: 'read', actorId: b, peerId: 2 ** 31 - 1 },
+      { kind: 'edit', actorId: a, messageId: id, text: 'fixed', windowMs: 60_000 },
+    ]);
+    expect(outcomes.slice(0, 4)).toEqual([{ refused: 'not_found' }, { refused: 'not_yours' }, { refused: 'not_found' }, { refused: 'not_found' }]);
+    expect(written(outcomes[4]).changes.map((change) => change.kind)).toEqual(['edit', 'edit']);
+  });
+});
+
+describe('change writer', () => {
+  it('writes changes that arrive together in one transaction', async () => {
+    const writer = createChangeWriter(database.db);
+    const pairs = await Promise.all(Array.from({ length: 8 }, async () => [await database.newUser(), await database.newUser()] as const));
+    const ids = await Promise.all(pairs.map(([a, b]) => send(a, b)));
+    const { result, transactions } = await countTransactions(database.db, () =>
+      Promise.all(pairs.map(([, b], index) => writer.write({ kind: 'react', actorId: b, messageId: ids[index]!, emoji: '👍', add: true }))),
+    );
+    expect(transactions).toBe(1);
+    expect(result.every((outcome) => 'changes' in outcome && outcome.changes.length === 2)).toBe(true);
+    await writer.close();
+  });
+
+  it('turns changes away beyond maxPending, and answers `closing` once closed', async () => {
+    const [a, b] = [await database.newUser(), await database.newUser()];
+    const id = await send(a, b);
+    const writer = createChangeWriter(database.db, { maxPending: 1 });
+    const taken = writer.write({ kind: 'react', actorId: b, messageId: id, emoji: '👍', add: true });
+    expect(await writer.write({ kind: 'react', actorId: b, messageId: id, emoji: '❤️', add: true })).toEqual({ retry: 'busy' });
+    expect(await taken).toMatchObject({ changes: [{ kind: 'reaction' }, { kind: 'reaction' }] });
+    await writer.close();
+    expect(await writer.write({ kind: 'read', actorId: b, peerId: a })).toEqual({ retry: 'closing' });
+  });
+});
