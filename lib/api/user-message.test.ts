@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { initI18n } from '@/lib/i18n';
 import { UploadError } from './uploads';
-import { errorKind, userMessage } from './user-message';
+import { CHANGE_REFUSALS } from '@/lib/contract';
+import { changeFailureMessage, errorKind, userMessage } from './user-message';
 
 const httpError = (status: number, data?: unknown) => Object.assign(new Error('Request failed with status code'), { name: 'HTTPError', response: { status, statusText: '' }, data });
 
@@ -50,5 +51,15 @@ describe('what a person reads when something fails', () => {
     expect(userMessage(new TypeError('Failed to fetch'))).toBe('Impossible de joindre Parley. Vérifiez votre connexion.');
     await initI18n('es');
     expect(userMessage(new TypeError('Failed to fetch'))).toBe('No se puede conectar con Parley. Comprueba tu conexión.');
+  });
+
+  it('a refused change to a message in the reader’s language, whatever sentence the server used', async () => {
+    expect(changeFailureMessage({ non_field_errors: [CHANGE_REFUSALS.too_late] })).toBe('It is too late to change this message.');
+    expect(changeFailureMessage({ non_field_errors: [CHANGE_REFUSALS.too_many] })).toBe('You can add at most 12 different reactions to a message.');
+    expect(changeFailureMessage({ msg: 'Too many changes right now, try again shortly.' })).toBe('That was a lot at once. Wait a moment and try again.');
+    await initI18n('es');
+    expect(changeFailureMessage({ non_field_errors: [CHANGE_REFUSALS.deleted] })).toBe('Este mensaje se eliminó.');
+    await initI18n('fr');
+    expect(changeFailureMessage({ non_field_errors: [CHANGE_REFUSALS.not_yours] })).toBe('Seule la personne qui l’a envoyé peut le faire.');
   });
 });

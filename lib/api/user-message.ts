@@ -3,6 +3,7 @@
 // field error, the server's msg, the status…) stays what the client passes on and logs to the
 // console; it is never put on screen, where "Request failed due to a network error: GET http://…"
 // helps nobody.
+import { CHANGE_REFUSALS, MAX_REACTIONS_PER_PERSON, type ChangeRefusal } from '@/lib/contract';
 import { i18n } from '@/lib/i18n/i18n';
 
 export type ErrorKind =
@@ -76,3 +77,24 @@ export function errorKind(error: unknown): ErrorKind {
 export function userMessage(error: unknown): string {
   return i18n.t(`errors.${errorKind(error)}`);
 }
+
+/**
+ * Why a change to a message failed, in the language shown now: a refusal the contract names
+ * (CHANGE_REFUSALS) by its own sentence, anything else by its kind, as userMessage.
+ */
+export function changeFailureMessage(error: unknown): string {
+  const lines = isRecord(error) && Array.isArray(error.non_field_errors) ? error.non_field_errors : [];
+  const refusal = (Object.keys(CHANGE_REFUSALS) as ChangeRefusal[]).find((key) => lines.includes(CHANGE_REFUSALS[key]));
+  return refusal ? i18n.t(`messageActions.refused.${REFUSAL_KEYS[refusal]}`, { max: MAX_REACTIONS_PER_PERSON }) : userMessage(error);
+}
+
+// Keys apart from the refusals' names: a key ending in `_many` or `_one` would read as a plural form.
+const REFUSAL_KEYS: Record<ChangeRefusal, string> = {
+  not_found: 'notFound',
+  not_yours: 'notYours',
+  deleted: 'deleted',
+  too_late: 'tooLate',
+  not_allowed: 'notAllowed',
+  empty: 'empty',
+  too_many: 'reactionLimit',
+};

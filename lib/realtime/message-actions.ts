@@ -1,12 +1,12 @@
 // The user's changes to messages: reactions, edits, unsending, deleting for oneself. Each is one
 // socket request; the server writes it into the stream of everyone it concerns and tells every
 // tab (docs/DELIVERY.md, "Changes to messages"). The acting tab applies its ack at once.
-import { errorBodyMessage } from '@/lib/api/errors';
+import { changeFailureMessage } from '@/lib/api/user-message';
 import type { ChangeResult, Ack } from '@/lib/contract';
 import { socketService } from '@/lib/socket/socket-service';
 import { applyOwnChange } from './messaging-session';
 
-/** Done, or refused with a sentence for the reader (the server's, without its field name). */
+/** Done, or refused with a sentence for the reader, in their language. */
 export type ChangeAnswer = { ok: true } | { ok: false; error: string };
 
 /** Without a server answer: the windows the server uses by default (server/config.ts). */
@@ -18,9 +18,7 @@ function answer(ack: Ack<ChangeResult>): ChangeAnswer {
     if (ack.data.change) applyOwnChange(ack.data.change);
     return { ok: true };
   }
-  const text = errorBodyMessage(ack.error) ?? '';
-  // Field errors read "field: sentence"; the reader needs the sentence.
-  return { ok: false, error: text.replace(/^[a-z_]+: /, '') };
+  return { ok: false, error: changeFailureMessage(ack.error) };
 }
 
 export async function reactToMessage(messageId: number, emoji: string, add: boolean): Promise<ChangeAnswer> {

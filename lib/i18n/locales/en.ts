@@ -361,6 +361,16 @@ export const en = {
     reactionBy: '{{emoji}} {{count, number}}: {{names}}. Press to add or remove yours.',
     you: 'You',
     failed: 'Could not change the message: {{message}}',
+    /** Why the server refused a change to a message (the contract's CHANGE_REFUSALS). */
+    refused: {
+      notFound: 'This message is no longer here.',
+      notYours: 'Only its sender can do that.',
+      deleted: 'This message was deleted.',
+      tooLate: 'It is too late to change this message.',
+      notAllowed: 'You can’t message this person.',
+      empty: 'A message needs text or an attachment.',
+      reactionLimit: 'You can add at most {{max, number}} different reactions to a message.',
+    },
   },
   /** Each language by its own name, the same in every translation. */
   languages: {

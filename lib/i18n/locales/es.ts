@@ -373,6 +373,15 @@ export const es: Translation = {
     reactionBy: '{{emoji}} {{count, number}}: {{names}}. Pulsa para añadir o quitar la tuya.',
     you: 'Tú',
     failed: 'No se pudo cambiar el mensaje: {{message}}',
+    refused: {
+      notFound: 'Este mensaje ya no está aquí.',
+      notYours: 'Solo quien lo envió puede hacerlo.',
+      deleted: 'Este mensaje se eliminó.',
+      tooLate: 'Ya es tarde para cambiar este mensaje.',
+      notAllowed: 'No puedes enviar mensajes a esta persona.',
+      empty: 'Un mensaje necesita texto o un archivo adjunto.',
+      reactionLimit: 'Puedes añadir como máximo {{max, number}} reacciones distintas a un mensaje.',
+    },
   },
   languages: {
     en: 'English',

@@ -373,6 +373,15 @@ export const fr: Translation = {
     reactionBy: '{{emoji}} {{count, number}} : {{names}}. Appuyez pour ajouter ou retirer la vôtre.',
     you: 'Vous',
     failed: 'Impossible de modifier le message : {{message}}',
+    refused: {
+      notFound: 'Ce message n’est plus là.',
+      notYours: 'Seule la personne qui l’a envoyé peut le faire.',
+      deleted: 'Ce message a été supprimé.',
+      tooLate: 'Il est trop tard pour modifier ce message.',
+      notAllowed: 'Vous ne pouvez pas écrire à cette personne.',
+      empty: 'Un message doit contenir du texte ou une pièce jointe.',
+      reactionLimit: 'Vous pouvez ajouter au plus {{max, number}} réactions différentes à un message.',
+    },
   },
   languages: {
     en: 'English',
