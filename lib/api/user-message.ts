@@ -89,7 +89,7 @@ export function changeFailureMessage(error: unknown): string {
 }
 
 // Keys apart from the refusals' names: a key ending in `_many` or `_one` would read as a plural form.
-const REFUSAL_KEYS: Record<ChangeRefusal, string> = {
+const REFUSAL_KEYS = {
   not_found: 'notFound',
   not_yours: 'notYours',
   deleted: 'deleted',
@@ -97,4 +97,4 @@ const REFUSAL_KEYS: Record<ChangeRefusal, string> = {
   not_allowed: 'notAllowed',
   empty: 'empty',
   too_many: 'reactionLimit',
-};
+} as const satisfies Record<ChangeRefusal, string>;

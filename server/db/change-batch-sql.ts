@@ -24,14 +24,17 @@ export const NOW: Statement = 'select now()::timestamptz(3) as now';
 export const lockChangeUsers = (targets: readonly MessageTarget[], readers: readonly number[]): Statement =>
   execute(LOCK, sqlJson(targets.map(({ actorId, messageId }) => ({ a: actorId, m: messageId }))), sqlIntArray(readers));
 
+// Every lookup is a LATERAL … LIMIT 1 probe of a key: planned once for any batch
+// (json_to_recordset is guessed at 100 rows), joins would hash a scan of messages or
+// conversations instead, and without the LIMIT the planner flattens the LATERAL into a join.
 const LOCK = prepared('change_lock_users', ['json', 'int[]'], `
   select id, last_seq, is_active, deleted_at is not null as deleted, read_receipts from users
-  where id in (
+  where id = any(array(
     select unnest(array[m.sender_id, m.recipient_id])
     from json_to_recordset($1) as k(a int, m bigint)
-    join messages m on m.id = k.m and k.a in (m.sender_id, m.recipient_id)
+    cross join lateral (select sender_id, recipient_id from messages where id = k.m and k.a in (sender_id, recipient_id) limit 1) m
     union
-    select unnest($2::int[]))
+    select unnest($2::int[])))
   order by id for update`);
 
 /**
@@ -67,10 +70,10 @@ const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
         limit 1) n
       left join uploads nu on nu.id = n.attachment_id) end as preview
   from json_to_recordset($1) as k(a int, m bigint, p boolean)
-  join messages m on m.id = k.m and k.a in (m.sender_id, m.recipient_id)
-  join users p on p.id = case when k.a = m.sender_id then m.recipient_id else m.sender_id end
-  left join uploads u on u.id = m.attachment_id
-  left join conversations c on c.user_id = m.recipient_id and c.peer_id = m.sender_id`);
+  cross join lateral (select * from messages where id = k.m and k.a in (sender_id, recipient_id) limit 1) m
+  cross join lateral (select * from users where id = case when k.a = m.sender_id then m.recipient_id else m.sender_id end limit 1) p
+  left join lateral (select storage_key from uploads where id = m.attachment_id limit 1) u on true
+  left join lateral (select unread_count from conversations where user_id = m.recipient_id and peer_id = m.sender_id limit 1) c on true`);
 
 /** For each conversation read (reader, peer): the peer's messages the reader has not read (how many, the newest id) and the counter. */
 export const findUnread = (reads: readonly { userId: number; peerId: number }[]): Statement =>
@@ -81,7 +84,7 @@ const FIND_UNREAD = prepared('change_find_unread', ['json'], `
   from json_to_recordset($1) as k(u int, p int)
   cross join lateral (select count(*) as unread, max(m.id) as up_to from messages m
     where m.recipient_id = k.u and m.sender_id = k.p and m.read_at is null) x
-  left join conversations c on c.user_id = k.u and c.peer_id = k.p`);
+  left join lateral (select unread_count from conversations where user_id = k.u and peer_id = k.p limit 1) c on true`);
 
 // The writes: one small prepared statement each, run in the batch's second script.
 const ADD_REACTION = prepared('change_add_reaction', ['bigint', 'int', 'text', 'timestamptz'], `
@@ -139,7 +142,9 @@ export interface VersionRow {
 }
 
 /**
- * One statement: the event rows, the accounts' new last_seq and the messages' versions; returns
+ * One statement: the event rows, the accounts' new last_seq and the messages' versions (each
+ * UPDATE also names its rows by key, `= any(…)`, or the planner would hash a scan of the table to
+ * join the values); returns
  * the rows as stored (jsonb orders the state's keys its own way, and what goes out must be what
  * `sync` returns for that seq).
  */
@@ -152,10 +157,12 @@ const APPEND = prepared('change_append', ['json', 'int[]', 'bigint[]', 'json'], 
     select u, s, k, m, st from json_to_recordset($1) as e(u int, s bigint, k text, m bigint, st jsonb)
     returning user_id, seq, kind, message_id, state
   ), accounts as (
-    update users set last_seq = v.seq from unnest($2::int[], $3::bigint[]) as v(id, seq) where users.id = v.id
+    update users set last_seq = v.seq from unnest($2::int[], $3::bigint[]) as v(id, seq)
+    where users.id = v.id and users.id = any($2::int[])
   ), versions as (
     update messages set sender_version = coalesce(v.sv, sender_version), recipient_version = coalesce(v.rv, recipient_version)
-    from json_to_recordset($4) as v(m bigint, sv bigint, rv bigint) where messages.id = v.m
+    from json_to_recordset($4) as v(m bigint, sv bigint, rv bigint)
+    where messages.id = v.m and messages.id = any(array(select m from json_to_recordset($4) as w(m bigint)))
   )
   select * from stored`);
 
