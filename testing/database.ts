@@ -27,7 +27,7 @@ export async function insertMessage(db: Db, message: NewMessage): Promise<Stored
 export async function readConversation(db: Db, userId: number, peerId: number): Promise<{ count: number; changes: AccountChange[] }> {
   const [outcome] = await applyChanges(db, [{ kind: 'read', actorId: userId, peerId }]);
   if (!outcome) throw new Error('no outcome for the read');
-  if ('refused' in outcome) throw new Error(`read refused: ${outcome.refused}`);
+  if (!('changes' in outcome)) throw new Error(`read not written: ${JSON.stringify(outcome)}`);
   return { count: outcome.unreadTotals.get(userId) ?? 0, changes: outcome.changes };
 }
 

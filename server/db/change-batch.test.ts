@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { insertMessage } from '../../testing/database';
 import { testDatabase } from '../../testing/test-database';
 import { applyChanges, createChangeWriter, summariseReactions, type ChangeOutcome, type ChangeRequest } from './change-batch';
+import type { GroupOutcome } from './group-writer';
 import type { Db } from './open-database';
 import { messageReactions, messages, uploads } from './schema';
 import { createUpload } from './uploads';
@@ -31,8 +32,8 @@ async function countTransactions<T>(db: Db, work: () => Promise<T>): Promise<{ r
   }
 }
 
-function written(outcome: ChangeOutcome | undefined) {
-  if (!outcome || 'refused' in outcome) throw new Error(`not written: ${JSON.stringify(outcome)}`);
+function written(outcome: GroupOutcome<ChangeOutcome> | undefined) {
+  if (!outcome || !('changes' in outcome)) throw new Error(`not written: ${JSON.stringify(outcome)}`);
   return outcome;
 }
 
@@ -61,7 +62,7 @@ describe('applyChanges', () => {
     const [row] = await database.db.select().from(messages).where(eq(messages.id, second));
     expect(row?.text).toBe('edited');
     // a's seqs follow the order asked, without gaps: two messages, then a change each.
-    const seqsOf = (outcome: ChangeOutcome | undefined, userId: number) => written(outcome).changes.filter((change) => change.userId === userId).map((change) => change.seq);
+    const seqsOf = (outcome: GroupOutcome<ChangeOutcome> | undefined, userId: number) => written(outcome).changes.filter((change) => change.userId === userId).map((change) => change.seq);
     expect([...seqsOf(result[0], a), ...seqsOf(result[2], a), ...seqsOf(result[3], a)]).toEqual([3, 4, 5]);
     expect(seqsOf(result[1], c)).toEqual([2]);
   });
@@ -116,6 +117,40 @@ describe('applyChanges', () => {
     ]);
     expect(outcomes.map((outcome) => written(outcome).removedStorageKey)).toEqual([undefined, upload.storageKey]);
     expect(await database.db.select().from(uploads).where(eq(uploads.id, upload.id))).toEqual([]);
+  });
+
+  it('keeps the answers of a transaction that committed when a later one of the batch fails', async () => {
+    const [a, b] = [await database.newUser(), await database.newUser()];
+    const first = await send(a, b);
+    const second = await send(a, b);
+    // Every script that edits fails, as a dropped connection would make it.
+    const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+    const connect = pool.connect;
+    pool.connect = (async () => {
+      const client = await (connect as () => Promise<pg.PoolClient>).call(pool);
+      const { query, release } = client;
+      client.query = ((text: unknown, ...rest: unknown[]) =>
+        typeof text === 'string' && text.includes('execute change_edit')
+          ? Promise.reject(new Error('connection lost'))
+          : (query as (...a: unknown[]) => unknown).call(client, text, ...rest)) as pg.PoolClient['query'];
+      client.release = (...args) => {
+        Object.assign(client, { query, release });
+        return release.apply(client, args);
+      };
+      return client;
+    }) as unknown as pg.Pool['connect'];
+    let outcomes;
+    try {
+      outcomes = await applyChanges(database.db, [
+        { kind: 'react', actorId: b, messageId: first, emoji: '👍', add: true },
+        // The same conversation: its own transaction, after the reaction's commit.
+        { kind: 'edit', actorId: a, messageId: second, text: 'edited', windowMs: 60_000 },
+      ]);
+    } finally {
+      pool.connect = connect;
+    }
+    expect(written(outcomes[0]).changes.map((change) => change.kind)).toEqual(['reaction', 'reaction']);
+    expect(outcomes[1]).toMatchObject({ retry: 'failed', error: expect.objectContaining({ message: expect.stringContaining('connection lost') }) });
   });
 
   it('refuses each change on its own and writes the others of its batch', async () => {

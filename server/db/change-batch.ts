@@ -25,7 +25,7 @@ import {
   type VersionRow,
 } from './change-batch-sql';
 import { toMessageChange, type ChangeFor } from './change-stream';
-import { createGroupWriter, type GroupWriter } from './group-writer';
+import { createGroupWriter, type GroupOutcome, type GroupWriter } from './group-writer';
 import { toMessageRow, toUploadRow } from './message-batch-sql';
 import { toMessagePayload, type MessageWithUpload } from './message-payload';
 import type { Db } from './open-database';
@@ -119,10 +119,25 @@ const pairKey = (a: number, b: number) => `pair:${Math.min(a, b)}:${Math.max(a, 
  * sharing one upload) go in separate transactions, in the order asked: each is decided against
  * the state the one before it left, and a batch never has to compose two of them in memory.
  */
-export async function applyChanges(db: Db, requests: readonly ChangeRequest[]): Promise<ChangeOutcome[]> {
-  const outcomes: ChangeOutcome[] = new Array(requests.length);
-  let waiting = requests.map((_, index) => index);
-  while (waiting.length > 0) waiting = await applyOnce(db, requests, waiting, outcomes);
+export async function applyChanges(db: Db, requests: readonly ChangeRequest[]): Promise<GroupOutcome<ChangeOutcome>[]> {
+  const outcomes: GroupOutcome<ChangeOutcome>[] = new Array(requests.length);
+  // The first transaction may fail as a whole: nothing is committed, and the caller (the group
+  // writer) tries each change again on its own.
+  let waiting = await applyOnce(db, requests, requests.map((_, index) => index), outcomes);
+  // Later ones come after a commit whose answers must not be lost: one that fails is tried
+  // again change by change, and a change that fails alone is answered failed.
+  while (waiting.length > 0) {
+    try {
+      waiting = await applyOnce(db, requests, waiting, outcomes);
+    } catch {
+      for (const index of waiting) {
+        await applyOnce(db, requests, [index], outcomes).catch((error: unknown) => {
+          outcomes[index] = { retry: 'failed', error };
+        });
+      }
+      waiting = [];
+    }
+  }
   return outcomes;
 }
 
@@ -133,7 +148,7 @@ export async function applyChanges(db: Db, requests: readonly ChangeRequest[]): 
  * the messages and unread rows as they stand under those locks. The changes are decided in JS;
  * the second round trip writes them, their stream rows and the unread totals, and commits.
  */
-async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: readonly number[], outcomes: ChangeOutcome[]): Promise<number[]> {
+async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: readonly number[], outcomes: GroupOutcome<ChangeOutcome>[]): Promise<number[]> {
   const targets: MessageTarget[] = [];
   const reads: { userId: number; peerId: number }[] = [];
   for (const index of indexes) {

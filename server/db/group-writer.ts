@@ -30,7 +30,8 @@ interface Queued<In, Out> {
 
 /**
  * Group commit: items arriving together queue here and go to the database in batches, one
- * transaction per batch (`writeBatch`, which answers each item in order), one batch at a time per
+ * transaction per batch (`writeBatch`, which answers each item in order, and may answer one
+ * `failed` itself when it committed others before the failure), one batch at a time per
  * writer. While a batch commits the next one accumulates, so batches grow with the load and an
  * idle server writes a lone item after one turn of the event loop (setImmediate: items that
  * arrived in the same turn go together), with no timer. Every item is answered once its batch has
@@ -40,7 +41,7 @@ interface Queued<In, Out> {
  * alone and the others are written as usual.
  */
 export function createGroupWriter<In, Out>(
-  writeBatch: (items: In[]) => Promise<Out[]>,
+  writeBatch: (items: In[]) => Promise<GroupOutcome<Out>[]>,
   { maxBatch, maxPending }: GroupWriterOptions,
 ): GroupWriter<In, Out> {
   const queue: Queued<In, Out>[] = [];
