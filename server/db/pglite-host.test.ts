@@ -41,6 +41,26 @@ it('gives each client a fresh session, as a Postgres backend would: no prepared 
   }
 }, 120_000);
 
+it('names a round trip that held the database too long by its statements, never by their values', async () => {
+  const onSlow = vi.fn();
+  const host = await startPgliteWorker({ dataDir: null, onCrash: () => {}, onSlow, slowMs: 200 });
+  const client = new pg.Client({ host: host.socketDir, user: 'postgres', database: 'postgres' });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    expect(onSlow).not.toHaveBeenCalled();
+    // A script as the batches send them: a literal with a semicolon and words in it.
+    await client.query(`prepare probe(int) as select $1; begin; select 'secret; execute leaked words' as text, pg_sleep(0.3); execute probe(1); commit`);
+    // The extended protocol (a parameter, a Parse message).
+    await client.query('select $1::text, pg_sleep(0.3)', ['also secret']);
+    expect(onSlow.mock.calls.map(([slow]) => slow.statements)).toEqual(['prepare probe; begin; select; execute probe; commit', 'select']);
+    expect(onSlow.mock.calls.every(([slow]) => slow.ms >= 200)).toBe(true);
+  } finally {
+    await client.end();
+    await host.close();
+  }
+}, 120_000);
+
 it('reports a worker that dies while open once, and a closed one never', async () => {
   const onCrash = vi.fn();
   const crashed = await startPgliteWorker({ dataDir: null, onCrash });

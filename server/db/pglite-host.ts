@@ -29,7 +29,19 @@ export interface PgliteHostOptions {
   dataDir: string | null;
   /** Called once when the worker dies or fails while open (never after close()). */
   onCrash: (error: PgliteWorkerError) => void;
+  /**
+   * Called when one round trip held PGlite for `slowMs` or more (everything else waited that
+   * long), with its statements' kinds, never their values. Default: one line on stderr.
+   */
+  onSlow?: (slow: { ms: number; statements: string }) => void;
+  slowMs?: number;
 }
+
+/** A round trip that holds PGlite this long stalls every request; worth a line. */
+export const SLOW_STATEMENT_MS = 500;
+
+const slowOnStderr = ({ ms, statements }: { ms: number; statements: string }) =>
+  void process.stderr.write(`PGlite: one round trip held the database for ${ms} ms: ${statements}\n`);
 
 /**
  * The socket lives in a private folder beside the data, `<dataDir>.socket/` (0700: only this
@@ -47,10 +59,10 @@ async function socketFolder(dataDir: string | null): Promise<{ dir: string; temp
   return { dir: await mkdtemp(path.join(tmpdir(), 'parley-pglite-')), temporary: true };
 }
 
-export async function startPgliteWorker({ dataDir, onCrash }: PgliteHostOptions): Promise<PgliteHost> {
+export async function startPgliteWorker({ dataDir, onCrash, onSlow = slowOnStderr, slowMs = SLOW_STATEMENT_MS }: PgliteHostOptions): Promise<PgliteHost> {
   const socket = await socketFolder(dataDir);
   const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-    workerData: { dataDir, socketPath: path.join(socket.dir, SOCKET_NAME) },
+    workerData: { dataDir, socketPath: path.join(socket.dir, SOCKET_NAME), slowMs },
     // The worker has nothing to read from the server's stdin nor its own environment to change.
     stdin: false,
   });
@@ -58,8 +70,9 @@ export async function startPgliteWorker({ dataDir, onCrash }: PgliteHostOptions)
   let lastFailure: string | null = null;
 
   const ready = new Promise<void>((resolve, reject) => {
-    worker.on('message', (message: { type: string; message?: string }) => {
-      if (message.type === 'ready') {
+    worker.on('message', (message: { type: string; message?: string; ms?: number; statements?: string }) => {
+      if (message.type === 'slow') onSlow({ ms: message.ms ?? 0, statements: message.statements ?? '' });
+      else if (message.type === 'ready') {
         state = 'open';
         resolve();
       } else if (message.type === 'failed') {

@@ -5,8 +5,9 @@
 // Plain JavaScript on purpose: a worker thread is started from a file, and this one must load the
 // same way from the sources (tsx, vitest) and from the production bundle, which gets a copy of it
 // (scripts/build-server.mjs). Started by pglite-host.ts, which is the only thing that talks to it:
-// workerData { dataDir: string | null, socketPath }, then messages { type: 'ready' } or
-// { type: 'failed', message } from here, and { type: 'close' } to here.
+// workerData { dataDir: string | null, socketPath, slowMs }, then messages { type: 'ready' },
+// { type: 'failed', message } and { type: 'slow', ms, statements } from here, and { type: 'close' }
+// to here.
 import { unlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -16,8 +17,8 @@ const SSL_REQUEST = 80877103;
 const CANCEL_REQUEST = 80877102;
 const PROTOCOL_3 = 196608;
 
-/** @type {{ dataDir: string | null, socketPath: string }} */
-const { dataDir, socketPath } = workerData;
+/** @type {{ dataDir: string | null, socketPath: string, slowMs: number }} */
+const { dataDir, socketPath, slowMs } = workerData;
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 
 const db = await PGlite.create(dataDir ?? undefined).catch((error) => {
@@ -60,7 +61,11 @@ async function runQueue() {
         await db.exec('discard all');
         continue;
       }
+      const started = performance.now();
       const reply = await db.execProtocolRaw(messages);
+      const ms = performance.now() - started;
+      // Everything else waited that long: say which statements, never their values.
+      if (ms >= slowMs) port.postMessage({ type: 'slow', ms: Math.round(ms), statements: statementKinds(messages) });
       inTransaction = db.isInTransaction() ? connection : null;
       // Gone while its statement ran, inside a transaction: nobody will ever end it.
       if (inTransaction === connection && connection.closed) await rollback();
@@ -69,6 +74,59 @@ async function runQueue() {
   } finally {
     running = false;
   }
+}
+
+const QUERY = 0x51; // 'Q': a simple query, the scripts' protocol
+const PARSE = 0x50; // 'P': the extended protocol's statement
+const VERBS = new Set(['select', 'insert', 'update', 'delete', 'with', 'begin', 'commit', 'rollback', 'execute', 'prepare', 'vacuum', 'analyze', 'set', 'reset', 'show', 'discard', 'create', 'alter', 'drop', 'checkpoint', 'lock', 'explain']);
+const NAMED = new Set(['execute', 'prepare', 'vacuum', 'analyze']);
+
+/** The statements of an SQL text, split at semicolons outside quotes ('…' with '' inside, "…"). */
+function splitStatements(text) {
+  const statements = [];
+  let quote = null;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quote) {
+      if (char === quote) {
+        if (text[i + 1] === quote) i++;
+        else quote = null;
+      }
+    } else if (char === "'" || char === '"') quote = char;
+    else if (char === ';') {
+      statements.push(text.slice(from, i));
+      from = i + 1;
+    }
+  }
+  statements.push(text.slice(from));
+  return statements;
+}
+
+/**
+ * What the statements in these protocol messages are, without anything they carry: the first
+ * word of each (`select`, `update`, `commit`), two for those that name what they run
+ * (`execute batch_write`, `vacuum conversations`). Scripts quote message text as literals, so
+ * statements are split outside quotes and only known words and identifiers are kept.
+ * @param {Buffer} messages
+ */
+export function statementKinds(messages) {
+  const kinds = [];
+  for (let at = 0; at + 5 <= messages.length; at += 1 + messages.readInt32BE(at + 1)) {
+    const type = messages[at];
+    if (type !== QUERY && type !== PARSE) continue;
+    const body = messages.subarray(at + 5, at + 1 + messages.readInt32BE(at + 1)).toString('utf8');
+    // Q: the text, zero-terminated; P: the statement's name, then its text, each zero-terminated.
+    const text = (type === PARSE ? body.slice(body.indexOf('\0') + 1) : body).split('\0')[0];
+    for (const statement of splitStatements(text)) {
+      const [first = '', second = ''] = statement.trim().split(/[\s(,]+/);
+      const verb = first.toLowerCase();
+      if (!verb) continue;
+      if (!VERBS.has(verb)) kinds.push('?');
+      else kinds.push(NAMED.has(verb) && /^[a-z_][a-z0-9_]*$/i.test(second) ? `${verb} ${second}` : verb);
+    }
+  }
+  return kinds.join('; ');
 }
 
 class Connection {
