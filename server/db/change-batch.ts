@@ -1,116 +1,36 @@
 // Every change a person makes to messages (reactions, edits, unsending, deleting for oneself, and
 // reading a conversation) goes to the database in batches, as sends do: one transaction per batch,
 // two round trips whatever its size, each change written into the stream of every account it
-// concerns (docs/DELIVERY.md, "Changes to messages").
-import { MAX_REACTIONS_PER_PERSON, type ChangeRefusal, type MessageChange, type Reaction } from '../../lib/contract';
+// concerns (docs/DELIVERY.md, "Changes to messages"). What each kind does: change-rules.ts.
 import {
   NOW,
-  addReaction,
   appendEvents,
-  editText,
   findChangeMessages,
   findUnread,
-  hideMessage,
   lockChangeUsers,
-  markRead,
-  readConversationRows,
-  removeReaction,
-  removeUpload,
-  setReactions,
-  takeUnread,
   unreadTotals,
-  unsendMessage,
   type EventRow,
   type MessageTarget,
   type VersionRow,
 } from './change-batch-sql';
-import { toMessageChange, type ChangeFor } from './change-stream';
-import { createGroupWriter, type GroupOutcome, type GroupWriter } from './group-writer';
-import { toMessageRow, toUploadRow } from './message-batch-sql';
-import { toMessagePayload, type MessageWithUpload } from './message-payload';
+import {
+  VERSIONED,
+  decideMessageChange,
+  decideRead,
+  toAccount,
+  toFound,
+  toUnread,
+  type ChangeOutcome,
+  type ChangeRequest,
+  type Found,
+  type Plan,
+} from './change-rules';
+import { toMessageChange } from './change-stream';
+import { createGroupWriter, type GroupOutcome, type GroupWriter, type WriterLimits } from './group-writer';
 import type { Db } from './open-database';
-import type { MessageRow } from './schema';
-import { scriptTransaction, type Row, type Statement } from './script-transaction';
+import { NO_ROWS, scriptTransaction } from './script-transaction';
 
-/** How long after sending its sender may edit a message, and unsend it (server/config.ts). */
-export interface MessageWindows {
-  editWindowMs: number;
-  unsendWindowMs: number;
-}
-
-/** One change as asked for; `windowMs`: how long after sending its sender may still do it. */
-export type ChangeRequest =
-  | { kind: 'react'; actorId: number; messageId: number; emoji: string; add: boolean }
-  | { kind: 'edit'; actorId: number; messageId: number; text: string; windowMs: number }
-  | { kind: 'unsend'; actorId: number; messageId: number; windowMs: number }
-  | { kind: 'hide'; actorId: number; messageId: number }
-  | { kind: 'read'; actorId: number; peerId: number };
-
-/** Why a change was refused (the contract has each one's sentence). */
-export type { ChangeRefusal };
-
-export type AccountChange = MessageChange & { userId: number };
-
-export type ChangeOutcome =
-  | { refused: ChangeRefusal }
-  | {
-      /** One per account concerned, each at that account's seq; empty when it was already so. */
-      changes: AccountChange[];
-      /** Accounts whose unread total moved (and a reader's, always), with the total now (for message_count). */
-      unreadTotals: Map<number, number>;
-      /** A file no message carries any more: removed from storage once the transaction committed. */
-      removedStorageKey?: string;
-    };
-
-/** An account as the batch locked it. */
-interface Account {
-  lastSeq: number;
-  active: boolean;
-  deleted: boolean;
-  readReceipts: boolean;
-}
-
-/** A message as its actor may see it, with what the rules need, read under the locks. */
-interface Found {
-  message: MessageRow;
-  hidden: boolean;
-  blocked: boolean;
-  peer: { id: number; active: boolean; deleted: boolean; readReceipts: boolean };
-  reactionRows: ReactionRow[];
-  storageKey: string | null;
-  /** Another message carries its upload. */
-  carried: boolean;
-  /** The recipient's unread counter with the sender. */
-  recipientUnread: number;
-  /** For `hide`: the conversation's newest other message the actor sees. */
-  preview: MessageWithUpload | null;
-}
-
-/** One person's reaction; `at` in ms (the column's precision). */
-export interface ReactionRow {
-  emoji: string;
-  userId: number;
-  at: number;
-}
-
-/** What one change writes, and what it answers once committed. */
-interface Plan {
-  writes: Statement[];
-  events: ChangeFor[];
-  /** The changed message's sender, for a change to its own state (its versions: one per side). */
-  senderId?: number;
-  /** Accounts whose unread total to answer with. */
-  totals: number[];
-  removedStorageKey?: string;
-}
-
-/** What a planned change answers: refused, already so, or the plan to carry out. */
-type Decision = { refused: ChangeRefusal } | Plan;
-
-const UNCHANGED: Plan = { writes: [], events: [], totals: [] };
-
-/** The kinds that change one message's own state, so a client compares them with its version. */
-const VERSIONED = new Set<MessageChange['kind']>(['reaction', 'edit', 'unsend']);
+export type { AccountChange, ChangeOutcome, ChangeRefusal, ChangeRequest, MessageWindows } from './change-rules';
 
 const pairKey = (a: number, b: number) => `pair:${Math.min(a, b)}:${Math.max(a, b)}`;
 
@@ -160,13 +80,13 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
     const [[clock] = [], lockedRows = [], messageRows = [], unreadRows = []] = await tx.run([
       NOW,
       lockChangeUsers(targets, reads.flatMap(({ userId, peerId }) => [userId, peerId])),
-      targets.length > 0 ? findChangeMessages(targets) : 'select 1 where false',
-      reads.length > 0 ? findUnread(reads) : 'select 1 where false',
+      targets.length > 0 ? findChangeMessages(targets) : NO_ROWS,
+      reads.length > 0 ? findUnread(reads) : NO_ROWS,
     ]);
     const now = new Date(clock!.now as string | Date);
     const accounts = new Map(lockedRows.map((row) => [Number(row.id), toAccount(row)]));
     const found = new Map(messageRows.map((row) => [`${Number(row.actor_id)}:${Number(row.id)}`, toFound(row)]));
-    const unread = new Map(unreadRows.map((row) => [`${Number(row.user_id)}:${Number(row.peer_id)}`, row]));
+    const unread = new Map(unreadRows.map((row) => [`${Number(row.user_id)}:${Number(row.peer_id)}`, toUnread(row)]));
 
     const deferred: number[] = [];
     const claimed = new Set<string>();
@@ -213,8 +133,8 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
     const totalsFor = [...new Set(planned.flatMap(({ plan }) => plan.totals))];
     const results = await tx.commit([
       ...writes,
-      events.length > 0 ? appendEvents(events, lastSeqs, [...versions.values()]) : 'select 1 where false',
-      totalsFor.length > 0 ? unreadTotals(totalsFor) : 'select 1 where false',
+      events.length > 0 ? appendEvents(events, lastSeqs, [...versions.values()]) : NO_ROWS,
+      totalsFor.length > 0 ? unreadTotals(totalsFor) : NO_ROWS,
     ]);
     const [storedRows = [], totalRows = []] = results.slice(writes.length);
 
@@ -250,176 +170,6 @@ function claimsOf(request: ChangeRequest, context: Found | null): string[] {
   return claims;
 }
 
-/** Still inside its window (ms after it was sent), by the database's clock. */
-const withinWindow = (message: MessageRow, now: Date, windowMs: number) => now.getTime() - message.createdAt.getTime() <= windowMs;
-
-/** Both sides' change to a message, each with the other as the conversation. */
-function forBoth(message: MessageRow, change: { kind: 'reaction'; reactions: Reaction[] } | { kind: 'edit'; text: string; edited_at: string } | { kind: 'unsend' }): [ChangeFor, ChangeFor] {
-  return [
-    { userId: message.senderId, message_id: message.id, peer_id: message.recipientId, ...change },
-    { userId: message.recipientId, message_id: message.id, peer_id: message.senderId, ...change },
-  ];
-}
-
-function decideMessageChange(request: Exclude<ChangeRequest, { kind: 'read' }>, context: Found | null, accounts: Map<number, Account>, now: Date): Decision {
-  // Someone else's message reads exactly like a missing one, and so does one with a deactivated
-  // account (deleted accounts stay: their conversations do) or one the caller deleted for themselves.
-  if (!context || !(context.peer.active || context.peer.deleted)) return { refused: 'not_found' };
-  if (context.hidden) return request.kind === 'hide' ? UNCHANGED : { refused: 'not_found' };
-  const { message, peer } = context;
-  const own = message.senderId === request.actorId;
-  // For reactions and edits, the two must still be able to talk.
-  const mayNotTalk = context.blocked || peer.deleted;
-  switch (request.kind) {
-    case 'react': {
-      if (message.deletedAt) return { refused: 'deleted' };
-      if (mayNotTalk) return { refused: 'not_allowed' };
-      const { actorId, emoji, add } = request;
-      const mine = context.reactionRows.filter((row) => row.userId === actorId);
-      const has = mine.some((row) => row.emoji === emoji);
-      if (add ? has : !has) return UNCHANGED;
-      if (add && mine.length >= MAX_REACTIONS_PER_PERSON) return { refused: 'too_many' };
-      const rows = add
-        ? [...context.reactionRows, { emoji, userId: actorId, at: now.getTime() }]
-        : context.reactionRows.filter((row) => !(row.userId === actorId && row.emoji === emoji));
-      const reactions = summariseReactions(rows);
-      return {
-        writes: [add ? addReaction(message.id, actorId, emoji, now) : removeReaction(message.id, actorId, emoji), setReactions(message.id, reactions)],
-        events: forBoth(message, { kind: 'reaction', reactions }),
-        senderId: message.senderId,
-        totals: [],
-      };
-    }
-    case 'edit': {
-      if (!own) return { refused: 'not_yours' };
-      if (message.deletedAt) return { refused: 'deleted' };
-      if (!withinWindow(message, now, request.windowMs)) return { refused: 'too_late' };
-      if (mayNotTalk) return { refused: 'not_allowed' };
-      if (request.text.trim() === '' && message.attachmentId === null) return { refused: 'empty' };
-      if (request.text === message.text) return UNCHANGED;
-      return {
-        writes: [editText(message.id, request.text, now)],
-        events: forBoth(message, { kind: 'edit', text: request.text, edited_at: now.toISOString() }),
-        senderId: message.senderId,
-        totals: [],
-      };
-    }
-    case 'unsend': {
-      // Its text, attachment and reactions go and the row stays as "Message deleted". Still
-      // unread, it stops counting: read from now on (no receipt), one less on the recipient's
-      // counter. Its upload goes too when no other message carries it.
-      if (!own) return { refused: 'not_yours' };
-      if (message.deletedAt) return UNCHANGED;
-      if (!withinWindow(message, now, request.windowMs)) return { refused: 'too_late' };
-      const unread = message.readAt === null;
-      const removing = message.attachmentId !== null && !context.carried;
-      const [forSender, forRecipient] = forBoth(message, { kind: 'unsend' });
-      return {
-        writes: [
-          unsendMessage(message.id, now),
-          ...(removing ? [removeUpload(message.attachmentId!)] : []),
-          ...(unread ? [takeUnread(message.recipientId, message.senderId, 1)] : []),
-        ],
-        events: [forSender, { ...forRecipient, ...(unread ? { unread_count: Math.max(context.recipientUnread - 1, 0) } : {}) }],
-        senderId: message.senderId,
-        totals: unread ? [message.recipientId] : [],
-        ...(removing && context.storageKey ? { removedStorageKey: context.storageKey } : {}),
-      };
-    }
-    case 'hide': {
-      // For the caller only, on all their devices. A received message still unread is read from
-      // now on (no receipt): gone from the thread, it could never be read otherwise. The change
-      // carries the conversation's newest message the caller still sees, for the list's preview.
-      const unread = !own && message.readAt === null;
-      const receipts = (accounts.get(request.actorId)?.readReceipts ?? false) && peer.readReceipts;
-      return {
-        writes: [
-          hideMessage(request.actorId, message.id),
-          ...(unread ? [markRead(message.id, now), takeUnread(request.actorId, peer.id, 1)] : []),
-        ],
-        events: [
-          {
-            userId: request.actorId,
-            kind: 'hide',
-            message_id: message.id,
-            peer_id: peer.id,
-            preview: context.preview ? toMessagePayload(context.preview, request.actorId, receipts) : null,
-            ...(unread ? { unread_count: Math.max(context.recipientUnread - 1, 0) } : {}),
-          },
-        ],
-        totals: unread ? [request.actorId] : [],
-      };
-    }
-  }
-}
-
-/**
- * Marks the peer's unread messages to the reader read and takes exactly that many off the
- * conversation's counter (not "set to 0": a message sent meanwhile stays counted). `read` goes to
- * the reader's devices, and the receipt `seen` to the peer's when both have read receipts on, in
- * which case the messages' seen_at is set too. The reader's unread total is answered either way.
- * A peer whose account is deactivated (deleted ones stay: their conversations do) is not found.
- */
-function decideRead(request: Extract<ChangeRequest, { kind: 'read' }>, accounts: Map<number, Account>, unread: Row | undefined, now: Date): Decision {
-  const { actorId, peerId } = request;
-  const reader = accounts.get(actorId);
-  const sender = accounts.get(peerId);
-  if (!sender || !(sender.active || sender.deleted)) return { refused: 'not_found' };
-  const count = Number(unread?.unread ?? 0);
-  if (!reader || count === 0) return { ...UNCHANGED, totals: [actorId] };
-  const receipts = reader.readReceipts && sender.readReceipts;
-  const upTo = Number(unread!.up_to);
-  const readAt = now.toISOString();
-  return {
-    writes: [readConversationRows(actorId, peerId, now, receipts), takeUnread(actorId, peerId, count)],
-    events: [
-      { userId: actorId, kind: 'read', message_id: upTo, peer_id: peerId, read_at: readAt, unread_count: Math.max(Number(unread!.unread_count ?? 0) - count, 0) },
-      ...(receipts ? [{ userId: peerId, kind: 'seen' as const, message_id: upTo, peer_id: actorId, read_at: readAt }] : []),
-    ],
-    totals: [actorId],
-  };
-}
-
-/** A message's reactions, from its rows in any order: by emoji in the order first used, people in the order they reacted. */
-export function summariseReactions(rows: readonly ReactionRow[]): Reaction[] {
-  const sorted = [...rows].sort((a, b) => a.at - b.at || a.userId - b.userId || (a.emoji < b.emoji ? -1 : a.emoji > b.emoji ? 1 : 0));
-  const byEmoji = new Map<string, number[]>();
-  for (const { emoji, userId } of sorted) byEmoji.set(emoji, [...(byEmoji.get(emoji) ?? []), userId]);
-  return [...byEmoji].map(([emoji, userIds]) => ({ emoji, user_ids: userIds }));
-}
-
-const toAccount = (row: Row): Account => ({
-  lastSeq: Number(row.last_seq),
-  active: row.is_active === true,
-  deleted: row.deleted === true,
-  readReceipts: row.read_receipts === true,
-});
-
-function toFound(row: Row): Found {
-  const message = toMessageRow(row);
-  const preview = row.preview as { message: Row; upload: Row | null; reply: MessageWithUpload['reply'] } | null;
-  return {
-    message,
-    hidden: row.hidden === true,
-    blocked: row.blocked === true,
-    peer: {
-      id: message.senderId === Number(row.actor_id) ? message.recipientId : message.senderId,
-      active: row.peer_active === true,
-      deleted: row.peer_deleted === true,
-      readReceipts: row.peer_receipts === true,
-    },
-    reactionRows: ((row.reaction_rows ?? []) as { emoji: string; user_id: number; at: string }[]).map((reaction) => ({
-      emoji: reaction.emoji,
-      userId: Number(reaction.user_id),
-      at: Date.parse(reaction.at),
-    })),
-    storageKey: (row.storage_key as string | null) ?? null,
-    carried: row.carried === true,
-    recipientUnread: Number(row.recipient_unread ?? 0),
-    preview: preview ? { message: toMessageRow(preview.message), upload: preview.upload ? toUploadRow(preview.upload) : null, reply: preview.reply ?? null } : null,
-  };
-}
-
 /** Changes per transaction, and changes queued or being written beyond which new ones are turned away (busy). */
 export const MAX_CHANGE_BATCH = 256;
 export const MAX_PENDING_CHANGES = 4_000;
@@ -427,7 +177,7 @@ export const MAX_PENDING_CHANGES = 4_000;
 export type ChangeWriter = GroupWriter<ChangeRequest, ChangeOutcome>;
 
 /** The group commit of changes (group-writer.ts): those that arrive together share a transaction. */
-export function createChangeWriter(db: Db, options: { maxBatch?: number; maxPending?: number } = {}): ChangeWriter {
+export function createChangeWriter(db: Db, options: WriterLimits = {}): ChangeWriter {
   return createGroupWriter((batch: ChangeRequest[]) => applyChanges(db, batch), {
     maxBatch: options.maxBatch ?? MAX_CHANGE_BATCH,
     maxPending: options.maxPending ?? MAX_PENDING_CHANGES,

@@ -15,6 +15,9 @@ export interface GroupWriterOptions {
   maxPending: number;
 }
 
+/** A writer's limits as its caller may set them; each writer has its own defaults. */
+export type WriterLimits = Partial<GroupWriterOptions>;
+
 export interface GroupWriter<In, Out> {
   write(item: In): Promise<GroupOutcome<Out>>;
   /** Items queued or being written now. */

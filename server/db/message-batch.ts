@@ -14,7 +14,7 @@ import {
 } from './message-batch-sql';
 import { toStoredMessage, type NewMessage, type StoredMessage } from './message-payload';
 import type { Db } from './open-database';
-import { scriptTransaction, type Row } from './script-transaction';
+import { NO_ROWS, scriptTransaction, type Row } from './script-transaction';
 
 /**
  * Why one message of a batch was not stored: its recipient does not exist or is inactive (or is
@@ -64,7 +64,7 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
       findStored(batch),
       findRefusedPairs([...pairs.values()]),
       // Always a statement, so the uploads keep their place in the answer.
-      answered.length > 0 ? findReplyTargets(answered) : 'select 1 where false',
+      answered.length > 0 ? findReplyTargets(answered) : NO_ROWS,
       ...(attachmentIds.length > 0 ? [findUploads(attachmentIds)] : []),
     ]);
     // A reply's target as the answering sender may quote it: same pair, not hidden by them.

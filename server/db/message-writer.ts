@@ -1,4 +1,4 @@
-import { createGroupWriter, type GroupOutcome, type GroupWriter } from './group-writer';
+import { createGroupWriter, type GroupOutcome, type GroupWriter, type WriterLimits } from './group-writer';
 import { storeMessages, type BatchOutcome } from './message-batch';
 import type { NewMessage } from './message-payload';
 import type { Db } from './open-database';
@@ -11,11 +11,6 @@ export const MAX_BATCH = 256;
  */
 export const MAX_PENDING_SENDS = 4_000;
 
-export interface MessageWriterOptions {
-  maxBatch?: number;
-  maxPending?: number;
-}
-
 /** What became of one send: stored or refused (storeMessages), or not written now and to be tried again. */
 export type WriteOutcome = GroupOutcome<BatchOutcome>;
 
@@ -25,7 +20,7 @@ export type MessageWriter = GroupWriter<NewMessage, BatchOutcome>;
  * The group commit of `send` (group-writer.ts): concurrent sends go to the database together, one
  * transaction per batch (storeMessages), one batch at a time per process.
  */
-export function createMessageWriter(db: Db, options: MessageWriterOptions = {}): MessageWriter {
+export function createMessageWriter(db: Db, options: WriterLimits = {}): MessageWriter {
   return createGroupWriter((batch: NewMessage[]) => storeMessages(db, batch), {
     maxBatch: options.maxBatch ?? MAX_BATCH,
     maxPending: options.maxPending ?? MAX_PENDING_SENDS,

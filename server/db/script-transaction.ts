@@ -14,6 +14,9 @@ export interface PreparedStatement {
   readonly text: string;
 }
 
+/** A statement that answers no rows: keeps a place in a script whose optional statement is not needed. */
+export const NO_ROWS = 'select 1 where false';
+
 /** One statement of a script: SQL text, or a prepared statement with its values as literals. */
 export type Statement = string | { readonly prepared: PreparedStatement; readonly values: readonly string[] };
 
