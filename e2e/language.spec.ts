@@ -17,8 +17,9 @@ test('switching the language changes the UI, is stored in locale and on the serv
 
   // The server keeps it: a fresh browser profile with no locale still gets Spanish.
   const { token } = await readStorage(page);
-  const info = await page.request.get('/api/accounts/info', { headers: { Authorization: token ?? '' } });
-  expect((await info.json()).language).toBe('es');
+  // Saved on the server right after it is shown and stored (lib/i18n/user-language.ts).
+  const saved = async () => ((await (await page.request.get('/api/accounts/info', { headers: { Authorization: token ?? '' } })).json()) as { language: string }).language;
+  await expect.poll(saved).toBe('es');
   await page.evaluate(() => window.localStorage.removeItem('locale'));
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Mensajes', exact: true })).toBeVisible();
