@@ -216,7 +216,7 @@ async function main(): Promise<void> {
 
   if (wants('frontend')) {
     await section('front end (production build in Chromium)', async () => {
-      results.frontend = await runFrontend({ dir, thread: options.thread, conversations: options.conversations, missed: options.missed, keep: options.keep, seed, log });
+      results.frontend = await runFrontend({ dir, thread: options.thread, conversations: options.conversations, missed: options.missed, lighthouseRuns: options.lighthouseRuns, keep: options.keep, seed, log });
     });
   }
 

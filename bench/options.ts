@@ -25,6 +25,8 @@ export interface BenchOptions {
   thread: number;
   conversations: number;
   missed: number;
+  /** Frontend: Lighthouse runs per page (0: not run). */
+  lighthouseRuns: number;
   profile: boolean;
   postgres: boolean;
   /** Delivery against this many server nodes sharing Postgres and Redis. */
@@ -65,6 +67,7 @@ const HELP = `npm run bench -- [options]
   --thread T              frontend: messages in the long thread (10000)
   --conversations C       frontend: conversations in the list (50)
   --missed X              frontend: messages missed while offline, then caught up (10000)
+  --lighthouse-runs N     frontend: Lighthouse runs per page, the median reported (3; 0 skips it)
   --postgres              a throwaway PostgreSQL cluster for this run (initdb; else DATABASE_URL
                           if set, else PGlite under a temporary DATA_DIR)
   --nodes N               delivery: N server nodes sharing one Postgres (DATABASE_URL, else a
@@ -109,6 +112,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       thread: { type: 'string' },
       conversations: { type: 'string' },
       missed: { type: 'string' },
+      'lighthouse-runs': { type: 'string' },
       profile: { type: 'boolean', default: false },
       postgres: { type: 'boolean', default: false },
       nodes: { type: 'string' },
@@ -163,6 +167,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     thread: number('thread', 10_000, 200),
     conversations: number('conversations', 50, 5),
     missed: number('missed', 10_000, 200),
+    lighthouseRuns: number('lighthouse-runs', 3, 3),
     profile: values.profile,
     postgres: values.postgres,
     nodes: number('nodes', 1, 1),

@@ -146,22 +146,25 @@ export function buildTable(results: BenchResults): Row[] {
   if (f) {
     const full = f.thread >= 10_000 && f.missed >= 10_000;
     add('front end', '/account first-load JS (gzip)', `${kib(f.account.gzipBytes)} in ${f.account.scripts} files (raw ${kib(f.account.rawBytes)})`, '≤ 140 KiB', judge(true, f.account.gzipBytes <= 140 * 1024));
-    add('front end', '/main first-load JS (gzip)', `${kib(f.main.gzipBytes)} in ${f.main.scripts} files (raw ${kib(f.main.rawBytes)})`, '≤ 180 KiB', judge(true, f.main.gzipBytes <= 180 * 1024));
+    const prefetched = f.mainPrefetched ? `; +${kib(f.mainPrefetched.gzipBytes)} prefetched once the list is on screen` : '';
+    add('front end', '/main first-load JS (gzip)', `${kib(f.main.gzipBytes)} in ${f.main.scripts} files (raw ${kib(f.main.rawBytes)})${prefetched}`, '≤ 180 KiB', judge(true, f.main.gzipBytes <= 180 * 1024));
     if (f.navigation) {
       add('front end', 'navigation → conversation list on screen', ms(f.navigation.listMs), '≤ 300 ms', judge(full, f.navigation.listMs <= 300));
       add('front end', 'click → conversation open with its last 50', ms(f.navigation.threadMs), '≤ 100 ms', judge(full, f.navigation.threadMs <= 100));
     }
     if (f.catchUp) {
       const sync = f.catchUp.sync;
+      // On screen in both places: the open conversation and its row in the list.
+      const both = Math.max(f.catchUp.caughtUpMs, f.catchUp.listUpdatedMs ?? Infinity);
       add(
         'front end',
         `catch-up of ${f.catchUp.missed} missed messages`,
-        `${ms(f.catchUp.caughtUpMs)} to the last one on screen` +
+        `${ms(both)} to the last one on screen (thread ${ms(f.catchUp.caughtUpMs)}, list ${ms(f.catchUp.listUpdatedMs ?? Infinity)})` +
           (sync ? `; ${sync.requests} syncs` : '') +
           `; page long tasks ${ms(f.catchUp.longTasks?.totalMs)}` +
           (f.catchUp.serverReplay ? `; server answers the same pages in ${ms(f.catchUp.serverReplay.totalMs)}` : ''),
         '≤ 500 ms',
-        judge(full, f.catchUp.caughtUpMs <= 500),
+        judge(full, both <= 500),
       );
     }
     const lighthouse = (page: string, lh: LighthouseResult | null | undefined, target: number) =>

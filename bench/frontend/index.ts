@@ -2,7 +2,8 @@
 //
 // Measured:
 // - JS weight (./page-weight.ts): /account signed out, first visit; /main signed in, first visit,
-//   until the conversation list is on screen and the network is idle.
+//   the scripts requested before the conversation list was on screen (by the page's resource
+//   timing); those requested after it, until the network is idle, are reported apart as prefetched.
 // - Lighthouse performance on /account, and on /main signed in (./lighthouse.ts).
 // - Navigation: a signed-in user (token and locale in localStorage) with C conversations, one of
 //   them T messages long. From navigation start (the page's performance.now() origin) until the
@@ -56,6 +57,8 @@ export interface FrontendResult {
   /** /main signed in as the seeded user, with their conversation list. */
   lighthouseMain: LighthouseResult | null;
   main: PageWeight;
+  /** Scripts requested once the list was on screen, before the click (prefetched at idle), not in main's figure. */
+  mainPrefetched: PageWeight;
   /** Scripts loaded after the click that opened the thread (lazy chunks), not in main's figure. */
   mainAfterClick: PageWeight;
   /** The median run (by readyMs). */
@@ -108,6 +111,7 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
     const account = await weighAccount(browser, url);
     log(`  /account: ${account.scripts} scripts, ${round(account.gzipBytes / 1024, 1)} KiB gzip`);
     const lighthouseOn = async (page: string, storage?: Record<string, string>): Promise<LighthouseResult | null> => {
+      if (options.lighthouseRuns === 0) return null;
       try {
         const result = await runLighthouse(`${url}${page}`, { dir, runs: options.lighthouseRuns ?? 3, chromePath: CHROMIUM, storage });
         const m = result.metrics;
@@ -143,6 +147,7 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
       lighthouse,
       lighthouseMain,
       main: navigation.main,
+      mainPrefetched: navigation.mainPrefetched,
       mainAfterClick: navigation.mainAfterClick,
       navigation: navigation.median,
       navigationRuns: navigation.runs,
@@ -186,6 +191,7 @@ async function measureNavigation(browser: Browser, url: string, me: SeededUser, 
   };
   const runs: NavigationRun[] = [];
   let main: PageWeight | undefined;
+  let mainPrefetched: PageWeight | undefined;
   let mainAfterClick: PageWeight | undefined;
   let context: BrowserContext | undefined;
   let page: Page | undefined;
@@ -217,13 +223,23 @@ async function measureNavigation(browser: Browser, url: string, me: SeededUser, 
     log(`  /main ${i < 0 ? 'warm-up' : `run ${i + 1}`}: list on screen ${timing.listMs} ms after navigation start; thread ${timing.threadMs} ms after the click`);
     if (i === 0) {
       await page.waitForLoadState('networkidle');
-      main = await scripts.collect('load');
+      // Requested before the list was on screen (the page's own clock): what the first screen needed.
+      const listAt = b.list!;
+      const startedAt = await page.evaluate(() =>
+        Object.fromEntries(performance.getEntriesByType('resource').map((entry) => [entry.name, entry.startTime])),
+      );
+      const beforeList = (url: string) => (startedAt[url] ?? Infinity) < listAt;
+      main = await scripts.collect('load', beforeList);
+      mainPrefetched = await scripts.collect('load', (url) => !beforeList(url));
       mainAfterClick = await scripts.collect('click');
-      log(`  /main: ${main.scripts} scripts, ${round(main.gzipBytes / 1024, 1)} KiB gzip (+${mainAfterClick.scripts} after opening the thread)`);
+      log(
+        `  /main: ${main.scripts} scripts, ${round(main.gzipBytes / 1024, 1)} KiB gzip before the list was on screen ` +
+          `(+${round(mainPrefetched.gzipBytes / 1024, 1)} KiB in ${mainPrefetched.scripts} prefetched after it, +${mainAfterClick.scripts} after opening the thread)`,
+      );
     }
   }
   const sorted = [...runs].sort((a, b) => a.readyMs - b.readyMs);
-  return { runs, median: sorted[Math.floor((sorted.length - 1) / 2)] ?? null, main: main!, mainAfterClick: mainAfterClick!, context: context!, page: page! };
+  return { runs, median: sorted[Math.floor((sorted.length - 1) / 2)] ?? null, main: main!, mainPrefetched: mainPrefetched!, mainAfterClick: mainAfterClick!, context: context!, page: page! };
 }
 
 /** Page milestones and the API/socket requests, ms since navigation start. */
@@ -266,7 +282,12 @@ async function measureCatchUp(
   try {
     await waitForMark(page, 'caught');
   } catch {
-    notes.push(`catch-up: the last missed message was not on screen within 60 s`);
+    notes.push(`catch-up: the last missed message was not on screen within 60 s; the thread showed ${await threadState(page)}`);
+  }
+  try {
+    await waitForMark(page, 'listUpdated', 10_000);
+  } catch {
+    notes.push(`catch-up: the list's row did not show the last missed message within 10 s of the thread`);
   }
   const b = await marks(page);
   const since = (at: number | undefined) => (at ? round(at - b.catchFrom!, 1) : null);
@@ -288,4 +309,18 @@ async function measureCatchUp(
   log(`  page long tasks during the catch-up: ${result.longTasks.count}, ${result.longTasks.totalMs} ms in all, longest ${result.longTasks.longestMs} ms`);
   if (serverReplay) log(`  the same ${serverReplay.requests} sync pages from a Node client: ${serverReplay.totalMs} ms in all (slowest ${serverReplay.slowestMs} ms)`);
   return result;
+}
+
+/** Where the open thread's list stands: its scroll, the messages it renders, and whether it offers the jump to the newest. */
+function threadState(page: Page): Promise<string> {
+  return page
+    .evaluate(() => {
+      const scroller = document.querySelector('section[aria-label^="Conversation with"] [data-testid="virtuoso-scroller"]');
+      const items = document.querySelectorAll('section[aria-label^="Conversation with"] [data-item-index]');
+      const last = items[items.length - 1]?.textContent?.slice(0, 60) ?? 'nothing';
+      const jump = document.querySelector('section[aria-label^="Conversation with"] button[aria-label^="Jump"]') !== null;
+      const scroll = scroller ? `scrollTop ${Math.round(scroller.scrollTop)} of ${scroller.scrollHeight - scroller.clientHeight}` : 'no scroller';
+      return `${items.length} rendered, the last "${last}"; ${scroll}; jump button ${jump ? 'shown' : 'not shown'}`;
+    })
+    .catch((error: unknown) => `(unreadable: ${String(error).slice(0, 100)})`);
 }

@@ -26,7 +26,7 @@ function weigh(responses: { url: string; body: Buffer }[]): PageWeight {
   };
 }
 
-/** Collects every script body the page downloads while `collecting` says so. */
+/** Collects every script body the page downloads, each with the phase it came in. */
 export function scriptRecorder(page: Page) {
   const bodies: Promise<{ url: string; body: Buffer; phase: string } | null>[] = [];
   let phase = 'load';
@@ -40,9 +40,10 @@ export function scriptRecorder(page: Page) {
     setPhase: (next: string) => {
       phase = next;
     },
-    async collect(which: string) {
+    /** The scripts of phase `which`, or those `where` picks among them (by URL). */
+    async collect(which: string, where: (url: string) => boolean = () => true) {
       const all = (await Promise.all(bodies)).filter((entry): entry is { url: string; body: Buffer; phase: string } => entry !== null);
-      return weigh(all.filter((entry) => entry.phase === which));
+      return weigh(all.filter((entry) => entry.phase === which && where(entry.url)));
     },
   };
 }

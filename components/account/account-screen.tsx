@@ -6,7 +6,7 @@ import { useRouter } from 'next/navigation';
 import type { SocialType } from '@/lib/contract';
 import type { SignInMethod } from '@/lib/firebase/sign-in';
 import { signInErrorMessage } from '@/lib/firebase/sign-in-errors';
-import { useT } from '@/lib/i18n';
+import { loadAllTexts, useT } from '@/lib/i18n';
 import { FIRST_PAINT } from '@/lib/session/first-paint';
 import { Spinner } from '@/components/ui/spinner';
 import { ProviderButtons } from './provider-buttons';
@@ -47,7 +47,8 @@ export function AccountScreen({ marks }: Props) {
     setPending(method.kind === 'provider' ? method.socialType : method.kind);
     setError(null);
     try {
-      const { signIn } = await loadSignIn();
+      // The flow's errors, and the main area after it, need more than the sign-in screen's texts.
+      const [{ signIn }] = await Promise.all([loadSignIn(), loadAllTexts()]);
       await signIn(method);
       router.replace('/main');
     } catch (failure) {
@@ -76,7 +77,10 @@ export function AccountScreen({ marks }: Props) {
           <ProviderButtons
             marks={marks}
             pending={pending}
-            onIntent={() => void loadSignIn().catch(() => {})}
+            onIntent={() => {
+              void loadSignIn().catch(() => {});
+              void loadAllTexts().catch(() => {});
+            }}
             onSignIn={(socialType) => start({ kind: 'provider', socialType })}
           />
 

@@ -17,6 +17,11 @@ describe('/account first load', () => {
     expect(files.filter((file) => /^lib\/(api|socket|stores|realtime|outbox)\//.test(file) || file.startsWith('lib/firebase/sign-in.ts'))).toEqual([]);
   });
 
+  it('has the sign-in screen’s English only, not the rest of it nor other languages', () => {
+    expect(graph.files).toContain('lib/i18n/locales/en-sign-in.ts');
+    for (const language of ['en', 'es', 'fr']) expect(graph.files).not.toContain(`lib/i18n/locales/${language}.ts`);
+  });
+
   it('still has the screen itself (the graph is followed)', () => {
     expect(graph.files).toContain('components/account/account-screen.tsx');
     expect(graph.files).toContain('lib/i18n/i18n.ts');

@@ -1,5 +1,6 @@
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import type { Conversation } from '@/lib/contract';
+import { hoverIntent } from '@/lib/realtime/prefetch';
 import { useT } from '@/lib/i18n';
 import { usePeer } from '@/components/people/use-peer';
 import { Avatar } from '@/components/ui/avatar';
@@ -40,6 +41,8 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
   // Its accessible name is its content, read in order: who, when, what they last said, and how
   // many are unread (the digits are for the eye; the sentence is for assistive technology).
   const preview = previewOf(conversation, me, t);
+  // Resting on the row (pointer or keyboard focus) fetches its conversation's first page.
+  const intent = useMemo(() => hoverIntent(user.id), [user.id]);
 
   return (
     <li>
@@ -50,6 +53,10 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
         data-unread={unread > 0}
         aria-current={selected ? 'true' : undefined}
         onClick={() => onOpen(user.id)}
+        onPointerEnter={intent.onPointerEnter}
+        onPointerLeave={intent.onPointerLeave}
+        onFocus={intent.onPointerEnter}
+        onBlur={intent.onPointerLeave}
       >
         <span className={styles.avatarWrap}>
           <Avatar name={name} src={user.avatar} size={48} />

@@ -18,10 +18,21 @@ import styles from './thread.module.css';
 // Virtuoso numbers items from here, counting down as older pages are put in front, so the
 // messages already on screen keep their indexes (and their place) when history arrives.
 const START_INDEX = 1_000_000_000;
+/**
+ * A one-line message's height in pixels, about: the list's first pass places the messages by it
+ * (and measures them after), so it opens at the newest message in fewer passes.
+ */
+const DEFAULT_ITEM_HEIGHT = 52;
 /** How long the newest message must stay on screen to count as seen. */
 const SEEN_AFTER_MS = 400;
 /** How long a message a quote or a search result led to stays marked. */
 const HIGHLIGHT_MS = 2_500;
+/**
+ * A batch that lands this soon after one the list followed is the same catch-up (sync pages come
+ * tens of milliseconds apart): it is followed too, even though the list, still measuring the last
+ * batch's messages, may not report itself at the bottom yet.
+ */
+const FOLLOW_STREAK_MS = 1_000;
 /** Messages of one sender this close together form a group that shows one time. */
 export const GROUP_WINDOW_MS = 5 * 60_000;
 
@@ -156,6 +167,33 @@ const computeItemKey = (_index: number, message: ThreadMessage) => messageKey(me
 const components = { Header: ListHeader, Footer: ListFooter };
 
 /**
+ * Whether the list follows messages just added to its end, and how: one glides in; a batch (a
+ * catch-up page of hundreds) jumps, or the next batch would land while the glide is still on its
+ * way. Followed while the newest message is on screen, and through a catch-up's batches that come
+ * one after another; the user's own new message always. Not for a window's newer pages (`paged`):
+ * the reader scrolled toward them.
+ */
+export function followFor({
+  isAtBottom,
+  added,
+  paged,
+  ownSending,
+  sinceFollowedMs,
+}: {
+  isAtBottom: boolean;
+  added: number;
+  paged: boolean;
+  ownSending: boolean;
+  sinceFollowedMs: number;
+}): false | 'auto' | 'smooth' {
+  if (paged) return false;
+  const glide = added > 1 ? 'auto' : 'smooth';
+  if (ownSending) return isAtBottom ? glide : 'auto';
+  if (isAtBottom) return glide;
+  return added > 1 && sinceFollowedMs < FOLLOW_STREAK_MS ? 'auto' : false;
+}
+
+/**
  * The thread, virtualised (only the messages in view are in the page, so 10,000 stay smooth):
  * it opens at the newest message, loads older pages as the user scrolls up, and follows new
  * messages while the user is at the bottom (always for the user's own).
@@ -246,9 +284,7 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
   }
   const firstItemIndex = START_INDEX - offset;
 
-  // How many messages the latest change added: one glides in; a batch (a catch-up page of
-  // hundreds) jumps, or the next batch would land while the glide is still on its way and, no
-  // longer at the bottom, the list would stop following.
+  // How many messages the latest change added (followFor).
   // Messages that came while a window was shown are its newer pages (live ones wait aside): the
   // reader scrolled toward them, or they fill a short window; the list stays where it is.
   const [counted, setCounted] = useState({ length: messages.length, added: 0, detached, paged: false });
@@ -259,12 +295,14 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
   const added = grown ? messages.length - counted.length : counted.added;
   const paged = grown ? counted.detached : counted.paged;
 
+  const lastFollowed = useRef(-Infinity);
   const followOutput = useCallback(
     (isAtBottom: boolean) => {
-      if (paged) return false;
-      const glide = added > 1 ? 'auto' : 'smooth';
-      if (last && last.sender_id === me && last.status === 'sending') return isAtBottom ? glide : 'auto';
-      return isAtBottom ? glide : false;
+      const now = performance.now();
+      const ownSending = last !== undefined && last.sender_id === me && last.status === 'sending';
+      const follow = followFor({ isAtBottom, added, paged, ownSending, sinceFollowedMs: now - lastFollowed.current });
+      if (follow) lastFollowed.current = now;
+      return follow;
     },
     [last, me, added, paged],
   );
@@ -335,6 +373,7 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
         startReached={() => void useThreadStore.getState().loadOlder(peerId)}
         endReached={() => void useThreadStore.getState().loadNewer(peerId)}
         increaseViewportBy={{ top: 600, bottom: 300 }}
+        defaultItemHeight={DEFAULT_ITEM_HEIGHT}
         tabIndex={0}
         aria-label={t('thread.title', { name })}
       />

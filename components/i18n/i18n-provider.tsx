@@ -10,23 +10,25 @@ const I18nReadyContext = createContext(false);
 /**
  * Loads the user's language (from `locale`) as soon as the session area mounts, alongside the
  * token guard rather than after it; <I18nReady> holds the screen back until it is in, so nobody
- * sees a flash of English.
+ * sees a flash of English. The sign-in screen (`signInOnly`) needs only its own texts, which in
+ * English come with the page; the main area needs them all.
  */
-export function I18nProvider({ children }: { children: ReactNode }) {
-  const [ready, setReady] = useState(false);
+export function I18nProvider({ signInOnly, children }: { signInOnly: boolean; children: ReactNode }) {
+  const [loaded, setLoaded] = useState<'nothing' | 'sign-in' | 'all'>('nothing');
 
   useEffect(() => {
     let current = true;
-    initI18n()
+    initI18n(undefined, { signInOnly })
       .catch((error: unknown) => console.error(error))
       // A language that failed to load leaves English in place, which is still usable.
       .finally(() => {
-        if (current) setReady(true);
+        if (current) setLoaded((before) => (before === 'all' || !signInOnly ? 'all' : 'sign-in'));
       });
     return () => {
       current = false;
     };
-  }, []);
+  }, [signInOnly]);
+  const ready = loaded === 'all' || (signInOnly && loaded === 'sign-in');
 
   // In the commit that shows the loaded language, before it is painted.
   useLayoutEffect(() => {

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import dynamic from 'next/dynamic';
 import { useParams } from 'next/navigation';
 import { parseConversationId, showConversation } from '@/lib/realtime/conversation-route';
+import { prefetchWhenListReady } from '@/lib/realtime/prefetch';
 import { syncUnreadTitle } from '@/lib/realtime/unread-title';
 import { preloadOtherLanguages } from '@/lib/i18n/user-language';
 import { useSessionStore } from '@/lib/stores/session-store';
@@ -18,9 +19,18 @@ import { AppHeader } from './app-header';
 import styles from './main-screen.module.css';
 
 // The open thread (its virtualised list, the composer, uploads) is not needed to show the list:
-// it is fetched when a conversation is about to be opened (pointer over or focus in the list
-// column), alongside the thread's messages, which keeps /main's first load small.
-const loadThreadView = () => import('@/components/chat/thread-view');
+// it is fetched once the list is on screen and the page idle (lib/realtime/prefetch.ts), or
+// sooner when a conversation is about to be opened (pointer over or focus in the list column),
+// which keeps /main's first load small.
+type ThreadViewModule = typeof import('@/components/chat/thread-view');
+// Once loaded, the component itself: rendering it through the lazy wrapper would still suspend
+// for a moment the first time, a frame or more before the conversation shows.
+let loadedThreadView: ThreadViewModule['ThreadView'] | null = null;
+const loadThreadView = () =>
+  import('@/components/chat/thread-view').then((module: ThreadViewModule) => {
+    loadedThreadView = module.ThreadView;
+    return module;
+  });
 const preloadThreadView = () => void loadThreadView().catch(() => {});
 
 function ThreadLoading() {
@@ -32,7 +42,7 @@ function ThreadLoading() {
   );
 }
 
-const ThreadView = dynamic(() => loadThreadView().then((module) => module.ThreadView), { loading: ThreadLoading });
+const LazyThreadView = dynamic(() => loadThreadView().then((module) => module.ThreadView), { loading: ThreadLoading });
 
 /**
  * The signed-in area: conversations (or search results) on the left, the open thread on the
@@ -43,12 +53,17 @@ export function MainScreen() {
   const t = useT();
   const { peerId: segment } = useParams<{ peerId?: string }>();
   const me = useSessionStore((state) => state.user?.id ?? null);
+  const receiver = useSessionStore((state) => state.receiver);
   const parsed = parseConversationId(segment);
   // Oneself is no conversation either (the server refuses it).
-  const route = parsed === me ? 'invalid' : parsed;
-  const peerId = typeof route === 'number' ? route : null;
+  const named = parsed === me ? 'invalid' : parsed;
+  const peerId = typeof named === 'number' ? named : null;
+  // The conversation just opened shows at once; the address follows it (a route change waits for
+  // the server), and the receiver follows the address (Back, Forward, a reload).
+  const route = receiver !== null && receiver !== me ? receiver : named;
 
   useEffect(() => syncUnreadTitle(), []);
+  useEffect(() => prefetchWhenListReady(preloadThreadView), []);
   // Once the area is up: the other languages' texts, so switching is instant, offline too.
   useEffect(() => {
     const timer = setTimeout(preloadOtherLanguages, 3_000);
@@ -66,6 +81,7 @@ export function MainScreen() {
   } else if (route === 'invalid') {
     thread = <ConversationNotFound />;
   } else {
+    const ThreadView = loadedThreadView ?? LazyThreadView;
     thread = <ThreadView key={route} peerId={route} />;
   }
 

@@ -18,9 +18,24 @@ describe('i18n', () => {
     accounts.updateSettings.mockReset();
   });
 
-  it('translates in English from import on, before initI18n (first render, server side)', () => {
+  it('translates in English before initI18n: the main area bundles all of English (as the test setup does)', () => {
     expect(i18n.isInitialized).toBe(true);
     expect(i18n.t('header.unread', { count: 2 })).toBe('2 unread messages');
+  });
+
+  it('bundles only the sign-in screen’s English; the rest comes when a sign-in starts or the main area needs it', async () => {
+    vi.resetModules();
+    const fresh = await import('./i18n');
+    expect(fresh.i18n.t('account.signInTitle')).toBe('Sign in to Parley');
+    expect(fresh.i18n.t('header.unread', { count: 2 })).toBe('header.unread');
+    // The sign-in screen asks for its own texts only: in English, nothing to load.
+    await fresh.initI18n('en', { signInOnly: true });
+    expect(fresh.i18n.t('header.unread', { count: 2 })).toBe('header.unread');
+    const translator = fresh.currentTranslator();
+    await fresh.loadAllTexts();
+    expect(fresh.i18n.t('header.unread', { count: 2 })).toBe('2 unread messages');
+    // A new t, so that what is on screen renders again with the texts.
+    expect(fresh.currentTranslator()).not.toBe(translator);
   });
 
   it('the latest language asked for wins, even if an earlier one loads later', async () => {

@@ -1,26 +1,29 @@
-// The UI language: English bundled, the other languages loaded when first needed. The
-// language comes from `locale`, follows the signed-in user's saved language
-// (user-language.ts) and changes through setLanguage there. This module stays free of the API
-// client and the stores: the sign-in page loads it on first paint.
+// The UI language: the other languages, and English beyond the sign-in screen's texts, are
+// loaded when first needed. The language comes from `locale`, follows the signed-in user's saved
+// language (user-language.ts) and changes through setLanguage there. This module stays free of
+// the API client and the stores: the sign-in page loads it on first paint.
 import { DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, type Language } from '@/lib/contract';
 import { getStoredLocale, storeLocale } from '@/lib/session/storage';
-import { en } from './locales/en';
+import { enSignIn } from './locales/en-sign-in';
 import { translate, type TFunction } from './translator';
 import type { Translation } from './types';
 
 type Listener = () => void;
 
 let language: Language = DEFAULT_LANGUAGE;
-const bundles = new Map<Language, Translation>([['en', en]]);
+/** Each language whose texts are all loaded. */
+const bundles = new Map<Language, Translation>();
+/** What a missing text falls back to: English, the sign-in screen's until the whole of it is loaded. */
+let english: object = enSignIn;
 const listeners = new Set<Listener>();
 
 function makeT(current: Language): TFunction {
-  return (key, values) => translate(bundles.get(current), current, en, DEFAULT_LANGUAGE, key, values);
+  return (key, values) => translate(bundles.get(current), current, english, DEFAULT_LANGUAGE, key, values);
 }
 
 let currentT: TFunction = makeT(language);
 
-/** The shown language and its texts; translates in English from import on (first render, server). */
+/** The shown language and its texts; translates the sign-in screen in English from import on (first render, server). */
 export const i18n = {
   isInitialized: true,
   get language(): Language {
@@ -40,8 +43,10 @@ export function currentTranslator(): TFunction {
   return currentT;
 }
 
-// Separate chunks, so a visitor downloads only the language they read.
-const loaders: Record<Exclude<Language, 'en'>, () => Promise<Translation>> = {
+// Separate chunks, so a visitor downloads only the language they read, and the sign-in page only
+// its own texts.
+const loaders: Record<Language, () => Promise<Translation>> = {
+  en: () => import('./locales/en').then((module) => module.en),
   es: () => import('./locales/es').then((module) => module.es),
   fr: () => import('./locales/fr').then((module) => module.fr),
 };
@@ -52,9 +57,17 @@ export function normalizeLanguage(value: string | null | undefined): Language {
   return SUPPORTED_LANGUAGES.find((supported) => supported === base) ?? DEFAULT_LANGUAGE;
 }
 
-async function ensureLoaded(wanted: Language): Promise<void> {
-  if (wanted === 'en' || bundles.has(wanted)) return;
-  bundles.set(wanted, await loaders[wanted]());
+/** Loads all of `wanted`'s texts; true if they were not loaded before. */
+async function ensureLoaded(wanted: Language): Promise<boolean> {
+  if (bundles.has(wanted)) return false;
+  provideTexts(wanted, await loaders[wanted]());
+  return true;
+}
+
+/** All of `wanted`'s texts, from its chunk (or bundled by the caller: the unit tests' setup). */
+export function provideTexts(wanted: Language, texts: Translation): void {
+  bundles.set(wanted, texts);
+  if (wanted === 'en') english = texts;
 }
 
 /** Fetches a language's texts without showing them (a choice made later is then instant). */
@@ -67,12 +80,22 @@ export function preloadLanguage(wanted: Language): void {
 // Loading a language takes a moment; only the most recent request may switch to its language.
 let latestRequest = 0;
 
-/** Shows `wanted`; `persist` also stores it in `locale`. */
-export async function applyLanguage(wanted: Language, { persist = false } = {}): Promise<void> {
+export interface LanguageOptions {
+  /** Also store it in `locale`. */
+  persist?: boolean;
+  /**
+   * The sign-in screen only: its texts are enough (in English they come with the page, so nothing
+   * is loaded). Otherwise every text of the language is loaded first.
+   */
+  signInOnly?: boolean;
+}
+
+/** Shows `wanted`, once its texts are in. */
+export async function applyLanguage(wanted: Language, { persist = false, signInOnly = false }: LanguageOptions = {}): Promise<void> {
   const request = ++latestRequest;
-  await ensureLoaded(wanted);
+  const loaded = signInOnly && wanted === 'en' ? false : await ensureLoaded(wanted);
   if (request !== latestRequest) return;
-  if (language !== wanted) {
+  if (language !== wanted || loaded) {
     language = wanted;
     currentT = makeT(wanted);
     for (const listener of [...listeners]) listener();
@@ -83,11 +106,24 @@ export async function applyLanguage(wanted: Language, { persist = false } = {}):
 
 /**
  * Switches to `locale` (from storage unless given; English if unsupported). Resolves once that
- * language's texts are loaded: render after it to avoid a flash of English. Safe to call again.
+ * language's texts are loaded (`signInOnly`: those of the sign-in screen): render after it to
+ * avoid a flash of English or of missing texts. Safe to call again.
  */
-export async function initI18n(locale: string | null = getStoredLocale()): Promise<typeof i18n> {
-  await applyLanguage(normalizeLanguage(locale));
+export async function initI18n(locale: string | null = getStoredLocale(), { signInOnly = false } = {}): Promise<typeof i18n> {
+  await applyLanguage(normalizeLanguage(locale), { signInOnly });
   return i18n;
+}
+
+/**
+ * All texts of the shown language, before a sign-in starts (its errors, and the main area after
+ * it, are beyond the sign-in screen's texts). Leaves the choice of language to applyLanguage.
+ */
+export async function loadAllTexts(): Promise<void> {
+  const shown = language;
+  if ((await ensureLoaded(shown)) && language === shown) {
+    currentT = makeT(shown);
+    for (const listener of [...listeners]) listener();
+  }
 }
 
 export function currentLanguage(): Language {

@@ -27,14 +27,14 @@ function cached<T>(cache: Map<string, T>, language: string, make: () => T): T {
   return value;
 }
 
-function lookup(resources: Translation | Messages | undefined, path: readonly string[], leaf: string): string | undefined {
+function lookup(resources: object | undefined, path: readonly string[], leaf: string): string | undefined {
   let node: unknown = resources;
   for (const part of path) node = (node as Record<string, unknown> | undefined)?.[part];
   const text = (node as Record<string, unknown> | undefined)?.[leaf];
   return typeof text === 'string' ? text : undefined;
 }
 
-function find(resources: Translation | Messages | undefined, language: string, key: string, count: unknown): string | undefined {
+function find(resources: object | undefined, language: string, key: string, count: unknown): string | undefined {
   const path = key.split('.');
   const leaf = path.pop() ?? key;
   if (typeof count === 'number') {
@@ -63,7 +63,7 @@ function interpolate(text: string, language: string, values: TranslationValues):
 export function translate(
   resources: Translation | undefined,
   language: string,
-  fallback: Messages,
+  fallback: object,
   fallbackLanguage: string,
   key: string,
   values: TranslationValues = {},

@@ -17,6 +17,11 @@ export interface CatchUpOptions {
    * without duplicates), then the changes to apply in their order after them.
    */
   apply: (messages: MessagePayload[], changes: MessageChange[]) => void;
+  /**
+   * A sync found more than one page missing (a long disconnection): called once, with the first
+   * page, before it is applied, so that what is on screen can jump to the newest at once.
+   */
+  onFarBehind?: () => void;
   /** A sync started by a gap (not by the caller) brought `received` > 0 items. */
   onGapFilled?: (received: number) => void;
   /** How long a gap may stay open before a sync fills it (a late live message may close it). */
@@ -35,7 +40,7 @@ export interface CatchUp {
   stop(): void;
 }
 
-export function createCatchUp({ sync, isReady, apply, onGapFilled, gapDelayMs = 1_000 }: CatchUpOptions): CatchUp {
+export function createCatchUp({ sync, isReady, apply, onFarBehind, onGapFilled, gapDelayMs = 1_000 }: CatchUpOptions): CatchUp {
   let cursor: number | null = null;
   const above = new Set<number>(); // held seqs beyond the cursor, waiting for the gap below them
   let running: Promise<number> | null = null;
@@ -81,6 +86,7 @@ export function createCatchUp({ sync, isReady, apply, onGapFilled, gapDelayMs = 
     if (stopped || cursor === null || !isReady()) return 0;
     let received = 0;
     let after = cursor;
+    let first = true;
     let pending = sync({ after });
     for (;;) {
       const ack = await pending;
@@ -93,6 +99,8 @@ export function createCatchUp({ sync, isReady, apply, onGapFilled, gapDelayMs = 
       }
       retries = 0;
       const { messages, changes, through, has_more: hasMore } = ack.data;
+      if (first && hasMore) onFarBehind?.();
+      first = false;
       const more = hasMore && through > after && isReady();
       if (more) {
         after = through;

@@ -10,7 +10,7 @@ import { useCounterStore } from '@/lib/stores/counter-store';
 import { usePeopleStore } from '@/lib/stores/people-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
-import { settle } from '@/lib/testing/deferred';
+import { deferred, settle } from '@/lib/testing/deferred';
 import { account, conversation, ME, message, user } from '@/lib/testing/fixtures';
 import { isMessagingSessionActive, onFollowed, startMessagingSession, stopMessagingSession } from './messaging-session';
 import { setNavigator } from '@/lib/navigation';
@@ -286,15 +286,16 @@ describe('messaging session', () => {
     await vi.waitFor(() => expect(reads()).toEqual([{ user_id: 2 }, { user_id: 2 }]));
   });
 
-  it('a long catch-up merges each sync page in one update of each store, keeping order and dropping duplicates', async () => {
-    await start();
-    openAndSee(2);
-    await settle();
-    // 3 pages of 400 from the cursor (1): seqs 2…1201, the second page repeating one of the first.
+  /**
+   * 3 pages of 400 from the cursor (1): seqs 2…1201, the second page repeating one of the first.
+   * Pages after the first are answered once `later` resolves.
+   */
+  function longCatchUp(later: Promise<unknown> = Promise.resolve()) {
     const missed = Array.from({ length: 1200 }, (_, i) => message(i + 2, { seq: i + 2, minute: 0 }));
     const pages = [missed.slice(0, 400), [missed[399]!, ...missed.slice(400, 800)], missed.slice(800)];
     socket.ackResponder = async (event) => {
       if (event === 'sync') {
+        if (pages.length < 3) await later;
         const page = pages.shift() ?? [];
         const hasMore = pages.length > 0;
         return { data: { messages: page, changes: [], through: hasMore ? page.at(-1)!.seq : 1201, last_seq: 1201, has_more: hasMore } };
@@ -302,6 +303,15 @@ describe('messaging session', () => {
       return event === 'read' ? { data: { count: 0 } } : { data: null };
     };
     api.listConversations.mockResolvedValue({ results: [conversation(2, missed.at(-1)!, 0)], next_cursor: null, last_seq: 1201 });
+    return { missed, pagesLeft: () => pages.length };
+  }
+
+  it('a long catch-up merges each sync page in one update of each store, keeping order and dropping duplicates', async () => {
+    await start();
+    openConversation(2);
+    useViewStore.getState().setSeesLatest(false); // scrolled up in it: the user keeps their place
+    await settle();
+    longCatchUp();
     const threadUpdates = vi.fn();
     const listUpdates = vi.fn();
     const counterUpdates = vi.fn();
@@ -313,11 +323,42 @@ describe('messaging session', () => {
     for (const stop of stops) stop();
     expect(useThreadStore.getState().threads[2]!.messages.map((m) => m.id)).toEqual(Array.from({ length: 1201 }, (_, i) => i + 1));
     expect(threadUpdates).toHaveBeenCalledTimes(3);
-    // One per page for the rows' last messages, then the list read again (loading, loaded).
-    expect(listUpdates.mock.calls.length).toBeLessThanOrEqual(3 + 3);
+    // One per page for the rows' last messages, and the list read again twice (far behind at the
+    // first page, then after the catch-up), each loading then loaded.
+    expect(listUpdates.mock.calls.length).toBeLessThanOrEqual(3 + 2 * 2);
     // Synced messages never count as unread (docs/DELIVERY.md).
     expect(useCounterStore.getState().unread).toBe(0);
     expect(counterUpdates).not.toHaveBeenCalled();
+    expect(api.listMessages).toHaveBeenCalledTimes(1); // the thread's first load only
+  });
+
+  it('far behind while following the open conversation, it shows the newest page at once; older missed messages come by scrolling up', async () => {
+    await start();
+    openAndSee(2);
+    await settle();
+    const restarted = deferred<void>();
+    const { missed, pagesLeft } = longCatchUp(restarted.promise);
+    const newest = deferred<Page<MessagePayload>>();
+    api.listMessages.mockReturnValueOnce(newest.promise);
+    const viewBefore = useThreadStore.getState().threads[2]!.view;
+    const listReadsBefore = api.listConversations.mock.calls.length;
+    socket.transportDrops();
+    socket.managerReconnects(1);
+    // The first sync page said more was missing: the thread asks for its newest page, and the
+    // list is read again at once, not after the whole catch-up.
+    await vi.waitFor(() => expect(api.listMessages).toHaveBeenCalledTimes(2));
+    await vi.waitFor(() => expect(api.listConversations.mock.calls.length).toBe(listReadsBefore + 1));
+    expect(pagesLeft()).toBe(2);
+    newest.resolve({ results: missed.slice(-50).reverse(), next_cursor: 'older-than-1152' });
+    await vi.waitFor(() => expect(useThreadStore.getState().threads[2]!.view).toBe(viewBefore + 1));
+    // The rest of the catch-up arrives after the thread restarted.
+    restarted.resolve();
+    await vi.waitFor(() => expect(pagesLeft()).toBe(0));
+    await settle();
+    const thread = useThreadStore.getState().threads[2]!;
+    // The newest 50, without a hole: the pages of older missed messages were not put before them.
+    expect(thread.messages.map((m) => m.id)).toEqual(Array.from({ length: 50 }, (_, i) => 1152 + i));
+    expect(thread).toMatchObject({ nextCursor: 'older-than-1152', focus: { id: 'latest' } });
   });
 
   it('starting twice for the same user subscribes once', async () => {

@@ -105,6 +105,12 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
     sync: (payload) => socketService.request('sync', payload),
     isReady: socketService.isReady,
     apply: (messages, changes) => applySynced(userId, messages, changes),
+    // Far behind: what is on screen (the open thread, the list) is read afresh at once, while
+    // the catch-up goes through every page.
+    onFarBehind: () => {
+      restartOpenThread();
+      void loadConversations();
+    },
     // A gap closed without a reconnect: the list's badges and order catch up too.
     onGapFilled: () => void loadConversations(),
   });
@@ -212,6 +218,16 @@ function applySynced(me: number, messages: MessagePayload[], changes: MessageCha
   // Then the changes, in seq order: each applies only to copies older than itself (their version).
   useThreadStore.getState().applyChanges(changes);
   useConversationsStore.getState().applyChanges(changes, false);
+}
+
+/**
+ * Far behind (more than a sync page missed): the open conversation, if the user was following its
+ * newest messages, shows the newest page at once; the catch-up still goes through every page for
+ * the other threads. Scrolled up in it, the user keeps their place.
+ */
+function restartOpenThread(): void {
+  const receiver = useSessionStore.getState().receiver;
+  if (receiver !== null && useViewStore.getState().seesLatest) void useThreadStore.getState().restartAtNewest(receiver);
 }
 
 /** Stops the session now (sign-out stops it by itself). */

@@ -5,7 +5,7 @@
 import { create } from 'zustand';
 import { listMessages, listMessagesAround } from '@/lib/api/conversations';
 import { errorKind, userMessage, type ErrorKind } from '@/lib/api/user-message';
-import type { MessageChange, MessagePayload } from '@/lib/contract';
+import type { MessageChange, MessagePayload, ThreadPage } from '@/lib/contract';
 import { applyToThread } from './message-changes';
 import { appendLocal, mergeMessages, settleLocal, updateLocal, type ThreadMessage } from './thread-messages';
 
@@ -72,6 +72,12 @@ export interface ThreadsActions {
   clearFocus: (peerId: number) => void;
   /** Leaves a window for the newest messages (reloaded from the server). */
   jumpToLatest: (peerId: number) => Promise<void>;
+  /**
+   * Far behind after a long disconnection: the thread shows its newest page at once, in place of
+   * what it held, rather than after every missed message has been caught up one page after
+   * another; older ones come by scrolling up. What it showed stays until that page is in.
+   */
+  restartAtNewest: (peerId: number) => Promise<void>;
   /** A message of the user's not stored yet, shown at the end of its thread. */
   addLocal: (message: ThreadMessage) => void;
   /** Changes the status (and error) of a message not stored yet, by its message key. */
@@ -115,6 +121,22 @@ const detached = (thread: Thread) => thread.newerCursor !== null;
 const unsentOf = (messages: readonly ThreadMessage[]) => messages.filter((message) => message.id === null);
 /** Messages the server stored: their id, seq and version are set, as in a payload. */
 const storedOf = (messages: readonly ThreadMessage[]) => messages.filter((message) => message.id !== null) as MessagePayload[];
+
+/**
+ * A thread holds its stored messages without a hole: from its oldest held to the newest, older
+ * ones coming by paging (nextCursor). `messages` kept from `oldestId` on (and those not stored yet).
+ */
+function fromOldest<T extends { id: number | null }>(messages: readonly T[], oldestId: number | undefined): readonly T[] {
+  return oldestId === undefined ? messages : messages.filter((message) => message.id === null || message.id >= oldestId);
+}
+const oldestStored = (messages: readonly { id: number | null }[]): number | undefined => {
+  let oldest: number | undefined;
+  for (const { id } of messages) if (id !== null && (oldest === undefined || id < oldest)) oldest = id;
+  return oldest;
+};
+/** The newest page merged into what was held: what is older than the page goes when there is more history beyond it. */
+const withNewestPage = (held: readonly ThreadMessage[], page: ThreadPage): ThreadMessage[] =>
+  mergeMessages(page.next_cursor === null ? held : fromOldest(held, oldestStored(page.results)), page.results);
 export const useThreadStore = create<ThreadsStore>()((set, get) => {
   // Bumped by reset, so answers to requests made before it are dropped.
   let generation = 0;
@@ -135,10 +157,15 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
   /** The thread's newest read receipt applied to `messages` (the user's, stored after it came). */
   const withSeen = (current: Thread, messages: ThreadMessage[]) => (current.seen ? applyToThread(messages, current.seen) : messages);
 
-  /** Live or caught-up messages: into the thread, or aside while a window is shown. */
+  /**
+   * Live or caught-up messages: into the thread, or aside while a window is shown. Older than the
+   * oldest held while there is more history (a catch-up page after the thread restarted at its
+   * newest), they would leave a hole: scrolling up brings them instead.
+   */
   function receive(current: Thread, incoming: readonly MessagePayload[]): Partial<Thread> {
     if (detached(current)) return { tail: withSeen(current, mergeMessages(current.tail, incoming)) };
-    return { messages: withSeen(current, mergeMessages(current.messages, incoming)) };
+    const contiguous = current.nextCursor === null ? incoming : fromOldest(incoming, oldestStored(current.messages));
+    return { messages: withSeen(current, mergeMessages(current.messages, contiguous)) };
   }
 
   /** A newer page of a window (or the window itself): once it reaches the newest messages, the ones kept aside join it. */
@@ -160,7 +187,7 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
         !older && detached(current)
           ? { tail: mergeMessages(current.tail, page.results), status: 'ready' }
           : {
-              messages: mergeMessages(current.messages, page.results),
+              messages: older ? mergeMessages(current.messages, page.results) : withNewestPage(current.messages, page),
               nextCursor: page.next_cursor,
               ...(older ? { loadingOlder: false } : { status: 'ready' }),
             },
@@ -329,6 +356,28 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
         focus: { id: 'latest', nonce: (focusNonce += 1) },
       }));
       await loadPage(peerId, null);
+    },
+
+    async restartAtNewest(peerId) {
+      const held = get().threads[peerId];
+      if (!held || held.status !== 'ready' || detached(held)) return;
+      const started = generation;
+      try {
+        const page = await listMessages(peerId);
+        if (started !== generation) return;
+        update(peerId, (current) =>
+          detached(current)
+            ? {}
+            : {
+                messages: withSeen(current, withNewestPage(current.messages, page)),
+                nextCursor: page.next_cursor,
+                view: current.view + 1,
+                focus: { id: 'latest', nonce: (focusNonce += 1) },
+              },
+        );
+      } catch {
+        // It stays as it was, and the catch-up fills it page by page.
+      }
     },
 
     reset() {

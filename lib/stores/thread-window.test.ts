@@ -152,3 +152,55 @@ describe('thread store: the newest page and a window asked for together (a searc
     expect(shown()).toEqual(ids(40, 120));
   });
 });
+
+describe('thread store: held messages have no hole', () => {
+  beforeEach(() => {
+    api.listMessages.mockReset();
+    threads().reset();
+  });
+
+  it('caught-up messages older than the oldest held, with more history beyond, are left to scrolling up', async () => {
+    api.listMessages.mockResolvedValueOnce(page(100, 120, 'older-than-100'));
+    await threads().loadThread(2);
+    threads().receiveMessages([...ids(50, 60), 121].map((id) => ({ peerId: 2, message: message(id) })));
+    expect(shown()).toEqual(ids(100, 121));
+  });
+
+  it('with the whole history held, every caught-up message is merged', async () => {
+    api.listMessages.mockResolvedValueOnce(page(100, 120, null));
+    await threads().loadThread(2);
+    threads().receiveMessages([99, 121].map((id) => ({ peerId: 2, message: message(id) })));
+    expect(shown()).toEqual(ids(99, 121));
+  });
+
+  it('messages merged while the newest page loads stay only from its oldest on', async () => {
+    const newest = deferred<ThreadPage>();
+    api.listMessages.mockReturnValueOnce(newest.promise);
+    const loading = threads().loadThread(2);
+    threads().receiveMessages([...ids(50, 60), 121].map((id) => ({ peerId: 2, message: message(id) })));
+    newest.resolve(page(100, 120, 'older-than-100'));
+    await loading;
+    expect(shown()).toEqual(ids(100, 121));
+  });
+
+  it('restarting at the newest page replaces what was held, keeps what is not sent yet, and opens at the newest', async () => {
+    api.listMessages.mockResolvedValueOnce(page(100, 120, 'older-than-100'));
+    await threads().loadThread(2);
+    threads().addLocal({ ...message(0), ...UNCHANGED, id: null, seq: null, sender_id: ME, recipient_id: 2, client_id: 'local-1', read_at: null, status: 'sending', error: null });
+    const newest = deferred<ThreadPage>();
+    api.listMessages.mockReturnValueOnce(newest.promise);
+    const restarting = threads().restartAtNewest(2);
+    // Until the page is in, the thread shows what it held (and what the catch-up brings).
+    threads().receiveMessages([121, 122].map((id) => ({ peerId: 2, message: message(id) })));
+    expect(shown()).toEqual([...ids(100, 122), 'sending']);
+    newest.resolve(page(1001, 1050, 'older-than-1001'));
+    await restarting;
+    expect(shown()).toEqual([...ids(1001, 1050), 'sending']);
+    expect(thread()).toMatchObject({ nextCursor: 'older-than-1001', status: 'ready', view: 1, focus: { id: 'latest' } });
+  });
+
+  it('a thread not held, or showing a window, is not restarted', async () => {
+    await threads().restartAtNewest(2);
+    expect(api.listMessages).not.toHaveBeenCalled();
+  });
+});

@@ -1,32 +1,10 @@
 // English: the reference language. Every other language has every key here (checked by a test);
 // plural keys end in CLDR categories (_one, _other; other languages add theirs, e.g. _many).
+// The sign-in screen's texts (common, account) are in en-sign-in.ts, so that page loads only those.
+import { enSignIn } from './en-sign-in';
+
 export const en = {
-  common: {
-    appName: 'Parley',
-    loading: 'Loading…',
-    retry: 'Try again',
-    cancel: 'Cancel',
-    close: 'Close',
-    back: 'Back',
-    save: 'Save',
-    errorGeneric: 'Something went wrong. Please try again.',
-    you: 'You',
-    unknownUser: 'Unknown user',
-  },
-  account: {
-    signInTitle: 'Sign in to Parley',
-    loading: 'Loading Parley',
-    title: 'Welcome to Parley',
-    tagline: 'Find people, follow them and talk in real time.',
-    signInHeading: 'Sign in',
-    continueWithGoogle: 'Continue with Google',
-    continueWithGithub: 'Continue with GitHub',
-    signingIn: 'Signing in…',
-    signInFailed: 'Sign-in failed: {{message}}',
-    popupClosed: 'The sign-in window was closed before sign-in finished.',
-    popupBlocked: 'Your browser blocked the sign-in window. Allow pop-ups for this site and try again.',
-    deactivated: 'This account has been deactivated.',
-  },
+  ...enSignIn,
   header: {
     signedInUser: 'Signed in user',
     unread_one: '{{count, number}} unread message',

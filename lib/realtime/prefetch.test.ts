@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ThreadPage } from '@/lib/contract';
+import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { useThreadStore } from '@/lib/stores/thread-store';
+import { conversation, message } from '@/lib/testing/fixtures';
+import { HOVER_INTENT_MS, hoverIntent, likelyNext, prefetchWhenListReady } from './prefetch';
+
+const api = vi.hoisted(() => ({
+  listMessages: vi.fn<(userId: number, cursor?: string | null) => Promise<ThreadPage>>(),
+  listMessagesAround: vi.fn(),
+  listConversations: vi.fn(),
+}));
+vi.mock('@/lib/api/conversations', () => api);
+
+const list = [conversation(3, message(30)), conversation(4, message(20), 2), conversation(5, message(10), 1)];
+
+describe('prefetching the likely next conversation', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    api.listMessages.mockReset();
+    api.listMessages.mockResolvedValue({ results: [message(1)], next_cursor: null });
+    useThreadStore.getState().reset();
+    useConversationsStore.getState().reset();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is the newest conversation with unread messages, else the newest', () => {
+    expect(likelyNext(list)).toBe(4);
+    expect(likelyNext(list.map((row) => ({ ...row, unread_count: 0 })))).toBe(3);
+    expect(likelyNext([])).toBeNull();
+  });
+
+  it('waits for the list, then at an idle moment loads the thread code and that conversation’s first page', async () => {
+    const loadThreadCode = vi.fn();
+    const stop = prefetchWhenListReady(loadThreadCode);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(loadThreadCode).not.toHaveBeenCalled();
+    useConversationsStore.setState({ conversations: list, status: 'ready' });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(loadThreadCode).toHaveBeenCalledTimes(1);
+    expect(api.listMessages).toHaveBeenCalledTimes(1);
+    expect(api.listMessages).toHaveBeenCalledWith(4);
+    expect(useThreadStore.getState().threads[4]?.status).toBe('ready');
+    // Once: a later refresh of the list fetches nothing more.
+    useConversationsStore.setState({ status: 'loading' });
+    useConversationsStore.setState({ status: 'ready' });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(api.listMessages).toHaveBeenCalledTimes(1);
+    stop();
+  });
+
+  it('fetches nothing once stopped (the area closed before an idle moment)', async () => {
+    const loadThreadCode = vi.fn();
+    useConversationsStore.setState({ conversations: list, status: 'ready' });
+    const stop = prefetchWhenListReady(loadThreadCode);
+    stop();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(loadThreadCode).not.toHaveBeenCalled();
+    expect(api.listMessages).not.toHaveBeenCalled();
+  });
+
+  it('fetches a row’s conversation when the pointer rests on it, not when it sweeps past', async () => {
+    const sweep = hoverIntent(5);
+    sweep.onPointerEnter();
+    await vi.advanceTimersByTimeAsync(HOVER_INTENT_MS / 2);
+    sweep.onPointerLeave();
+    await vi.advanceTimersByTimeAsync(HOVER_INTENT_MS * 2);
+    expect(api.listMessages).not.toHaveBeenCalled();
+
+    const rest = hoverIntent(5);
+    rest.onPointerEnter();
+    rest.onPointerEnter(); // focus after the pointer: still one fetch
+    await vi.advanceTimersByTimeAsync(HOVER_INTENT_MS);
+    expect(api.listMessages).toHaveBeenCalledTimes(1);
+    expect(api.listMessages).toHaveBeenCalledWith(5);
+    // Held now: resting on it again asks for nothing.
+    rest.onPointerLeave();
+    rest.onPointerEnter();
+    await vi.advanceTimersByTimeAsync(HOVER_INTENT_MS);
+    expect(api.listMessages).toHaveBeenCalledTimes(1);
+  });
+});
