@@ -3,12 +3,12 @@
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useParams } from 'next/navigation';
 import { loadUser, type GuardResult } from '@/lib/session/guard';
+import { getStoredToken } from '@/lib/session/storage';
 import { navigate } from '@/lib/navigation';
 import { preloadConversations } from '@/lib/realtime/messaging-session';
 import { Spinner } from '@/components/ui/spinner';
 import { OfflineStart } from './offline-start';
 import { useT } from '@/lib/i18n';
-import { getStoredToken } from '@/lib/session/storage';
 
 /** Loads the user and, at the same time, the conversation list (the first thing the area shows). */
 function startLoading(navigate?: (path: string) => void): Promise<GuardResult> {
