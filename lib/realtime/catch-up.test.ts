@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Ack, MessagePayload, SyncPayload, SyncResult } from '@/lib/contract';
 import { message } from '@/lib/testing/fixtures';
-import { createCatchUp } from './catch-up';
+import { createCatchUp, FAR_BEHIND_ITEMS, FIRST_PAGE_LIMIT } from './catch-up';
 
 /** A server holding the account's messages with seqs 1..latest; answers pages of `pageSize`. */
 function server(latest: number, pageSize = 500) {
@@ -11,9 +11,10 @@ function server(latest: number, pageSize = 500) {
     sync: vi.fn(async (payload: SyncPayload): Promise<Ack<SyncResult>> => {
       fake.calls.push(payload);
       const seqs: number[] = [];
-      for (let seq = payload.after + 1; seq <= fake.latest && seqs.length <= pageSize; seq += 1) seqs.push(seq);
-      const page = seqs.slice(0, pageSize);
-      const hasMore = seqs.length > pageSize;
+      const size = Math.min(pageSize, payload.limit ?? pageSize);
+      for (let seq = payload.after + 1; seq <= fake.latest && seqs.length <= size; seq += 1) seqs.push(seq);
+      const page = seqs.slice(0, size);
+      const hasMore = seqs.length > size;
       return {
         data: {
           messages: page.map((seq) => message(seq)),
@@ -43,7 +44,13 @@ describe('catch-up by seq', () => {
     const catchUp = createCatchUp({ sync: fake.sync, isReady: () => true, apply });
     catchUp.begin(100);
     await vi.waitFor(() => expect(catchUp.cursor()).toBe(1_203));
-    expect(fake.calls.map((call) => call.after)).toEqual([100, 600, 1_100]);
+    // A small first page (it answers fast and says how far behind), then the largest pages.
+    expect(fake.calls.map((call) => [call.after, call.limit])).toEqual([
+      [100, FIRST_PAGE_LIMIT],
+      [200, undefined],
+      [700, undefined],
+      [1_200, undefined],
+    ]);
     expect(applied.map((m) => m.seq)).toEqual(Array.from({ length: 1_103 }, (_, i) => 101 + i));
     expect(catchUp.cursor()).toBe(1_203);
   });
@@ -61,8 +68,8 @@ describe('catch-up by seq', () => {
     });
     catchUp.begin(0);
     await vi.waitFor(() => expect(catchUp.cursor()).toBe(1_000));
-    // Applying page 1, the request for page 2 was out already; page 2 was the last.
-    expect(asked).toEqual([2, 2]);
+    // Applying each page, the request for the next one was out already; the third was the last.
+    expect(asked).toEqual([2, 3, 3]);
     expect(applied.map((m) => m.seq)).toEqual(Array.from({ length: 1_000 }, (_, i) => 1 + i));
   });
 
@@ -101,7 +108,7 @@ describe('catch-up by seq', () => {
     expect(fake.calls).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     await vi.waitFor(() => expect(onGapFilled).toHaveBeenCalledOnce());
-    expect(fake.calls).toEqual([{ after: 6 }]);
+    expect(fake.calls).toEqual([{ after: 6, limit: FIRST_PAGE_LIMIT }]);
     expect(applied.map((m) => m.seq)).toEqual([7, 8]);
     expect(catchUp.cursor()).toBe(8);
   });
@@ -146,5 +153,20 @@ describe('catch-up by seq', () => {
     catchUp.begin(7);
     expect(await catchUp.sync()).toBe(0);
     expect(catchUp.cursor()).toBe(7);
+  });
+
+  it('says it is far behind once, with the first page, only when more than a full page is missing', async () => {
+    for (const [missing, far] of [
+      [FAR_BEHIND_ITEMS + 1, 1],
+      [FAR_BEHIND_ITEMS, 0],
+      [FIRST_PAGE_LIMIT + 1, 0],
+    ] as const) {
+      const fake = server(100 + missing, 500);
+      const onFarBehind = vi.fn();
+      const catchUp = createCatchUp({ sync: fake.sync, isReady: () => true, apply, onFarBehind });
+      catchUp.begin(100);
+      await vi.waitFor(() => expect(catchUp.cursor()).toBe(100 + missing));
+      expect(onFarBehind, `${missing} missing`).toHaveBeenCalledTimes(far);
+    }
   });
 });

@@ -3,8 +3,15 @@
 // to which it holds every item, and asks the server (`sync`) for everything after it whenever it
 // may have missed something: on every (re)connect, and when a live item skips a seq (one was lost
 // on the way).
-import type { Ack, MessageChange, MessagePayload, SyncPayload, SyncResult } from '@/lib/contract';
+import { SYNC_PAGE_MAX, type Ack, type MessageChange, type MessagePayload, type SyncPayload, type SyncResult } from '@/lib/contract';
 
+/**
+ * The first page of a catch-up is small: it answers fast, and says how far behind the client is
+ * (its last_seq). The pages after it are the server's largest.
+ */
+export const FIRST_PAGE_LIMIT = 100;
+/** More missed than this (a full page) is far behind: see onFarBehind. */
+export const FAR_BEHIND_ITEMS = SYNC_PAGE_MAX;
 /** A refused sync is asked again after 1 s, then twice as long each time, up to 30 s. */
 const SYNC_RETRY_FIRST_MS = 1_000;
 const SYNC_RETRY_MAX_MS = 30_000;
@@ -18,8 +25,8 @@ export interface CatchUpOptions {
    */
   apply: (messages: MessagePayload[], changes: MessageChange[]) => void;
   /**
-   * A sync found more than one page missing (a long disconnection): called once, with the first
-   * page, before it is applied, so that what is on screen can jump to the newest at once.
+   * A sync found more than FAR_BEHIND_ITEMS missing (a long disconnection): called once, with the
+   * first page, before it is applied, so that what is on screen can jump to the newest at once.
    */
   onFarBehind?: () => void;
   /** A sync started by a gap (not by the caller) brought `received` > 0 items. */
@@ -87,7 +94,7 @@ export function createCatchUp({ sync, isReady, apply, onFarBehind, onGapFilled, 
     let received = 0;
     let after = cursor;
     let first = true;
-    let pending = sync({ after });
+    let pending = sync({ after, limit: FIRST_PAGE_LIMIT });
     for (;;) {
       const ack = await pending;
       if (stopped || cursor === null) return received;
@@ -98,8 +105,8 @@ export function createCatchUp({ sync, isReady, apply, onFarBehind, onGapFilled, 
         return received;
       }
       retries = 0;
-      const { messages, changes, through, has_more: hasMore } = ack.data;
-      if (first && hasMore) onFarBehind?.();
+      const { messages, changes, through, last_seq: lastSeq, has_more: hasMore } = ack.data;
+      if (first && hasMore && lastSeq - after > FAR_BEHIND_ITEMS) onFarBehind?.();
       first = false;
       const more = hasMore && through > after && isReady();
       if (more) {

@@ -15,6 +15,7 @@ import { account, conversation, ME, message, user } from '@/lib/testing/fixtures
 import { isMessagingSessionActive, onFollowed, startMessagingSession, stopMessagingSession } from './messaging-session';
 import { setNavigator } from '@/lib/navigation';
 import { useViewStore } from '@/lib/stores/view-store';
+import { FIRST_PAGE_LIMIT } from './catch-up';
 import { openConversation } from './read-marking';
 
 const api = vi.hoisted(() => ({
@@ -280,7 +281,7 @@ describe('messaging session', () => {
     socket.transportDrops();
     socket.managerReconnects(1);
     await vi.waitFor(() => expect(useThreadStore.getState().threads[2]?.messages.map((m) => m.id)).toContain(8));
-    expect(syncs).toEqual([{ after: 1 }]);
+    expect(syncs).toEqual([{ after: 1, limit: FIRST_PAGE_LIMIT }]);
     await vi.waitFor(() => expect(useConversationsStore.getState().conversations[0]?.last_message.id).toBe(8));
     // The open conversation had an unread message again: read at once.
     await vi.waitFor(() => expect(reads()).toEqual([{ user_id: 2 }, { user_id: 2 }]));
