@@ -43,7 +43,7 @@ export function buildTable(results: BenchResults): Row[] {
     const load = `${o.users} users, ${o.rate} msg/s, ${o.durationS} s${isOurs && (o.nodes ?? 1) > 1 ? `, ${o.nodes} nodes` : ''}`;
     add(label, 'load', `${load}; sent ${phase.sentRate}/s, delivered ${phase.deliveredRate}/s${phase.saturatedAtMs !== null ? `, SATURATED at ${phase.saturatedAtMs} ms` : ''}`, isOurs ? '2000 users, 1000 msg/s, 60 s' : '');
     const l = phase.latency;
-    add(label, 'send→receive p50 / p95 / p99 / max', `${ms(l.p50)} / ${ms(l.p95)} / ${ms(l.p99)} / ${ms(l.max)}`, isOurs ? 'p50 ≤ 5 ms, p99 ≤ 30 ms' : '', isOurs ? judge(atTargetLoad, num(l.p50) <= 5 && num(l.p99) <= 30) : '');
+    add(label, 'send→receive p50 / p95 / p99 / max', `${ms(l.p50)} / ${ms(l.p95)} / ${ms(l.p99)} / ${ms(l.max)}`, isOurs ? 'p50 ≤ 2 ms, p99 ≤ 10 ms' : '', isOurs ? judge(atTargetLoad, num(l.p50) <= 2 && num(l.p99) <= 10) : '');
     if (phase.latencyByRoute) {
       const { sameNode, crossNode } = phase.latencyByRoute;
       add(label, `p50 / p99 on one node / across nodes (${o.nodes} nodes)`, `${ms(sameNode.p50)} / ${ms(sameNode.p99)}; ${ms(crossNode.p50)} / ${ms(crossNode.p99)}`);
@@ -57,7 +57,7 @@ export function buildTable(results: BenchResults): Row[] {
   if (steady && floorSteady) {
     const p50 = ratio(steady.latency.p50, floorSteady.latency.p50);
     const p99 = ratio(steady.latency.p99, floorSteady.latency.p99);
-    add('delivery', 'ratio to floor: p50 / p99 / server CPU', `${x(p50)} / ${x(p99)} / ${x(ratio(steady.server.cpuPercent, floorSteady.server.cpuPercent))}`, 'p99 ≤ 2× floor', judge(atTargetLoad, p99 <= 2));
+    add('delivery', 'ratio to floor: p50 / p99 / server CPU', `${x(p50)} / ${x(p99)} / ${x(ratio(steady.server.cpuPercent, floorSteady.server.cpuPercent))}`, '', '');
   }
 
   const changesPhase = phaseOf(results.delivery, 'steady+changes');
@@ -85,12 +85,12 @@ export function buildTable(results: BenchResults): Row[] {
   const floorPeak = phaseOf(results.floor, 'peak');
   if (peak) {
     const peakApplies = o.peakRate >= 5000;
-    add('durable', 'peak load', `${o.peakRate} msg/s for ${o.peakDurationS} s${peak.saturatedAtMs !== null ? `: SATURATED at ${peak.saturatedAtMs} ms` : ''}`, '≥ 5000 msg/s');
+    add('durable', 'peak load', `${o.peakRate} msg/s for ${o.peakDurationS} s${peak.saturatedAtMs !== null ? `: SATURATED at ${peak.saturatedAtMs} ms` : ''}`, '5000 msg/s offered');
     add(
       'durable',
       'acked/s, delivered/s; p99 send→receive',
       `${peak.ackedRate} / ${peak.deliveredRate}; ${ms(peak.latency.p99)}`,
-      '≥ 5000/s, p99 ≤ 100 ms',
+      'every one acked, p99 ≤ 100 ms',
       judge(peakApplies, peak.saturatedAtMs === null && peak.ackedRate >= 0.98 * o.peakRate && num(peak.latency.p99) <= 100 && peak.unacked === 0),
     );
     add('durable', 'server CPU / loop p99 / generator CPU / lost / unacked', `${peak.server.cpuPercent}% / ${ms(peak.server.loopDelay.p99)} / ${peak.generatorCpuPercent}% / ${peak.lost} / ${peak.unacked}`);
@@ -105,7 +105,15 @@ export function buildTable(results: BenchResults): Row[] {
   const capacity = phaseOf(results.delivery, 'capacity');
   const floorCapacity = phaseOf(results.floor, 'capacity');
   if (capacity) {
-    add('durable', `capacity (closed loop, ${capacity.concurrency} in flight)`, `${capacity.ackedRate} acked/s; ack p50 ${ms(capacity.ack.p50)}, p99 ${ms(capacity.ack.p99)}; server CPU ${capacity.server.cpuPercent}%, generator CPU ${capacity.generatorCpuPercent}%`);
+    // Against the floor's closed loop in the same run (the floor's figure is often the generator's limit).
+    const share = floorCapacity ? capacity.ackedRate / floorCapacity.ackedRate : null;
+    add(
+      'durable',
+      `capacity (closed loop, ${capacity.concurrency} in flight)`,
+      `${capacity.ackedRate} acked/s${share === null ? '' : ` (${Math.round(share * 100)} % of the floor's)`}; ack p50 ${ms(capacity.ack.p50)}, p99 ${ms(capacity.ack.p99)}; server CPU ${capacity.server.cpuPercent}%, generator CPU ${capacity.generatorCpuPercent}%`,
+      '≥ 50 % of the floor',
+      share === null ? '' : judge(o.capacityConcurrency === 200, share >= 0.5),
+    );
   }
   if (floorCapacity) {
     add('floor', `capacity (closed loop, ${floorCapacity.concurrency} in flight)`, `${floorCapacity.ackedRate} acked/s; ack p99 ${ms(floorCapacity.ack.p99)}; server CPU ${floorCapacity.server.cpuPercent}%, generator CPU ${floorCapacity.generatorCpuPercent}%`);
