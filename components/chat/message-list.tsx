@@ -10,6 +10,7 @@ import { useT } from '@/lib/i18n';
 import { useLanguage } from '@/components/i18n/i18n-provider';
 import { ArrowDownIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
+import { followFor } from './follow-output';
 import { MessageItem } from './message-item';
 import { daysBetween, formatDay, parseTime } from './time-format';
 import { useNow } from './use-now';
@@ -27,12 +28,6 @@ const DEFAULT_ITEM_HEIGHT = 52;
 const SEEN_AFTER_MS = 400;
 /** How long a message a quote or a search result led to stays marked. */
 const HIGHLIGHT_MS = 2_500;
-/**
- * A batch that lands this soon after one the list followed is the same catch-up (sync pages come
- * tens of milliseconds apart): it is followed too, even though the list, still measuring the last
- * batch's messages, may not report itself at the bottom yet.
- */
-const FOLLOW_STREAK_MS = 1_000;
 /** Messages of one sender this close together form a group that shows one time. */
 export const GROUP_WINDOW_MS = 5 * 60_000;
 
@@ -165,33 +160,6 @@ function itemContent(index: number, message: ThreadMessage, context: ListContext
 
 const computeItemKey = (_index: number, message: ThreadMessage) => messageKey(message);
 const components = { Header: ListHeader, Footer: ListFooter };
-
-/**
- * Whether the list follows messages just added to its end, and how: one glides in; a batch (a
- * catch-up page of hundreds) jumps, or the next batch would land while the glide is still on its
- * way. Followed while the newest message is on screen, and through a catch-up's batches that come
- * one after another; the user's own new message always. Not for a window's newer pages (`paged`):
- * the reader scrolled toward them.
- */
-export function followFor({
-  isAtBottom,
-  added,
-  paged,
-  ownSending,
-  sinceFollowedMs,
-}: {
-  isAtBottom: boolean;
-  added: number;
-  paged: boolean;
-  ownSending: boolean;
-  sinceFollowedMs: number;
-}): false | 'auto' | 'smooth' {
-  if (paged) return false;
-  const glide = added > 1 ? 'auto' : 'smooth';
-  if (ownSending) return isAtBottom ? glide : 'auto';
-  if (isAtBottom) return glide;
-  return added > 1 && sinceFollowedMs < FOLLOW_STREAK_MS ? 'auto' : false;
-}
 
 /**
  * The thread, virtualised (only the messages in view are in the page, so 10,000 stay smooth):

@@ -1,6 +1,6 @@
 // A thread's messages as pure functions: pages arrive newest first, the UI shows them oldest
 // first, and the same message may arrive several times (page, live event, ack, retry).
-import type { MessagePayload } from '@/lib/contract';
+import type { MessagePayload, ThreadPage } from '@/lib/contract';
 
 export type MessageStatus = 'sending' | 'sent' | 'failed';
 
@@ -91,4 +91,24 @@ export function settleLocal(existing: readonly ThreadMessage[], key: string, sto
     existing.filter((message) => !(messageKey(message) === key && message.id === null)),
     [stored],
   );
+}
+
+/**
+ * A thread holds its stored messages without a hole: from its oldest held to the newest, older
+ * ones coming by paging (nextCursor). `messages` kept from `oldestId` on (and those not stored yet).
+ */
+export function fromOldest<T extends { id: number | null }>(messages: readonly T[], oldestId: number | undefined): readonly T[] {
+  return oldestId === undefined ? messages : messages.filter((message) => message.id === null || message.id >= oldestId);
+}
+
+/** The lowest id among stored messages; undefined when none is stored. */
+export function oldestStored(messages: readonly { id: number | null }[]): number | undefined {
+  let oldest: number | undefined;
+  for (const { id } of messages) if (id !== null && (oldest === undefined || id < oldest)) oldest = id;
+  return oldest;
+}
+
+/** A thread's newest page merged into what it held: what is older than the page goes when there is more history beyond it. */
+export function withNewestPage(held: readonly ThreadMessage[], page: ThreadPage): ThreadMessage[] {
+  return mergeMessages(page.next_cursor === null ? held : fromOldest(held, oldestStored(page.results)), page.results);
 }

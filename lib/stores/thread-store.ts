@@ -5,9 +5,9 @@
 import { create } from 'zustand';
 import { listMessages, listMessagesAround } from '@/lib/api/conversations';
 import { errorKind, userMessage, type ErrorKind } from '@/lib/api/user-message';
-import type { MessageChange, MessagePayload, ThreadPage } from '@/lib/contract';
+import type { MessageChange, MessagePayload } from '@/lib/contract';
 import { applyToThread } from './message-changes';
-import { appendLocal, mergeMessages, settleLocal, updateLocal, type ThreadMessage } from './thread-messages';
+import { appendLocal, fromOldest, mergeMessages, oldestStored, settleLocal, updateLocal, withNewestPage, type ThreadMessage } from './thread-messages';
 
 export type { ThreadMessage };
 export type ThreadStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -122,21 +122,6 @@ const unsentOf = (messages: readonly ThreadMessage[]) => messages.filter((messag
 /** Messages the server stored: their id, seq and version are set, as in a payload. */
 const storedOf = (messages: readonly ThreadMessage[]) => messages.filter((message) => message.id !== null) as MessagePayload[];
 
-/**
- * A thread holds its stored messages without a hole: from its oldest held to the newest, older
- * ones coming by paging (nextCursor). `messages` kept from `oldestId` on (and those not stored yet).
- */
-function fromOldest<T extends { id: number | null }>(messages: readonly T[], oldestId: number | undefined): readonly T[] {
-  return oldestId === undefined ? messages : messages.filter((message) => message.id === null || message.id >= oldestId);
-}
-const oldestStored = (messages: readonly { id: number | null }[]): number | undefined => {
-  let oldest: number | undefined;
-  for (const { id } of messages) if (id !== null && (oldest === undefined || id < oldest)) oldest = id;
-  return oldest;
-};
-/** The newest page merged into what was held: what is older than the page goes when there is more history beyond it. */
-const withNewestPage = (held: readonly ThreadMessage[], page: ThreadPage): ThreadMessage[] =>
-  mergeMessages(page.next_cursor === null ? held : fromOldest(held, oldestStored(page.results)), page.results);
 export const useThreadStore = create<ThreadsStore>()((set, get) => {
   // Bumped by reset, so answers to requests made before it are dropped.
   let generation = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { followFor } from './message-list';
+import { followFor } from './follow-output';
 
 const at = { isAtBottom: true, added: 1, paged: false, ownSending: false, sinceFollowedMs: Infinity };
 

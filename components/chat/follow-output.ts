@@ -1,0 +1,36 @@
+// Whether the thread's list follows messages added to its end (Virtuoso's followOutput), as a
+// pure rule: message-list.tsx feeds it what the list knows.
+
+/**
+ * A batch that lands this soon after one the list followed is the same catch-up (sync pages come
+ * tens of milliseconds apart): it is followed too, even though the list, still measuring the last
+ * batch's messages, may not report itself at the bottom yet.
+ */
+const FOLLOW_STREAK_MS = 1_000;
+
+/**
+ * Whether the list follows messages just added to its end, and how: one glides in; a batch (a
+ * catch-up page of hundreds) jumps, or the next batch would land while the glide is still on its
+ * way. Followed while the newest message is on screen, and through a catch-up's batches that come
+ * one after another; the user's own new message always. Not for a window's newer pages (`paged`):
+ * the reader scrolled toward them.
+ */
+export function followFor({
+  isAtBottom,
+  added,
+  paged,
+  ownSending,
+  sinceFollowedMs,
+}: {
+  isAtBottom: boolean;
+  added: number;
+  paged: boolean;
+  ownSending: boolean;
+  sinceFollowedMs: number;
+}): false | 'auto' | 'smooth' {
+  if (paged) return false;
+  const glide = added > 1 ? 'auto' : 'smooth';
+  if (ownSending) return isAtBottom ? glide : 'auto';
+  if (isAtBottom) return glide;
+  return added > 1 && sinceFollowedMs < FOLLOW_STREAK_MS ? 'auto' : false;
+}
