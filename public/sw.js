@@ -46,6 +46,29 @@ async function precacheShell() {
   await Promise.all([...assets].map((url) => cache.add(url).catch(() => undefined)));
 }
 
+/**
+ * Build files a page loaded before this worker controlled it (its language's texts, a chunk loaded
+ * at once): kept too, or the first offline start would miss them. Only this origin's /_next/static/.
+ */
+async function cacheLoaded(urls) {
+  const cache = await caches.open(SHELL_CACHE);
+  const wanted = urls
+    .map((url) => {
+      try {
+        return new URL(url, self.location.origin);
+      } catch {
+        return null;
+      }
+    })
+    .filter((url) => url && url.origin === self.location.origin && url.pathname.startsWith('/_next/static/'))
+    .slice(0, 200);
+  await Promise.all(
+    wanted.map(async (url) => {
+      if (!(await cache.match(url.pathname))) await cache.add(url.pathname).catch(() => undefined);
+    }),
+  );
+}
+
 function isCacheable(request, url) {
   if (request.method !== 'GET' || url.origin !== self.location.origin) return false;
   if (url.pathname.startsWith('/api/') || url.pathname === '/api' || url.pathname.startsWith('/socket.io/')) return false;
@@ -178,6 +201,7 @@ self.addEventListener('push', (event) => {
 self.addEventListener('message', (event) => {
   const data = event.data || {};
   if (data.type === 'visibility' && event.source) reportedVisible.set(event.source.id, Boolean(data.visible));
+  if (data.type === 'cache-assets' && Array.isArray(data.urls)) event.waitUntil(cacheLoaded(data.urls));
   if (data.type !== 'notify') return;
   event.waitUntil(
     show(data.content).then((shown) => {

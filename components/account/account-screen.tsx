@@ -48,7 +48,8 @@ export function AccountScreen({ marks }: Props) {
     setError(null);
     try {
       // The flow's errors, and the main area after it, need more than the sign-in screen's texts.
-      const [{ signIn }] = await Promise.all([loadSignIn(), loadAllTexts()]);
+      // A failure to load them leaves the sign-in screen's own (the area loads them again).
+      const [{ signIn }] = await Promise.all([loadSignIn(), loadAllTexts().catch(() => {})]);
       await signIn(method);
       router.replace('/main');
     } catch (failure) {

@@ -1,4 +1,4 @@
-import { memo, useMemo } from 'react';
+import { memo, useEffect, useMemo } from 'react';
 import type { Conversation } from '@/lib/contract';
 import { hoverIntent } from '@/lib/realtime/prefetch';
 import { useT } from '@/lib/i18n';
@@ -43,6 +43,7 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
   const preview = previewOf(conversation, me, t);
   // Resting on the row (pointer or keyboard focus) fetches its conversation's first page.
   const intent = useMemo(() => hoverIntent(user.id), [user.id]);
+  useEffect(() => intent.onPointerLeave, [intent]);
 
   return (
     <li>

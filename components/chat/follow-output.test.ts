@@ -21,6 +21,11 @@ describe('following new messages at the end of the thread', () => {
     expect(followFor({ ...at, isAtBottom: false, added: 500, sinceFollowedMs: 5_000 })).toBe(false);
   });
 
+  it('not for older pages put in front (nothing added at the end), even within a catch-up', () => {
+    expect(followFor({ ...at, added: 0 })).toBe(false);
+    expect(followFor({ ...at, isAtBottom: false, added: 0, sinceFollowedMs: 60 })).toBe(false);
+  });
+
   it('never for a window’s newer pages: the reader scrolled toward them', () => {
     expect(followFor({ ...at, paged: true })).toBe(false);
     expect(followFor({ ...at, paged: true, ownSending: true })).toBe(false);

@@ -13,7 +13,8 @@ const FOLLOW_STREAK_MS = 1_000;
  * catch-up page of hundreds) jumps, or the next batch would land while the glide is still on its
  * way. Followed while the newest message is on screen, and through a catch-up's batches that come
  * one after another; the user's own new message always. Not for a window's newer pages (`paged`):
- * the reader scrolled toward them.
+ * the reader scrolled toward them. `added` counts the messages after the previous last one only
+ * (older pages put in front add none).
  */
 export function followFor({
   isAtBottom,
@@ -28,7 +29,7 @@ export function followFor({
   ownSending: boolean;
   sinceFollowedMs: number;
 }): false | 'auto' | 'smooth' {
-  if (paged) return false;
+  if (paged || added === 0) return false;
   const glide = added > 1 ? 'auto' : 'smooth';
   if (ownSending) return isAtBottom ? glide : 'auto';
   if (isAtBottom) return glide;

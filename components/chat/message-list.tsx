@@ -255,13 +255,18 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
   // How many messages the latest change added (followFor).
   // Messages that came while a window was shown are its newer pages (live ones wait aside): the
   // reader scrolled toward them, or they fill a short window; the list stays where it is.
-  const [counted, setCounted] = useState({ length: messages.length, added: 0, detached, paged: false });
-  if (counted.length !== messages.length) {
-    setCounted({ length: messages.length, added: messages.length - counted.length, detached, paged: counted.detached });
-  } else if (counted.detached !== detached) setCounted({ ...counted, detached });
-  const grown = counted.length !== messages.length;
-  const added = grown ? messages.length - counted.length : counted.added;
+  // Counted at the end only: older pages put in front are not new messages to follow.
+  const lastKey = last ? messageKey(last) : null;
+  const [counted, setCounted] = useState({ length: messages.length, lastKey, added: 0, detached, paged: false });
+  const grown = counted.length !== messages.length || counted.lastKey !== lastKey;
+  const appended = () => {
+    const previousEnd = counted.lastKey === null ? -1 : messages.findIndex((message) => messageKey(message) === counted.lastKey);
+    return previousEnd === -1 ? Math.max(0, messages.length - counted.length) : messages.length - 1 - previousEnd;
+  };
+  const added = grown ? appended() : counted.added;
   const paged = grown ? counted.detached : counted.paged;
+  if (grown) setCounted({ length: messages.length, lastKey, added, detached, paged });
+  else if (counted.detached !== detached) setCounted({ ...counted, detached });
 
   const lastFollowed = useRef(-Infinity);
   const followOutput = useCallback(

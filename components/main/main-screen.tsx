@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import dynamic from 'next/dynamic';
 import { useParams } from 'next/navigation';
 import { parseConversationId, showConversation } from '@/lib/realtime/conversation-route';
@@ -45,6 +45,15 @@ function ThreadLoading() {
 const LazyThreadView = dynamic(() => loadThreadView().then((module) => module.ThreadView), { loading: ThreadLoading });
 
 /**
+ * The open conversation: the thread view itself once its code is in, else the lazy one. Chosen once
+ * for as long as it is open, since a change of component would remount it (an upload, the scroll).
+ */
+function OpenThread({ peerId }: { peerId: number }) {
+  const [ThreadView] = useState(() => loadedThreadView ?? LazyThreadView);
+  return <ThreadView peerId={peerId} />;
+}
+
+/**
  * The signed-in area: conversations (or search results) on the left, the open thread on the
  * right. The open conversation is the URL's (/main/<user id>); on a phone the list and the
  * thread are separate views, and Back returns from the thread to the list.
@@ -69,7 +78,8 @@ export function MainScreen() {
     const timer = setTimeout(preloadOtherLanguages, 3_000);
     return () => clearTimeout(timer);
   }, []);
-  useEffect(() => showConversation(peerId), [peerId]);
+  // Before paint: after Back or Forward, the receiver follows the address before anything shows.
+  useLayoutEffect(() => showConversation(peerId), [peerId]);
 
   let thread;
   if (route === null) {
@@ -81,8 +91,7 @@ export function MainScreen() {
   } else if (route === 'invalid') {
     thread = <ConversationNotFound />;
   } else {
-    const ThreadView = loadedThreadView ?? LazyThreadView;
-    thread = <ThreadView key={route} peerId={route} />;
+    thread = <OpenThread key={route} peerId={route} />;
   }
 
   return (

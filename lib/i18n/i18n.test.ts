@@ -46,6 +46,33 @@ describe('i18n', () => {
     expect(currentLanguage()).toBe('en');
   });
 
+  it('an overtaken start resolves only once the language shown instead has its texts', async () => {
+    vi.resetModules();
+    const frenchArrives = deferred<void>();
+    vi.doMock('./locales/fr', async () => {
+      await frenchArrives.promise;
+      return vi.importActual('./locales/fr');
+    });
+    try {
+      const fresh = await import('./i18n');
+      // The stored language starts loading; the user's saved one (another device chose it) overtakes it.
+      let started = false;
+      const starting = fresh.initI18n('es').then(() => {
+        started = true;
+      });
+      const following = fresh.applyLanguage('fr');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(started).toBe(false); // Spanish is in, but French is what will show
+      frenchArrives.resolve();
+      await starting;
+      expect(fresh.currentLanguage()).toBe('fr');
+      expect(fresh.i18n.t('settings.signOut')).toBe('Se déconnecter');
+      await following;
+    } finally {
+      vi.doUnmock('./locales/fr');
+    }
+  });
+
   it('starts in the stored locale and falls back to English', async () => {
     storeLocale('fr');
     await initI18n();

@@ -79,6 +79,7 @@ export function preloadLanguage(wanted: Language): void {
 
 // Loading a language takes a moment; only the most recent request may switch to its language.
 let latestRequest = 0;
+let latestApplying: Promise<void> = Promise.resolve();
 
 export interface LanguageOptions {
   /** Also store it in `locale`. */
@@ -90,11 +91,20 @@ export interface LanguageOptions {
   signInOnly?: boolean;
 }
 
-/** Shows `wanted`, once its texts are in. */
-export async function applyLanguage(wanted: Language, { persist = false, signInOnly = false }: LanguageOptions = {}): Promise<void> {
+/**
+ * Shows `wanted`, once its texts are in. Overtaken by a later request, it resolves with that one:
+ * once the language shown then has its texts (what waits for it renders after it).
+ */
+export function applyLanguage(wanted: Language, options: LanguageOptions = {}): Promise<void> {
   const request = ++latestRequest;
+  const applying = show(request, wanted, options);
+  latestApplying = applying;
+  return applying;
+}
+
+async function show(request: number, wanted: Language, { persist = false, signInOnly = false }: LanguageOptions): Promise<void> {
   const loaded = signInOnly && wanted === 'en' ? false : await ensureLoaded(wanted);
-  if (request !== latestRequest) return;
+  if (request !== latestRequest) return latestApplying;
   if (language !== wanted || loaded) {
     language = wanted;
     currentT = makeT(wanted);

@@ -25,7 +25,15 @@ function permissionNow(): NotificationPermissionState {
 let registration: Promise<ServiceWorkerRegistration> | null = null;
 export function registerServiceWorker(): Promise<ServiceWorkerRegistration> | null {
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return null;
-  registration ??= navigator.serviceWorker.register(SERVICE_WORKER_URL, { scope: '/' }).then(() => navigator.serviceWorker.ready);
+  registration ??= navigator.serviceWorker
+    .register(SERVICE_WORKER_URL, { scope: '/' })
+    .then(() => navigator.serviceWorker.ready)
+    .then((ready) => {
+      // What this page loaded before the worker was there (its texts, chunks loaded at once), for offline starts.
+      const loaded = performance.getEntriesByType('resource').map((entry) => entry.name);
+      ready.active?.postMessage({ type: 'cache-assets', urls: loaded.filter((url) => url.includes('/_next/static/')) });
+      return ready;
+    });
   return registration;
 }
 

@@ -55,9 +55,13 @@ const MESSAGE_PARAM = 'message';
 
 /** The header's back button (phone): to the list, as the browser's Back would. */
 export function closeConversation(): void {
+  // Back in history when the list this app pushed from is the entry before, and only from the
+  // conversation's own address: the thread shows before its address has changed (the route waits
+  // for the server), and Back from /main itself would leave the app. Read before showConversation
+  // forgets it.
+  const backToList = openedFromHere && typeof window !== 'undefined' && window.location.pathname !== MAIN_PATH;
   showConversation(null);
-  if (openedFromHere && typeof window !== 'undefined') {
-    openedFromHere = false;
+  if (backToList) {
     window.history.back();
     return;
   }

@@ -227,7 +227,8 @@ function applySynced(me: number, messages: MessagePayload[], changes: MessageCha
  */
 function restartOpenThread(): void {
   const receiver = useSessionStore.getState().receiver;
-  if (receiver !== null && useViewStore.getState().seesLatest) void useThreadStore.getState().restartAtNewest(receiver);
+  const following = () => useSessionStore.getState().receiver === receiver && useViewStore.getState().seesLatest;
+  if (receiver !== null && following()) void useThreadStore.getState().restartAtNewest(receiver, following);
 }
 
 /** Stops the session now (sign-out stops it by itself). */

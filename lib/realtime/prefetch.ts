@@ -59,7 +59,10 @@ export function prefetchWhenListReady(loadThreadCode: () => void): () => void {
   };
 }
 
-/** Pointer handlers for a row: resting on it for HOVER_INTENT_MS prefetches its conversation. */
+/**
+ * Pointer handlers for a row: resting on it for HOVER_INTENT_MS prefetches its conversation
+ * (onPointerLeave also cancels it when the row goes away).
+ */
 export function hoverIntent(peerId: number): { onPointerEnter: () => void; onPointerLeave: () => void } {
   let timer: ReturnType<typeof setTimeout> | null = null;
   return {

@@ -75,9 +75,10 @@ export interface ThreadsActions {
   /**
    * Far behind after a long disconnection: the thread shows its newest page at once, in place of
    * what it held, rather than after every missed message has been caught up one page after
-   * another; older ones come by scrolling up. What it showed stays until that page is in.
+   * another; older ones come by scrolling up. What it showed stays until that page is in, and
+   * stays for good if `stillWanted` then says no (the reader scrolled away meanwhile).
    */
-  restartAtNewest: (peerId: number) => Promise<void>;
+  restartAtNewest: (peerId: number, stillWanted?: () => boolean) => Promise<void>;
   /** A message of the user's not stored yet, shown at the end of its thread. */
   addLocal: (message: ThreadMessage) => void;
   /** Changes the status (and error) of a message not stored yet, by its message key. */
@@ -127,6 +128,8 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
   let generation = 0;
   // Numbers focus requests, so asking for the same message twice still counts.
   let focusNonce = 0;
+  // Numbers each thread's restarts (restartAtNewest), so only the latest one's page is shown.
+  const restarts = new Map<number, number>();
   // Windows being loaded, by conversation and message: a second request for the same one (Enter
   // pressed twice on a quote) waits for the first instead of replacing the window again.
   const windowsLoading = new Map<string, Promise<boolean>>();
@@ -166,7 +169,7 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     update(peerId, () => (older ? { loadingOlder: true, error: null, errorKind: null } : { status: 'loading', error: null, errorKind: null }));
     try {
       const page = await (older ? listMessages(peerId, cursor) : listMessages(peerId));
-      if (started !== generation) return;
+      if (started !== generation || movedOn(peerId, cursor)) return;
       update(peerId, (current) =>
         // The newest page answered after a window around a message was shown: it waits beyond the window.
         !older && detached(current)
@@ -178,11 +181,18 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
             },
       );
     } catch (error) {
-      if (started !== generation) return;
+      if (started !== generation || movedOn(peerId, cursor)) return;
       const failure = { error: userMessage(error), errorKind: errorKind(error) };
       update(peerId, () => (older ? { loadingOlder: false, ...failure } : { status: 'error', ...failure }));
     }
   }
+
+  /**
+   * An older page asked for with `cursor` answers after the thread's messages were replaced (a
+   * restart at the newest, a window, a jump to the latest): it no longer joins them, and merging it
+   * would leave a hole.
+   */
+  const movedOn = (peerId: number, cursor: string | null) => cursor !== null && thread(peerId).nextCursor !== cursor;
 
   /** The window around `messageId` in place of the thread's messages (showMessage). */
   async function loadWindow(peerId: number, messageId: number, focus: () => Pick<Thread, 'focus'>): Promise<boolean> {
@@ -343,19 +353,24 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
       await loadPage(peerId, null);
     },
 
-    async restartAtNewest(peerId) {
+    async restartAtNewest(peerId, stillWanted = () => true) {
       const held = get().threads[peerId];
       if (!held || held.status !== 'ready' || detached(held)) return;
       const started = generation;
+      const request = (restarts.get(peerId) ?? 0) + 1;
+      restarts.set(peerId, request);
       try {
         const page = await listMessages(peerId);
-        if (started !== generation) return;
+        // A later restart overtook this one, or the reader scrolled away meanwhile: the catch-up fills the thread.
+        if (started !== generation || restarts.get(peerId) !== request || !stillWanted()) return;
         update(peerId, (current) =>
           detached(current)
             ? {}
             : {
                 messages: withSeen(current, withNewestPage(current.messages, page)),
                 nextCursor: page.next_cursor,
+                // An older page on its way belonged to what was replaced (movedOn drops it).
+                loadingOlder: false,
                 view: current.view + 1,
                 focus: { id: 'latest', nonce: (focusNonce += 1) },
               },

@@ -199,6 +199,29 @@ describe('thread store: held messages have no hole', () => {
     expect(thread()).toMatchObject({ nextCursor: 'older-than-1001', status: 'ready', view: 1, focus: { id: 'latest' } });
   });
 
+  it('an older page that answers after a restart is dropped, as is a restart overtaken by a later one or no longer wanted', async () => {
+    api.listMessages.mockResolvedValueOnce(page(100, 120, 'older-than-100'));
+    await threads().loadThread(2);
+    const older = deferred<ThreadPage>();
+    api.listMessages.mockReturnValueOnce(older.promise);
+    const loadingOlder = threads().loadOlder(2);
+    const first = deferred<ThreadPage>();
+    const second = deferred<ThreadPage>();
+    api.listMessages.mockReturnValueOnce(first.promise).mockReturnValueOnce(second.promise);
+    const restarting = [threads().restartAtNewest(2), threads().restartAtNewest(2)];
+    second.resolve(page(2001, 2050, 'older-than-2001'));
+    first.resolve(page(1001, 1050, 'older-than-1001'));
+    await Promise.all(restarting);
+    older.resolve(page(80, 99, 'older-than-80'));
+    await loadingOlder;
+    expect(shown()).toEqual(ids(2001, 2050));
+    expect(thread()).toMatchObject({ nextCursor: 'older-than-2001', loadingOlder: false, view: 1 });
+
+    api.listMessages.mockResolvedValueOnce(page(3001, 3050, 'older-than-3001'));
+    await threads().restartAtNewest(2, () => false);
+    expect(shown()).toEqual(ids(2001, 2050));
+  });
+
   it('a thread not held, or showing a window, is not restarted', async () => {
     await threads().restartAtNewest(2);
     expect(api.listMessages).not.toHaveBeenCalled();
