@@ -104,6 +104,24 @@ test.describe('desktop notifications', { tag: LOCAL_ONLY }, () => {
     await bob.main.expectSignedInAs(bob.person.name);
     await expect(prompt).toBeHidden();
   });
+
+  test('the service worker keeps every build file the page loaded before it took control (an offline start needs them all)', async ({ bob }) => {
+    await workerActive(bob.page);
+    // The language's texts and the code loaded at once came before the first worker was there.
+    const loaded = await bob.page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => new URL(entry.name))
+        .filter((url) => url.origin === location.origin && url.pathname.startsWith('/_next/static/'))
+        .map((url) => url.pathname),
+    );
+    expect(loaded.length).toBeGreaterThan(0);
+    await expect
+      .poll(() => bob.page.evaluate(async (paths) => (await Promise.all(paths.map((path) => caches.match(path)))).filter((hit) => !hit).length, loaded), {
+        timeout: 15_000,
+      })
+      .toBe(0);
+  });
 });
 
 test.describe('Web Push', { tag: LOCAL_ONLY }, () => {

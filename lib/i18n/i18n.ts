@@ -105,11 +105,7 @@ export function applyLanguage(wanted: Language, options: LanguageOptions = {}): 
 async function show(request: number, wanted: Language, { persist = false, signInOnly = false }: LanguageOptions): Promise<void> {
   const loaded = signInOnly && wanted === 'en' ? false : await ensureLoaded(wanted);
   if (request !== latestRequest) return latestApplying;
-  if (language !== wanted || loaded) {
-    language = wanted;
-    currentT = makeT(wanted);
-    for (const listener of [...listeners]) listener();
-  }
+  if (language !== wanted || loaded) showTexts(wanted);
   if (persist) storeLocale(wanted);
   if (typeof document !== 'undefined') document.documentElement.lang = wanted;
 }
@@ -130,10 +126,14 @@ export async function initI18n(locale: string | null = getStoredLocale(), { sign
  */
 export async function loadAllTexts(): Promise<void> {
   const shown = language;
-  if ((await ensureLoaded(shown)) && language === shown) {
-    currentT = makeT(shown);
-    for (const listener of [...listeners]) listener();
-  }
+  if ((await ensureLoaded(shown)) && language === shown) showTexts(shown);
+}
+
+/** `wanted` and its texts as they are now, with a new t: what is on screen renders again. */
+function showTexts(wanted: Language): void {
+  language = wanted;
+  currentT = makeT(wanted);
+  for (const listener of [...listeners]) listener();
 }
 
 export function currentLanguage(): Language {

@@ -4,55 +4,14 @@
 // (lib/realtime/outbox-sender.ts), which reports here.
 import { create } from 'zustand';
 import { listMessages, listMessagesAround } from '@/lib/api/conversations';
-import { errorKind, userMessage, type ErrorKind } from '@/lib/api/user-message';
+import { errorKind, userMessage } from '@/lib/api/user-message';
 import type { MessageChange, MessagePayload } from '@/lib/contract';
 import { applyToThread } from './message-changes';
+import { detached, emptyThread, storedOf, unsentOf, type Thread } from './thread-model';
 import { appendLocal, fromOldest, mergeMessages, oldestStored, settleLocal, updateLocal, withNewestPage, type ThreadMessage } from './thread-messages';
 
 export type { ThreadMessage };
-export type ThreadStatus = 'idle' | 'loading' | 'ready' | 'error';
-
-export interface Thread {
-  /** Oldest first; messages not stored yet come last. */
-  messages: ThreadMessage[];
-  /** Cursor of the next older page; null when the beginning is reached. */
-  nextCursor: string | null;
-  /** 'idle': history not loaded (only messages sent or received since). */
-  status: ThreadStatus;
-  loadingOlder: boolean;
-  /**
-   * Cursor of the next newer page while the thread shows a window away from the newest messages
-   * (opened around a message); null when it reaches the newest, as usual.
-   */
-  newerCursor: string | null;
-  loadingNewer: boolean;
-  /**
-   * While a window is shown: the newest messages held before it and those that arrived since,
-   * kept aside (showing them after the window would hide the gap) until the window's newer
-   * pages reach them.
-   */
-  tail: ThreadMessage[];
-  /**
-   * Counts the times the messages were replaced rather than extended (a window around a message
-   * took the place of what was shown): the list starts over on each, at the focused message.
-   */
-  view: number;
-  /**
-   * The message to bring into view and highlight, or 'latest' for the newest (after leaving a
-   * window, where the list would otherwise open at the first unread); `nonce` changes with every request.
-   */
-  focus: { id: number | 'latest'; nonce: number } | null;
-  /**
-   * The newest read receipt heard (the peer read the user's messages up to its message_id). Kept
-   * to apply again to the user's messages stored after it arrived: a receipt can overtake the
-   * ack of a message it covers, whose payload then says read_at null.
-   */
-  seen: Extract<MessageChange, { kind: 'seen' }> | null;
-  /** What went wrong with the last load, as a sentence for the reader; null when nothing did. */
-  error: string | null;
-  errorKind: ErrorKind | null;
-}
-
+export type { Thread, ThreadStatus } from './thread-model';
 export interface ThreadsState {
   threads: Record<number, Thread>;
 }
@@ -101,27 +60,6 @@ export interface ThreadsActions {
 }
 
 export type ThreadsStore = ThreadsState & ThreadsActions;
-
-const emptyThread: Thread = {
-  messages: [],
-  nextCursor: null,
-  status: 'idle',
-  loadingOlder: false,
-  newerCursor: null,
-  loadingNewer: false,
-  tail: [],
-  view: 0,
-  focus: null,
-  seen: null,
-  error: null,
-  errorKind: null,
-};
-
-/** A window away from the newest messages is shown: live messages wait in `tail`. */
-const detached = (thread: Thread) => thread.newerCursor !== null;
-const unsentOf = (messages: readonly ThreadMessage[]) => messages.filter((message) => message.id === null);
-/** Messages the server stored: their id, seq and version are set, as in a payload. */
-const storedOf = (messages: readonly ThreadMessage[]) => messages.filter((message) => message.id !== null) as MessagePayload[];
 
 export const useThreadStore = create<ThreadsStore>()((set, get) => {
   // Bumped by reset, so answers to requests made before it are dropped.
