@@ -4,7 +4,7 @@ import { test, expect, newPerson } from './fixtures';
 import { ThreadPage } from './pages/thread-page';
 import { PHONE, signedIn, userIdOf } from './support/people';
 import { png } from '../testing/png';
-import { goOffline } from './support/network';
+import { goOffline, slowPages } from './support/network';
 
 test.describe.configure({ timeout: 120_000 });
 
@@ -45,6 +45,8 @@ test('on a phone, Back returns from a conversation to the list, not out of the a
   await bob.openFromSearch(aliceName.name);
   await bob.send('Hi on your phone');
 
+  // Back at once, on a slow connection: the conversation's history entry does not wait for the server.
+  await slowPages(alice.page, 2_000);
   await alice.openConversation(bobName.name);
   await expect(alice.conversations).toBeHidden();
   await alice.page.goBack();

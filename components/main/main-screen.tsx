@@ -2,8 +2,8 @@
 
 import { useEffect, useLayoutEffect, useState } from 'react';
 import dynamic from 'next/dynamic';
-import { useParams } from 'next/navigation';
-import { parseConversationId, showConversation } from '@/lib/realtime/conversation-route';
+import { usePathname } from 'next/navigation';
+import { conversationSegment, parseConversationId, showConversation } from '@/lib/realtime/conversation-route';
 import { prefetchWhenListReady } from '@/lib/realtime/prefetch';
 import { syncUnreadTitle } from '@/lib/realtime/unread-title';
 import { preloadOtherLanguages } from '@/lib/i18n/user-language';
@@ -60,15 +60,16 @@ function OpenThread({ peerId }: { peerId: number }) {
  */
 export function MainScreen() {
   const t = useT();
-  const { peerId: segment } = useParams<{ peerId?: string }>();
+  const segment = conversationSegment(usePathname());
   const me = useSessionStore((state) => state.user?.id ?? null);
   const receiver = useSessionStore((state) => state.receiver);
   const parsed = parseConversationId(segment);
   // Oneself is no conversation either (the server refuses it).
   const named = parsed === me ? 'invalid' : parsed;
   const peerId = typeof named === 'number' ? named : null;
-  // The conversation just opened shows at once; the address follows it (a route change waits for
-  // the server), and the receiver follows the address (Back, Forward, a reload).
+  // The conversation just opened shows at once, in the same render as its selection (the router
+  // reports the new address in a render of its own); the receiver follows the address (Back,
+  // Forward, a reload).
   const route = receiver !== null && receiver !== me ? receiver : named;
 
   useEffect(() => syncUnreadTitle(), []);

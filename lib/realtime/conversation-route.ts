@@ -1,7 +1,10 @@
 // The open conversation lives in the URL: /main/<user id>. Opening one adds a history entry, so
 // a reload shows it again and Back (a phone's own, or the header's) returns to the list. The
 // receiver value follows the URL (showConversation, called by the main screen when it changes).
-import { navigate } from '@/lib/navigation';
+//
+// The address changes through the browser's own history, which Next's router follows (usePathname
+// and Back / Forward): /main and /main/<id> render the same layout, so a route change would only
+// wait for the server, and until it committed the history had no entry to go Back to.
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useViewStore } from '@/lib/stores/view-store';
@@ -10,6 +13,11 @@ export const MAIN_PATH = '/main';
 
 export function conversationPath(peerId: number): string {
   return `${MAIN_PATH}/${peerId}`;
+}
+
+/** The segment after /main/ in a path, if it names one. */
+export function conversationSegment(pathname: string | null): string | undefined {
+  return pathname ? /^\/main\/([^/]+)\/?$/.exec(pathname)?.[1] : undefined;
 }
 
 /** What /main/<segment> names: a user id, or 'invalid' for anything that cannot be one. */
@@ -28,8 +36,7 @@ let openedFromHere = false;
 export function openConversation(peerId: number): void {
   showConversation(peerId);
   if (typeof window === 'undefined' || window.location.pathname === conversationPath(peerId)) return;
-  openedFromHere = window.location.pathname === MAIN_PATH;
-  navigate(conversationPath(peerId), { push: true });
+  pushAddress(conversationPath(peerId));
 }
 
 /**
@@ -40,8 +47,12 @@ export function openMessage(peerId: number, messageId: number): void {
   showConversation(peerId);
   void useThreadStore.getState().showMessage(peerId, messageId);
   if (typeof window === 'undefined') return;
+  pushAddress(`${conversationPath(peerId)}?${MESSAGE_PARAM}=${messageId}`);
+}
+
+function pushAddress(path: string): void {
   openedFromHere = window.location.pathname === MAIN_PATH;
-  navigate(`${conversationPath(peerId)}?${MESSAGE_PARAM}=${messageId}`, { push: true });
+  window.history.pushState(null, '', path);
 }
 
 /** The message a conversation's URL asks to show (`?message=`), if any. */
@@ -55,17 +66,13 @@ const MESSAGE_PARAM = 'message';
 
 /** The header's back button (phone): to the list, as the browser's Back would. */
 export function closeConversation(): void {
-  // Back in history when the list this app pushed from is the entry before, and only from the
-  // conversation's own address: the thread shows before its address has changed (the route waits
-  // for the server), and Back from /main itself would leave the app. Read before showConversation
-  // forgets it.
-  const backToList = openedFromHere && typeof window !== 'undefined' && window.location.pathname !== MAIN_PATH;
+  // Back in history when the list this app pushed from is the entry before (read before
+  // showConversation forgets it); otherwise (a reload, a link) the list replaces the conversation.
+  const backToList = openedFromHere;
   showConversation(null);
-  if (backToList) {
-    window.history.back();
-    return;
-  }
-  navigate(MAIN_PATH);
+  if (typeof window === 'undefined') return;
+  if (backToList) window.history.back();
+  else if (window.location.pathname !== MAIN_PATH) window.history.replaceState(null, '', MAIN_PATH);
 }
 
 /** The URL names `peerId` (null: the list): the receiver value follows, its thread loads. */

@@ -57,12 +57,10 @@ async function start(rows: Conversation[] = [conversation(2, message(1), 2)]): P
 }
 
 describe('messaging session', () => {
-  let navigate: ReturnType<typeof vi.fn<(path: string, options?: { push?: boolean }) => void>>;
-
   beforeEach(() => {
     resetFakeSocketService();
-    navigate = vi.fn<(path: string, options?: { push?: boolean }) => void>();
-    setNavigator(navigate);
+    setNavigator(vi.fn());
+    window.history.replaceState(null, '', '/main');
     api.listConversations.mockReset();
     api.listMessages.mockReset();
     api.listMessages.mockResolvedValue({ results: [message(1)], next_cursor: null });
@@ -139,7 +137,7 @@ describe('messaging session', () => {
     await start();
     openConversation(2);
     await settle();
-    expect(navigate).toHaveBeenCalledWith('/main/2', { push: true });
+    expect(window.location.pathname).toBe('/main/2');
     expect(useSessionStore.getState().receiver).toBe(2);
     expect(reads()).toEqual([]);
     expect(unreadFrom(2)).toBe(2);

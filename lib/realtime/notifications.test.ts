@@ -10,7 +10,7 @@ import { setNavigator } from '@/lib/navigation';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
 import { defaultAck, type FakeSocket } from '@/lib/socket/testing/fake-socket';
 import { useNotificationStore } from '@/lib/stores/notification-store';
-import { publishUser } from '@/lib/stores/session-store';
+import { publishUser, useSessionStore } from '@/lib/stores/session-store';
 import { settle } from '@/lib/testing/deferred';
 import { account, conversation, ME, message, user } from '@/lib/testing/fixtures';
 import { startMessagingSession, stopMessagingSession } from './messaging-session';
@@ -159,10 +159,10 @@ describe('notifications in the messaging session', () => {
   });
 
   it('a click on a notification opens its conversation', async () => {
-    const navigate = vi.fn();
-    setNavigator(navigate);
+    window.history.replaceState(null, '', '/main');
     await start([conversation(2, message(1), 0)]);
     workers.dispatchEvent(new MessageEvent('message', { data: { type: 'open-conversation', peer_id: 2 } }));
-    expect(navigate).toHaveBeenCalledWith('/main/2', { push: true });
+    expect(window.location.pathname).toBe('/main/2');
+    expect(useSessionStore.getState().receiver).toBe(2);
   });
 });
