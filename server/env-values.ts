@@ -21,27 +21,45 @@ export const days = (fallbackMs: number) =>
       .default(fallbackMs),
   );
 
-const SECONDS_PER: Record<string, number> = { s: 1, m: 60, h: 3600 };
-const RATE_LIMIT_SHAPE = /^(\d+(?:\.\d+)?)\/([smh])\s*,\s*burst\s*=\s*(\d+)$/;
-const RATE_LIMIT_FORMAT = 'must be "<count>/<s|m|h>,burst=<n>" with count > 0 and n >= 1 (e.g. 5/s,burst=50), or off';
-
-/** "<count>/<s|m|h>,burst=<n>" (e.g. "5/s,burst=50"), or "off"; unset: the default. */
-export const rateLimit = (fallback: RateLimit) =>
+/**
+ * A variable's text, trimmed, read by `parse`; unset: `fallback`. `parse` answers undefined for
+ * text of the wrong shape, which stops the start with `expected` ("must be ...").
+ */
+const parsedText = <T>(fallback: T, expected: string, parse: (text: string) => T | undefined) =>
   z.preprocess(
     blankToUndefined,
     z
       .string()
       .trim()
       .optional()
-      .transform((value, ctx): RateLimit | null => {
+      .transform((value, ctx): T => {
         if (value === undefined) return fallback;
-        if (value.toLowerCase() === 'off') return null;
-        const [, count, unit = 's', burst] = RATE_LIMIT_SHAPE.exec(value) ?? [];
-        const limit = { perSecond: Number(count) / (SECONDS_PER[unit] ?? 1), burst: Number(burst) };
-        if (limit.perSecond > 0 && limit.burst >= 1) return limit;
-        ctx.addIssue({ code: 'custom', message: RATE_LIMIT_FORMAT });
+        const parsed = parse(value);
+        if (parsed !== undefined) return parsed;
+        ctx.addIssue({ code: 'custom', message: expected });
         return z.NEVER;
       }),
+  );
+
+/** "off" (any case) turns the setting off (null); any other text is read by `parse`. */
+const orOff =
+  <T>(parse: (text: string) => T | undefined) =>
+  (text: string): T | null | undefined =>
+    text.toLowerCase() === 'off' ? null : parse(text);
+
+const SECONDS_PER: Record<string, number> = { s: 1, m: 60, h: 3600 };
+const RATE_LIMIT_SHAPE = /^(\d+(?:\.\d+)?)\/([smh])\s*,\s*burst\s*=\s*(\d+)$/;
+
+/** "<count>/<s|m|h>,burst=<n>" (e.g. "5/s,burst=50"), or "off"; unset: the default. */
+export const rateLimit = (fallback: RateLimit) =>
+  parsedText<RateLimit | null>(
+    fallback,
+    'must be "<count>/<s|m|h>,burst=<n>" with count > 0 and n >= 1 (e.g. 5/s,burst=50), or off',
+    orOff((text) => {
+      const [, count, unit = 's', burst] = RATE_LIMIT_SHAPE.exec(text) ?? [];
+      const limit = { perSecond: Number(count) / (SECONDS_PER[unit] ?? 1), burst: Number(burst) };
+      return limit.perSecond > 0 && limit.burst >= 1 ? limit : undefined;
+    }),
   );
 
 const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4 };
@@ -49,43 +67,26 @@ const BYTES_SHAPE = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i;
 
 /** A size: bytes, or with KiB / MiB / GiB / TiB ("2GiB", "500 MiB"); "off": no limit (null). */
 export const byteSize = (fallback: number) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .trim()
-      .optional()
-      .transform((value, ctx): number | null => {
-        if (value === undefined) return fallback;
-        if (value.toLowerCase() === 'off') return null;
-        const [, count, unit = ''] = BYTES_SHAPE.exec(value) ?? [];
-        const factor = BYTE_UNITS[unit.toLowerCase()];
-        const bytes = factor === undefined ? NaN : Math.floor(Number(count) * factor);
-        if (bytes >= 1 && Number.isSafeInteger(bytes)) return bytes;
-        ctx.addIssue({ code: 'custom', message: 'must be a size like 2GiB, 500MiB or 1048576 (bytes), or off' });
-        return z.NEVER;
-      }),
+  parsedText<number | null>(
+    fallback,
+    'must be a size like 2GiB, 500MiB or 1048576 (bytes), or off',
+    orOff((text) => {
+      const [, count, unit = ''] = BYTES_SHAPE.exec(text) ?? [];
+      const factor = BYTE_UNITS[unit.toLowerCase()];
+      const bytes = factor === undefined ? NaN : Math.floor(Number(count) * factor);
+      return bytes >= 1 && Number.isSafeInteger(bytes) ? bytes : undefined;
+    }),
   );
 
 const DURATION_UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** A duration: "<n><s|m|h|d>" ("24h", "90m"), in milliseconds. */
 export const duration = (fallback: number) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .trim()
-      .optional()
-      .transform((value, ctx): number => {
-        if (value === undefined) return fallback;
-        const [, count, unit = ''] = /^(\d+(?:\.\d+)?)\s*([smhd])$/.exec(value) ?? [];
-        const ms = Math.round(Number(count) * (DURATION_UNITS[unit] ?? NaN));
-        if (ms >= 1_000) return ms;
-        ctx.addIssue({ code: 'custom', message: 'must be a duration of at least 1 s like 24h, 90m or 30s' });
-        return z.NEVER;
-      }),
-  );
+  parsedText(fallback, 'must be a duration of at least 1 s like 24h, 90m or 30s', (text) => {
+    const [, count, unit = ''] = /^(\d+(?:\.\d+)?)\s*([smhd])$/.exec(text) ?? [];
+    const ms = Math.round(Number(count) * (DURATION_UNITS[unit] ?? NaN));
+    return ms >= 1_000 ? ms : undefined;
+  });
 
 /** Comma-separated origins, each exactly http(s)://host[:port]; unset: null (same origin only). */
 export const originList = z.preprocess(
