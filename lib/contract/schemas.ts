@@ -56,7 +56,7 @@ export type AuthorizeRequest = z.infer<typeof authorizeRequestSchema>;
 
 const userId = z.number().int().positive().max(2_147_483_647);
 const messageId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-// Upload ids are base64url (server/db/schema.ts).
+// Upload ids are base64url (server/db/tables/people.ts).
 const uploadId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not an upload id.');
 
 /** Socket `send`. Text may be empty only when a file is attached. */

@@ -1,4 +1,4 @@
-// Conversation rows have no foreign keys (schema.ts says why): the message batch is what keeps
+// Conversation rows have no foreign keys (server/db/tables/messages.ts says why): the message batch is what keeps
 // them pointing at real users and at their pair's newest message. These tests hold it to that,
 // through refusals, blocks and account deletion, including a deletion racing a batch.
 import { sql } from 'drizzle-orm';

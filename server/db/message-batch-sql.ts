@@ -107,8 +107,9 @@ const ATTACH = `
  * their newest message, the recipient's counting the new ones unread: one row per (user, peer)
  * (ON CONFLICT may touch a row only once), in key order. SET expressions read the row as it was,
  * so last_message_at is judged against the old id. Conversation rows have no foreign keys (the
- * users are locked, the message is inserted right here: schema.ts says why). Uploads carried for
- * the first time are marked attached, which takes them out of the sweeper's reach.
+ * users are locked, the message is inserted right here: server/db/tables/messages.ts says why).
+ * Uploads carried for the first time are marked attached, which takes them out of the sweeper's
+ * reach.
  */
 export const writeBatch = (fresh: readonly FreshRow[], lastSeqs: ReadonlyMap<number, number>): Statement =>
   execute(

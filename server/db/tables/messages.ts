@@ -1,0 +1,181 @@
+// Messages, the conversation rows that summarise them for each side, and what happens to a message
+// after it is sent (reactions, delete for me, the per-account stream's changes).
+import { sql } from 'drizzle-orm';
+import type { Reaction } from '../../../lib/contract/messaging';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { createdAt, createdAtMs, tsvector } from './columns';
+import { users, uploads } from './people';
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    senderId: integer('sender_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    recipientId: integer('recipient_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    // Chosen by the sender's outbox so a resent message is stored once.
+    clientId: text('client_id').notNull(),
+    text: text('text').notNull(),
+    attachmentId: text('attachment_id').references(() => uploads.id),
+    /** The attachment's upload was erased with its owner's account: shown as removed. */
+    attachmentRemoved: boolean('attachment_removed').notNull().default(false),
+    // Each side's per-account sequence (users.last_seq at insert): 1, 2, 3… with no gaps, in commit
+    // order, so a client that holds 1…n knows it has missed nothing up to n (docs/DELIVERY.md).
+    senderSeq: bigint('sender_seq', { mode: 'number' }).notNull(),
+    recipientSeq: bigint('recipient_seq', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+    /** When the recipient read it: the recipient's own unread state (and conversations.unread_count's). */
+    readAt: timestamp('read_at', { withTimezone: true }),
+    /**
+     * The read receipt: when the recipient read it, set with read_at only if both sides had read
+     * receipts on then, so a read made while they were off never shows later. The sender sees it
+     * as their payload's read_at while both still have them on.
+     */
+    seenAt: timestamp('seen_at', { withTimezone: true }),
+    /** The sender last changed its text (null: never edited). */
+    editedAt: timestamp('edited_at', { withTimezone: true, precision: 3 }),
+    /** Unsent for everyone: text and attachment gone, reactions cleared; the row stays as "Message deleted". */
+    deletedAt: timestamp('deleted_at', { withTimezone: true, precision: 3 }),
+    /**
+     * Who reacted with what, oldest first (message_reactions summarised, written in the same
+     * transaction): every payload carries it without a join.
+     */
+    reactions: jsonb('reactions').$type<Reaction[]>().notNull().default([]),
+    /**
+     * Each side's seq of the latest change to this message (edit, reaction, unsend) in its own
+     * stream (message_events); null: never changed. A client applies a change only when its seq
+     * is newer than the version it holds (docs/DELIVERY.md, "Changes to messages").
+     */
+    senderVersion: bigint('sender_version', { mode: 'number' }),
+    recipientVersion: bigint('recipient_version', { mode: 'number' }),
+    /**
+     * The message this one answers, in the same conversation (checked when it is stored). No
+     * foreign key: messages are never deleted (unsending keeps the row), and a key would cost
+     * every message insert a lookup the send path already makes.
+     */
+    replyToId: bigint('reply_to_id', { mode: 'number' }),
+    /**
+     * What search matches: the current text (an edit rewrites it, unsending empties it) as words
+     * of the language-agnostic `simple` configuration (docs/DECISIONS.md, "Search in messages").
+     */
+    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, "text")`),
+  },
+  (table) => [
+    unique('messages_sender_client_id_unique').on(table.senderId, table.clientId),
+    // `sync` reads each side's range in seq order.
+    unique('messages_sender_seq_unique').on(table.senderId, table.senderSeq),
+    unique('messages_recipient_seq_unique').on(table.recipientId, table.recipientSeq),
+    // A thread is both directions of a pair: one index over the normalised pair serves its pages
+    // newest first with a single backward range scan (see listThread). Ascending id on purpose:
+    // drizzle writes .desc() as DESC NULLS LAST, which ORDER BY id DESC (NULLS FIRST) cannot use.
+    index('messages_pair_idx').on(
+      sql`least(${table.senderId}, ${table.recipientId})`,
+      sql`greatest(${table.senderId}, ${table.recipientId})`,
+      table.id,
+    ),
+    // Partial index: marking a conversation read only ever looks at its unread rows.
+    index('messages_unread_by_pair_idx').on(table.recipientId, table.senderId).where(sql`${table.readAt} is null`),
+    index('messages_attachment_id_idx').on(table.attachmentId),
+    // 256 kB pending list: without autovacuum the insert that fills it merges it (docs/DECISIONS.md).
+    index('messages_search_idx').using('gin', table.searchVector).with({ gin_pending_list_limit: 256 }),
+  ],
+);
+
+/**
+ * One row per (user, peer) that have exchanged messages, for each side: the conversation list and
+ * the unread counters without scanning messages. Written in the same transaction as the message
+ * inserts and read marks that change it (server/db/messages.ts), never elsewhere.
+ */
+export const conversations = pgTable(
+  'conversations',
+  {
+    // No foreign keys here, on purpose: each one was a trigger and a lookup for every row of every
+    // message batch (two rows a message), and none could fire. The one writer of these rows (the
+    // message batch) has locked both users FOR UPDATE and just inserted the message it points to;
+    // users rows are never deleted (an account's deletion leaves a tombstone and removes its own
+    // conversation rows), nor are messages. server/db/conversation-integrity.test.ts holds to it.
+    userId: integer('user_id').notNull(),
+    peerId: integer('peer_id').notNull(),
+    lastMessageId: bigint('last_message_id', { mode: 'number' }).notNull(),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull(),
+    /** Messages from peer to user not yet read: the source of truth for every unread number. */
+    unreadCount: integer('unread_count').notNull().default(0),
+    /** The user muted this conversation: it keeps its badge but never notifies, on any device. */
+    muted: boolean('muted').notNull().default(false),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.peerId] }),
+    // Newest first by last message id (read backwards): ids are unique and increasing, so the
+    // keyset is one column.
+    index('conversations_recent_idx').on(table.userId, table.lastMessageId),
+  ],
+);
+
+/** One person's reaction with one emoji to one message (a person may add several different ones). */
+export const messageReactions = pgTable(
+  'message_reactions',
+  {
+    messageId: bigint('message_id', { mode: 'number' })
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    emoji: text('emoji').notNull(),
+    createdAt: createdAtMs(),
+  },
+  // The summary of one message reads its prefix; a person's own reactions on it, the next column.
+  (table) => [primaryKey({ columns: [table.messageId, table.userId, table.emoji] })],
+);
+
+/** "Delete for me": the message is gone from this user's threads, list and sync, on every device. */
+export const messageHidden = pgTable(
+  'message_hidden',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    messageId: bigint('message_id', { mode: 'number' })
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  // Every read that leaves hidden messages out probes (user, message).
+  (table) => [primaryKey({ columns: [table.userId, table.messageId] })],
+);
+
+/** The kinds of message_events (MessageChange in lib/contract/messaging.ts). */
+export const MESSAGE_CHANGE_KINDS = ['read', 'seen', 'reaction', 'edit', 'unsend', 'hide'] as const;
+
+/**
+ * The per-account stream's changes to messages: one row per account a change concerns, at that
+ * account's next seq (users.last_seq, shared with the messages it sent and received), written in
+ * the change's transaction. `sync` returns them merged with the messages by seq
+ * (docs/DELIVERY.md, "Changes to messages"). `state` is the message's resulting state as that
+ * account sees it, so applying a change twice or late is harmless.
+ */
+export const messageEvents = pgTable(
+  'message_events',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    // Messages are never deleted (accounts leave tombstones, unsending keeps the row), so this
+    // cascade never runs and needs no index of its own.
+    messageId: bigint('message_id', { mode: 'number' })
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    state: jsonb('state').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAtMs(),
+  },
+  (table) => [
+    // `sync`'s range scan (user, seq > after), as messages' (user, seq) unique indexes serve theirs.
+    primaryKey({ columns: [table.userId, table.seq] }),
+    check('message_events_kind_check', sql`${table.kind} in ('read', 'seen', 'reaction', 'edit', 'unsend', 'hide')`),
+  ],
+);
