@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { followFor } from './follow-output';
+import { addedAtEnd, createFollowStreak, followFor } from './follow-output';
 
 const at = { isAtBottom: true, added: 1, paged: false, ownSending: false, sinceFollowedMs: Infinity };
 
@@ -29,5 +29,37 @@ describe('following new messages at the end of the thread', () => {
   it('never for a window’s newer pages: the reader scrolled toward them', () => {
     expect(followFor({ ...at, paged: true })).toBe(false);
     expect(followFor({ ...at, paged: true, ownSending: true })).toBe(false);
+  });
+});
+
+describe('counting the messages added at the end', () => {
+  const before = { length: 50, offset: 0, epoch: 0 };
+
+  it('counts what came after the reader’s messages, also when it lands before the user’s own unsent one', () => {
+    expect(addedAtEnd(before, { ...before, length: 51 })).toBe(1);
+    expect(addedAtEnd(before, { ...before, length: 550 })).toBe(500);
+  });
+
+  it('does not count older pages put in front, nor a message taken away', () => {
+    expect(addedAtEnd(before, { length: 100, offset: 50, epoch: 0 })).toBe(0);
+    expect(addedAtEnd(before, { length: 101, offset: 50, epoch: 0 })).toBe(1);
+    expect(addedAtEnd(before, { ...before, length: 49 })).toBe(0);
+  });
+
+  it('after the thread started over, counts the growth alone', () => {
+    expect(addedAtEnd({ length: 50, offset: 30, epoch: 0 }, { length: 60, offset: 0, epoch: 1 })).toBe(10);
+  });
+});
+
+describe('the follow streak', () => {
+  it('runs from the last follow, and the reader’s own scrolling ends it', () => {
+    let clock = 1_000;
+    const streak = createFollowStreak(() => clock);
+    expect(streak.sinceFollowedMs()).toBe(Infinity);
+    streak.followed();
+    clock += 60;
+    expect(streak.sinceFollowedMs()).toBe(60);
+    streak.readerScrolled();
+    expect(followFor({ ...at, isAtBottom: false, added: 500, sinceFollowedMs: streak.sinceFollowedMs() })).toBe(false);
   });
 });

@@ -35,3 +35,42 @@ export function followFor({
   if (isAtBottom) return glide;
   return added > 1 && sinceFollowedMs < FOLLOW_STREAK_MS ? 'auto' : false;
 }
+
+/** Where the list stood when messages were last counted (addedAtEnd). */
+export interface ListCount {
+  /** How many messages. */
+  length: number;
+  /** How many were put in front of the message that was first when the list appeared. */
+  offset: number;
+  /** Bumped when that message went (the thread started over): offsets before it mean nothing now. */
+  epoch: number;
+}
+
+/**
+ * How many messages a change added after the ones the reader had: the growth, less what was put in
+ * front (older pages). Counted so, messages that land before the user's own unsent ones (always
+ * last) still count: the peer's reply while the user's message is sending is followed.
+ */
+export function addedAtEnd(before: ListCount, now: ListCount): number {
+  const inFront = now.epoch === before.epoch ? now.offset - before.offset : 0;
+  return Math.max(0, now.length - before.length - inFront);
+}
+
+/**
+ * When the list last followed new messages, for FOLLOW_STREAK_MS. The reader's own scrolling
+ * (wheel, touch, keys) ends the streak: scrolled up during a catch-up, they stay where they went.
+ */
+export function createFollowStreak(now: () => number = () => performance.now()) {
+  let followedAt = -Infinity;
+  return {
+    followed(): void {
+      followedAt = now();
+    },
+    readerScrolled(): void {
+      followedAt = -Infinity;
+    },
+    sinceFollowedMs(): number {
+      return now() - followedAt;
+    },
+  };
+}

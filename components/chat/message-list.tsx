@@ -10,7 +10,7 @@ import { useT } from '@/lib/i18n';
 import { useLanguage } from '@/components/i18n/i18n-provider';
 import { ArrowDownIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
-import { followFor } from './follow-output';
+import { addedAtEnd, createFollowStreak, followFor } from './follow-output';
 import { MessageItem } from './message-item';
 import { daysBetween, formatDay, parseTime } from './time-format';
 import { useNow } from './use-now';
@@ -246,38 +246,36 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
     epoch: 0,
   }));
   let offset = anchor.key === null ? 0 : messages.findIndex((message) => messageKey(message) === anchor.key);
+  let epoch = anchor.epoch;
   if (offset === -1 || (anchor.key === null && messages[0])) {
-    setAnchor({ key: messages[0] ? messageKey(messages[0]) : null, epoch: anchor.epoch + (offset === -1 ? 1 : 0) });
+    epoch += offset === -1 ? 1 : 0;
+    setAnchor({ key: messages[0] ? messageKey(messages[0]) : null, epoch });
     offset = 0;
   }
   const firstItemIndex = START_INDEX - offset;
 
-  // How many messages the latest change added (followFor).
-  // Messages that came while a window was shown are its newer pages (live ones wait aside): the
-  // reader scrolled toward them, or they fill a short window; the list stays where it is.
-  // Counted at the end only: older pages put in front are not new messages to follow.
+  // How many messages the latest change added at the end (followFor): older pages put in front
+  // are not new messages to follow. Messages that came while a window was shown are its newer
+  // pages (live ones wait aside): the reader scrolled toward them, or they fill a short window;
+  // the list stays where it is.
   const lastKey = last ? messageKey(last) : null;
-  const [counted, setCounted] = useState({ length: messages.length, lastKey, added: 0, detached, paged: false });
+  const count = { length: messages.length, offset, epoch };
+  const [counted, setCounted] = useState({ ...count, lastKey, added: 0, detached, paged: false });
   const grown = counted.length !== messages.length || counted.lastKey !== lastKey;
-  const appended = () => {
-    const previousEnd = counted.lastKey === null ? -1 : messages.findIndex((message) => messageKey(message) === counted.lastKey);
-    return previousEnd === -1 ? Math.max(0, messages.length - counted.length) : messages.length - 1 - previousEnd;
-  };
-  const added = grown ? appended() : counted.added;
+  const added = grown ? addedAtEnd(counted, count) : counted.added;
   const paged = grown ? counted.detached : counted.paged;
-  if (grown) setCounted({ length: messages.length, lastKey, added, detached, paged });
+  if (grown) setCounted({ ...count, lastKey, added, detached, paged });
   else if (counted.detached !== detached) setCounted({ ...counted, detached });
 
-  const lastFollowed = useRef(-Infinity);
+  const [streak] = useState(createFollowStreak);
   const followOutput = useCallback(
     (isAtBottom: boolean) => {
-      const now = performance.now();
       const ownSending = last !== undefined && last.sender_id === me && last.status === 'sending';
-      const follow = followFor({ isAtBottom, added, paged, ownSending, sinceFollowedMs: now - lastFollowed.current });
-      if (follow) lastFollowed.current = now;
+      const follow = followFor({ isAtBottom, added, paged, ownSending, sinceFollowedMs: streak.sinceFollowedMs() });
+      if (follow) streak.followed();
       return follow;
     },
-    [last, me, added, paged],
+    [last, me, added, paged, streak],
   );
 
   // "Seen" (and when) under the user's latest message the other person has read: where their
@@ -327,7 +325,8 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
   const jumpLabel = unread > 0 ? t('thread.jumpToLatestCount', { count: unread }) : t('thread.jumpToLatest');
 
   return (
-    <div className={styles.listWrap}>
+    // The reader's own scrolling ends a follow streak (createFollowStreak).
+    <div className={styles.listWrap} onWheel={streak.readerScrolled} onTouchMove={streak.readerScrolled} onKeyDown={streak.readerScrolled}>
       <Virtuoso
         key={anchor.epoch}
         ref={virtuoso}
