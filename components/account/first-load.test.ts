@@ -1,6 +1,8 @@
 // The sign-in page's first load is a small page (BENCHMARKS.md has its budget). Firebase, the API client, the socket
 // and the stores come when a sign-in starts (a dynamic import), never with the page.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { enSignIn } from '@/lib/i18n/locales/en-sign-in';
 import { staticImportGraph } from '@/lib/testing/import-graph';
 
 describe('/account first load', () => {
@@ -20,6 +22,19 @@ describe('/account first load', () => {
   it('has the sign-in screen’s English only, not the rest of it nor other languages', () => {
     expect(graph.files).toContain('lib/i18n/locales/en-sign-in.ts');
     for (const language of ['en', 'es', 'fr']) expect(graph.files).not.toContain(`lib/i18n/locales/${language}.ts`);
+  });
+
+  it('has every text its code asks for by key: the page shows no key before the rest of English is in', () => {
+    const asked = [...graph.files]
+      .filter((file) => /\.tsx?$/.test(file))
+      .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\bt\(\s*'([\w.]+)'/g)].map((match) => match[1]!));
+    expect(asked).toContain('account.signInTitle');
+    const missing = asked.filter((key) => {
+      const [section = '', leaf = ''] = key.split('.');
+      const texts: Record<string, unknown> = (enSignIn as Record<string, Record<string, unknown>>)[section] ?? {};
+      return typeof texts[leaf] !== 'string' && typeof texts[`${leaf}_other`] !== 'string';
+    });
+    expect(missing).toEqual([]);
   });
 
   it('still has the screen itself (the graph is followed)', () => {

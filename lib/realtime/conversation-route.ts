@@ -15,9 +15,11 @@ export function conversationPath(peerId: number): string {
   return `${MAIN_PATH}/${peerId}`;
 }
 
+const CONVERSATION_PATH = new RegExp(`^${MAIN_PATH}/([^/]+)/?$`);
+
 /** The segment after /main/ in a path, if it names one. */
 export function conversationSegment(pathname: string | null): string | undefined {
-  return pathname ? /^\/main\/([^/]+)\/?$/.exec(pathname)?.[1] : undefined;
+  return pathname ? CONVERSATION_PATH.exec(pathname)?.[1] : undefined;
 }
 
 /** What /main/<segment> names: a user id, or 'invalid' for anything that cannot be one. */

@@ -18,7 +18,7 @@ export function likelyNext(conversations: readonly Conversation[]): number | nul
 }
 
 /** The first page of the conversation with `peerId`, unless held or on its way. */
-export function prefetchConversation(peerId: number): void {
+function prefetchConversation(peerId: number): void {
   void useThreadStore.getState().loadThread(peerId);
 }
 
