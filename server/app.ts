@@ -22,6 +22,7 @@ import { installSessionAuth, type SessionAuth } from './http/authenticate';
 import { buildHttpApp } from './http/build-http-app';
 import { trackInFlight } from './in-flight';
 import type { LogDestination } from './logging/logger-options';
+import type { RefusalLogOptions } from './logging/refusal-log';
 import { createRealtime } from './realtime/create-realtime';
 import { createRedisRegistry, type RedisRegistryTiming } from './realtime/presence/redis-registry';
 import type { RedisLink } from './realtime/redis-adapter';
@@ -76,6 +77,8 @@ export interface ServerDeps {
   logDestination?: LogDestination;
   /** Presence timings other than the defaults (tests): presence/presence.ts, presence/redis-registry.ts. */
   presence?: { offlineGraceMs?: number; registry?: RedisRegistryTiming };
+  /** How refusals are summed up in the log (logging/refusal-log.ts); tests lengthen the interval. */
+  refusalLog?: RefusalLogOptions;
   /** Web Push with these keys, to these push services; unset: no Web Push. */
   push?: { vapid: VapidKeys; endpointOrigins: readonly string[] };
 }
@@ -104,7 +107,7 @@ const KEEP_ALIVE_MS = 65_000;
 
 /** One node server, one port: /api → Fastify, /socket.io → Socket.IO, everything else → Next. */
 export function createServer(deps: ServerDeps): ParleyServer {
-  const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination, presence, push } = deps;
+  const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination, refusalLog, presence, push } = deps;
   // With Redis every node takes from the same budgets and counts the same sockets.
   const limiters = createRateLimiters({ ...DEFAULT_RATE_LIMITS, ...config.rateLimits }, redis?.commands);
   let draining = false;
@@ -125,13 +128,14 @@ export function createServer(deps: ServerDeps): ParleyServer {
   httpServer.headersTimeout = KEEP_ALIVE_MS + 1_000;
 
   const files = storage ?? createLocalFileStorage(path.join(config.dataDir ?? '.data', 'uploads'));
-  const { app, overloaded } = buildHttpApp({
+  const { app, overloaded, refusals } = buildHttpApp({
     db: db.db,
     verifier,
     storage: files,
     uploadQuotaBytes: config.uploadQuotaBytes === undefined ? DEFAULT_UPLOAD_QUOTA_BYTES : config.uploadQuotaBytes,
     logLevel: config.logLevel,
     logDestination,
+    refusalLog,
     limiters,
     shedEventLoopDelayMs: config.shedEventLoopDelayMs ?? DEFAULT_SHED_EVENT_LOOP_DELAY_MS,
     production: config.nodeEnv === 'production',
@@ -168,6 +172,7 @@ export function createServer(deps: ServerDeps): ParleyServer {
   const realtime = createRealtime(httpServer, {
     db: db.db,
     log: app.log,
+    refusals,
     limiters,
     overloaded,
     socketCap: redis ? createRedisSocketCap(redis.commands, { cap: maxSockets, log: app.log }) : createLocalSocketCap({ cap: maxSockets }),

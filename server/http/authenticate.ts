@@ -4,6 +4,7 @@ import { parseBearerToken } from '../auth/bearer';
 import type { SessionRules } from '../auth/session-rules';
 import type { Db } from '../db/open-database';
 import { findSessionUser, type SessionUser } from '../db/sessions';
+import { noteCaller } from '../logging/request-logging';
 import { limitRequest } from '../security/http-rate-limit';
 import { HttpError } from './errors';
 
@@ -40,6 +41,7 @@ export async function authenticate(db: Db, request: FastifyRequest): Promise<Aut
   const { rules, accountCheck } = request.server.sessionAuth;
   const session = await findSessionUser(db, token, rules);
   if (!session || !(await accountCheck.stillValid(session.user))) throw HttpError.msg(401, 'Invalid or expired session token.');
+  noteCaller(request, session.user.id);
   await limitRequest(request, session.user.id);
   return { ...session, token };
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { LogLevel } from '../config';
 import { loggerOptions, type LogDestination } from '../logging/logger-options';
+import { createRefusalLog, type RefusalLog, type RefusalLogOptions } from '../logging/refusal-log';
 import { installRequestLogging, requestId } from '../logging/request-logging';
 import { MAX_JSON_BODY_BYTES } from '../security/payload-limits';
 import { installUserRateLimits } from '../security/http-rate-limit';
@@ -24,6 +25,8 @@ export interface HttpAppDeps extends AccountsRoutesDeps, HealthRoutesDeps, PushR
   logLevel: LogLevel;
   /** Where log lines go; stdout by default. */
   logDestination?: LogDestination;
+  /** How refusals are summed up (logging/refusal-log.ts); its defaults unless given. */
+  refusalLog?: RefusalLogOptions;
   /** Per-user budgets, taken by authenticate() on every authenticated route. */
   limiters: RateLimiters;
   /** Mean event-loop delay (ms) over which requests are shed with 503; 0: never. */
@@ -36,22 +39,25 @@ export interface HttpAppDeps extends AccountsRoutesDeps, HealthRoutesDeps, PushR
   serverFactory: (handler: (req: IncomingMessage, res: ServerResponse) => void) => Server;
 }
 
-/** The Fastify app, and whether it sheds load right now (for the socket side to agree with it). */
+/** The Fastify app, whether it sheds load right now (for the socket side to agree with it), and its refusal count. */
 export function buildHttpApp({
   logLevel,
   logDestination,
+  refusalLog,
   limiters,
   shedEventLoopDelayMs,
   production = false,
   allowedOrigins = null,
   serverFactory,
   ...deps
-}: HttpAppDeps): { app: FastifyInstance; overloaded: () => boolean } {
+}: HttpAppDeps): { app: FastifyInstance; overloaded: () => boolean; refusals: RefusalLog } {
   const app = Fastify({
     serverFactory: (handler) => serverFactory(withSecurityHeaders(handler, { production })),
     // Credentials and message text are redacted; requests are logged without headers or bodies.
     logger: loggerOptions(logLevel, logDestination),
     genReqId: requestId,
+    // Ours instead (request-logging.ts): one line per answered request, refusals only counted.
+    logController: new LogController({ disableRequestLogging: true }),
     // JSON bodies only; the upload route streams raw bodies under its own limit.
     bodyLimit: MAX_JSON_BODY_BYTES,
     // Only a bad URL reaches here; anything else Fastify already turns into an error response.
@@ -62,7 +68,8 @@ export function buildHttpApp({
   // First, so that every answer (errors and 429s included) carries the CORS headers.
   installCors(app, allowedOrigins);
   installErrorHandling(app);
-  installRequestLogging(app);
+  const refusals = createRefusalLog(app.log, refusalLog);
+  installRequestLogging(app, refusals);
   installUserRateLimits(app, limiters);
   const overloaded = installLoadShedding(app, shedEventLoopDelayMs);
   app.register(async (api) => accountsRoutes(api, deps), { prefix: '/api' });
@@ -74,5 +81,5 @@ export function buildHttpApp({
   app.register(async (api) => safetyRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => pushRoutes(api, deps), { prefix: '/api' });
   app.register(async (api) => healthRoutes(api, deps), { prefix: '/api' });
-  return { app, overloaded };
+  return { app, overloaded, refusals };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { noteRefusal } from '../logging/request-logging';
 import { isAllowedOrigin } from '../security/origin';
 
 // What the browser code sends (lib/api: the ky client and the upload XHR) and may need to read.
@@ -24,7 +25,8 @@ export function installCors(app: FastifyInstance, allowedOrigins: readonly strin
     const { origin } = request.headers;
     if (origin === undefined) return;
     if (!isAllowedOrigin(origin, request.headers.host, allowedOrigins)) {
-      request.log.info({ origin: origin.slice(0, MAX_LOGGED_ORIGIN) }, 'request refused: origin not allowed');
+      // Counted as a refusal (a 403) against its address, the Origin as the sample.
+      noteRefusal(request, `origin not allowed: ${origin.slice(0, MAX_LOGGED_ORIGIN)}`);
       return reply.code(403).send({ msg: 'Origin not allowed.' });
     }
     reply.header('access-control-allow-origin', new URL(origin).origin);

@@ -17,6 +17,7 @@ interface LogLine {
   [key: string]: unknown;
 }
 
+const DEBUG = 20;
 const INFO = 30;
 const ERROR = 50;
 let t: ConfiguredTestServer;
@@ -150,24 +151,35 @@ describe('request ids', () => {
 });
 
 describe('faults', () => {
-  it('logs a client fault at info with its reason and no stack', async () => {
+  it('counts a client fault into the refusal summary, its reason at debug under the request id, no stack', async () => {
     const response = await api(t.url, '/users/search?q=', { token: alice.bearer });
     expect(response.status).toBe(400);
     const reqId = response.headers.get('x-request-id');
     await expect.poll(() => lines().some((line) => line.reqId === reqId && line.msg === 'request refused')).toBe(true);
     const refusal = lines().find((line) => line.reqId === reqId && line.msg === 'request refused');
-    expect(refusal).toMatchObject({ level: INFO, statusCode: 400, reason: expect.stringContaining('q:') });
-    expect(lines().filter((line) => line.reqId === reqId).some((line) => 'err' in line || line.level > INFO)).toBe(false);
+    expect(refusal).toMatchObject({ level: DEBUG, statusCode: 400, reason: expect.stringContaining('q:') });
+    expect(lines().filter((line) => line.reqId === reqId).some((line) => 'err' in line || line.level > DEBUG)).toBe(false);
+    t.server.app.refusals.flush();
+    expect(lines().find((line) => line.msg === 'refused' && line.who === `account ${alice.user.id}` && line.reason === '400 GET /api/users/search')).toMatchObject({
+      level: INFO,
+      count: 1,
+      sample: expect.stringContaining('q:'),
+    });
   });
 
-  it('logs a refused socket event at info, with the socket and user ids and no stack', async () => {
+  it('counts a refused socket event, its detail at debug with the socket and user ids and no stack', async () => {
     const tab = await tabs.open(alice);
     const error = { non_field_errors: ['recipient_id: You cannot message yourself.'] };
     expect(await send(tab, 'to myself', alice)).toEqual({ error });
     await expect.poll(() => lines().some((line) => line.msg === 'socket event refused' && line.socketId === tab.id)).toBe(true);
     const refusal = lines().find((line) => line.msg === 'socket event refused' && line.socketId === tab.id);
-    expect(refusal).toMatchObject({ level: INFO, userId: alice.user.id, event: 'send', error });
+    expect(refusal).toMatchObject({ level: DEBUG, userId: alice.user.id, event: 'send', error });
     expect(refusal).not.toHaveProperty('err');
+    t.server.app.refusals.flush();
+    expect(lines().find((line) => line.msg === 'refused' && line.who === `account ${alice.user.id}` && line.reason === 'refused send')).toMatchObject({
+      level: INFO,
+      sample: error.non_field_errors[0],
+    });
   });
 
   it('logs a server fault at error with the stack, under the request id', async () => {

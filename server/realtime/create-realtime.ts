@@ -13,7 +13,9 @@ import type { SocketCap } from '../security/socket-cap';
 import { limitEvents } from '../security/socket-rate-limit';
 import { createChangeWriter, type MessageWindows } from '../db/change-batch';
 import type { FileStorage } from '../storage/file-storage';
+import type { RefusalLog } from '../logging/refusal-log';
 import { registerAccountHandlers } from './account-handlers';
+import { countRefusalsOf } from './refusals';
 import { registerChangeHandlers } from './change-handlers';
 import { registerFollowHandlers } from './follow-handlers';
 import { handshakeAuth } from './handshake';
@@ -40,6 +42,8 @@ export interface Realtime extends SocketDisconnector, SocketNotifier {
 export interface RealtimeDeps {
   db: Db;
   log: FastifyBaseLogger;
+  /** Where refused handshakes and events are counted (logging/refusal-log.ts). */
+  refusals: RefusalLog;
   /** Per-user budgets: every event takes from its own or the default one (security/socket-rate-limit.ts). */
   limiters: RateLimiters;
   /** True while the node sheds load: events are answered busy. */
@@ -70,7 +74,7 @@ export interface RealtimeDeps {
 
 export function createRealtime(
   httpServer: HttpServer,
-  { db, log, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter, sessionAuth, presenceRegistry, offlineGraceMs, visibility, push, windows, storage }: RealtimeDeps,
+  { db, log, refusals, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter, sessionAuth, presenceRegistry, offlineGraceMs, visibility, push, windows, storage }: RealtimeDeps,
 ): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
@@ -82,12 +86,13 @@ export function createRealtime(
     serveClient: false,
     // A foreign page must not open a socket to us (cross-site WebSocket hijacking): checked on
     // every handshake, polling or WebSocket, before any session exists.
-    allowRequest: originAllowRequest(allowedOrigins, log),
+    allowRequest: originAllowRequest(allowedOrigins, refusals),
     // Split deployment: the pages' origin may read long-polling answers (WebSocket needs no CORS).
     ...(allowedOrigins ? { cors: { origin: [...allowedOrigins] } } : {}),
     // A larger WebSocket frame or polling body closes that connection (the client reconnects).
     maxHttpBufferSize: MAX_SOCKET_PAYLOAD_BYTES,
   });
+  countRefusalsOf(io, refusals);
   const writer = messageWriter ?? createMessageWriter(db);
   const changes = createChangeWriter(db);
   // Presence subscriptions and typing checks: one query at a time, so a burst of them never

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ClientToServerEvents, ErrorBody } from '../../lib/contract';
 import { formatIssues, unstorableTextIssues } from '../validation';
 import { errorAck, splitArgs } from './ack';
+import { countSocketRefusal } from './refusals';
 import { rooms, type RealtimeSocket } from './types';
 
 /** What a handler decided: an error ack, or data to ack followed by its broadcasts. */
@@ -22,8 +23,8 @@ type AckData<E extends keyof ClientToServerEvents> =
  * The shape every messaging event shares: only after init (the socket is in its user room),
  * validate, run (persist), ack, then broadcast. Bad input and failures become error acks; the
  * handler never throws into Socket.IO and never leaves the ack hanging. `log` is the socket's
- * (socket and user ids bound): refusals are client faults, logged at info without a stack; only a
- * failure of our own carries the error.
+ * (socket and user ids bound): refusals are client faults, counted into the refusal summary
+ * (logging/refusal-log.ts) and logged at debug; only a failure of our own carries the error.
  */
 export function onEvent<E extends keyof ClientToServerEvents, S extends z.ZodType>(
   socket: RealtimeSocket,
@@ -35,7 +36,8 @@ export function onEvent<E extends keyof ClientToServerEvents, S extends z.ZodTyp
   const listener = async (...args: unknown[]) => {
     const { payload, ack } = splitArgs(args);
     const refused = (error: ErrorBody) => {
-      log.info({ event, error }, 'socket event refused');
+      log.debug({ event, error }, 'socket event refused');
+      countSocketRefusal(socket, `refused ${event}`, 'msg' in error ? error.msg : error.non_field_errors.join(' '));
       ack(errorAck(error));
     };
     const { userId } = socket.data;

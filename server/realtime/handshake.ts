@@ -4,6 +4,7 @@ import { parseBearerToken } from '../auth/bearer';
 import type { Db } from '../db/open-database';
 import { findSessionUser } from '../db/sessions';
 import type { SessionAuth } from '../http/authenticate';
+import { countSocketRefusal } from './refusals';
 import type { RealtimeSocket } from './types';
 
 /**
@@ -12,9 +13,10 @@ import type { RealtimeSocket } from './types';
  */
 export function handshakeAuth(db: Db, log: FastifyBaseLogger, { rules, accountCheck }: SessionAuth) {
   return async (socket: RealtimeSocket, next: (err?: ExtendedError) => void) => {
-    // A client fault: logged at info, with why, never with the token.
+    // A client fault: counted against the address with why (never the token), detail at debug.
     const unauthorized = (reason: string) => {
-      log.info({ socketId: socket.id, reason }, 'socket handshake refused');
+      log.debug({ socketId: socket.id, reason }, 'socket handshake refused');
+      countSocketRefusal(socket, `socket handshake refused: ${reason}`);
       next(new Error('Unauthorized'));
     };
     const auth: unknown = socket.handshake.auth;

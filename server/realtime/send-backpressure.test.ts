@@ -21,6 +21,7 @@ import { createLocalFileStorage } from '../storage/file-storage';
 import { NO_RATE_LIMITS } from '../test/observed-server';
 import { createMemoryVisibility } from '../push/visibility';
 import { DEFAULT_EDIT_WINDOW_MS, DEFAULT_UNSEND_WINDOW_MS } from '../config';
+import { createRefusalLog } from '../logging/refusal-log';
 import { createRealtime, type Realtime } from './create-realtime';
 
 // The realtime layer alone over an in-memory PGlite, with a writer of our own: a tiny queue cap,
@@ -43,6 +44,7 @@ beforeEach(async () => {
   realtime = createRealtime(httpServer, {
     db: database.db,
     log,
+    refusals: createRefusalLog(log),
     limiters: createRateLimiters(NO_RATE_LIMITS),
     overloaded: () => false,
     socketCap: createLocalSocketCap({ cap: 20 }),

@@ -30,7 +30,6 @@ export async function limitRequest(request: FastifyRequest, userId: number): Pro
   const { rateLimit = 'request', closeOnRefusal = false } = request.routeOptions.config;
   const verdict = await request.server.userRateLimiters[rateLimit].take(userId);
   if (verdict.allowed) return;
-  request.log.info({ budget: rateLimit, retryAfterSeconds: verdict.retryAfterSeconds }, 'request rate limited');
   throw new HttpError(429, tooManyRequests(verdict.retryAfterSeconds), {
     'retry-after': String(verdict.retryAfterSeconds),
     // A body not worth reading (an upload): the client is told to stop instead of us draining it.

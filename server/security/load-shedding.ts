@@ -1,6 +1,7 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../http/errors';
+import { noteRefusal } from '../logging/request-logging';
 
 /** The answer to shed work: `msg`, so the client's outbox retries a shed send. */
 export const SHED_MSG = 'The server is busy; try again shortly.';
@@ -26,7 +27,8 @@ export function installLoadShedding(app: FastifyInstance, maxEventLoopDelayMs: n
     pressureHandler: (request, _reply, type, value) => {
       const { neverShed = false, closeOnRefusal = false } = request.routeOptions.config;
       if (neverShed) return undefined;
-      request.log.warn({ type, value }, 'request shed: server busy');
+      request.log.debug({ type, value }, 'request shed: server busy');
+      noteRefusal(request, SHED_MSG);
       const headers = { 'retry-after': String(SHED_RETRY_AFTER_SECONDS), ...(closeOnRefusal && { connection: 'close' }) };
       return Promise.reject(new HttpError(503, { msg: SHED_MSG }, headers));
     },

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyBaseLogger } from 'fastify';
+import { refusedCaller, type RefusalLog } from '../logging/refusal-log';
 
 // Long enough for any real origin; keeps a hostile header from bloating the log line.
 const MAX_LOGGED_ORIGIN = 200;
@@ -29,11 +29,11 @@ export function isAllowedOrigin(
 }
 
 /** Engine.IO's allowRequest: runs on every handshake (polling or WebSocket) before a session exists. */
-export function originAllowRequest(allowedOrigins: readonly string[] | null, log: FastifyBaseLogger) {
+export function originAllowRequest(allowedOrigins: readonly string[] | null, refusals: RefusalLog) {
   return (req: IncomingMessage, callback: (error: string | null | undefined, success: boolean) => void): void => {
     const { origin, host } = req.headers;
     if (isAllowedOrigin(origin, host, allowedOrigins)) return callback(null, true);
-    log.info({ origin: origin?.slice(0, MAX_LOGGED_ORIGIN) }, 'socket handshake refused: origin not allowed');
+    refusals.count(refusedCaller(undefined, req.socket.remoteAddress), 'socket handshake refused: origin not allowed', origin?.slice(0, MAX_LOGGED_ORIGIN));
     callback('Origin not allowed', false);
   };
 }

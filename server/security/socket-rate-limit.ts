@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Event } from 'socket.io';
 import type { ClientToServerEvents } from '../../lib/contract';
 import { errorAck, splitArgs } from '../realtime/ack';
+import { countSocketRefusal } from '../realtime/refusals';
 import type { RealtimeSocket } from '../realtime/types';
 import { SHED_MSG } from './load-shedding';
 import { tooManyRequests, type RateLimitName, type RateLimiters } from './rate-limit';
@@ -45,13 +46,16 @@ export function limitEvents(socket: RealtimeSocket, { limiters, overloaded, log 
   return ([event, ...args]: Event, next: (error?: Error) => void): void => {
     const refuse = (msg: string) => splitArgs(args).ack(errorAck({ msg }));
     if (overloaded() && !NEVER_SHED.has(String(event))) {
-      log.info({ event }, 'socket event shed: server busy');
+      log.debug({ event }, 'socket event shed: server busy');
+      countSocketRefusal(socket, 'shed: server busy');
       return refuse(SHED_MSG);
     }
     limiters[eventBudget(event)].take(socket.data.userId).then(
       (verdict) => {
         if (verdict.allowed) return next();
-        log.info({ event, retryAfterSeconds: verdict.retryAfterSeconds }, 'socket event rate limited');
+        log.debug({ event, retryAfterSeconds: verdict.retryAfterSeconds }, 'socket event rate limited');
+        // By budget, not event name: an unknown name is the caller's own text.
+        countSocketRefusal(socket, `rate limited: ${eventBudget(event)}`);
         refuse(tooManyRequests(verdict.retryAfterSeconds).msg);
         // next() is not called: the event is dropped here.
       },

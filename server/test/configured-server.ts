@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { ServerDeps } from '../app';
 import { startTestServer, type TestServer, type TestServerOptions } from './helpers';
 
-export interface ConfiguredServerOptions extends Pick<TestServerOptions, 'verifier' | 'storage'> {
+export interface ConfiguredServerOptions extends Pick<TestServerOptions, 'verifier' | 'storage' | 'refusalLog'> {
   /** Merged over the test defaults (port 0, 127.0.0.1, silent logs). */
   config?: Partial<ServerDeps['config']>;
   /** Keep the server's log lines (parsed JSON) in `logs`; raises the level to trace unless config sets one. */
@@ -20,6 +20,7 @@ export async function startConfiguredServer(options: ConfiguredServerOptions = {
   const server = await startTestServer({
     verifier: options.verifier,
     storage: options.storage,
+    refusalLog: options.refusalLog,
     config: { logLevel: options.captureLogs ? 'trace' : 'silent', ...options.config },
     logDestination: options.captureLogs
       ? new Writable({

@@ -40,6 +40,7 @@ export interface TestServerOptions {
   redis?: ServerDeps['redis'];
   /** Web Push with these keys and push services (the loopback one: testing/push-service.ts). */
   push?: ServerDeps['push'];
+  refusalLog?: ServerDeps['refusalLog'];
 }
 
 /**
@@ -64,6 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     presence: options.presence,
     redis: options.redis,
     push: options.push,
+    refusalLog: options.refusalLog,
   });
   options.beforeListen?.(server);
   const { port } = await server.listen();
