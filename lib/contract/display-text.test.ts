@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanDisplayName, stripInvisible } from './display-text';
+import { cleanDisplayName, cleanFileName, stripInvisible } from './display-text';
 
 const codePoints = (text: string) => [...text].map((char) => char.codePointAt(0)!.toString(16));
 
@@ -15,6 +15,8 @@ describe('stripInvisible', () => {
     ['a ZWJ after the last letter of a Latin name', 'admin\u200D', 'admin'],
     ['doubled joiners in Persian', 'می\u200C\u200Cخواهم', 'می\u200Cخواهم'],
     ['stray tag characters', 'Bob\u{E0041}\u{E007F}', 'Bob'],
+    ['variation selectors after a letter', 'Alice\uFE0F Al\uFE00ice Ali\u{E0100}ce Alic\u180Be', 'Alice Alice Alice Alice'],
+    ['a second variation selector after an emoji', '✌\uFE0F\uFE0F', '✌\uFE0F'],
   ])('removes %s', (_label, input, expected) => {
     expect(codePoints(stripInvisible(input))).toEqual(codePoints(expected));
   });
@@ -26,6 +28,9 @@ describe('stripInvisible', () => {
     ['ZWJ in emoji sequences', '👩\u200D💻 ❤️\u200D🔥 👩🏽\u200D🚀 🏳️\u200D🌈'],
     ['the tag characters of a subdivision flag', '🏴\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F} Ann'],
     ['variation selectors and skin tones', '✌️ 👍🏾'],
+    ['a keycap and a text-style emoji', '1\uFE0F\u20E3 ☺\uFE0E'],
+    ['an ideographic variation sequence', '葛\u{E0100}'],
+    ['a Mongolian free variation selector', 'ᠠ\u180B'],
     ['accents, other scripts and spaces', 'Zoë  Ångström 张伟 محمد'],
   ])('keeps %s', (_label, input) => {
     expect(codePoints(stripInvisible(input))).toEqual(codePoints(input));
@@ -46,8 +51,23 @@ describe('cleanDisplayName', () => {
     expect(cleanDisplayName('\u200B\u3164 \u2800\u202E')).toBe('');
   });
 
+  it('leaves nothing of a lone combining mark, and drops marks with no letter to sit on', () => {
+    expect(cleanDisplayName('\u0301')).toBe('');
+    expect(cleanDisplayName('\u0301\u0308 \u20DD')).toBe('');
+    expect(cleanDisplayName('\u0301Bob \u0308Dupont')).toBe('Bob Dupont');
+    expect(cleanDisplayName('Zoe\u0308')).toBe('Zoë');
+  });
+
   it('makes names that differ only by invisible characters or spacing one and the same', () => {
-    const spellings = ['Alice Martin', 'Al\u200Bice Martin', '\u202DAlice  Martin\u2060', 'Alice\u00A0Martin\uFEFF'];
+    const spellings = ['Alice Martin', 'Al\u200Bice Martin', '\u202DAlice  Martin\u2060', 'Alice\u00A0Martin\uFEFF', 'Alice\uFE0F Martin'];
     expect(new Set(spellings.map(cleanDisplayName))).toEqual(new Set(['Alice Martin']));
   });
 });
+
+describe('cleanFileName', () => {
+  it('turns characters drawn as a slash into "_", so a name cannot look like a path', () => {
+    expect(cleanFileName('invoices\u2215paid\uFF0Fmay\u2044x\u29F8y\uFF3Cz\u2216.pdf')).toBe('invoices_paid_may_x_y_z_.pdf');
+    expect(cleanFileName('\u202Egpj.exe')).toBe('gpj.exe');
+  });
+});
+

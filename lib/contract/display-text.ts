@@ -9,8 +9,14 @@
 // - except where they are part of the text: ZWJ and ZWNJ between letters of scripts that join
 //   (Arabic and Persian, the Indic scripts, Sinhala, Myanmar, Khmer, Mongolian, Syriac…), ZWJ
 //   inside an emoji sequence (👩‍💻), and the tag characters of a subdivision flag (England's 🏴…);
+// - variation selectors are removed unless they select a variant of the character before them: VS15
+//   and VS16 after an emoji (✌️), the others after a CJK ideograph (ideographic variants), the
+//   Mongolian ones after a Mongolian letter; "Alice\uFE0F" is "Alice";
 // - for display names also: control characters and line breaks become spaces, runs of spaces
-//   one space, and the ends are trimmed.
+//   one space, combining marks with no letter to sit on (at the start, after a space) go, and the
+//   ends are trimmed;
+// - for file names also: characters drawn as a slash (∕ ／ ⁄ ⧸ ⧵ ⧹ ＼ ∖) become "_", so a name cannot
+//   look like a path ("invoices∕paid.pdf.exe").
 // So no two stored names can differ only by invisible characters: those are gone, and the joiners
 // kept change how their neighbours are drawn.
 
@@ -29,6 +35,18 @@ const TAG = /^[\u{E0020}-\u{E007E}]$/u;
 // Format characters, and letters that draw nothing (Hangul fillers, Khmer inherent vowels,
 // the combining grapheme joiner), often used to fake blank or look-alike names.
 const INVISIBLE = /^[\p{Cf}\u034F\u115F\u1160\u17B4\u17B5\u3164\uFFA0]$/u;
+
+const VARIATION_SELECTOR = /^[\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u180B-\u180D\u180F]$/u;
+const EMOJI_PRESENTATION = /^[\uFE0E\uFE0F]$/u;
+const MONGOLIAN_SELECTOR = /^[\u180B-\u180D\u180F]$/u;
+
+/** Whether `selector` selects a variant of `before` (the character kept just before it). */
+function keepSelector(selector: string, before: string | undefined): boolean {
+  if (!before) return false;
+  if (EMOJI_PRESENTATION.test(selector)) return /^\p{Emoji}$/u.test(before);
+  if (MONGOLIAN_SELECTOR.test(selector)) return /^\p{scx=Mong}$/u.test(before) && /^\p{L}$/u.test(before);
+  return /^\p{Ideographic}$/u.test(before);
+}
 
 function keepJoiner(joiner: string, before: string | undefined, after: string | undefined): boolean {
   if (before && JOINING_SCRIPT_LETTER.test(before)) {
@@ -56,6 +74,8 @@ export function stripInvisible(text: string): string {
     }
     if (char === ZWJ || char === ZWNJ) {
       if (keepJoiner(char, out[out.length - 1], chars[i + 1])) out.push(char);
+    } else if (VARIATION_SELECTOR.test(char)) {
+      if (keepSelector(char, out[out.length - 1])) out.push(char);
     } else if (!INVISIBLE.test(char)) {
       out.push(char);
     }
@@ -65,11 +85,20 @@ export function stripInvisible(text: string): string {
 
 /**
  * A display name as stored and shown: invisible characters removed, control characters and line
- * breaks turned into spaces, whitespace runs (any kind, the braille blank too) made one space,
- * the ends trimmed. Empty when nothing visible is left.
+ * breaks turned into spaces, combining marks with no letter to sit on removed, whitespace runs
+ * (any kind, the braille blank too) made one space, the ends trimmed. Empty when nothing visible
+ * is left (a lone U+0301 included).
  */
 export function cleanDisplayName(text: string): string {
   return stripInvisible(text.replace(/[\p{Cc}\p{Zl}\p{Zp}]/gu, ' '))
+    .replace(/(^|[\s\u2800])\p{M}+/gu, '$1')
     .replace(/[\s\u2800]+/gu, ' ')
     .trim();
+}
+
+const SLASH_LOOKALIKES = /[\u2215\uFF0F\u2044\u29F8\u29F5\u29F9\uFF3C\u2216]/gu;
+
+/** A file name's text as stored and shown: invisible characters removed, slash look-alikes made "_". */
+export function cleanFileName(text: string): string {
+  return stripInvisible(text).replace(SLASH_LOOKALIKES, '_');
 }

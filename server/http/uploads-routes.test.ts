@@ -120,6 +120,10 @@ describe('POST /api/uploads', () => {
     expect(await invisible.json()).toEqual({ non_field_errors: ['x-file-name: Required.'] });
     const c1 = await upload(Buffer.from('x'), { name: 'a\u0085b.txt' });
     expect(await c1.json()).toEqual({ non_field_errors: ['x-file-name: Control characters are not allowed.'] });
+    const separator = await upload(Buffer.from('x'), { name: 'a\u2028b.txt' });
+    expect(await separator.json()).toEqual({ non_field_errors: ['x-file-name: Control characters are not allowed.'] });
+    const slashes = await upload(Buffer.from('x'), { name: 'paid\u2215\uFF0Finvoice.txt' });
+    expect(await slashes.json()).toMatchObject({ name: 'paid__invoice.txt' });
   });
 
   it('keeps only the final file: a path in the name is dropped, a JSON type is not parsed', async () => {

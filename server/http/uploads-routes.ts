@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES, type Attachment, type UploadUsage } from '../../lib/contract';
-import { stripInvisible } from '../../lib/contract/display-text';
+import { cleanFileName } from '../../lib/contract/display-text';
 import type { Db } from '../db/open-database';
 import { completeUpload, releaseUpload, reserveUpload, uploadUsage, type Usage } from '../db/upload-quota';
 import { findServableUpload, toAttachment } from '../db/uploads';
@@ -63,9 +63,11 @@ function parseFileName(header: string | string[] | undefined): string {
   } catch {
     throw fieldError('x-file-name: Must be the encodeURIComponent of the file name.');
   }
-  if (/\p{Cc}/u.test(name)) throw fieldError('x-file-name: Control characters are not allowed.');
-  // Invisible characters out (lib/contract/display-text.ts): "\u202Egpj.exe" must not read "exe.jpg".
-  name = stripInvisible(name);
+  // Line and paragraph separators break a name's line as controls do.
+  if (/[\p{Cc}\p{Zl}\p{Zp}]/u.test(name)) throw fieldError('x-file-name: Control characters are not allowed.');
+  // Invisible characters out (lib/contract/display-text.ts): "\u202Egpj.exe" must not read "exe.jpg";
+  // nor may "a∕b.pdf" look like a path.
+  name = cleanFileName(name);
   name = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1).trim();
   if (!name || name === '.' || name === '..') throw fieldError('x-file-name: Required.');
   if (name.length > MAX_NAME_LENGTH) throw fieldError(`x-file-name: At most ${MAX_NAME_LENGTH} characters.`);
