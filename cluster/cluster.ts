@@ -24,6 +24,8 @@ export const SOCKET_CAP = 4;
 const LIMITS_ENV = {
   RATE_LIMIT_SEND: 'off',
   RATE_LIMIT_FOLLOW: 'off',
+  // The probes toggle one pair's follow until it crosses nodes.
+  RATE_LIMIT_FOLLOW_PAIR: 'off',
   RATE_LIMIT_UPLOAD: 'off',
   RATE_LIMIT_SYNC: 'off',
   RATE_LIMIT_EVENT: 'off',

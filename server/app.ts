@@ -58,6 +58,7 @@ export interface ServerDeps {
         | 'unattachedUploadTtlMs'
         | 'sessions'
         | 'messageWindows'
+        | 'trustProxy'
       > & {
         rateLimits: Partial<RateLimits>;
       }
@@ -134,6 +135,7 @@ export function createServer(deps: ServerDeps): ParleyServer {
     storage: files,
     uploadQuotaBytes: config.uploadQuotaBytes === undefined ? DEFAULT_UPLOAD_QUOTA_BYTES : config.uploadQuotaBytes,
     logLevel: config.logLevel,
+    trustProxy: config.trustProxy ?? false,
     logDestination,
     refusalLog,
     limiters,

@@ -43,7 +43,8 @@ describe('loadConfig', () => {
       uploadQuotaBytes: DEFAULT_UPLOAD_QUOTA_BYTES,
       unattachedUploadTtlMs: DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
       messageWindows: { editWindowMs: 15 * 60_000, unsendWindowMs: 24 * 3600_000 },
-      sessions: { idleMs: 30 * 86_400_000, maxMs: 90 * 86_400_000, checkIntervalMs: 300_000 },
+      sessions: { idleMs: 30 * 86_400_000, maxMs: 90 * 86_400_000, checkIntervalMs: 300_000, maxPerUser: 50 },
+      trustProxy: false,
       push: { vapid: null, endpointOrigins: [...DEFAULT_PUSH_ENDPOINT_ORIGINS] },
     });
     expect(DEFAULT_UPLOAD_QUOTA_BYTES).toBe(2 * 1024 ** 3);
@@ -63,6 +64,7 @@ describe('loadConfig', () => {
       idleMs: 7 * 86_400_000,
       maxMs: 43_200_000,
       checkIntervalMs: 0,
+      maxPerUser: 50,
     });
     expect(() => loadConfig({ ...base, SESSION_IDLE_DAYS: '0' })).toThrow(/SESSION_IDLE_DAYS: must be more than 0 days/);
     expect(() => loadConfig({ ...base, SESSION_MAX_DAYS: 'forever' })).toThrow(/SESSION_MAX_DAYS: must be a number of days/);
@@ -197,10 +199,14 @@ describe('loadConfig', () => {
       RATE_LIMIT_TYPING: '1/s,burst=3',
       RATE_LIMIT_PRESENCE: 'off',
       RATE_LIMIT_PROFILE: '2/m,burst=4',
+      RATE_LIMIT_REPORT: '10/h,burst=5',
+      RATE_LIMIT_SIGNUP: 'off',
+      RATE_LIMIT_DOWNLOAD: '5/s,burst=100',
     });
     expect(config.rateLimits).toEqual({
       send: { perSecond: 20, burst: 60 },
       follow: { perSecond: 0.5, burst: 5 },
+      follow_pair: { perSecond: 1 / 600, burst: 4 },
       search: null,
       upload: { perSecond: 0.5, burst: 1 },
       sync: { perSecond: 1, burst: 10 },
@@ -210,6 +216,9 @@ describe('loadConfig', () => {
       typing: { perSecond: 1, burst: 3 },
       presence: null,
       profile: { perSecond: 2 / 60, burst: 4 },
+      report: { perSecond: 10 / 3600, burst: 5 },
+      signup: null,
+      download: { perSecond: 5, burst: 100 },
     });
     expect(loadConfig({ ...base, RATE_LIMIT_UPLOAD: '3600/h,burst=2' }).rateLimits.upload).toEqual({ perSecond: 1, burst: 2 });
     expect(loadConfig({ ...base, RATE_LIMIT_SEND: '' }).rateLimits.send).toEqual(DEFAULT_RATE_LIMITS.send);
@@ -219,6 +228,17 @@ describe('loadConfig', () => {
     for (const value of ['20', '20/s', '0/s,burst=5', '5/s,burst=0', '5/day,burst=5', '-1/s,burst=5', 'unlimited']) {
       expect(() => loadConfig({ ...base, RATE_LIMIT_FOLLOW: value })).toThrow(/RATE_LIMIT_FOLLOW: must be "<count>\/<s\|m\|h>,burst=<n>"/);
     }
+  });
+
+  it('reads TRUST_PROXY as true, false or proxy addresses and CIDRs, and MAX_SESSIONS_PER_USER', () => {
+    expect(loadConfig({ ...base, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ ...base, TRUST_PROXY: 'FALSE' }).trustProxy).toBe(false);
+    expect(loadConfig({ ...base, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
+    for (const value of ['yes', '2', 'proxy.example', '10.0.0.0/8,']) {
+      expect(() => loadConfig({ ...base, TRUST_PROXY: value })).toThrow(/TRUST_PROXY: must be true, false, or comma-separated proxy addresses or CIDRs/);
+    }
+    expect(loadConfig({ ...base, MAX_SESSIONS_PER_USER: '5' }).sessions.maxPerUser).toBe(5);
+    expect(() => loadConfig({ ...base, MAX_SESSIONS_PER_USER: '0' })).toThrow(/MAX_SESSIONS_PER_USER/);
   });
 
   it('reads ALLOWED_ORIGINS as a comma-separated list of origins', () => {

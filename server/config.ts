@@ -1,7 +1,7 @@
 import nextEnv from '@next/env';
 import { z } from 'zod';
-import { DEFAULT_SESSION_RULES, type SessionRules } from './auth/session-rules';
-import { blankToUndefined, byteSize, days, duration, flag, optionalText, originList, rateLimit } from './env-values';
+import { DEFAULT_MAX_SESSIONS_PER_USER, DEFAULT_SESSION_RULES, type SessionRules } from './auth/session-rules';
+import { blankToUndefined, byteSize, days, duration, flag, optionalText, originList, rateLimit, trustProxy, type TrustProxy } from './env-values';
 import type { RateLimits } from './security/rate-limit';
 import type { ObjectStorageSettings } from './storage/s3-file-storage';
 import {
@@ -20,6 +20,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  *   flush at once (anything past it is retried with backoff by the outbox).
  * - follow 2/s, burst 20: clicking down a list of people; each change notifies the followee, so
  *   a follow/unfollow loop must not become a notification cannon.
+ * - follow_pair 1/10min, burst 4, per follower and followee: a follow/unfollow loop against one
+ *   person sent them 20 notices; a person changes their mind about someone a few times at most.
  * - search 5/s, burst 20: the client debounces typing at 300 ms (about 3/s at most).
  * - upload 30/min, burst 20: sharing a batch of photos at once. Bytes are budgeted by the quota
  *   (UPLOAD_QUOTA), not here.
@@ -41,10 +43,18 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * - profile 1/min, burst 10: a new name or photo goes at once to everyone the user has a
  *   conversation with; a person tries a few names or photos in a row, then rarely again. A name
  *   flickering in everyone's list must not become a way to shout at them.
+ * - report 20/h, burst 10: a person reports a few messages of someone in a row; one account
+ *   filed 286 reports in 15 s. Reports of the same person add to one open report anyway.
+ * Per client address (behind TRUST_PROXY, the address the proxy saw):
+ * - signup 20/h, burst 20: new accounts (a first sign-in) from one address; a school or office
+ *   behind one address signs up a class at once, a script made 100 in 5 s.
+ * - download 20/s, burst 500, in units of one file plus one per MiB sent: a thread's worth of
+ *   photos at once, or ten 50 MB files, then 20 MiB/s; one client drew 72 MB/s before.
  */
 export const DEFAULT_RATE_LIMITS = {
   send: { perSecond: 5, burst: 50 },
   follow: { perSecond: 2, burst: 20 },
+  follow_pair: { perSecond: 1 / 600, burst: 4 },
   sync: { perSecond: 2, burst: 30 },
   search: { perSecond: 5, burst: 20 },
   upload: { perSecond: 30 / 60, burst: 20 },
@@ -54,7 +64,11 @@ export const DEFAULT_RATE_LIMITS = {
   typing: { perSecond: 2, burst: 10 },
   presence: { perSecond: 1, burst: 10 },
   profile: { perSecond: 1 / 60, burst: 10 },
+  report: { perSecond: 20 / 3600, burst: 10 },
+  signup: { perSecond: 20 / 3600, burst: 20 },
+  download: { perSecond: 20, burst: 500 },
 } satisfies RateLimits;
+
 
 /**
  * Sockets one user may hold at once, across nodes. 20 is more tabs and devices than anyone keeps
@@ -135,6 +149,7 @@ const envSchema = z.object({
   ),
   RATE_LIMIT_SEND: rateLimit(DEFAULT_RATE_LIMITS.send),
   RATE_LIMIT_FOLLOW: rateLimit(DEFAULT_RATE_LIMITS.follow),
+  RATE_LIMIT_FOLLOW_PAIR: rateLimit(DEFAULT_RATE_LIMITS.follow_pair),
   RATE_LIMIT_SEARCH: rateLimit(DEFAULT_RATE_LIMITS.search),
   RATE_LIMIT_UPLOAD: rateLimit(DEFAULT_RATE_LIMITS.upload),
   RATE_LIMIT_SYNC: rateLimit(DEFAULT_RATE_LIMITS.sync),
@@ -166,6 +181,14 @@ const envSchema = z.object({
   VAPID_SUBJECT: optionalText,
   PUSH_ENDPOINT_ORIGINS: optionalText,
   RATE_LIMIT_PROFILE: rateLimit(DEFAULT_RATE_LIMITS.profile),
+  RATE_LIMIT_REPORT: rateLimit(DEFAULT_RATE_LIMITS.report),
+  RATE_LIMIT_SIGNUP: rateLimit(DEFAULT_RATE_LIMITS.signup),
+  RATE_LIMIT_DOWNLOAD: rateLimit(DEFAULT_RATE_LIMITS.download),
+  MAX_SESSIONS_PER_USER: z.preprocess(
+    blankToUndefined,
+    z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100_000).default(DEFAULT_MAX_SESSIONS_PER_USER),
+  ),
+  TRUST_PROXY: trustProxy,
 });
 
 // What S3-compatible stores without regions (MinIO, Ceph, R2's "auto" aside) expect, and AWS's first.
@@ -215,8 +238,14 @@ export interface Config {
   unattachedUploadTtlMs: number;
   /** How long (ms) after sending its sender may edit a message, and unsend it for everyone. */
   messageWindows: { editWindowMs: number; unsendWindowMs: number };
-  /** Session lifetimes and how often live sessions are checked again. */
+  /** Session lifetimes, how many one account may hold, and how often live sessions are checked again. */
   sessions: SessionRules;
+  /**
+   * Fastify's trustProxy: which proxies' X-Forwarded-For names the client (false: none, the
+   * connection's peer is the client; true: any; or these addresses and CIDRs).
+   * The per-address limits and the refusal log go by the client it gives.
+   */
+  trustProxy: TrustProxy;
   /**
    * On SIGTERM, how long the node keeps serving with /api/ready answering 503 before it stops
    * accepting, so a load balancer takes it out of rotation first (docs/DEPLOY.md).
@@ -271,6 +300,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimits: {
       send: vars.RATE_LIMIT_SEND,
       follow: vars.RATE_LIMIT_FOLLOW,
+      follow_pair: vars.RATE_LIMIT_FOLLOW_PAIR,
       search: vars.RATE_LIMIT_SEARCH,
       upload: vars.RATE_LIMIT_UPLOAD,
       sync: vars.RATE_LIMIT_SYNC,
@@ -280,6 +310,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       typing: vars.RATE_LIMIT_TYPING,
       presence: vars.RATE_LIMIT_PRESENCE,
       profile: vars.RATE_LIMIT_PROFILE,
+      report: vars.RATE_LIMIT_REPORT,
+      signup: vars.RATE_LIMIT_SIGNUP,
+      download: vars.RATE_LIMIT_DOWNLOAD,
     },
     maxSocketsPerUser: vars.MAX_SOCKETS_PER_USER,
     shedEventLoopDelayMs: vars.SHED_EVENT_LOOP_DELAY_MS,
@@ -291,7 +324,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       idleMs: vars.SESSION_IDLE_DAYS,
       maxMs: vars.SESSION_MAX_DAYS,
       checkIntervalMs: vars.SESSION_CHECK_SECONDS,
+      maxPerUser: vars.MAX_SESSIONS_PER_USER,
     },
+    trustProxy: vars.TRUST_PROXY,
     objectStorage: objectStorageOf(vars),
     push: pushOf(vars),
   };

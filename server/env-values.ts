@@ -111,3 +111,25 @@ export const originList = z.preprocess(
       return z.NEVER;
     }),
 );
+
+/** Fastify's trustProxy, as TRUST_PROXY sets it. */
+export type TrustProxy = boolean | string[];
+
+const ADDRESS_OR_CIDR = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f:]*:[0-9a-f:.]*)(?:\/\d{1,3})?$/i;
+
+/**
+ * Which proxies in front are believed about the client's address (X-Forwarded-For): "false" (the
+ * default: none), "true" (any: only behind a proxy that overwrites the header), or a
+ * comma-separated list of proxy addresses and CIDRs ("10.0.0.0/8,127.0.0.1"), the safer choice.
+ */
+export const trustProxy = parsedText<TrustProxy>(
+  false,
+  'must be true, false, or comma-separated proxy addresses or CIDRs',
+  (text) => {
+    const lower = text.toLowerCase();
+    if (lower === 'false') return false;
+    if (lower === 'true') return true;
+    const list = text.split(',').map((part) => part.trim());
+    return list.every((part) => ADDRESS_OR_CIDR.test(part)) ? list : undefined;
+  },
+);

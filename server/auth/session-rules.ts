@@ -12,6 +12,8 @@ export interface SessionRules {
    * (0: on every event and request, for tests).
    */
   checkIntervalMs: number;
+  /** Live sessions one account may hold; past it the least recently used end. Unset: DEFAULT_MAX_SESSIONS_PER_USER. */
+  maxPerUser?: number;
 }
 
 export const DAY_MS = 86_400_000;
@@ -28,3 +30,10 @@ export const DEFAULT_SESSION_RULES = {
   maxMs: 90 * DAY_MS,
   checkIntervalMs: 300_000,
 } satisfies SessionRules;
+
+/**
+ * Live sessions one account may hold (sign-ins not yet ended). 50 is far more browsers and devices
+ * than anyone signs in on; past it the least recently used is ended (its sockets too), so a new
+ * sign-in always works and a script signing in 1,000 times keeps 50.
+ */
+export const DEFAULT_MAX_SESSIONS_PER_USER = 50;

@@ -1,6 +1,6 @@
-import { and, asc, eq, isNull, or, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, isNull, or, isNotNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { ReportReason } from '../../lib/contract';
+import { REPORT_DETAILS_MAX, type ReportReason } from '../../lib/contract';
 import type { Db } from './open-database';
 import { messages, reports, users, type ReportRow } from './schema';
 
@@ -14,10 +14,15 @@ export interface NewReport {
   userId?: number;
 }
 
+// What a report's details may grow to as filings add theirs (each is at most REPORT_DETAILS_MAX).
+const MAX_COMBINED_DETAILS = 4 * REPORT_DETAILS_MAX;
+
 /**
  * Files a report; null when what it names is not the reporter's to report: a message they did not
  * receive (their own, someone else's, none) or an unknown person, answered alike (404) so ids
  * cannot be probed. A reported message's text is copied into the report as it is now.
+ * While the reporter has an open report of the same person, this filing adds to it instead: one
+ * more filing, its details appended (to MAX_COMBINED_DETAILS), its message kept if the report had none.
  */
 export async function createReport(db: Db, report: NewReport): Promise<ReportRow | null> {
   let target: { reportedUserId: number; messageId: number | null; messageText: string | null } | null = null;
@@ -41,6 +46,17 @@ export async function createReport(db: Db, report: NewReport): Promise<ReportRow
   const [row] = await db
     .insert(reports)
     .values({ reporterId: report.reporterId, reason: report.reason, details: report.details, ...target })
+    .onConflictDoUpdate({
+      target: [reports.reporterId, reports.reportedUserId],
+      targetWhere: sql`${reports.resolvedAt} is null`,
+      set: {
+        filings: sql`${reports.filings} + 1`,
+        lastFiledAt: sql`now()`,
+        details: sql`left(concat_ws(E'\n\n', ${reports.details}, excluded.details), ${MAX_COMBINED_DETAILS})`,
+        messageId: sql`coalesce(${reports.messageId}, excluded.message_id)`,
+        messageText: sql`case when ${reports.messageId} is null then excluded.message_text else ${reports.messageText} end`,
+      },
+    })
     .returning();
   if (!row) throw new Error('report insert returned no row');
   return row;
@@ -66,17 +82,71 @@ function toView(row: { report: ReportRow; reporterName: string | null; reportedN
   return { ...row.report, reporterName: row.reporterName, reportedName: row.reportedName, reportedActive: row.reportedActive };
 }
 
-/** The moderators' queue: open reports oldest first (all of them with `includeResolved`). */
-export async function listReports(db: Db, { includeResolved = false, limit = 100 } = {}): Promise<ReportView[]> {
+export type ReportOrder = 'oldest' | 'newest' | 'target';
+
+export interface ReportListOptions {
+  includeResolved?: boolean;
+  /** oldest: first filed first; newest: last filed first; target: by reported person, then newest. */
+  order?: ReportOrder;
+  /** 1-based. */
+  page?: number;
+  perPage?: number;
+}
+
+const openOnly = (includeResolved: boolean) => (includeResolved ? undefined : isNull(reports.resolvedAt));
+
+const ORDERS = {
+  oldest: [asc(reports.id)],
+  newest: [desc(reports.lastFiledAt), desc(reports.id)],
+  target: [asc(reports.reportedUserId), desc(reports.lastFiledAt), desc(reports.id)],
+} satisfies Record<ReportOrder, unknown[]>;
+
+/** The moderators' queue, a page at a time, with how many reports there are in all. */
+export async function listReports(db: Db, { includeResolved = false, order = 'oldest', page = 1, perPage = 50 }: ReportListOptions = {}): Promise<{ reports: ReportView[]; total: number }> {
   const rows = await db
     .select(reportView)
     .from(reports)
     .innerJoin(reporter, eq(reporter.id, reports.reporterId))
     .innerJoin(reported, eq(reported.id, reports.reportedUserId))
-    .where(includeResolved ? undefined : isNull(reports.resolvedAt))
-    .orderBy(asc(reports.id))
-    .limit(limit);
-  return rows.map(toView);
+    .where(openOnly(includeResolved))
+    .orderBy(...ORDERS[order])
+    .limit(perPage)
+    .offset((page - 1) * perPage);
+  const [counted] = await db.select({ total: count() }).from(reports).where(openOnly(includeResolved));
+  return { reports: rows.map(toView), total: counted?.total ?? 0 };
+}
+
+export interface ReportTarget {
+  userId: number;
+  name: string | null;
+  active: boolean;
+  reports: number;
+  filings: number;
+  lastFiledAt: Date;
+}
+
+/** The queue grouped by reported person: most reporters first, then the most recently reported. */
+export async function listReportTargets(db: Db, { includeResolved = false, page = 1, perPage = 50 }: Omit<ReportListOptions, 'order'> = {}): Promise<{ targets: ReportTarget[]; total: number }> {
+  const reportCount = count(reports.id);
+  const lastFiledAt = sql<Date>`max(${reports.lastFiledAt})`.mapWith((value: string | Date) => new Date(value));
+  const rows = await db
+    .select({
+      userId: reports.reportedUserId,
+      name: reported.username,
+      active: reported.isActive,
+      reports: reportCount,
+      filings: sql<number>`sum(${reports.filings})`.mapWith(Number),
+      lastFiledAt,
+    })
+    .from(reports)
+    .innerJoin(reported, eq(reported.id, reports.reportedUserId))
+    .where(openOnly(includeResolved))
+    .groupBy(reports.reportedUserId, reported.username, reported.isActive)
+    .orderBy(desc(reportCount), desc(lastFiledAt), asc(reports.reportedUserId))
+    .limit(perPage)
+    .offset((page - 1) * perPage);
+  const [counted] = await db.select({ total: countDistinct(reports.reportedUserId) }).from(reports).where(openOnly(includeResolved));
+  return { targets: rows, total: counted?.total ?? 0 };
 }
 
 export async function findReport(db: Db, id: number): Promise<ReportView | null> {

@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { DEFAULT_SESSION_RULES, type SessionRules } from '../auth/session-rules';
+import { DEFAULT_MAX_SESSIONS_PER_USER, DEFAULT_SESSION_RULES, type SessionRules } from '../auth/session-rules';
 import { generateSessionToken, hashSessionToken } from '../auth/session-token';
 import type { Db } from './open-database';
 import { sessions, users, type UserRow } from './schema';
@@ -21,15 +21,28 @@ export function live(rules: Pick<SessionRules, 'idleMs' | 'maxMs'>): SQL | undef
   );
 }
 
-/** Returns the raw token, which is shown to the client once; only its hash is stored. */
-export async function createSession(db: Db, userId: number): Promise<{ token: string; sessionId: number }> {
+/**
+ * Returns the raw token, which is shown to the client once; only its hash is stored. Past
+ * `maxPerUser` live sessions, the least recently used of the user's others are ended: their ids
+ * are in `ended` (their sockets are the caller's to close).
+ */
+export async function createSession(db: Db, userId: number, maxPerUser = DEFAULT_MAX_SESSIONS_PER_USER): Promise<{ token: string; sessionId: number; ended: number[] }> {
   const token = generateSessionToken();
   const [row] = await db
     .insert(sessions)
     .values({ userId, tokenHash: hashSessionToken(token) })
     .returning({ id: sessions.id });
   if (!row) throw new Error('session insert returned no row');
-  return { token, sessionId: row.id };
+  // Sessions past their lifetimes are dead already: only unrevoked ones count, newest use first.
+  const ended = await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(
+      sql`${sessions.id} in (select ${sessions.id} from ${sessions} where ${sessions.userId} = ${userId} and ${sessions.revokedAt} is null
+        order by ${sessions.lastUsedAt} desc, ${sessions.id} desc offset ${maxPerUser})`,
+    )
+    .returning({ id: sessions.id });
+  return { token, sessionId: row.id, ended: ended.map(({ id }) => id) };
 }
 
 async function findLive(db: Db, match: SQL, rules: Pick<SessionRules, 'idleMs' | 'maxMs'>): Promise<SessionUser | null> {

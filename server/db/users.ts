@@ -43,6 +43,12 @@ export async function upsertUserFromFirebase(db: Db, profile: FirebaseProfile): 
   return row;
 }
 
+/** Whether the Firebase account has signed in before (a first sign-in creates an account). */
+export async function hasAccount(db: Db, firebaseUid: string): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.firebaseUid, firebaseUid)).limit(1);
+  return row !== undefined;
+}
+
 export async function setUserActive(db: Db, id: number, isActive: boolean): Promise<UserRow | null> {
   const [row] = await db
     .update(users)

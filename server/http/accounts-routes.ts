@@ -9,7 +9,8 @@ import { exportAccount } from '../db/account-export';
 import type { Db } from '../db/open-database';
 import { createSession, revokeSession } from '../db/sessions';
 import { deleteSessionPushSubscriptions, deleteUserPushSubscriptions } from '../db/push-subscriptions';
-import { setUserActive, updateSettings, upsertUserFromFirebase } from '../db/users';
+import { hasAccount, setUserActive, updateSettings, upsertUserFromFirebase } from '../db/users';
+import { limitAddress } from '../security/http-rate-limit';
 import type { FileStorage } from '../storage/file-storage';
 import { authenticate, authenticateActive } from './authenticate';
 import { HttpError, parseBody } from './errors';
@@ -51,6 +52,8 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, pr
       throw new HttpError(400, { non_field_errors: ['email: does not match the signed-in account.'] });
     }
 
+    // A first sign-in makes an account: new accounts are limited per address (config.ts, signup).
+    if (!(await hasAccount(db, claims.uid))) await limitAddress(request, 'signup');
     const user = await upsertUserFromFirebase(db, {
       firebaseUid: claims.uid,
       // User-chosen profile values; the provider's when the client leaves them out.
@@ -62,7 +65,9 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, pr
       accountCheckedNow: claims.revocationChecked,
     });
     if (!user.isActive) throw HttpError.msg(403, 'This account has been deactivated.');
-    const { token } = await createSession(db, user.id);
+    const { token, ended } = await createSession(db, user.id, request.server.sessionAuth.rules.maxPerUser);
+    // Past the account's session cap the least recently used ended: so do their sockets.
+    for (const sessionId of ended) sockets.disconnectSession(sessionId);
     return { token, user: toUser(user) };
   });
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { LogLevel } from '../config';
+import type { TrustProxy } from '../env-values';
 import { loggerOptions, type LogDestination } from '../logging/logger-options';
 import { createRefusalLog, type RefusalLog, type RefusalLogOptions } from '../logging/refusal-log';
 import { installRequestLogging, requestId } from '../logging/request-logging';
@@ -23,6 +24,8 @@ import { usersRoutes } from './users-routes';
 
 export interface HttpAppDeps extends AccountsRoutesDeps, HealthRoutesDeps, PushRoutesDeps, UploadsRoutesDeps {
   logLevel: LogLevel;
+  /** Which proxies' X-Forwarded-For gives the client's address (config.ts, TRUST_PROXY). */
+  trustProxy: TrustProxy;
   /** Where log lines go; stdout by default. */
   logDestination?: LogDestination;
   /** How refusals are summed up (logging/refusal-log.ts); its defaults unless given. */
@@ -42,6 +45,7 @@ export interface HttpAppDeps extends AccountsRoutesDeps, HealthRoutesDeps, PushR
 /** The Fastify app, whether it sheds load right now (for the socket side to agree with it), and its refusal count. */
 export function buildHttpApp({
   logLevel,
+  trustProxy,
   logDestination,
   refusalLog,
   limiters,
@@ -56,6 +60,8 @@ export function buildHttpApp({
     // Credentials and message text are redacted; requests are logged without headers or bodies.
     logger: loggerOptions(logLevel, logDestination),
     genReqId: requestId,
+    // request.ip: the client behind the trusted proxies, for the per-address limits and the log.
+    trustProxy,
     // Ours instead (request-logging.ts): one line per answered request, refusals only counted.
     logController: new LogController({ disableRequestLogging: true }),
     // JSON bodies only; the upload route streams raw bodies under its own limit.

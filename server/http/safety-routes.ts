@@ -82,7 +82,8 @@ export function safetyRoutes(app: FastifyInstance, { db, sockets }: SafetyRoutes
     return { user_id: userId, muted };
   });
 
-  app.post('/reports', async (request, reply): Promise<ReportCreated> => {
+  // One account filing report after report is limited (config.ts, report); repeats add to one report.
+  app.post('/reports', { config: { rateLimit: 'report' } }, async (request, reply): Promise<ReportCreated> => {
     const { user } = await authenticateActive(db, request);
     const body = parseBody(reportRequestSchema, request.body);
     if (body.user_id === user.id) throw new HttpError(400, { non_field_errors: ['user_id: You cannot report yourself.'] });

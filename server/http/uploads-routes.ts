@@ -8,6 +8,7 @@ import { completeUpload, releaseUpload, reserveUpload, uploadUsage, type Usage }
 import { findServableUpload, toAttachment } from '../db/uploads';
 import { FileTooLargeError, StorageUnavailableError, type FileStorage } from '../storage/file-storage';
 import { SNIFF_BYTES, sniff } from '../storage/sniff';
+import { limitAddress } from '../security/http-rate-limit';
 import { authenticateActive } from './authenticate';
 import { parseRange } from './byte-range';
 import { HttpError } from './errors';
@@ -48,6 +49,9 @@ function storageUnavailable(request: FastifyRequest, error: StorageUnavailableEr
   request.log.error({ err: error }, 'file storage unavailable');
   return HttpError.msg(503, 'Attachments are unavailable right now. Try again in a moment.');
 }
+
+// The download budget's unit of size (config.ts, download).
+const DOWNLOAD_POINT_BYTES = 1024 * 1024;
 
 const outOfSpace = () => HttpError.msg(507, 'The server is out of storage space. Try again later.');
 
@@ -198,6 +202,8 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage, uploadQuotaBy
       throw HttpError.msg(416, 'The requested range is not within the file.');
     }
     const range = wanted.kind === 'range' ? wanted.range : undefined;
+    // No account to charge: the client's address pays one per file and one per MiB it is sent.
+    await limitAddress(request, 'download', 1 + Math.floor((range ? range.end - range.start + 1 : row.size) / DOWNLOAD_POINT_BYTES));
     // HEAD answers from the row alone: no need to open the file, or fetch the object, to discard
     // it. (Fastify's HEAD route keeps our Content-Length only for a stream: an empty one.)
     let stream: Readable | null = Readable.from([]);

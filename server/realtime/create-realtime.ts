@@ -136,7 +136,7 @@ export function createRealtime(
     registerMessageHandlers(socket, db, writer, changes, socketLog, push);
     registerVisibilityHandler(socket, visibility, socketLog);
     registerChangeHandlers(socket, { changes, windows, storage, log: socketLog });
-    registerFollowHandlers(socket, db, presence, socketLog);
+    registerFollowHandlers(socket, db, presence, limiters, socketLog);
     registerTypingHandlers(socket, signalCheck, socketLog);
     registerPresenceHandlers(socket, presence, socketLog);
   });

@@ -62,6 +62,20 @@ describe('follow', () => {
     await expect.poll(() => settled.map((p) => p.following)).toEqual([true, true, false]);
   });
 
+  it('limits one follower’s toggles of one person: a follow/unfollow loop reaches them a few times', async () => {
+    const [stranger, quiet, other] = await Promise.all([signIn(t.url, 'Stranger'), signIn(t.url, 'Quiet'), signIn(t.url, 'Other')]);
+    const [strangerTab, quietTab] = await Promise.all([tabs.open(stranger), tabs.open(quiet)]);
+    const heard = record(quietTab, 'follower');
+    const acks = [];
+    for (let i = 0; i < 10; i++) acks.push(await follow(strangerTab, { user_id: quiet.user.id, follow: i % 2 === 0 }));
+    // The pair's budget: four changes at once (config.ts, follow_pair), then refused.
+    expect(acks.slice(0, 4).every((ack) => 'data' in ack)).toBe(true);
+    expect(acks.slice(4)).toEqual(Array(6).fill({ error: { msg: expect.stringMatching(/^Too many requests\. Try again in \d+ s\.$/) } }));
+    // Another person is the stranger's to follow still: the budget is the pair's.
+    expect(await follow(strangerTab, { user_id: other.user.id, follow: true })).toMatchObject({ data: { following: true } });
+    await expect.poll(() => heard.map((event) => event.following)).toEqual([true, false, true, false]);
+  });
+
   it.each([
     ['yourself', () => ({ user_id: alice.user.id, follow: true }), { error: { non_field_errors: [expect.any(String)] } }],
     ['an unknown user', () => ({ user_id: 2_000_000_000, follow: true }), { error: { msg: 'User not found.' } }],

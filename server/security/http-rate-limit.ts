@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/errors';
-import { tooManyRequests, type RateLimitName, type RateLimiters } from './rate-limit';
+import { tooManyRequests, type ADDRESS_RATE_LIMITS, type RateLimitName, type RateLimiters } from './rate-limit';
+
+type AddressRateLimit = (typeof ADDRESS_RATE_LIMITS)[number];
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,9 +31,22 @@ export function installUserRateLimits(app: FastifyInstance, limiters: RateLimite
 export async function limitRequest(request: FastifyRequest, userId: number): Promise<void> {
   const { rateLimit = 'request', closeOnRefusal = false } = request.routeOptions.config;
   const verdict = await request.server.userRateLimiters[rateLimit].take(userId);
-  if (verdict.allowed) return;
-  throw new HttpError(429, tooManyRequests(verdict.retryAfterSeconds), {
-    'retry-after': String(verdict.retryAfterSeconds),
+  if (!verdict.allowed) throw refusal(verdict.retryAfterSeconds, closeOnRefusal);
+}
+
+/**
+ * Takes `points` from a per-address budget (account creation, downloads: calls with no account to
+ * charge) for the request's client address, which is the one behind the trusted proxies
+ * (TRUST_PROXY), or throws 429 as limitRequest does. With Redis, every node takes from one budget.
+ */
+export async function limitAddress(request: FastifyRequest, budget: AddressRateLimit, points = 1): Promise<void> {
+  const verdict = await request.server.userRateLimiters[budget].take(request.ip, points);
+  if (!verdict.allowed) throw refusal(verdict.retryAfterSeconds, request.routeOptions.config.closeOnRefusal ?? false);
+}
+
+function refusal(retryAfterSeconds: number, closeOnRefusal: boolean): HttpError {
+  return new HttpError(429, tooManyRequests(retryAfterSeconds), {
+    'retry-after': String(retryAfterSeconds),
     // A body not worth reading (an upload): the client is told to stop instead of us draining it.
     ...(closeOnRefusal && { connection: 'close' }),
   });

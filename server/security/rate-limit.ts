@@ -8,11 +8,15 @@ export interface RateLimit {
 }
 
 /**
- * Every per-user budget. `event` is what every socket event and `request` what every authenticated
- * HTTP request takes from when it has no stricter budget of its own, so an event or a route added
- * later is limited without a line of code (docs/DECISIONS.md, "Hostile input").
+ * Every budget. `event` is what every socket event and `request` what every authenticated HTTP
+ * request takes from when it has no stricter budget of its own, so an event or a route added
+ * later is limited without a line of code (docs/DECISIONS.md, "Hostile input"). Most are per
+ * user; `follow_pair` is per follower and followee; `signup` and `download` are per client
+ * address (ADDRESS_RATE_LIMITS).
  */
-export const RATE_LIMIT_NAMES = ['send', 'follow', 'sync', 'search', 'upload', 'export', 'typing', 'presence', 'profile', 'event', 'request'] as const;
+export const RATE_LIMIT_NAMES = ['send', 'follow', 'follow_pair', 'sync', 'search', 'upload', 'export', 'typing', 'presence', 'profile', 'report', 'event', 'request', 'signup', 'download'] as const;
+/** The budgets keyed by the client's address (a request before or without an account). */
+export const ADDRESS_RATE_LIMITS = ['signup', 'download'] as const satisfies readonly RateLimitName[];
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 
 /** `null` switches a budget off (benchmarks, load generators). */
@@ -21,8 +25,8 @@ export type RateLimits = Record<RateLimitName, RateLimit | null>;
 export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
-  /** Takes one action for `userId`, or says how long until one is available. */
-  take(userId: number): Promise<RateVerdict>;
+  /** Takes `points` (default 1) for `key` (a user id, or an address), or says how long until they are available. */
+  take(key: number | string, points?: number): Promise<RateVerdict>;
 }
 
 export type RateLimiters = Record<RateLimitName, RateLimiter>;
@@ -77,9 +81,9 @@ function limiterFor(name: RateLimitName, limit: RateLimit, redis: Redis | undefi
   const main = windowLimiter(name, steady, redis);
   const consumer = extra ? new BurstyRateLimiter(main, windowLimiter(`${name}:burst`, extra, redis)) : main;
   return {
-    async take(userId) {
+    async take(key, points = 1) {
       try {
-        await consumer.consume(String(userId));
+        await consumer.consume(String(key), points);
         return ALLOWED;
       } catch (refusal) {
         if (!(refusal instanceof RateLimiterRes)) throw refusal;

@@ -41,6 +41,7 @@ export interface ObservedServerOptions {
 export const NO_RATE_LIMITS: RateLimits = {
   send: null,
   follow: null,
+  follow_pair: null,
   sync: null,
   search: null,
   upload: null,
@@ -48,8 +49,11 @@ export const NO_RATE_LIMITS: RateLimits = {
   typing: null,
   presence: null,
   profile: null,
+  report: null,
   event: null,
   request: null,
+  signup: null,
+  download: null,
 };
 
 /**

@@ -1,6 +1,6 @@
 // What keeps people safe from each other: blocks, and reports to the moderators.
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, createdAtMs } from './columns';
 import { users } from './people';
 import { messages } from './messages';
@@ -42,9 +42,16 @@ export const reports = pgTable(
     details: text('details'),
     createdAt: createdAt(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    /** How many times the reporter filed it: later filings against the same person while it is open add to it. */
+    filings: integer('filings').notNull().default(1),
+    lastFiledAt: timestamp('last_filed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index('reports_reporter_idx').on(table.reporterId),
+    // One open report per reporter and reported person (db/reports.ts adds later filings to it).
+    uniqueIndex('reports_open_pair_idx').on(table.reporterId, table.reportedUserId).where(sql`${table.resolvedAt} is null`),
+    // The moderators' queue by person.
+    index('reports_reported_idx').on(table.reportedUserId),
     // REPORT_REASONS (lib/contract/safety.ts).
     check('reports_reason_check', sql`${table.reason} in ('spam', 'harassment', 'inappropriate', 'other')`),
     // The moderators' queue: open reports, oldest first.
