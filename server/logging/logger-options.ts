@@ -16,9 +16,11 @@ export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.
 const SECRET_ERROR_FIELDS = ['params', 'detail'];
 const MAX_CAUSE_DEPTH = 5;
 
-// What people typed into search, and the upload URLs, whose id is the capability to read the file
-// (and whose name is the user's): as private as message text.
-const SEARCH_PARAMS: ReadonlySet<string> = new Set(['q']);
+// Query parameters whose values are logged: the API's own paging and download switches. Every other
+// one is redacted: what people typed into search (q), and whatever a caller put in a URL that it
+// should not have (?token=, ?access_token=…). The upload URLs' id is the capability to read the
+// file (and the name is the user's): as private as message text.
+const LOGGED_PARAMS: ReadonlySet<string> = new Set(['limit', 'cursor', 'around', 'before', 'after', 'download']);
 const UPLOAD_URL = /^(\/api\/uploads\/)[^/]+\/[^/]*/;
 
 function decodedKey(part: string): string {
@@ -30,7 +32,7 @@ function decodedKey(part: string): string {
   }
 }
 
-/** The URL as logged: search terms and upload capabilities replaced by [redacted]. */
+/** The URL as logged: search terms, unknown parameters' values and upload capabilities replaced by [redacted]. */
 export function redactUrl(url: string): string {
   const queryAt = url.indexOf('?');
   const path = (queryAt < 0 ? url : url.slice(0, queryAt)).replace(UPLOAD_URL, `$1${CENSOR}/${CENSOR}`);
@@ -38,7 +40,10 @@ export function redactUrl(url: string): string {
   const query = url
     .slice(queryAt + 1)
     .split('&')
-    .map((part) => (SEARCH_PARAMS.has(decodedKey(part)) ? `${part.split('=', 1)[0]}=${CENSOR}` : part))
+    .map((part) => {
+      if (LOGGED_PARAMS.has(decodedKey(part))) return part;
+      return part.includes('=') ? `${part.split('=', 1)[0]}=${CENSOR}` : CENSOR;
+    })
     .join('&');
   return `${path}?${query}`;
 }

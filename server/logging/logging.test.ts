@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, Attachment, MessagePayload } from '../../lib/contract';
 import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';
+import { redactUrl } from './logger-options';
 import { api, signIn, type SignedInUser } from '../test/helpers';
 import { emitWithAck } from '../test/socket-client';
 import { socketTabs } from '../test/tabs';
@@ -117,6 +118,13 @@ describe('URLs in request lines', () => {
     expect(urls).toContain('/api/users/search?%71=[redacted]');
     expect(urls).toContain('/api/uploads/[redacted]/[redacted]?download=1');
     for (const secret of [term, attachment.id, 'private-plans']) expect(everything()).not.toContain(secret);
+  });
+});
+
+describe('parameters in logged URLs', () => {
+  it('logs the values of the API’s paging and download parameters only: a ?token= is redacted', () => {
+    expect(redactUrl('/api/conversations?cursor=abc&limit=5')).toBe('/api/conversations?cursor=abc&limit=5');
+    expect(redactUrl('/api/accounts/info?token=secret&%74oken=secret2&access_token=s3&secret')).toBe('/api/accounts/info?token=[redacted]&%74oken=[redacted]&access_token=[redacted]&[redacted]');
   });
 });
 
