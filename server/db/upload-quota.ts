@@ -1,10 +1,10 @@
 // Per-user upload quota: the bytes of a user's uploads plus those of their uploads in progress.
 // An upload reserves its declared length before a byte of its body is read, under a per-user lock,
 // so concurrent uploads (on any node sharing the database) cannot together pass the quota.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from './open-database';
 import { createUpload, type NewUpload } from './uploads';
-import { uploadReservations, type UploadRow } from './schema';
+import { uploadReservations, users, type UploadRow } from './schema';
 
 /** An upload in progress that has not finished within this is taken for dead (its node was killed). */
 export const RESERVATION_TTL_MS = 3_600_000;
@@ -51,10 +51,18 @@ export async function reserveUpload(db: Db, userId: number, bytes: number, quota
 }
 
 /** The upload is stored: its row replaces its reservation, in one transaction (the bytes never count twice or not at all). */
-export async function completeUpload(db: Db, reservation: number | null, upload: NewUpload): Promise<UploadRow> {
-  if (reservation === null) return createUpload(db, upload);
+/**
+ * The upload's row, once its bytes are stored; null when its owner's account was deleted meanwhile
+ * (the caller removes the file). The owner's row is read FOR SHARE: a deletion running now either
+ * finishes first (and this refuses) or waits and then erases this upload with the rest.
+ */
+export async function completeUpload(db: Db, reservation: number | null, upload: NewUpload): Promise<UploadRow | null> {
   return db.transaction(async (tx) => {
-    await tx.delete(uploadReservations).where(and(eq(uploadReservations.id, reservation), eq(uploadReservations.userId, upload.ownerId)));
+    const [owner] = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, upload.ownerId), isNull(users.deletedAt))).for('share');
+    if (!owner) return null;
+    if (reservation !== null) {
+      await tx.delete(uploadReservations).where(and(eq(uploadReservations.id, reservation), eq(uploadReservations.userId, upload.ownerId)));
+    }
     return createUpload(tx, upload);
   });
 }

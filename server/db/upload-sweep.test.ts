@@ -14,7 +14,8 @@ import { storeMessages } from './message-batch';
 import { openDatabase, type Database } from './open-database';
 import { messages, uploadReservations, uploads } from './schema';
 import { seedUsers, type SeededUser } from '../../testing/seed';
-import { RESERVATION_TTL_MS, uploadUsage } from './upload-quota';
+import { deleteAccount } from './account-deletion';
+import { completeUpload, RESERVATION_TTL_MS, uploadUsage } from './upload-quota';
 import { deleteStaleReservations, deleteUnattachedUploads } from './upload-sweep';
 
 let dir: string;
@@ -135,3 +136,15 @@ it('forgets what an upload cut off by a dead node held: it stops counting, and t
   expect(await deleteStaleReservations(nodeB.db)).toBe(1);
   expect((await nodeA.db.select({ bytes: uploadReservations.bytes }).from(uploadReservations).where(eq(uploadReservations.userId, carol.id)))).toEqual([{ bytes: 50 }]);
 });
+
+it('stores no upload whose account was deleted while it was in flight, and leaves one it did store to the deletion', async () => {
+  const [dan, erin] = (await seedUsers(nodeA.db, { count: 2, prefix: 'sweep-deleted' })) as [SeededUser, SeededUser];
+  const upload = (ownerId: number) => ({ ownerId, name: 'a.txt', mimeType: 'text/plain', size: 1, width: null, height: null, storageKey: randomUUID() });
+  await deleteAccount(nodeA.db, dan.id);
+  expect(await completeUpload(nodeA.db, null, upload(dan.id))).toBeNull();
+  expect(await nodeA.db.select().from(uploads).where(eq(uploads.ownerId, dan.id))).toEqual([]);
+
+  const stored = await completeUpload(nodeA.db, null, upload(erin.id));
+  expect(await deleteAccount(nodeA.db, erin.id)).toEqual({ storageKeys: [stored!.storageKey] });
+});
+

@@ -168,6 +168,8 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage, uploadQuotaBy
       try {
         const { mimeType, width, height } = sniff(capture.head, bytes <= SNIFF_BYTES);
         const row = await completeUpload(db, reservation.reserved, { ownerId: user.id, name, mimeType, size: bytes, width, height, storageKey: key });
+        // The account was deleted while its upload was in flight: its session is gone too.
+        if (!row) throw HttpError.msg(401, 'Invalid or expired session token.');
         return reply.code(201).send(toAttachment(row));
       } catch (error) {
         await storage.remove(key);
