@@ -173,6 +173,10 @@ export function startServer(options: ServerUnderTestOptions): Promise<MeasuredPr
       RATE_LIMIT_TYPING: 'off',
       RATE_LIMIT_PRESENCE: 'off',
       RATE_LIMIT_PROFILE: 'off',
+      RATE_LIMIT_FOLLOW_PAIR: 'off',
+      RATE_LIMIT_REPORT: 'off',
+      RATE_LIMIT_SIGNUP: 'off',
+      RATE_LIMIT_DOWNLOAD: 'off',
       // Production's default level (connections are logged, messages are not).
       LOG_LEVEL: 'info',
       ...options.env,
