@@ -22,7 +22,7 @@ const send = async (socket: ClientSocket, to: SignedInUser, text: string) => {
 };
 const mute = (user: SignedInUser, peerId: number, body: unknown) =>
   api(t.url, `/conversations/${peerId}`, { method: 'PATCH', token: user.bearer, json: body });
-const report = (user: SignedInUser, body: unknown) => api<{ id: number }>(t.url, '/reports', { method: 'POST', token: user.bearer, json: body });
+const report = (user: SignedInUser, body: unknown) => api<{ id: number; created_at: string }>(t.url, '/reports', { method: 'POST', token: user.bearer, json: body });
 
 describe('muting a conversation', () => {
   it('is stored on the user’s row: the list shows it, the badge stays, other devices hear of it, the peer sees nothing', async () => {
@@ -74,10 +74,16 @@ describe('reports', () => {
       resolvedAt: null,
     });
 
-    const person = await report(yul, { user_id: zed.user.id, reason: 'harassment' });
+    // Another person's report of Zed is a report of its own; Yul's report of Zed himself adds to Yul's open one.
+    const xia = await signIn(t.url, 'Xia');
+    const person = await report(xia, { user_id: zed.user.id, reason: 'harassment' });
     expect(person.status).toBe(201);
     const [personRow] = await t.db.select().from(reports).where(eq(reports.id, person.body.id));
-    expect(personRow).toMatchObject({ reportedUserId: zed.user.id, messageId: null, messageText: null, details: null });
+    expect(personRow).toMatchObject({ reportedUserId: zed.user.id, messageId: null, messageText: null, details: null, filings: 1 });
+    const again = await report(yul, { user_id: zed.user.id, reason: 'harassment', details: 'and now this' });
+    expect(again).toMatchObject({ status: 201, body: { id: filed.body.id, created_at: filed.body.created_at } });
+    const [added] = await t.db.select().from(reports).where(eq(reports.id, filed.body.id));
+    expect(added).toMatchObject({ messageId: message.id, messageText: 'buy cheap pills', reason: 'spam', details: 'third time today\n\nand now this', filings: 2 });
   });
 
   it('answers 404 alike for a message one sent, someone else’s, or none', async () => {
