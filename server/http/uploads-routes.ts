@@ -204,8 +204,9 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage, uploadQuotaBy
       throw HttpError.msg(416, 'The requested range is not within the file.');
     }
     const range = wanted.kind === 'range' ? wanted.range : undefined;
-    // No account to charge: the client's address pays one per file and one per MiB it is sent.
-    await limitAddress(request, 'download', 1 + Math.floor((range ? range.end - range.start + 1 : row.size) / DOWNLOAD_POINT_BYTES));
+    // No account to charge: the client's address pays one per file and one per MiB it is sent (HEAD: none).
+    const sent = request.method === 'HEAD' ? 0 : range ? range.end - range.start + 1 : row.size;
+    await limitAddress(request, 'download', 1 + Math.floor(sent / DOWNLOAD_POINT_BYTES));
     // HEAD answers from the row alone: no need to open the file, or fetch the object, to discard
     // it. (Fastify's HEAD route keeps our Content-Length only for a stream: an empty one.)
     let stream: Readable | null = Readable.from([]);
