@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { LogLevel } from '../config';
 import { loggerOptions, type LogDestination } from '../logging/logger-options';
+import { actingFor } from '../db/account-turns';
 import { installRequestLogging, requestId } from '../logging/request-logging';
 import { MAX_JSON_BODY_BYTES } from '../security/payload-limits';
 import { installUserRateLimits } from '../security/http-rate-limit';
@@ -37,6 +38,8 @@ export interface HttpAppDeps extends AccountsRoutesDeps, HealthRoutesDeps, PushR
 }
 
 /** The Fastify app, and whether it sheds load right now (for the socket side to agree with it). */
+const ANONYMOUS_REQUESTS = 'anonymous requests';
+
 export function buildHttpApp({
   logLevel,
   logDestination,
@@ -63,6 +66,9 @@ export function buildHttpApp({
   installCors(app, allowedOrigins);
   installErrorHandling(app);
   installRequestLogging(app);
+  // A request's queries are its caller's, in turn with everyone else's (db/account-turns.ts):
+  // one turn for all callers not known yet, until authenticate() reads the session.
+  app.addHook('preHandler', (_request, _reply, done) => actingFor(ANONYMOUS_REQUESTS, done));
   installUserRateLimits(app, limiters);
   const overloaded = installLoadShedding(app, shedEventLoopDelayMs);
   app.register(async (api) => accountsRoutes(api, deps), { prefix: '/api' });
