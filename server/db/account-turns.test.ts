@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deferred } from '../../lib/testing/deferred';
 import { actingFor, asShared, nowActingFor } from './account-turns';
 import { openDatabase, type Database } from './open-database';
+import { rows } from './raw-rows';
 
 // A real PGlite: one connection, as in production by default, so every query waits its turn.
 let database: Database;
@@ -61,7 +62,6 @@ describe('database connections taken in turn', () => {
 
   it('hands the connection on when a query fails', async () => {
     await expect(actingFor(1, () => database.db.execute(sql`select no_such_column`))).rejects.toThrow();
-    const [row] = (await actingFor(2, () => database.db.execute(sql`select 2 as two`))).rows;
-    expect(row).toEqual({ two: 2 });
+    expect(await actingFor(2, () => rows<{ two: number }>(database.db, sql`select 2 as two`))).toEqual([{ two: 2 }]);
   });
 });

@@ -112,7 +112,7 @@ export function createRealtime(
 
   // A handshake's account is known only once its session is read: until then its queries take
   // one turn for all handshakes, so a reconnect storm waits behind itself (db/account-turns.ts).
-  const handshake = handshakeAuth(db, log, sessionAuth);
+  const handshake = handshakeAuth(db, log, sessionAuth, limiters.connect);
   io.use((socket, next) => actingFor(HANDSHAKES, () => handshake(socket, next)));
   io.on('connection', (socket) => {
     // Every line about this socket says which socket and whose it is.

@@ -12,7 +12,7 @@ export interface RateLimit {
  * HTTP request takes from when it has no stricter budget of its own, so an event or a route added
  * later is limited without a line of code (docs/DECISIONS.md, "Hostile input").
  */
-export const RATE_LIMIT_NAMES = ['send', 'follow', 'sync', 'search', 'upload', 'export', 'typing', 'presence', 'profile', 'event', 'request'] as const;
+export const RATE_LIMIT_NAMES = ['send', 'follow', 'sync', 'search', 'upload', 'export', 'typing', 'presence', 'profile', 'event', 'connect', 'request'] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 
 /** `null` switches a budget off (benchmarks, load generators). */

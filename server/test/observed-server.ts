@@ -49,6 +49,7 @@ export const NO_RATE_LIMITS: RateLimits = {
   presence: null,
   profile: null,
   event: null,
+  connect: null,
   request: null,
 };
 
