@@ -170,6 +170,7 @@ export function startServer(options: ServerUnderTestOptions): Promise<MeasuredPr
       RATE_LIMIT_SYNC: 'off',
       RATE_LIMIT_EVENT: 'off',
       RATE_LIMIT_CONNECT: 'off',
+      RATE_LIMIT_DOWNLOAD: 'off',
       RATE_LIMIT_REQUEST: 'off',
       RATE_LIMIT_TYPING: 'off',
       RATE_LIMIT_PRESENCE: 'off',

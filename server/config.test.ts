@@ -206,6 +206,7 @@ describe('loadConfig', () => {
       sync: { perSecond: 1, burst: 10 },
       event: null,
       connect: DEFAULT_RATE_LIMITS.connect,
+      download: DEFAULT_RATE_LIMITS.download,
       request: { perSecond: 100 / 60, burst: 100 },
       export: { perSecond: 2 / 3600, burst: 1 },
       typing: { perSecond: 1, burst: 3 },

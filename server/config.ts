@@ -35,6 +35,10 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  *   once. A reconnect storm reads the session and the account's counts every time; this prices it.
  * - request 10/s, burst 100: every authenticated HTTP request without a budget of its own. Opening
  *   the app costs a handful; scrolling a thread a page a second.
+ * - download 200 MB/min, burst 500 MB (counted in whole megabytes, a file at least one): the
+ *   files of one account, whoever downloads them (the link is the capability, so there is no
+ *   downloader to count). A conversation's photos loaded at once fit many times over; one file
+ *   fetched in a loop runs out, and it is the uploader's files that wait, nobody else's.
  * - export 6/h, burst 3: a download of all the account's data reads its whole history; a person
  *   wants it once, maybe again after a failed download, never in a loop.
  * - typing 2/s, burst 10: a typing client sends one signal every 3 s (TYPING_REFRESH_MS) and one
@@ -51,6 +55,7 @@ export const DEFAULT_RATE_LIMITS = {
   sync: { perSecond: 2, burst: 30 },
   search: { perSecond: 5, burst: 20 },
   upload: { perSecond: 30 / 60, burst: 20 },
+  download: { perSecond: 200 / 60, burst: 500 },
   event: { perSecond: 10, burst: 50 },
   connect: { perSecond: 1, burst: 40 },
   request: { perSecond: 10, burst: 100 },
@@ -164,6 +169,7 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
   RATE_LIMIT_EXPORT: rateLimit(DEFAULT_RATE_LIMITS.export),
+  RATE_LIMIT_DOWNLOAD: rateLimit(DEFAULT_RATE_LIMITS.download),
   RATE_LIMIT_TYPING: rateLimit(DEFAULT_RATE_LIMITS.typing),
   RATE_LIMIT_PRESENCE: rateLimit(DEFAULT_RATE_LIMITS.presence),
   VAPID_PUBLIC_KEY: optionalText,
@@ -283,6 +289,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       connect: vars.RATE_LIMIT_CONNECT,
       request: vars.RATE_LIMIT_REQUEST,
       export: vars.RATE_LIMIT_EXPORT,
+      download: vars.RATE_LIMIT_DOWNLOAD,
       typing: vars.RATE_LIMIT_TYPING,
       presence: vars.RATE_LIMIT_PRESENCE,
       profile: vars.RATE_LIMIT_PROFILE,

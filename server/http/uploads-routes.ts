@@ -11,6 +11,7 @@ import { SNIFF_BYTES, sniff } from '../storage/sniff';
 import { authenticateActive } from './authenticate';
 import { parseRange } from './byte-range';
 import { HttpError } from './errors';
+import { tooManyRequests } from '../security/rate-limit';
 
 export interface UploadsRoutesDeps {
   db: Db;
@@ -196,6 +197,13 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage, uploadQuotaBy
       throw HttpError.msg(416, 'The requested range is not within the file.');
     }
     const range = wanted.kind === 'range' ? wanted.range : undefined;
+    // The bytes are the owner's to pay for, in whole megabytes (config.ts, `download`): one file
+    // fetched in a loop runs out its owner's budget, never anyone else's.
+    if (request.method !== 'HEAD') {
+      const megabytes = Math.max(1, Math.ceil((range ? range.end - range.start + 1 : row.size) / 1_000_000));
+      const verdict = await request.server.userRateLimiters.download.take(row.ownerId, megabytes);
+      if (!verdict.allowed) throw new HttpError(429, tooManyRequests(verdict.retryAfterSeconds), { 'retry-after': String(verdict.retryAfterSeconds) });
+    }
     // HEAD answers from the row alone: no need to open the file, or fetch the object, to discard
     // it. (Fastify's HEAD route keeps our Content-Length only for a stream: an empty one.)
     let stream: Readable | null = Readable.from([]);

@@ -12,7 +12,7 @@ export interface RateLimit {
  * HTTP request takes from when it has no stricter budget of its own, so an event or a route added
  * later is limited without a line of code (docs/DECISIONS.md, "Hostile input").
  */
-export const RATE_LIMIT_NAMES = ['send', 'follow', 'sync', 'search', 'upload', 'export', 'typing', 'presence', 'profile', 'event', 'connect', 'request'] as const;
+export const RATE_LIMIT_NAMES = ['send', 'follow', 'sync', 'search', 'upload', 'download', 'export', 'typing', 'presence', 'profile', 'event', 'connect', 'request'] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 
 /** `null` switches a budget off (benchmarks, load generators). */
@@ -21,8 +21,8 @@ export type RateLimits = Record<RateLimitName, RateLimit | null>;
 export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
-  /** Takes one action for `userId`, or says how long until one is available. */
-  take(userId: number): Promise<RateVerdict>;
+  /** Takes one action (or `points` of them) for `userId`, or says how long until they are available. */
+  take(userId: number, points?: number): Promise<RateVerdict>;
 }
 
 export type RateLimiters = Record<RateLimitName, RateLimiter>;
@@ -77,9 +77,9 @@ function limiterFor(name: RateLimitName, limit: RateLimit, redis: Redis | undefi
   const main = windowLimiter(name, steady, redis);
   const consumer = extra ? new BurstyRateLimiter(main, windowLimiter(`${name}:burst`, extra, redis)) : main;
   return {
-    async take(userId) {
+    async take(userId, points = 1) {
       try {
-        await consumer.consume(String(userId));
+        await consumer.consume(String(userId), points);
         return ALLOWED;
       } catch (refusal) {
         if (!(refusal instanceof RateLimiterRes)) throw refusal;

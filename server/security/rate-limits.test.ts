@@ -26,6 +26,7 @@ beforeAll(async () => {
         typing: { perSecond: HOURLY, burst: 2 },
         presence: { perSecond: HOURLY, burst: 1 },
         connect: { perSecond: HOURLY, burst: 3 },
+        download: { perSecond: HOURLY, burst: 3 },
       },
     },
   });
@@ -104,6 +105,24 @@ describe('what a flood of one account costs it', () => {
     for (let i = 0; i < 3; i += 1) (await connectSocket(t.url, alice.bearer)).close();
     await expect(connectSocket(t.url, alice.bearer)).rejects.toThrow(TOO_MANY);
     expect((await tabs.open(bob)).connected).toBe(true);
+  });
+
+  it('counts the downloads of an account’s files against that account, whoever fetches them', async () => {
+    const [alice, bob] = await Promise.all([signIn(t.url, 'Sharer'), signIn(t.url, 'Other sharer')]);
+    const file = pngBytes(4, 4);
+    const upload = async (user: SignedInUser) => {
+      const answer = await rawUpload(t.url, { authorization: user.bearer, 'x-file-name': 'a.png', 'content-length': file.length }, [file]);
+      return `${t.url}${(JSON.parse(answer.body) as { url: string }).url}`;
+    };
+    const [alices, bobs] = await Promise.all([upload(alice), upload(bob)]);
+    // No token: anyone holding the link. Each download costs its owner at least a megabyte; HEAD is free.
+    for (let i = 0; i < 3; i += 1) expect((await fetch(alices)).status).toBe(200);
+    expect((await fetch(alices, { method: 'HEAD' })).status).toBe(200);
+    const refused = await fetch(alices);
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as { msg: string };
+    expect(refused.headers.get('retry-after')).toBe(String(waitIn(body.msg)));
+    expect((await fetch(bobs)).status).toBe(200);
   });
 });
 

@@ -50,6 +50,7 @@ export const NO_RATE_LIMITS: RateLimits = {
   profile: null,
   event: null,
   connect: null,
+  download: null,
   request: null,
 };
 
