@@ -24,7 +24,7 @@ import { createPresence, type Presence } from './presence/presence';
 import { createMemoryRegistry, type PresenceRegistry } from './presence/registry';
 import { registerTypingHandlers } from './typing-handlers';
 import { createSignalCheck } from './can-signal';
-import { createLane } from '../db/lane';
+import { createKeyedLanes, createLane } from '../db/lane';
 import { actingFor } from '../db/account-turns';
 import type { PushNotifier } from '../push/push-notifier';
 import type { VisibilityTracker } from '../push/visibility';
@@ -97,6 +97,8 @@ export function createRealtime(
   // Presence subscriptions and typing checks: one query at a time, so a burst of them never
   // queues ahead of the writer's batches (db/lane.ts).
   const liveSignals = createLane();
+  // Each account's sync pages, one at a time across its sockets (message-handlers.ts).
+  const syncs = createKeyedLanes();
   const presence = createPresence({
     io,
     db,
@@ -137,7 +139,7 @@ export function createRealtime(
     socket.use(sessionCheck.watch(socket, socketLog));
     socket.use(limitEvents(socket, { limiters, overloaded, log: socketLog }));
     registerAccountHandlers(socket, db, presence, windows, socketLog);
-    registerMessageHandlers(socket, db, writer, changes, socketLog, push);
+    registerMessageHandlers(socket, db, writer, changes, socketLog, syncs, push);
     registerVisibilityHandler(socket, visibility, socketLog);
     registerChangeHandlers(socket, { changes, windows, storage, log: socketLog });
     registerFollowHandlers(socket, db, presence, socketLog);
