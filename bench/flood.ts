@@ -1,22 +1,23 @@
-// Part 5: one account flooding, everyone else's sends. The production server with its DEFAULT
-// limits (the other sections switch them off); other users send at a person's pace while nothing
-// else happens, then again while one account holds many sockets, each looping a full-page `sync`,
-// a `read` and a `send` as fast as answers come back (bench/flood-worker.ts, a process of its own).
-// Reported side by side from the same run: the other users' send→ack latency and the health
-// probe's, unflooded and flooded, and how the flood was answered.
+// Part 5: one account flooding one path at a time, while another pair of people talk. The
+// production server with its DEFAULT limits (the other sections switch them off). For each path
+// (bench/flood-paths.ts): the other people send at a person's pace with nothing else going on
+// (quiet), then again while one account floods that path as fast as answers come back (flooded,
+// bench/flood-worker.ts, a process of its own). Reported per path from the same run: another
+// user's send→receive p50 / p99 quiet and flooded, and how the flood was answered.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { closeAll, connectAll, type BenchUser, type ConnectedClient } from './clients';
-import type { FloodTally } from './flood-worker';
+import { FLOOD_PATHS, type FloodPath, type FloodTally } from './flood-paths';
 import { freePort, startServer, type MeasuredProcess, type ProbeReport } from './processes';
 import { delay, percentiles, round, rounded } from './stats';
 
 export interface FloodPhase {
-  /** Other users' send → ack (ms), every send of the phase. */
-  send: Record<string, number | string>;
+  /** Other users' send → the recipient's `message` event (ms); a message never received is ∞. */
+  receive: Record<string, number | string>;
+  /** Other users' send → ack (ms). */
+  ack: Record<string, number | string>;
   sent: number;
-  acked: number;
   /** Sends answered with an error (rate limit, busy, other), or not at all. */
   refused: number;
   /** GET /api/health round trips (ms), ten a second. */
@@ -25,15 +26,22 @@ export interface FloodPhase {
   loopDelay: ProbeReport['loopDelay'];
 }
 
+export interface FloodPathResult {
+  path: FloodPath;
+  loops: number;
+  quiet: FloodPhase;
+  flooded: FloodPhase;
+  attacker: FloodTally | null;
+  /** The server's CPU profile of the flooded phase (--profile). */
+  profileFile?: string;
+}
+
 export interface FloodResult {
   victims: number;
   perVictimRate: number;
-  attackerSockets: number;
   attackerMessages: number;
   durationS: number;
-  unflooded: FloodPhase;
-  flooded: FloodPhase;
-  attacker: FloodTally | null;
+  paths: FloodPathResult[];
 }
 
 export interface FloodOptions {
@@ -41,25 +49,45 @@ export interface FloodOptions {
   entry: string;
   seed: (dir: string, count: number, prefix: string, extra?: string[]) => Promise<{ users: BenchUser[] }>;
   log: (line: string) => void;
-  /** Sockets the flooding account opens (more than the per-user cap, which then evicts the oldest). */
-  sockets: number;
+  /** Loops (sockets, requests in flight) the flooding account runs at once on each path. */
+  loops: number;
   durationS: number;
   /** Other users sending, each to a partner of their own. */
   victims: number;
-  /** Messages the flooding account already has, so each of its syncs reads a full page. */
+  /** Messages the flooding account already has, so its syncs, pages and exports read full pages. */
   thread: number;
+  paths: readonly FloodPath[];
+  /** A CPU profile of the server during each flooded phase: `<profilePrefix>-<path>.cpuprofile`. */
+  profilePrefix?: string;
 }
 
 // Below the default send limit (5/s): these are people, and must never meet the limiter.
 const PER_VICTIM_RATE = 2;
 const HEALTH_EVERY_MS = 100;
 const ACK_TIMEOUT_MS = 10_000;
+/** After the last send, how long its message may still arrive. */
+const RECEIVE_GRACE_MS = 3_000;
+/** The flood's first second (bursts, connections) is not measured; nor the second after it stops. */
+const STRIDE_MS = 1_000;
+/** After a flood, the server is quiet again once this many sends in a row are acked within SETTLED_MS. */
+const SETTLED_IN_A_ROW = 5;
+const SETTLED_MS = 100;
+const SETTLE_MAX_MS = 60_000;
+const WARMUP_S = 5;
 
 async function measure(server: MeasuredProcess, url: string, senders: ConnectedClient[], partners: ConnectedClient[], durationS: number): Promise<FloodPhase> {
-  const latencies: number[] = [];
+  const receive: number[] = [];
+  const ack: number[] = [];
   const health: number[] = [];
-  let acked = 0;
+  const waiting = new Map<string, number>();
   let refused = 0;
+  const onMessage = (message: { text?: string }) => {
+    const sent = message.text ? waiting.get(message.text) : undefined;
+    if (sent === undefined) return;
+    waiting.delete(message.text!);
+    receive.push(performance.now() - sent);
+  };
+  for (const partner of partners) partner.socket.on('message', onMessage);
   await server.probe('reset');
   const cpuStart = server.cpuSeconds();
   const started = performance.now();
@@ -79,19 +107,19 @@ async function measure(server: MeasuredProcess, url: string, senders: ConnectedC
     for (let due = started + (index / senders.length) * everyMs; due < until; due += everyMs) {
       await delay(Math.max(0, due - performance.now()));
       const sent = performance.now();
-      const payload = { client_id: randomUUID(), recipient_id: partners[index]!.user.id, text: 'a person’s message' };
+      const text = `a person’s message ${randomUUID()}`;
+      waiting.set(text, sent);
       pending.push(
         client.socket
           .timeout(ACK_TIMEOUT_MS)
-          .emitWithAck('send', payload)
+          .emitWithAck('send', { client_id: randomUUID(), recipient_id: partners[index]!.user.id, text })
           .then(
-            (ack: { data?: unknown }) => {
-              latencies.push(performance.now() - sent);
-              if (ack && 'data' in ack) acked++;
-              else refused++;
+            (answer: { data?: unknown }) => {
+              ack.push(performance.now() - sent);
+              if (!(answer && 'data' in answer)) refused++;
             },
             () => {
-              latencies.push(Infinity);
+              ack.push(Infinity);
               refused++;
             },
           ),
@@ -102,30 +130,37 @@ async function measure(server: MeasuredProcess, url: string, senders: ConnectedC
   await Promise.all([...sending, pinging]);
   const elapsedS = (performance.now() - started) / 1000;
   const report = await server.probe('report');
+  const cpu = round(((server.cpuSeconds() - cpuStart) / elapsedS) * 100, 1);
+  const graceUntil = performance.now() + RECEIVE_GRACE_MS;
+  while (waiting.size > 0 && performance.now() < graceUntil) await delay(50);
+  for (const partner of partners) partner.socket.off('message', onMessage);
+  // Never received: infinitely late, so a percentile past the received share shows it.
+  for (let i = 0; i < waiting.size; i++) receive.push(Infinity);
   return {
-    send: rounded(percentiles(latencies)),
-    sent: latencies.length,
-    acked,
+    receive: rounded(percentiles(receive)),
+    ack: rounded(percentiles(ack)),
+    sent: ack.length,
     refused,
     health: rounded(percentiles(health)),
-    serverCpuPercent: round(((server.cpuSeconds() - cpuStart) / elapsedS) * 100, 1),
+    serverCpuPercent: cpu,
     loopDelay: report.loopDelay,
   };
 }
 
 const READY_TIMEOUT_MS = 60_000;
 
-function startAttacker(url: string, attacker: BenchUser, victimId: number, sockets: number) {
+function startAttacker(job: { url: string; user: BenchUser; peerId: number; path: FloodPath; loops: number }) {
   const child: ChildProcess = fork(path.join(import.meta.dirname, 'flood-worker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let tally: (value: FloodTally | null) => void = () => {};
   const tallied = new Promise<FloodTally | null>((resolve) => (tally = resolve));
   const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the flooding account's sockets were not all open within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
-    child.on('message', (message: { ready?: boolean; tally?: FloodTally }) => {
+    const timer = setTimeout(() => reject(new Error(`the flood of ${job.path} did not start within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
+    child.on('message', (message: { ready?: boolean; tally?: FloodTally; failed?: string }) => {
       if (message.ready) {
         clearTimeout(timer);
         resolve();
       }
+      if (message.failed) reject(new Error(`the flood of ${job.path} failed: ${message.failed}`));
       if (message.tally) tally(message.tally);
     });
     child.once('exit', (code) => {
@@ -135,7 +170,7 @@ function startAttacker(url: string, attacker: BenchUser, victimId: number, socke
     });
   });
   ready.catch(() => undefined);
-  child.send({ start: { url, user: attacker, victimId, sockets } });
+  child.send({ start: job });
   let stopping: Promise<FloodTally | null> | undefined;
   const stop = () => {
     if (!stopping) {
@@ -147,7 +182,7 @@ function startAttacker(url: string, attacker: BenchUser, victimId: number, socke
   return { ready, stop };
 }
 
-export async function runFlood({ dir, entry, seed, log, sockets, durationS, victims, thread }: FloodOptions): Promise<FloodResult> {
+export async function runFlood({ dir, entry, seed, log, loops, durationS, victims, thread, paths, profilePrefix }: FloodOptions): Promise<FloodResult> {
   // User 1 floods (with a thread of `thread` messages with user 2, whom it also marks read); then
   // pairs of other people.
   const { users } = await seed(dir, 2 + 2 * victims, 'flood', ['--thread', String(thread), '--conversations', '1']);
@@ -155,36 +190,70 @@ export async function runFlood({ dir, entry, seed, log, sockets, durationS, vict
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // Blank values are unset: the server's own defaults, limits and load shedding included.
-  const defaults = { RATE_LIMIT_SEND: '', RATE_LIMIT_FOLLOW: '', RATE_LIMIT_SEARCH: '', RATE_LIMIT_UPLOAD: '', RATE_LIMIT_SYNC: '', RATE_LIMIT_EVENT: '', RATE_LIMIT_REQUEST: '' };
+  const defaults = { RATE_LIMIT_SEND: '', RATE_LIMIT_FOLLOW: '', RATE_LIMIT_SEARCH: '', RATE_LIMIT_UPLOAD: '', RATE_LIMIT_SYNC: '', RATE_LIMIT_EVENT: '', RATE_LIMIT_CONNECT: '', RATE_LIMIT_DOWNLOAD: '', RATE_LIMIT_REQUEST: '' };
   const server = await startServer({ entry, port, dataDir: path.join(dir, 'data-flood'), logFile: path.join(dir, 'server-flood.log'), env: defaults });
   let clients: ConnectedClient[] = [];
-  let attack: ReturnType<typeof startAttacker> | undefined;
+  const results: FloodPathResult[] = [];
   try {
     clients = await connectAll(people, { urls: [url], concurrency: 20 });
     const senders = clients.filter((_, index) => index % 2 === 0);
     const partners = clients.filter((_, index) => index % 2 === 1);
-    log(`  ${senders.length} people sending ${PER_VICTIM_RATE}/s each; the flooding account has ${thread} messages`);
-
-    const unflooded = await measure(server, url, senders, partners, durationS);
-    log(`  unflooded: send p50 ${unflooded.send.p50} ms, p99 ${unflooded.send.p99} ms; health p99 ${unflooded.health.p99} ms; server CPU ${unflooded.serverCpuPercent}%`);
-
-    attack = startAttacker(url, attacker, attackerPeer.id, sockets);
-    await attack.ready;
-    // Let the flood reach its stride (bursts spent) before measuring.
-    await delay(Math.min(3_000, (durationS * 1000) / 3));
-    const flooded = await measure(server, url, senders, partners, durationS);
-    const tally = await attack.stop();
-    log(`  flooded: send p50 ${flooded.send.p50} ms, p99 ${flooded.send.p99} ms; health p99 ${flooded.health.p99} ms; server CPU ${flooded.serverCpuPercent}%`);
-    if (tally) {
-      log(
-        `  the flood: ${tally.answered} answered, ${tally.rateLimited} rate-limited, ${tally.busy} busy, ${tally.otherErrors} other errors, ` +
-          `${tally.timedOut} unanswered; ${tally.evicted} sockets evicted, ${tally.connectFailures} refused connections`,
-      );
+    log(`  ${senders.length} people sending ${PER_VICTIM_RATE}/s each; the flooding account has ${thread} messages; ${loops} loops per path`);
+    // A freshly started server compiles its hot paths during its first seconds: not measured.
+    await measure(server, url, senders, partners, Math.min(WARMUP_S, durationS));
+    for (const floodPath of paths) {
+      const quiet = await measure(server, url, senders, partners, durationS);
+      const attack = startAttacker({ url, user: attacker, peerId: attackerPeer.id, path: floodPath, loops });
+      let flooded: FloodPhase;
+      let profileFile: string | undefined;
+      try {
+        await attack.ready;
+        await delay(STRIDE_MS);
+        if (profilePrefix) {
+          profileFile = `${profilePrefix}-${floodPath}.cpuprofile`;
+          await server.probe('profile-start');
+        }
+        flooded = await measure(server, url, senders, partners, durationS);
+        if (profileFile) await server.probe('profile-stop', { file: profileFile });
+      } finally {
+        await attack.stop();
+      }
+      const tally = await attack.stop();
+      const result = { path: floodPath, loops, quiet, flooded, attacker: tally, ...(profileFile ? { profileFile } : {}) };
+      results.push(result);
+      log(`  ${describe(result)}`);
+      await settle(senders, partners);
     }
-    return { victims: senders.length, perVictimRate: PER_VICTIM_RATE, attackerSockets: sockets, attackerMessages: thread, durationS, unflooded, flooded, attacker: tally };
+    return { victims: senders.length, perVictimRate: PER_VICTIM_RATE, attackerMessages: thread, durationS, paths: results };
   } finally {
-    await attack?.stop();
     closeAll(clients);
     await server.stop();
   }
 }
+
+/**
+ * Work the flood queued may outlive it: waits until sends are answered promptly again (or a minute
+ * has passed), so the next path's quiet phase is quiet.
+ */
+async function settle(senders: ConnectedClient[], partners: ConnectedClient[]): Promise<void> {
+  const until = performance.now() + SETTLE_MAX_MS;
+  let prompt = 0;
+  while (prompt < SETTLED_IN_A_ROW && performance.now() < until) {
+    const sent = performance.now();
+    const payload = { client_id: randomUUID(), recipient_id: partners[0]!.user.id, text: 'settling' };
+    await senders[0]!.socket.timeout(SETTLE_MAX_MS).emitWithAck('send', payload).catch(() => undefined);
+    prompt = performance.now() - sent <= SETTLED_MS ? prompt + 1 : 0;
+    await delay(200);
+  }
+}
+
+function describe({ path: floodPath, quiet, flooded, attacker }: FloodPathResult): string {
+  const rate = (n: number) => (attacker ? round(n / (attacker.durationMs / 1000), 0) : 0);
+  return (
+    `${floodPath}: receive p50/p99 ${quiet.receive.p50}/${quiet.receive.p99} → ${flooded.receive.p50}/${flooded.receive.p99} ms; ` +
+    `refused ${flooded.refused}; CPU ${quiet.serverCpuPercent}% → ${flooded.serverCpuPercent}%` +
+    (attacker ? `; flood ${rate(attacker.answered)}/s answered, ${rate(attacker.rateLimited)}/s limited, ${rate(attacker.busy)}/s busy, ${attacker.evicted} evicted` : '')
+  );
+}
+
+export { FLOOD_PATHS };

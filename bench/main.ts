@@ -199,17 +199,19 @@ async function main(): Promise<void> {
   }
 
   if (wants('flood')) {
-    await section('flood (one account floods, other people send)', async () => {
+    await section('flood (one account floods one path at a time, other people send)', async () => {
       const entry = await serverBundle();
       results.flood = await runFlood({
         dir,
         entry,
         seed,
         log,
-        sockets: options.floodSockets,
+        loops: options.floodLoops,
         durationS: options.floodDurationS,
         victims: options.floodVictims,
         thread: options.floodThread,
+        paths: options.floodPaths,
+        ...(options.profile ? { profilePrefix: path.join(resultsDir, `${stamp}-flood`) } : {}),
       });
     });
   }

@@ -1,6 +1,7 @@
 // `npm run bench -- [options]`. Defaults are the targets (BENCHMARKS.md); --smoke shrinks every
 // number so the whole thing runs in a minute or two (to keep the harness working; never asserts a time).
 import { parseArgs } from 'node:util';
+import { FLOOD_PATHS, type FloodPath } from './flood-paths';
 
 /** Search seeds each user writing to the next five: fewer users would write to themselves. */
 const PARTNERS_NEEDED = 7;
@@ -31,11 +32,12 @@ export interface BenchOptions {
   postgres: boolean;
   /** Delivery against this many server nodes sharing Postgres and Redis. */
   nodes: number;
-  /** Flood: sockets of the flooding account, seconds per phase, people sending, its messages. */
-  floodSockets: number;
+  /** Flood: loops (sockets, requests in flight) of the flooding account, seconds per phase, people sending, its messages, the paths flooded. */
+  floodLoops: number;
   floodDurationS: number;
   floodVictims: number;
   floodThread: number;
+  floodPaths: FloodPath[];
   /** Delivery: the steady load again with 10 % of the users typing and following presence, reported beside it. */
   typing: boolean;
   /** Delivery with Web Push: every user has a browser subscribed, on a push service on loopback. */
@@ -73,10 +75,13 @@ const HELP = `npm run bench -- [options]
   --nodes N               delivery: N server nodes sharing one Postgres (DATABASE_URL, else a
                           throwaway one) and a throwaway Redis; clients spread over them, p99
                           reported for same-node and cross-node pairs (1; the floor stays one node)
-  --flood-sockets K       flood: sockets the flooding account opens (40; the per-user cap is 20)
-  --flood-duration S      flood: seconds measured unflooded, then as long flooded (20)
+  --flood-paths a,b       flood: the paths flooded, one after another (default all: ${FLOOD_PATHS.join(', ')})
+  --flood-loops K         flood: sockets or requests in flight the flooding account keeps (20, the
+                          per-user socket cap)
+  --flood-duration S      flood: seconds measured quiet, then as long flooded, per path (15)
   --flood-victims V       flood: other people sending 2 msg/s each, to V more (10)
-  --flood-thread T        flood: messages the flooding account has, so its syncs read full pages (2000)
+  --flood-thread T        flood: messages the flooding account has, so its syncs, pages and
+                          exports read full pages (10000)
   --typing                delivery: after the steady phase, the same load again while 10% of the users
                           type (a signal every 3 s) and follow 30 people's presence; both reported
                           side by side (the floor has no typing: not run there)
@@ -88,9 +93,17 @@ const HELP = `npm run bench -- [options]
   --search-messages N     search: messages seeded with generate_series (1000000)
   --search-users U        search: users they are spread over, each writing to 5 partners (10000)
   --search-queries Q      search: queries timed per kind of query (200)
-  --profile               CPU-profile the server during the steady phase (figures include its cost)
+  --profile               CPU-profile the server during the steady phase, and during each flooded
+                          phase (figures include its cost)
   --keep                  keep the temporary directory (server logs, data)
 `;
+
+function floodPaths(raw: string | undefined): FloodPath[] {
+  if (!raw) return [...FLOOD_PATHS];
+  const paths = raw.split(',').map((name) => name.trim()) as FloodPath[];
+  for (const name of paths) if (!FLOOD_PATHS.includes(name)) throw new Error(`--flood-paths: unknown path "${name}" (${FLOOD_PATHS.join(', ')})`);
+  return paths;
+}
 
 export function parseOptions(argv: string[]): BenchOptions {
   const { values } = parseArgs({
@@ -116,7 +129,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       profile: { type: 'boolean', default: false },
       postgres: { type: 'boolean', default: false },
       nodes: { type: 'string' },
-      'flood-sockets': { type: 'string' },
+      'flood-loops': { type: 'string' },
+      'flood-paths': { type: 'string' },
       'flood-duration': { type: 'string' },
       'flood-victims': { type: 'string' },
       'flood-thread': { type: 'string' },
@@ -171,10 +185,11 @@ export function parseOptions(argv: string[]): BenchOptions {
     profile: values.profile,
     postgres: values.postgres,
     nodes: number('nodes', 1, 1),
-    floodSockets: number('flood-sockets', 40, 25),
-    floodDurationS: number('flood-duration', 20, 3),
+    floodLoops: number('flood-loops', 20, 5),
+    floodDurationS: number('flood-duration', 15, 2),
     floodVictims: number('flood-victims', 10, 4),
-    floodThread: number('flood-thread', 2000, 600),
+    floodThread: number('flood-thread', 10_000, 600),
+    floodPaths: floodPaths(values['flood-paths']),
     typing: values.typing,
     push: values.push,
     changes: values.changes,

@@ -169,6 +169,7 @@ export function startServer(options: ServerUnderTestOptions): Promise<MeasuredPr
       RATE_LIMIT_UPLOAD: 'off',
       RATE_LIMIT_SYNC: 'off',
       RATE_LIMIT_EVENT: 'off',
+      RATE_LIMIT_CONNECT: 'off',
       RATE_LIMIT_REQUEST: 'off',
       RATE_LIMIT_TYPING: 'off',
       RATE_LIMIT_PRESENCE: 'off',

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { phaseOf } from './delivery';
+import { FLOOD_PATH_LOAD } from './flood-paths';
 import type { LighthouseResult } from './frontend/lighthouse';
 import type { BenchResults, Row } from './results';
 import { kib, ms, round } from './stats';
@@ -130,22 +131,20 @@ export function buildTable(results: BenchResults): Row[] {
   }
 
   const flood = results.flood;
-  if (flood) {
-    const { unflooded: calm, flooded: busy, attacker } = flood;
+  if (flood?.paths) {
     // Judged at the full run's size only: a smoke run's few sends make p99 one sample.
-    const applies = flood.durationS >= 20 && flood.victims >= 10;
-    const p99Ratio = ratio(busy.send.p99, calm.send.p99);
-    add('flood', 'load', `${flood.victims} people × ${flood.perVictimRate} msg/s; 1 account, ${flood.attackerSockets} sockets looping sync(500) / read / send; ${flood.durationS} s each`);
-    add('flood', 'other people’s send→ack p50 / p99: unflooded → flooded', `${ms(calm.send.p50)} / ${ms(calm.send.p99)} → ${ms(busy.send.p50)} / ${ms(busy.send.p99)} (${x(p99Ratio)})`, 'flooded p99 ≤ 2× unflooded', judge(applies, p99Ratio <= 2 && busy.refused === 0));
-    add('flood', 'their sends acked / refused: unflooded → flooded', `${calm.acked} / ${calm.refused} → ${busy.acked} / ${busy.refused}`);
-    add('flood', 'health probe p50 / p99: unflooded → flooded', `${ms(calm.health.p50)} / ${ms(calm.health.p99)} → ${ms(busy.health.p50)} / ${ms(busy.health.p99)}`);
-    add('flood', 'server CPU / loop p99: unflooded → flooded', `${calm.serverCpuPercent}% / ${ms(calm.loopDelay.p99)} → ${busy.serverCpuPercent}% / ${ms(busy.loopDelay.p99)}`);
-    if (attacker) {
-      const perS = (n: number) => round(n / (attacker.durationMs / 1000), 0);
+    const applies = flood.durationS >= 10 && flood.victims >= 10;
+    add('flood', 'load', `${flood.victims} people × ${flood.perVictimRate} msg/s; one account floods each path in turn (${flood.durationS} s quiet, then ${flood.durationS} s flooded); it has ${flood.attackerMessages} messages`);
+    for (const { path: floodPath, loops, quiet, flooded, attacker } of flood.paths) {
+      const p99Ratio = ratio(Number(flooded.receive.p99), Number(quiet.receive.p99));
+      const perS = (n: number) => (attacker ? round(n / (attacker.durationMs / 1000), 0) : 0);
+      const answered = attacker ? `; the flood: ${perS(attacker.answered)} answered / ${perS(attacker.rateLimited)} limited / ${perS(attacker.busy)} busy per s` : '';
       add(
         'flood',
-        'the flood: answered / rate-limited / busy / other, per s; sockets evicted',
-        `${perS(attacker.answered)} / ${perS(attacker.rateLimited)} / ${perS(attacker.busy)} / ${perS(attacker.otherErrors + attacker.timedOut)}; ${attacker.evicted} evicted`,
+        `${floodPath} (${loops} × ${FLOOD_PATH_LOAD[floodPath]}): another user's send→receive p50 / p99, quiet → flooded`,
+        `${ms(quiet.receive.p50)} / ${ms(quiet.receive.p99)} → ${ms(flooded.receive.p50)} / ${ms(flooded.receive.p99)} (p99 ${x(p99Ratio)}); ${flooded.refused} of ${flooded.sent} refused${answered}`,
+        'flooded p99 ≤ 2× quiet',
+        judge(applies, p99Ratio <= 2 && flooded.refused === 0),
       );
     }
   }

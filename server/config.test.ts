@@ -211,6 +211,7 @@ describe('loadConfig', () => {
       upload: { perSecond: 0.5, burst: 1 },
       sync: { perSecond: 1, burst: 10 },
       event: null,
+      connect: DEFAULT_RATE_LIMITS.connect,
       request: { perSecond: 100 / 60, burst: 100 },
       export: { perSecond: 2 / 3600, burst: 1 },
       typing: { perSecond: 1, burst: 3 },

@@ -32,6 +32,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  * - event 10/s, burst 50: every other socket event (init, read, and any added later). A read per
  *   conversation opened and an init per tab connecting never come near it; each read is two
  *   events to every tab of the user, so this also bounds their fan-out.
+ * - connect 1/s, burst 40: a socket opened (its handshake). Twice the socket cap at once (every
+ *   tab of a browser reopened), then one a second: a network coming back reconnects each tab
+ *   once. A reconnect storm reads the session and the account's counts every time; this prices it.
  * - request 10/s, burst 100: every authenticated HTTP request without a budget of its own. Opening
  *   the app costs a handful; scrolling a thread a page a second.
  * - export 6/h, burst 3: a download of all the account's data reads its whole history; a person
@@ -59,6 +62,7 @@ export const DEFAULT_RATE_LIMITS = {
   search: { perSecond: 5, burst: 20 },
   upload: { perSecond: 30 / 60, burst: 20 },
   event: { perSecond: 10, burst: 50 },
+  connect: { perSecond: 1, burst: 40 },
   request: { perSecond: 10, burst: 100 },
   export: { perSecond: 6 / 3600, burst: 3 },
   typing: { perSecond: 2, burst: 10 },
@@ -154,6 +158,7 @@ const envSchema = z.object({
   RATE_LIMIT_UPLOAD: rateLimit(DEFAULT_RATE_LIMITS.upload),
   RATE_LIMIT_SYNC: rateLimit(DEFAULT_RATE_LIMITS.sync),
   RATE_LIMIT_EVENT: rateLimit(DEFAULT_RATE_LIMITS.event),
+  RATE_LIMIT_CONNECT: rateLimit(DEFAULT_RATE_LIMITS.connect),
   RATE_LIMIT_REQUEST: rateLimit(DEFAULT_RATE_LIMITS.request),
   MAX_SOCKETS_PER_USER: z.preprocess(
     blankToUndefined,
@@ -305,6 +310,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       upload: vars.RATE_LIMIT_UPLOAD,
       sync: vars.RATE_LIMIT_SYNC,
       event: vars.RATE_LIMIT_EVENT,
+      connect: vars.RATE_LIMIT_CONNECT,
       request: vars.RATE_LIMIT_REQUEST,
       export: vars.RATE_LIMIT_EXPORT,
       typing: vars.RATE_LIMIT_TYPING,

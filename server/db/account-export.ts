@@ -1,13 +1,16 @@
 import { asc, desc, eq } from 'drizzle-orm';
 import type { AccountExport } from '../../lib/contract';
 import { toUser } from '../http/user-dto';
-import { listMessagesAfter } from './stream';
+import { listMessagesAfter, STREAM_READ_ITEMS } from './stream';
 import type { Db } from './open-database';
 import { blocks, conversations, follows, pushSubscriptions, reports, sessions, uploads, users } from './schema';
 import { toAttachment } from './uploads';
 
-/** Messages read per query while exporting: the export never holds more than this many at once. */
-const MESSAGE_PAGE = 500;
+/**
+ * Messages read per query while exporting: the export never holds more than this many at once,
+ * and no read of it holds the database long (the sync pages' size per read, db/stream.ts).
+ */
+const MESSAGE_PAGE = STREAM_READ_ITEMS;
 
 type Section = Exclude<keyof AccountExport, 'messages'>;
 

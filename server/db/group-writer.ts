@@ -1,3 +1,5 @@
+import { asShared } from './account-turns';
+
 /**
  * What became of one item given to a group writer: the batch's own answer for it, or not written
  * now and to be tried again: `busy` (too many pending), `closing` (the writer is closing),
@@ -82,7 +84,9 @@ export function createGroupWriter<In, Out>(
       if (pending >= maxPending) return Promise.resolve({ retry: 'busy' });
       pending += 1;
       const outcome = new Promise<GroupOutcome<Out>>((resolve) => queue.push({ item, resolve }));
-      draining ??= drain();
+      // A batch carries many accounts' items: it is nobody's in particular (db/account-turns.ts),
+      // whoever's item happened to start it.
+      draining ??= asShared(drain);
       return outcome;
     },
     get pending() {

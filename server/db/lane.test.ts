@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deferred } from '../../lib/testing/deferred';
-import { createLane } from './lane';
+import { createKeyedLanes, createLane } from './lane';
 
 describe('createLane', () => {
   it('runs one task at a time, in the order given, each answer to its caller', async () => {
@@ -49,5 +49,28 @@ describe('createLane', () => {
     await Promise.all(Array.from({ length: 6 }, () => lane.run(task)));
     expect(most).toBe(2);
     expect(() => createLane(0)).toThrow(RangeError);
+  });
+});
+
+describe('createKeyedLanes', () => {
+  it('runs one task at a time per key, keys side by side, and forgets a key with nothing left', async () => {
+    const lanes = createKeyedLanes();
+    const gates = [deferred<string>(), deferred<string>(), deferred<string>()];
+    const started: string[] = [];
+    const run = (key: number, name: string, gate: Promise<string>) =>
+      lanes.run(key, () => {
+        started.push(name);
+        return gate;
+      });
+    const answers = [run(1, 'first of 1', gates[0]!.promise), run(1, 'second of 1', gates[1]!.promise), run(2, 'first of 2', gates[2]!.promise)];
+    await Promise.resolve();
+    expect(started).toEqual(['first of 1', 'first of 2']);
+    expect(lanes.size).toBe(2);
+    gates[2]!.resolve('c');
+    gates[0]!.resolve('a');
+    await expect.poll(() => started).toEqual(['first of 1', 'first of 2', 'second of 1']);
+    gates[1]!.resolve('b');
+    expect(await Promise.all(answers)).toEqual(['a', 'b', 'c']);
+    expect(lanes.size).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { ensurePrivateDir, makeTreePrivate, restrictUmask } from '../security/private-files';
+import { takeTurns } from './account-turns';
 import { lockDataDir } from './data-dir-lock';
 import { migrateWithLock, pendingMigrations } from './migrate';
 import { exitOnCrash, startPgliteWorker } from './pglite-host';
@@ -82,6 +83,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPool(pool: pg.Pool, migrationsFolder: string, migrateOnStart = true): Promise<Database> {
+  // One account's queries never queue ahead of everyone else's (account-turns.ts).
+  takeTurns(pool, pool.options.max);
   const db = drizzleNodePg({ client: pool, schema });
   try {
     if (!migrateOnStart) {

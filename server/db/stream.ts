@@ -83,13 +83,43 @@ export interface StreamPage {
 }
 
 /**
+ * Items one round trip of a sync page reads at most. A page of 500 read at once held PGlite's one
+ * connection for a tenth of a second (far longer on a busy machine), and every other account's
+ * next query waited behind it; in reads of 100 the others take their turns in between
+ * (db/account-turns.ts). The page is the same as the client asking for pages of 100 in a row.
+ */
+export const STREAM_READ_ITEMS = 100;
+
+/**
  * What `sync` answers: the account's stream after `after`, at most `limit` items, messages and
  * changes each in seq order, without the messages it deleted for itself and the read receipts it
- * may no longer see (their seqs are still accounted for by `through`). `last_seq` is read first:
- * everything up to it was committed before the scans began, so it is a cursor that misses nothing;
- * items above it are returned too and the client notes them one by one. Null for no such account.
+ * may no longer see (their seqs are still accounted for by `through`), read STREAM_READ_ITEMS at a
+ * time, each read taking up where the last one's `through` ended. Null for no such account.
  */
 export async function listStreamAfter(db: Db, userId: number, after: number, limit: number): Promise<StreamPage | null> {
+  const first = await readStreamAfter(db, userId, after, Math.min(limit, STREAM_READ_ITEMS));
+  if (!first) return null;
+  const { messages, changes } = first;
+  let { through, lastSeq, hasMore } = first;
+  // Items above a read's last_seq come again in the next (its through stops at last_seq): once each.
+  const seen = new Set<number>([...messages, ...changes].map((item) => item.seq));
+  for (let left = limit - Math.min(limit, STREAM_READ_ITEMS); hasMore && left > 0; left -= Math.min(left, STREAM_READ_ITEMS)) {
+    const next = await readStreamAfter(db, userId, through, Math.min(left, STREAM_READ_ITEMS));
+    if (!next) return null;
+    for (const message of next.messages) if (!seen.has(message.seq)) messages.push(message);
+    for (const change of next.changes) if (!seen.has(change.seq)) changes.push(change);
+    for (const item of [...next.messages, ...next.changes]) seen.add(item.seq);
+    ({ through, lastSeq, hasMore } = next);
+  }
+  return { messages, changes, through, lastSeq, hasMore };
+}
+
+/**
+ * One read of the stream: at most `limit` items after `after`. `last_seq` is read first:
+ * everything up to it was committed before the scans began, so it is a cursor that misses nothing;
+ * items above it are returned too and the client notes them one by one.
+ */
+async function readStreamAfter(db: Db, userId: number, after: number, limit: number): Promise<StreamPage | null> {
   const [account] = await db.select({ lastSeq: users.lastSeq, readReceipts: users.readReceipts }).from(users).where(eq(users.id, userId));
   if (!account) return null;
   const [found, changed] = await Promise.all([

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccountCheck } from '../auth/account-check';
 import { parseBearerToken } from '../auth/bearer';
 import type { SessionRules } from '../auth/session-rules';
+import { nowActingFor } from '../db/account-turns';
 import type { Db } from '../db/open-database';
 import { findSessionUser, type SessionUser } from '../db/sessions';
 import { noteCaller } from '../logging/request-logging';
@@ -42,6 +43,8 @@ export async function authenticate(db: Db, request: FastifyRequest): Promise<Aut
   const session = await findSessionUser(db, token, rules);
   if (!session || !(await accountCheck.stillValid(session.user))) throw HttpError.msg(401, 'Invalid or expired session token.');
   noteCaller(request, session.user.id);
+  // The rest of the request's queries are this account's (db/account-turns.ts).
+  nowActingFor(session.user.id);
   await limitRequest(request, session.user.id);
   return { ...session, token };
 }

@@ -4,6 +4,7 @@ import type { LogLevel } from '../config';
 import type { TrustProxy } from '../env-values';
 import { loggerOptions, type LogDestination } from '../logging/logger-options';
 import { createRefusalLog, type RefusalLog, type RefusalLogOptions } from '../logging/refusal-log';
+import { actingFor } from '../db/account-turns';
 import { installRequestLogging, requestId } from '../logging/request-logging';
 import { MAX_JSON_BODY_BYTES } from '../security/payload-limits';
 import { installUserRateLimits } from '../security/http-rate-limit';
@@ -43,6 +44,8 @@ export interface HttpAppDeps extends AccountsRoutesDeps, HealthRoutesDeps, PushR
 }
 
 /** The Fastify app, whether it sheds load right now (for the socket side to agree with it), and its refusal count. */
+const ANONYMOUS_REQUESTS = 'anonymous requests';
+
 export function buildHttpApp({
   logLevel,
   trustProxy,
@@ -76,6 +79,9 @@ export function buildHttpApp({
   installErrorHandling(app);
   const refusals = createRefusalLog(app.log, refusalLog);
   installRequestLogging(app, refusals);
+  // A request's queries are its caller's, in turn with everyone else's (db/account-turns.ts):
+  // one turn for all callers not known yet, until authenticate() reads the session.
+  app.addHook('preHandler', (_request, _reply, done) => actingFor(ANONYMOUS_REQUESTS, done));
   installUserRateLimits(app, limiters);
   const overloaded = installLoadShedding(app, shedEventLoopDelayMs);
   app.register(async (api) => accountsRoutes(api, deps), { prefix: '/api' });

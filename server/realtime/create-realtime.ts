@@ -26,11 +26,15 @@ import { createPresence, type Presence } from './presence/presence';
 import { createMemoryRegistry, type PresenceRegistry } from './presence/registry';
 import { registerTypingHandlers } from './typing-handlers';
 import { createSignalCheck } from './can-signal';
-import { createLane } from '../db/lane';
+import { createKeyedLanes, createLane } from '../db/lane';
+import { actingFor } from '../db/account-turns';
 import type { PushNotifier } from '../push/push-notifier';
 import type { VisibilityTracker } from '../push/visibility';
 import { registerVisibilityHandler } from './visibility-handler';
 import { rooms, type RealtimeServer } from './types';
+
+/** Whose turn a handshake's queries take before its account is known. */
+const HANDSHAKES = 'handshakes';
 
 export interface Realtime extends SocketDisconnector, SocketNotifier {
   io: RealtimeServer;
@@ -98,6 +102,8 @@ export function createRealtime(
   // Presence subscriptions and typing checks: one query at a time, so a burst of them never
   // queues ahead of the writer's batches (db/lane.ts).
   const liveSignals = createLane();
+  // Each account's sync pages, one at a time across its sockets (message-handlers.ts).
+  const syncs = createKeyedLanes();
   const presence = createPresence({
     io,
     db,
@@ -111,7 +117,10 @@ export function createRealtime(
   const sessionCheck = createSessionCheck(io, db, sessionAuth);
   const signalCheck = createSignalCheck(db, { lane: liveSignals });
 
-  io.use(handshakeAuth(db, log, sessionAuth));
+  // A handshake's account is known only once its session is read: until then its queries take
+  // one turn for all handshakes, so a reconnect storm waits behind itself (db/account-turns.ts).
+  const handshake = handshakeAuth(db, log, sessionAuth, limiters.connect);
+  io.use((socket, next) => actingFor(HANDSHAKES, () => handshake(socket, next)));
   io.on('connection', (socket) => {
     // Every line about this socket says which socket and whose it is.
     const socketLog = log.child({ socketId: socket.id, userId: socket.data.userId });
@@ -129,11 +138,13 @@ export function createRealtime(
       socketLog.info({ evicted: evicted.length }, 'oldest sockets of the user disconnected: too many at once');
       io.in(evicted).disconnectSockets(true);
     });
-    // First: an ended session's events go no further, not even into the rate limits.
+    // Everything an event leads to is this account's, its queries included (db/account-turns.ts).
+    socket.use((_packet, next) => actingFor(userId, next));
+    // Then: an ended session's events go no further, not even into the rate limits.
     socket.use(sessionCheck.watch(socket, socketLog));
     socket.use(limitEvents(socket, { limiters, overloaded, log: socketLog }));
     registerAccountHandlers(socket, db, presence, windows, socketLog);
-    registerMessageHandlers(socket, db, writer, changes, socketLog, push);
+    registerMessageHandlers(socket, db, writer, changes, socketLog, syncs, push);
     registerVisibilityHandler(socket, visibility, socketLog);
     registerChangeHandlers(socket, { changes, windows, storage, log: socketLog });
     registerFollowHandlers(socket, db, presence, limiters, socketLog);

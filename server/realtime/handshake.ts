@@ -5,13 +5,14 @@ import type { Db } from '../db/open-database';
 import { findSessionUser } from '../db/sessions';
 import type { SessionAuth } from '../http/authenticate';
 import { countSocketRefusal } from './refusals';
+import { tooManyRequests, type RateLimiter } from '../security/rate-limit';
 import type { RealtimeSocket } from './types';
 
 /**
  * Refuses the connection unless auth.token is a live (unrevoked, unexpired) session of an active
- * user whose Firebase account is not disabled or deleted.
+ * user whose Firebase account is not disabled or deleted, and within the user's `connect` budget.
  */
-export function handshakeAuth(db: Db, log: FastifyBaseLogger, { rules, accountCheck }: SessionAuth) {
+export function handshakeAuth(db: Db, log: FastifyBaseLogger, { rules, accountCheck }: SessionAuth, connections: RateLimiter) {
   return async (socket: RealtimeSocket, next: (err?: ExtendedError) => void) => {
     // A client fault: counted against the address with why (never the token), detail at debug.
     const unauthorized = (reason: string) => {
@@ -27,6 +28,12 @@ export function handshakeAuth(db: Db, log: FastifyBaseLogger, { rules, accountCh
       if (!session) return unauthorized('unknown, revoked or expired session');
       if (!session.user.isActive) return unauthorized('deactivated account');
       if (!(await accountCheck.stillValid(session.user))) return unauthorized('firebase account disabled or deleted');
+      // Every socket opened is priced, so a reconnect storm runs out of budget (config.ts, `connect`).
+      const verdict = await connections.take(session.user.id);
+      if (!verdict.allowed) {
+        log.info({ socketId: socket.id, retryAfterSeconds: verdict.retryAfterSeconds }, 'socket handshake rate limited');
+        return next(new Error(tooManyRequests(verdict.retryAfterSeconds).msg));
+      }
       socket.data.userId = session.user.id;
       socket.data.sessionId = session.sessionId;
       next();

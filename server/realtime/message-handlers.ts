@@ -6,6 +6,7 @@ import type { Refusal } from '../db/message-batch';
 import type { MessageWriter } from '../db/message-writer';
 import { forAccount } from '../db/change-stream';
 import type { ChangeWriter } from '../db/change-batch';
+import type { KeyedLanes } from '../db/lane';
 import type { Db } from '../db/open-database';
 import { listStreamAfter } from '../db/stream';
 import { RESTARTING_MSG } from '../in-flight';
@@ -40,6 +41,7 @@ export function registerMessageHandlers(
   writer: MessageWriter,
   changes: ChangeWriter,
   log: FastifyBaseLogger,
+  syncs: KeyedLanes,
   push?: PushNotifier,
 ): void {
   // Checked by the writer, in the batch's transaction: the recipient (exists, active) and the
@@ -96,8 +98,10 @@ export function registerMessageHandlers(
   });
 
   // Read-only, so safe at any time; the seq read first makes last_seq a cursor that misses nothing.
+  // One page at a time per account, whatever its number of sockets: twenty pages asked at once
+  // would otherwise be read in turn together and answered together, one burst on the event loop.
   onEvent(socket, log, 'sync', syncPayloadSchema, async ({ after, limit = SYNC_PAGE_MAX }, userId) => {
-    const page = await listStreamAfter(db, userId, after, limit);
+    const page = await syncs.run(userId, () => listStreamAfter(db, userId, after, limit));
     if (!page) return userNotFound();
     return {
       data: { messages: page.messages, changes: page.changes, through: page.through, last_seq: page.lastSeq, has_more: page.hasMore },

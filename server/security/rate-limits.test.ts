@@ -5,7 +5,8 @@ import type { Ack, FollowedPayload, MessagePayload } from '../../lib/contract';
 import { messages } from '../db/schema';
 import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';
 import { api, signIn, type SignedInUser } from '../test/helpers';
-import { emitWithAck, type ClientSocket } from '../test/socket-client';
+import { connectSocket, emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
+import { MAX_REFUSED_IN_A_ROW } from './socket-rate-limit';
 import { socketTabs } from '../test/tabs';
 import { filesIn, pngBytes, rawUpload } from '../test/uploads';
 
@@ -24,6 +25,7 @@ beforeAll(async () => {
         export: { perSecond: HOURLY, burst: 1 },
         typing: { perSecond: HOURLY, burst: 2 },
         presence: { perSecond: HOURLY, burst: 1 },
+        connect: { perSecond: HOURLY, burst: 3 },
       },
     },
   });
@@ -81,6 +83,27 @@ describe('socket rate limits', () => {
     expect(refused).toEqual({ error: { msg: expect.stringMatching(TOO_MANY) } });
     const profile = await api<{ followers_count: number }>(t.url, `/users/${c.user.id}`, { token: fan.bearer });
     expect(profile.body.followers_count).toBe(0);
+  });
+});
+
+describe('what a flood of one account costs it', () => {
+  it('closes a socket that keeps sending past its limit, and not before', async () => {
+    const [alice, bob] = await Promise.all([signIn(t.url, 'Alice'), signIn(t.url, 'Bob')]);
+    const tab = await tabs.open(alice);
+    const typing = () => emitWithAck<Ack<unknown>>(tab, 'typing', { user_id: bob.user.id, typing: true });
+    for (let i = 0; i < 2; i += 1) expect(await typing()).toEqual({ data: {} });
+    for (let i = 1; i < MAX_REFUSED_IN_A_ROW; i += 1) expect(await typing()).toEqual({ error: { msg: expect.stringMatching(TOO_MANY) } });
+    expect(tab.connected).toBe(true);
+    const closed = nextEvent<string>(tab, 'disconnect');
+    expect(await typing()).toEqual({ error: { msg: expect.stringMatching(TOO_MANY) } });
+    expect(await closed).toBe('io server disconnect');
+  });
+
+  it('prices every socket opened: past the account’s budget a handshake is refused, other people still connect', async () => {
+    const [alice, bob] = await Promise.all([signIn(t.url, 'Alice'), signIn(t.url, 'Bob')]);
+    for (let i = 0; i < 3; i += 1) (await connectSocket(t.url, alice.bearer)).close();
+    await expect(connectSocket(t.url, alice.bearer)).rejects.toThrow(TOO_MANY);
+    expect((await tabs.open(bob)).connected).toBe(true);
   });
 });
 

@@ -23,6 +23,14 @@ const EVENT_BUDGETS: Partial<Record<keyof ClientToServerEvents, RateLimitName>> 
  */
 const NEVER_SHED: ReadonlySet<string> = new Set(['init', 'sync']);
 
+/**
+ * Events refused for the user's rate, one after another on one socket, after which the socket is
+ * closed. The app never comes near it: its outbox sends one message at a time and waits out a
+ * refusal, and its other events are a few a minute. A client that ignores the refusals and keeps
+ * asking costs an answer each time; closed, it must connect again, which its own budget prices.
+ */
+export const MAX_REFUSED_IN_A_ROW = 50;
+
 export interface EventLimitsDeps {
   limiters: RateLimiters;
   /** True while the node sheds load (security/load-shedding.ts). */
@@ -43,6 +51,7 @@ function eventBudget(event: unknown): RateLimitName {
  * reaches its handler. Keyed by user id, so all of a user's tabs share one budget.
  */
 export function limitEvents(socket: RealtimeSocket, { limiters, overloaded, log }: EventLimitsDeps) {
+  let refusedInARow = 0;
   return ([event, ...args]: Event, next: (error?: Error) => void): void => {
     const refuse = (msg: string) => splitArgs(args).ack(errorAck({ msg }));
     if (overloaded() && !NEVER_SHED.has(String(event))) {
@@ -52,12 +61,19 @@ export function limitEvents(socket: RealtimeSocket, { limiters, overloaded, log 
     }
     limiters[eventBudget(event)].take(socket.data.userId).then(
       (verdict) => {
-        if (verdict.allowed) return next();
+        if (verdict.allowed) {
+          refusedInARow = 0;
+          return next();
+        }
         log.debug({ event, retryAfterSeconds: verdict.retryAfterSeconds }, 'socket event rate limited');
         // By budget, not event name: an unknown name is the caller's own text.
         countSocketRefusal(socket, `rate limited: ${eventBudget(event)}`);
         refuse(tooManyRequests(verdict.retryAfterSeconds).msg);
         // next() is not called: the event is dropped here.
+        if (++refusedInARow === MAX_REFUSED_IN_A_ROW) {
+          log.warn({ refused: refusedInARow }, 'socket closed: it kept sending past its rate limit');
+          socket.disconnect(true);
+        }
       },
       (error: unknown) => {
         log.error({ err: error, event }, 'socket rate limiter failed');

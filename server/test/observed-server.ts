@@ -51,6 +51,7 @@ export const NO_RATE_LIMITS: RateLimits = {
   profile: null,
   report: null,
   event: null,
+  connect: null,
   request: null,
   signup: null,
   download: null,
