@@ -194,5 +194,12 @@ export function selectUnreadFor(state: ConversationsState, peerId: number): numb
   return state.conversations.find((row) => row.user.id === peerId)?.unread_count ?? 0;
 }
 
+/** Unread messages in muted conversations (as far as the list is loaded): counted in the total, never called for. */
+export function selectMutedUnread(state: ConversationsState): number {
+  let muted = 0;
+  for (const row of state.conversations) if (row.muted) muted += row.unread_count;
+  return muted;
+}
+
 export const useConversationMuted = (peerId: number) =>
   useConversationsStore((state) => state.conversations.find((row) => row.user.id === peerId)?.muted ?? null);
