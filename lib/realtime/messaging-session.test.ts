@@ -17,6 +17,7 @@ import { setNavigator } from '@/lib/navigation';
 import { useViewStore } from '@/lib/stores/view-store';
 import { FIRST_PAGE_LIMIT } from './catch-up';
 import { openConversation } from './read-marking';
+import { getProfile } from '@/lib/api/users';
 
 const api = vi.hoisted(() => ({
   listConversations: vi.fn<(cursor?: string | null) => Promise<ConversationPage>>(),
@@ -278,6 +279,21 @@ describe('messaging session', () => {
     expect(usePeopleStore.getState().searchResults).toEqual([{ ...user(2), ...changed }, user(4)]);
     socket.serverEmits('user_updated', { id: ME, username: 'Me, renamed', avatar: null });
     expect(useSessionStore.getState().user).toMatchObject({ id: ME, username: 'Me, renamed', email: 'me@example.com' });
+  });
+
+  it('user_updated: a deleted account shows as deleted on its row and profile, and the open conversation’s person is read again', async () => {
+    await start([conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]);
+    usePeopleStore.setState({ profiles: { 2: { ...user(2), followers_count: 1, following_count: 0, blocked: false, can_message: true } } });
+    socket.serverEmits('user_updated', { id: 2, username: null, avatar: null, deleted: true });
+    expect(useConversationsStore.getState().conversations.find((row) => row.user.id === 2)?.user).toMatchObject({ username: null, deleted: true });
+    expect(usePeopleStore.getState().profiles[2]).toMatchObject({ deleted: true, can_message: false });
+
+    openConversation(3);
+    await settle();
+    const profile = vi.mocked(getProfile);
+    profile.mockClear();
+    socket.serverEmits('user_updated', { id: 3, username: 'user3', avatar: null });
+    expect(profile).toHaveBeenCalledExactlyOnceWith(3);
   });
 
   it('followed and follower update the follow state', async () => {
