@@ -1,34 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Ack, MessagePayload, ThreadPage as ThreadPageBody } from '../lib/contract';
-import { connectSocket, emitWithAck } from '../server/test/socket-client';
+import type { MessagePayload, ThreadPage as ThreadPageBody } from '../lib/contract';
 import { test, expect, type SignedIn } from './fixtures';
 import { expectNoA11yViolations } from './support/axe';
-import { E2E_BASE_URL } from './support/env';
-
-/** Sends messages from `from` to `to` over a socket of their own (faster than typing them), retrying what the send limit turns away. */
-async function seed(from: SignedIn, to: SignedIn, texts: string[], replyTo?: number): Promise<MessagePayload[]> {
-  const socket = await connectSocket(E2E_BASE_URL, from.token);
-  try {
-    const init = await emitWithAck<Ack<unknown>>(socket, 'init', { id: from.person.id });
-    expect(init).toHaveProperty('data');
-    const sent: MessagePayload[] = [];
-    for (const [index, text] of texts.entries()) {
-      const payload = { client_id: randomUUID(), recipient_id: to.person.id, text, ...(replyTo && index === texts.length - 1 ? { reply_to: replyTo } : {}) };
-      for (;;) {
-        const ack = await emitWithAck<Ack<MessagePayload>>(socket, 'send', payload);
-        if ('data' in ack) {
-          sent.push(ack.data);
-          break;
-        }
-        expect(ack.error).toHaveProperty('msg'); // a limit, not a refusal: the same client_id again
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    }
-    return sent;
-  } finally {
-    socket.close();
-  }
-}
+import { seed } from './support/seed';
 
 async function messagesOf(viewer: SignedIn, peer: SignedIn): Promise<MessagePayload[]> {
   const response = await viewer.page.request.get(`/api/conversations/${peer.person.id}/messages?limit=100`, { headers: { Authorization: viewer.token } });

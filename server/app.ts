@@ -149,8 +149,12 @@ export function createServer(deps: ServerDeps): ParleyServer {
       disconnectUser: (userId) => realtime.disconnectUser(userId),
       disconnectSession: (sessionId) => realtime.disconnectSession(sessionId),
       notify: (userIds, event, ...args) => realtime.notify(userIds, event, ...args),
+      notifyWatchers: (subjectId, userIds, event, ...args) => realtime.notifyWatchers(subjectId, userIds, event, ...args),
     },
-    presence: { settingChanged: (userId, shown) => realtime.presence.settingChanged(userId, shown) },
+    presence: {
+      settingChanged: (userId, shown) => realtime.presence.settingChanged(userId, shown),
+      review: (viewerId, subjectId) => realtime.presence.review(viewerId, subjectId),
+    },
     serverFactory: (handler) => {
       fastifyHandler = handler;
       return httpServer;

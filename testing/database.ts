@@ -25,7 +25,7 @@ export async function insertMessage(db: Db, message: NewMessage): Promise<Stored
  * and returns the reader's unread total afterwards and the changes written. Throws when refused.
  */
 export async function readConversation(db: Db, userId: number, peerId: number): Promise<{ count: number; changes: AccountChange[] }> {
-  const [outcome] = await applyChanges(db, [{ kind: 'read', actorId: userId, peerId }]);
+  const [outcome] = await applyChanges(db, [{ kind: 'read', actorId: userId, peerId, upTo: null }]);
   if (!outcome) throw new Error('no outcome for the read');
   if (!('changes' in outcome)) throw new Error(`read not written: ${JSON.stringify(outcome)}`);
   return { count: outcome.unreadTotals.get(userId) ?? 0, changes: outcome.changes };

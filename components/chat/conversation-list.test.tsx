@@ -6,6 +6,8 @@ import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { usePeopleStore } from '@/lib/stores/people-store';
 import { usePresenceStore } from '@/lib/stores/presence-store';
 import { useTypingStore } from '@/lib/stores/typing-store';
+import { emptyThread } from '@/lib/stores/thread-model';
+import { useThreadStore } from '@/lib/stores/thread-store';
 import { publishUser, useSessionStore } from '@/lib/stores/session-store';
 import { conversation, ME, message, user } from '@/lib/testing/fixtures';
 import { ConversationList } from './conversation-list';
@@ -82,6 +84,23 @@ describe('ConversationList', () => {
     expect(screen.queryByText('No conversations yet.')).toBeNull();
     const row = screen.getByRole('button', { name: 'Grace New conversation' });
     expect(row.getAttribute('aria-current')).toBe('true');
+  });
+
+  it('an address that names no one gets no row; an open conversation the list left out shows its last message', () => {
+    useConversationsStore.setState({ status: 'ready', conversations: [conversation(2, message(5))] });
+    useThreadStore.setState({ threads: { 99999: { ...emptyThread, status: 'error', errorKind: 'notFound' } } });
+    useSessionStore.getState().setReceiver(99999);
+    const { unmount } = render(<ConversationList />);
+    expect(screen.queryByText('New conversation')).toBeNull();
+    expect(screen.getAllByRole('button')).toHaveLength(1);
+    unmount();
+
+    // Just blocked from the open conversation: the list has no row for them, the thread still has its messages.
+    usePeopleStore.setState({ searchResults: [user(9, { username: 'Grace' })] });
+    useThreadStore.setState({ threads: { 9: { ...emptyThread, status: 'ready', messages: [{ ...message(7, { sender_id: 9, text: 'see you' }), status: 'sent', error: null }] } } });
+    useSessionStore.getState().setReceiver(9);
+    render(<ConversationList />);
+    expect(screen.getByRole('button', { name: 'Grace see you' }).getAttribute('aria-current')).toBe('true');
   });
 
   it('puts a dot on the avatar of people online, named for screen readers, and says who is typing', () => {

@@ -4,6 +4,7 @@ import { openConversation } from '@/lib/realtime/read-marking';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { usePresenceStore } from '@/lib/stores/presence-store';
 import { useSessionStore } from '@/lib/stores/session-store';
+import { useThreadStore } from '@/lib/stores/thread-store';
 import { useTypingStore } from '@/lib/stores/typing-store';
 import { useT } from '@/lib/i18n';
 import { useLanguage } from '@/components/i18n/i18n-provider';
@@ -47,6 +48,10 @@ export function ConversationList() {
   );
   const presence = usePresenceStore((state) => state.presence);
   const typing = useTypingStore((state) => state.typing);
+  const receiverNotFound = useThreadStore((state) => {
+    const kind = receiver === null ? null : state.threads[receiver]?.errorKind;
+    return kind === 'notFound' || kind === 'invalid';
+  });
   const open = useCallback((peerId: number) => openConversation(peerId), []);
 
   if (status === 'idle' || status === 'loading') return <Spinner label={t('common.loading')} />;
@@ -63,8 +68,8 @@ export function ConversationList() {
   }
 
   // A conversation just opened with someone new (from search, or its URL) is in the list at once,
-  // before its first message makes it a row like the others.
-  const opened = receiver !== null && !conversations.some((conversation) => conversation.user.id === receiver);
+  // before its first message makes it a row like the others; an address that names no one gets none.
+  const opened = receiver !== null && !receiverNotFound && !conversations.some((conversation) => conversation.user.id === receiver);
 
   if (conversations.length === 0 && !opened) {
     return (
@@ -77,7 +82,7 @@ export function ConversationList() {
   return (
     <nav className={styles.conversations} aria-label={t('conversations.title')}>
       <ul className={styles.list} onKeyDown={moveFocus}>
-        {opened ? <NewConversationRow peerId={receiver} /> : null}
+        {opened ? <NewConversationRow peerId={receiver} me={me} /> : null}
         {conversations.map((conversation) => (
           <ConversationRow
             key={conversation.user.id}

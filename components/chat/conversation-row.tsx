@@ -1,5 +1,6 @@
 import { memo, useEffect, useMemo } from 'react';
-import type { Conversation } from '@/lib/contract';
+import type { Conversation, MessagePayload } from '@/lib/contract';
+import { useThreadMessages } from '@/lib/stores/thread-store';
 import { hoverIntent } from '@/lib/realtime/prefetch';
 import { useT } from '@/lib/i18n';
 import { usePeer } from '@/components/people/use-peer';
@@ -24,7 +25,7 @@ interface Props {
 type T = ReturnType<typeof useT>;
 
 /** One line of the last message: "You: …" for the user's own, a word for a file without text. */
-export function previewOf({ last_message: message }: Conversation, me: number | null, t: T): string {
+export function previewOf(message: Pick<MessagePayload, 'text' | 'deleted' | 'attachment' | 'sender_id'>, me: number | null, t: T): string {
   const text = message.text.replace(/\s+/g, ' ').trim();
   const content = message.deleted
     ? t('conversations.lastMessageDeleted')
@@ -40,7 +41,7 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
   const time = parseTime(conversation.last_message.created_at);
   // Its accessible name is its content, read in order: who, when, what they last said, and how
   // many are unread (the digits are for the eye; the sentence is for assistive technology).
-  const preview = previewOf(conversation, me, t);
+  const preview = previewOf(conversation.last_message, me, t);
   // Resting on the row (pointer or keyboard focus) fetches its conversation's first page.
   const intent = useMemo(() => hoverIntent(user.id), [user.id]);
   useEffect(() => intent.onPointerLeave, [intent]);
@@ -86,7 +87,7 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
               <span className={styles.preview}>{preview}</span>
             )}{' '}
             {unread > 0 ? (
-              <span className={styles.badge}>
+              <span className={styles.badge} data-muted={conversation.muted}>
                 <span aria-hidden="true">{unread > 99 ? '99+' : unread}</span>
                 <span className="visually-hidden">{t('conversations.unreadBadge', { count: unread })}</span>
               </span>
@@ -98,11 +99,16 @@ export const ConversationRow = memo(function ConversationRow({ conversation, me,
   );
 });
 
-/** The open conversation with someone not written to yet: selected, with no last message. */
-export function NewConversationRow({ peerId }: { peerId: number }) {
+/**
+ * The open conversation when the list has no row for it: someone not written to yet ("New
+ * conversation"), or one the list left out (the person was just blocked), with its last message.
+ */
+export function NewConversationRow({ peerId, me }: { peerId: number; me: number | null }) {
   const t = useT();
   const peer = usePeer(peerId);
-  const name = peer?.username || t('common.unknownUser');
+  const name = peer?.deleted ? t('safety.deletedAccount') : peer?.username || t('common.unknownUser');
+  const messages = useThreadMessages(peerId);
+  const last = messages.findLast((message) => message.id !== null) ?? null;
   return (
     <li>
       <button type="button" className={styles.row} data-row="" aria-current="true">
@@ -112,7 +118,7 @@ export function NewConversationRow({ peerId }: { peerId: number }) {
             <span className={styles.rowName}>{name}</span>
           </span>{' '}
           <span className={styles.rowBottom}>
-            <span className={styles.preview}>{t('conversations.newConversation')}</span>
+            <span className={styles.preview}>{last ? previewOf(last, me, t) : t('conversations.newConversation')}</span>
           </span>
         </span>
       </button>

@@ -12,6 +12,7 @@ import { ArrowDownIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';
 import { addedAtEnd, createFollowStreak, followFor } from './follow-output';
 import { MessageItem } from './message-item';
+import { ItemFrame, SEEN_AFTER_MS } from './item-frame';
 import { daysBetween, formatDay, parseTime } from './time-format';
 import { useNow } from './use-now';
 import styles from './thread.module.css';
@@ -24,8 +25,7 @@ const START_INDEX = 1_000_000_000;
  * (and measures them after), so it opens at the newest message in fewer passes.
  */
 const DEFAULT_ITEM_HEIGHT = 52;
-/** How long the newest message must stay on screen to count as seen. */
-const SEEN_AFTER_MS = 400;
+
 /** How long a message a quote or a search result led to stays marked. */
 const HIGHLIGHT_MS = 2_500;
 /** Messages of one sender this close together form a group that shows one time. */
@@ -139,7 +139,7 @@ function itemContent(index: number, message: ThreadMessage, context: ListContext
   const dividerNext = next !== undefined && context.divider?.key === messageKey(next);
   const own = message.sender_id === context.me;
   return (
-    <div className={styles.item}>
+    <ItemFrame peerId={context.peerId} watchId={isUnread(message, context.peerId) ? message.id : null}>
       {newDay ? <DaySeparator date={date} now={context.now} language={context.language} /> : null}
       {dividerHere && context.divider ? <NewMessagesDivider count={context.divider.count} /> : null}
       <MessageItem
@@ -154,7 +154,7 @@ function itemContent(index: number, message: ThreadMessage, context: ListContext
         seen={context.seenKey === messageKey(message)}
         highlighted={message.id !== null && message.id === context.highlightId}
       />
-    </div>
+    </ItemFrame>
   );
 }
 
@@ -202,7 +202,13 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
     const timer = setTimeout(() => useViewStore.getState().setSeesLatest(true), SEEN_AFTER_MS);
     return () => clearTimeout(timer);
   }, [seesNewest]);
-  useEffect(() => () => useViewStore.getState().setSeesLatest(false), []);
+  useEffect(
+    () => () => {
+      useViewStore.getState().setSeesLatest(false);
+      useViewStore.getState().clearSeen();
+    },
+    [],
+  );
 
   // The "N new messages" line: before the first unread message, counting it and those after it.
   // Placed when the conversation opens with unread messages, or when one arrives that the user

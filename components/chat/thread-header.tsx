@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { UserSummary } from '@/lib/contract';
 import { closeConversation } from '@/lib/realtime/read-marking';
 import { useConversationMuted } from '@/lib/stores/conversations-store';
+import { useProfile } from '@/lib/stores/people-store';
 import { useSafetyStore } from '@/lib/stores/safety-store';
 import { useT } from '@/lib/i18n';
 import { Avatar } from '@/components/ui/avatar';
@@ -28,6 +29,8 @@ export function ThreadHeader({ peerId, peer, name }: Props) {
   const [cardOpen, setCardOpen] = useState(false);
   // Null until the conversation has a first message: there is nothing to mute yet.
   const muted = useConversationMuted(peer?.id ?? 0);
+  // Someone the user blocked cannot be followed (the block ended the follows): no button for it.
+  const blocked = useProfile(peerId)?.blocked === true;
   const [muteError, setMuteError] = useState<string | null>(null);
 
   async function toggleMute() {
@@ -82,7 +85,7 @@ export function ThreadHeader({ peerId, peer, name }: Props) {
           </button>
         ) : null}
         {/* The open card has its own (with the counts it changes): one Follow button at a time. */}
-        {peer && !peer.deleted && !cardOpen ? <FollowButton user={peer} name={name} /> : null}
+        {peer && !peer.deleted && !blocked && !cardOpen ? <FollowButton user={peer} name={name} /> : null}
       </header>
       {muteError ? (
         <p className={styles.headerError} role="alert">

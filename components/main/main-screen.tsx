@@ -5,7 +5,7 @@ import dynamic from 'next/dynamic';
 import { usePathname } from 'next/navigation';
 import { conversationSegment, parseConversationId, showConversation } from '@/lib/realtime/conversation-route';
 import { prefetchWhenListReady } from '@/lib/realtime/prefetch';
-import { syncUnreadTitle } from '@/lib/realtime/unread-title';
+import { conversationTitle, syncUnreadTitle } from '@/lib/realtime/unread-title';
 import { preloadOtherLanguages } from '@/lib/i18n/user-language';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useT } from '@/lib/i18n';
@@ -14,6 +14,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ChatIcon } from '@/components/ui/icons';
 import { ConversationNotFound } from '@/components/chat/conversation-not-found';
+import { usePeerTitleName } from '@/components/people/use-peer';
 import { NotificationPrompt } from '@/components/notifications/notification-prompt';
 import { AppHeader } from './app-header';
 import styles from './main-screen.module.css';
@@ -72,7 +73,9 @@ export function MainScreen() {
   // Forward, a reload).
   const route = receiver !== null && receiver !== me ? receiver : named;
 
-  useEffect(() => syncUnreadTitle(), []);
+  // The tab says which conversation is open, after the unread count: "(3) Ana Núñez · Parley".
+  const titleName = usePeerTitleName(typeof route === 'number' ? route : null);
+  useEffect(() => syncUnreadTitle(conversationTitle(titleName)), [titleName]);
   useEffect(() => prefetchWhenListReady(preloadThreadView), []);
   // Once the area is up: the other languages' texts, so switching is instant, offline too.
   useEffect(() => {

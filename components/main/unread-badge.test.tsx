@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { initI18n } from '@/lib/i18n';
+import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useCounterStore } from '@/lib/stores/counter-store';
+import { conversation, message } from '@/lib/testing/fixtures';
 import { UnreadBadge } from './unread-badge';
 
 describe('UnreadBadge', () => {
@@ -46,5 +48,17 @@ describe('UnreadBadge', () => {
     expect(screen.getByText('0 unread messages').className).toBe('visually-hidden');
     act(() => useCounterStore.getState().setUnread(2));
     expect(screen.getByTitle('2 unread messages').dataset.empty).toBe('false');
+  });
+
+  it('keeps the spec’s total but is grey (quiet) when every unread message is in a muted conversation', () => {
+    useConversationsStore.setState({ conversations: [conversation(2, message(1), 2, true), conversation(3, message(2, { sender_id: 3 }), 1)] });
+    useCounterStore.getState().setUnread(3);
+    render(<UnreadBadge />);
+    expect(screen.getByTestId('unread-count').textContent).toBe('3');
+    expect(screen.getByTitle('3 unread messages').dataset.quiet).toBe('false');
+    act(() => useConversationsStore.setState({ conversations: [conversation(2, message(1), 2, true), conversation(3, message(2, { sender_id: 3 }), 0)] }));
+    act(() => useCounterStore.getState().setUnread(2));
+    expect(screen.getByTestId('unread-count').textContent).toBe('2');
+    expect(screen.getByTitle('2 unread messages').dataset.quiet).toBe('true');
   });
 });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { UserSummary } from '@/lib/contract';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { usePeopleStore } from '@/lib/stores/people-store';
+import { useT } from '@/lib/i18n';
 
 /**
  * What we know about the person a conversation is with, from wherever it was read: their
@@ -18,4 +19,13 @@ export function usePeer(peerId: number): UserSummary | null {
   const [remembered, setRemembered] = useState<UserSummary | null>(live);
   if (live && live !== remembered) setRemembered(live);
   return live ?? (remembered?.id === peerId ? remembered : null);
+}
+
+/** The name a conversation shows for its person, for the tab's title; null while none is known (or none is open). */
+export function usePeerTitleName(peerId: number | null): string | null {
+  const t = useT();
+  // No account has id 0: nothing is found for it.
+  const peer = usePeer(peerId ?? 0);
+  if (peerId === null || !peer) return null;
+  return peer.deleted ? t('safety.deletedAccount') : peer.username;
 }

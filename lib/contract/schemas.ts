@@ -77,8 +77,11 @@ export type SendPayload = z.infer<typeof sendPayloadSchema>;
 export const followPayloadSchema = z.strictObject({ user_id: userId, follow: z.boolean() });
 export type FollowPayload = z.infer<typeof followPayloadSchema>;
 
-/** Socket `read`: the conversation with `user_id` has been seen; marks their messages read. */
-export const readPayloadSchema = z.strictObject({ user_id: userId });
+/**
+ * Socket `read`: the conversation with `user_id` has been seen, up to the message `up_to` (their
+ * messages with a greater id stay unread); without it, all of it. Reads only ever go forward.
+ */
+export const readPayloadSchema = z.strictObject({ user_id: userId, up_to: messageId.optional() });
 export type ReadPayload = z.infer<typeof readPayloadSchema>;
 
 /** PATCH /api/accounts/settings: any of the user's settings, at least one. */

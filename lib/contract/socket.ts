@@ -94,9 +94,18 @@ export interface FollowedPayload {
   followers_count: number;
 }
 
-/** A conversation was read on one of the user's devices; the others clear its badge. */
+/** The ack of `read`: the unread total, and the conversation's own unread count, after it. */
+export interface ReadResult extends MessageCountPayload {
+  unread_count: number;
+}
+
+/**
+ * A conversation was read on one of the user's devices (all of it, or up to a message): every
+ * device shows its badge as `unread_count`.
+ */
 export interface ConversationReadPayload {
   user_id: number;
+  unread_count: number;
 }
 
 /** `typing` as the recipient hears it: `user_id` is the person writing to them. */
@@ -125,19 +134,22 @@ export interface PresenceSubscribeResult {
 
 /**
  * Someone's name or photo changed (the user's own included): what lists, threads and the header
- * show of them. The same fields as in UserSummary.
+ * show of them. The same fields as in UserSummary. Also sent, with the name and photo as they
+ * are, when who may message them changed (a client holding their profile reads it again), and
+ * with `deleted: true` when they deleted their account.
  */
 export interface UserUpdatedPayload {
   id: number;
   username: string | null;
   avatar: string | null;
+  deleted?: boolean;
 }
 
 export interface ClientToServerEvents {
   init: (payload: InitPayload, ack?: AckCallback<InitResult>) => void;
   send: (payload: SendPayload, ack?: AckCallback<MessagePayload>) => void;
   follow: (payload: FollowPayload, ack?: AckCallback<FollowedPayload>) => void;
-  read: (payload: ReadPayload, ack?: AckCallback<MessageCountPayload>) => void;
+  read: (payload: ReadPayload, ack?: AckCallback<ReadResult>) => void;
   /** Catch-up after a (re)connect or a gap: the account's messages after a seq it holds. */
   sync: (payload: SyncPayload, ack?: AckCallback<SyncResult>) => void;
   /** Ephemeral: relayed to the recipient's tabs, never stored. The ack says nothing about delivery. */

@@ -49,7 +49,7 @@ async function start(rows: Conversation[] = [conversation(2, message(1)), conver
       const ids = (payload as { user_ids: number[] }).user_ids;
       return { data: { presence: ids.flatMap((id) => (visible[id] ? [visible[id]] : [])) } };
     }
-    return event === 'read' ? { data: { count: 0 } } : { data: {} };
+    return event === 'read' ? { data: { count: 0, unread_count: 0 } } : { data: {} };
   };
   await settle();
 }
@@ -146,12 +146,23 @@ describe('live signals in the messaging session', () => {
     await vi.waitFor(() => expect(subscriptions()).toHaveLength(3));
   });
 
-  it('asks for no one, and shows no one, once the user hides their own presence', async () => {
+  it('shows no one once the user hides their own presence, still following who the tab shows', async () => {
     await start();
     await vi.waitFor(() => expect(Object.keys(usePresenceStore.getState().presence)).toEqual(['2']));
+    const asked = subscriptions().length;
     publishUser(me({ show_presence: false }));
-    await vi.waitFor(() => expect(subscriptions().at(-1)).toEqual([]));
-    await vi.waitFor(() => expect(usePresenceStore.getState().presence).toEqual({}));
+    await vi.waitFor(() => expect(subscriptions()).toHaveLength(asked + 1));
+    expect(subscriptions().at(-1)).toEqual([3, 2]);
+    expect(usePresenceStore.getState().presence).toEqual({});
+  });
+
+  it('drops what it showed while the connection is down, and shows it again once back', async () => {
+    await start();
+    await vi.waitFor(() => expect(Object.keys(usePresenceStore.getState().presence)).toEqual(['2']));
+    socket.transportDrops();
+    expect(usePresenceStore.getState().presence).toEqual({});
+    socket.managerReconnects(1);
+    await vi.waitFor(() => expect(Object.keys(usePresenceStore.getState().presence)).toEqual(['2']));
   });
 
   it('forgets presence and typing at sign-out', async () => {

@@ -17,6 +17,7 @@ import { setNavigator } from '@/lib/navigation';
 import { useViewStore } from '@/lib/stores/view-store';
 import { FIRST_PAGE_LIMIT } from './catch-up';
 import { openConversation } from './read-marking';
+import { getProfile } from '@/lib/api/users';
 
 const api = vi.hoisted(() => ({
   listConversations: vi.fn<(cursor?: string | null) => Promise<ConversationPage>>(),
@@ -51,7 +52,7 @@ async function start(rows: Conversation[] = [conversation(2, message(1), 2)]): P
   socket = connectFakeSocket(ME);
   socket.ackResponder = async (event) => {
     if (event === 'sync') return { data: { messages: [], changes: [], through: 1, last_seq: 1, has_more: false } };
-    return event === 'read' ? { data: { count: 0 } } : { data: null };
+    return event === 'read' ? { data: { count: 0, unread_count: 0 } } : { data: null };
   };
   await settle();
 }
@@ -128,7 +129,7 @@ describe('messaging session', () => {
     openAndSee(2);
     await settle();
     expect(useSessionStore.getState().receiver).toBe(2);
-    expect(reads()).toEqual([{ user_id: 2 }]);
+    expect(reads()).toEqual([{ user_id: 2, up_to: 1 }]);
     expect(unreadFrom(2)).toBe(0);
     expect(useThreadStore.getState().threads[2]?.status).toBe('ready');
   });
@@ -143,8 +144,32 @@ describe('messaging session', () => {
     expect(unreadFrom(2)).toBe(2);
     useViewStore.getState().setSeesLatest(true);
     await settle();
-    expect(reads()).toEqual([{ user_id: 2 }]);
+    expect(reads()).toEqual([{ user_id: 2, up_to: 1 }]);
     expect(unreadFrom(2)).toBe(0);
+  });
+
+  it('reads only as far as the user has seen: the badge and the thread follow the server’s answer', async () => {
+    api.listMessages.mockResolvedValue({ results: [1, 2, 3, 4, 5].map((id) => message(id)), next_cursor: null });
+    await start([conversation(2, message(5), 5)]);
+    openConversation(2);
+    await settle();
+    expect(reads()).toEqual([]);
+    socket.ackResponder = async () => ({ data: { count: 2, unread_count: 2 } });
+    useViewStore.getState().noteSeen(2, 3);
+    await settle();
+    expect(reads()).toEqual([{ user_id: 2, up_to: 3 }]);
+    expect(unreadFrom(2)).toBe(2);
+    expect(useThreadStore.getState().threads[2]?.messages.map((m) => [m.id, m.read_at === null])).toEqual([
+      [1, false],
+      [2, false],
+      [3, false],
+      [4, true],
+      [5, true],
+    ]);
+    // Seen already: nothing more to read.
+    useViewStore.getState().noteSeen(2, 2);
+    await settle();
+    expect(reads()).toHaveLength(1);
   });
 
   it('scrolled up in the open conversation: a new message stays unread (badge +1, no read) until scrolled down', async () => {
@@ -157,8 +182,8 @@ describe('messaging session', () => {
     expect(unreadFrom(2)).toBe(1);
     expect(useThreadStore.getState().threads[2]?.messages.at(-1)).toMatchObject({ id: 6, read_at: null });
     useViewStore.getState().setSeesLatest(true);
+    expect(reads()).toEqual([{ user_id: 2, up_to: 6 }]);
     await settle();
-    expect(reads()).toEqual([{ user_id: 2 }]);
     expect(unreadFrom(2)).toBe(0);
     // Read here: the thread's copy says so too (the "new messages" line counts from it).
     expect(useThreadStore.getState().threads[2]?.messages.at(-1)?.read_at).not.toBeNull();
@@ -181,12 +206,12 @@ describe('messaging session', () => {
     expect(useCounterStore.getState().unread).toBe(0);
   });
 
-  it('a refused read puts the badge back', async () => {
+  it('a refused read leaves the badge as it was', async () => {
     await start();
     socket.ackResponder = async () => ({ error: { msg: 'Not allowed.' } });
     openAndSee(2);
-    expect(unreadFrom(2)).toBe(0);
     await settle();
+    expect(reads()).toHaveLength(1);
     expect(unreadFrom(2)).toBe(2);
   });
 
@@ -198,7 +223,7 @@ describe('messaging session', () => {
     const stopWatching = useConversationsStore.subscribe(() => badges.push(unreadFrom(2)));
     socket.serverEmits('message', message(6));
     stopWatching();
-    expect(reads()).toEqual([{ user_id: 2 }]);
+    expect(reads()).toEqual([{ user_id: 2, up_to: 6 }]);
     expect(badges.length).toBeGreaterThan(0);
     expect(badges.every((badge) => badge === 0)).toBe(true);
     expect(useThreadStore.getState().threads[2]?.messages.map((m) => m.id)).toEqual([1, 6]);
@@ -221,7 +246,8 @@ describe('messaging session', () => {
     expect(reads()).toEqual([]);
     expect(unreadFrom(2)).toBe(1);
     setVisibility('visible');
-    expect(reads()).toEqual([{ user_id: 2 }]);
+    expect(reads()).toEqual([{ user_id: 2, up_to: 6 }]);
+    await settle();
     expect(unreadFrom(2)).toBe(0);
   });
 
@@ -234,9 +260,11 @@ describe('messaging session', () => {
     expect(useCounterStore.getState().unread).toBe(0);
   });
 
-  it('conversation_read from another device clears that badge', async () => {
+  it('conversation_read from another device sets that badge to what is left unread', async () => {
     await start();
-    socket.serverEmits('conversation_read', { user_id: 2 });
+    socket.serverEmits('conversation_read', { user_id: 2, unread_count: 1 });
+    expect(unreadFrom(2)).toBe(1);
+    socket.serverEmits('conversation_read', { user_id: 2, unread_count: 0 });
     expect(unreadFrom(2)).toBe(0);
   });
 
@@ -251,6 +279,21 @@ describe('messaging session', () => {
     expect(usePeopleStore.getState().searchResults).toEqual([{ ...user(2), ...changed }, user(4)]);
     socket.serverEmits('user_updated', { id: ME, username: 'Me, renamed', avatar: null });
     expect(useSessionStore.getState().user).toMatchObject({ id: ME, username: 'Me, renamed', email: 'me@example.com' });
+  });
+
+  it('user_updated: a deleted account shows as deleted on its row and profile, and the open conversation’s person is read again', async () => {
+    await start([conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]);
+    usePeopleStore.setState({ profiles: { 2: { ...user(2), followers_count: 1, following_count: 0, blocked: false, can_message: true } } });
+    socket.serverEmits('user_updated', { id: 2, username: null, avatar: null, deleted: true });
+    expect(useConversationsStore.getState().conversations.find((row) => row.user.id === 2)?.user).toMatchObject({ username: null, deleted: true });
+    expect(usePeopleStore.getState().profiles[2]).toMatchObject({ deleted: true, can_message: false });
+
+    openConversation(3);
+    await settle();
+    const profile = vi.mocked(getProfile);
+    profile.mockClear();
+    socket.serverEmits('user_updated', { id: 3, username: 'user3', avatar: null });
+    expect(profile).toHaveBeenCalledExactlyOnceWith(3);
   });
 
   it('followed and follower update the follow state', async () => {
@@ -273,7 +316,7 @@ describe('messaging session', () => {
         syncs.push(payload);
         return { data: { messages: [missed], changes: [], through: 2, last_seq: 2, has_more: false } };
       }
-      return event === 'read' ? { data: { count: 0 } } : { data: null };
+      return event === 'read' ? { data: { count: 0, unread_count: 0 } } : { data: null };
     };
     api.listConversations.mockResolvedValue({ results: [conversation(2, missed, 1)], next_cursor: null, last_seq: 2 });
     socket.transportDrops();
@@ -281,8 +324,8 @@ describe('messaging session', () => {
     await vi.waitFor(() => expect(useThreadStore.getState().threads[2]?.messages.map((m) => m.id)).toContain(8));
     expect(syncs).toEqual([{ after: 1, limit: FIRST_PAGE_LIMIT }]);
     await vi.waitFor(() => expect(useConversationsStore.getState().conversations[0]?.last_message.id).toBe(8));
-    // The open conversation had an unread message again: read at once.
-    await vi.waitFor(() => expect(reads()).toEqual([{ user_id: 2 }, { user_id: 2 }]));
+    // The open conversation had an unread message again: read, once the last read is a moment old.
+    await vi.waitFor(() => expect(reads()).toEqual([{ user_id: 2, up_to: 1 }, { user_id: 2, up_to: 8 }]), { timeout: 5_000 });
   });
 
   /**
@@ -299,7 +342,7 @@ describe('messaging session', () => {
         const hasMore = pages.length > 0;
         return { data: { messages: page, changes: [], through: hasMore ? page.at(-1)!.seq : 1201, last_seq: 1201, has_more: hasMore } };
       }
-      return event === 'read' ? { data: { count: 0 } } : { data: null };
+      return event === 'read' ? { data: { count: 0, unread_count: 0 } } : { data: null };
     };
     api.listConversations.mockResolvedValue({ results: [conversation(2, missed.at(-1)!, 0)], next_cursor: null, last_seq: 1201 });
     return { missed, pagesLeft: () => pages.length };

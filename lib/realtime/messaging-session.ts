@@ -22,7 +22,7 @@ import { createCatchUp, type CatchUp } from './catch-up';
 import { startOutboxSender, type OutboxSender, type SendOptions, type SendResult } from './outbox-sender';
 import { startPresenceSubscriptions } from './presence-subscriptions';
 import { wireNotifications } from './notifications';
-import { readOpenConversationIfUnread } from './read-marking';
+import { createReadMarker } from './read-marking';
 import { wireSessionEvents, type FollowedListener } from './session-events';
 import { createTypingReceiver } from './typing-receiver';
 import { createTypingSender, type TypingSender } from './typing-sender';
@@ -126,9 +126,11 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
       if (current !== session) return;
       const { lastSeq } = useConversationsStore.getState();
       if (lastSeq !== null) catchUp.begin(lastSeq);
-      readOpenConversationIfUnread();
+      reads.readOpen();
     });
   }
+
+  const reads = createReadMarker({ request: (payload) => socketService.request('read', payload) });
 
   const sender = startOutboxSender({ userId, storage, onStored: (message) => catchUp.note(message.seq) });
   // Typing is ephemeral: its acks say nothing worth waiting for, and a signal that fails is not retried.
@@ -156,20 +158,26 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
   }
 
   function onTabVisible(): void {
-    if (document.visibilityState === 'visible') readOpenConversationIfUnread();
+    if (document.visibilityState === 'visible') reads.readOpen();
   }
 
   const stops = [
-    wireSessionEvents({ catchUp, followedListeners, typing: typingReceiver, presence }),
+    wireSessionEvents({ catchUp, followedListeners, typing: typingReceiver, presence, reads }),
     // After the stores' wiring: a message's notification reads the row that wiring just updated.
     wireNotifications(userId),
     socketService.on('ready', onReady),
     () => catchUp.stop(),
     startSearchSync(),
-    // Scrolling down to the newest message reads the conversation.
+    // Scrolling down through the conversation reads what comes on screen, and so does what
+    // arrives in the open thread (a page loaded, a catch-up) while its newest message is in view.
     useViewStore.subscribe((state, previous) => {
-      if (state.seesLatest && !previous.seesLatest) readOpenConversationIfUnread();
+      if ((state.seesLatest && !previous.seesLatest) || state.seen !== previous.seen) reads.readOpen();
     }),
+    useThreadStore.subscribe((state, previous) => {
+      const receiver = useSessionStore.getState().receiver;
+      if (receiver !== null && state.threads[receiver]?.messages !== previous.threads[receiver]?.messages) reads.readOpen();
+    }),
+    () => reads.stop(),
     () => typing.dispose(),
     () => typingReceiver.stop(),
     () => presence.stop(),

@@ -8,6 +8,7 @@ import { createOutbox, type OutboxEntry } from '@/lib/outbox/outbox';
 import type { OutboxStorage } from '@/lib/outbox/outbox-storage';
 import { socketService } from '@/lib/socket/socket-service';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { usePeopleStore } from '@/lib/stores/people-store';
 import { describeProblem, validateMessage, type MessageProblem } from '@/lib/stores/message-validation';
 import { messageKey, UNCHANGED, type ThreadMessage } from '@/lib/stores/thread-messages';
 import { findLocal, useThreadStore } from '@/lib/stores/thread-store';
@@ -85,6 +86,9 @@ export function startOutboxSender({ userId, storage, onStored = () => {} }: Outb
     const error = userMessage(body);
     threads().updateLocal(entry.recipient_id, key, { status: 'failed', error });
     settle(key, { status: 'failed', clientId: entry.client_id, error });
+    // Refused for who they are now (blocked, their setting, gone): their profile is read again,
+    // so the thread says so in place of the message box.
+    if ('non_field_errors' in body && body.non_field_errors.some((line) => line.startsWith('recipient_id:'))) void usePeopleStore.getState().loadProfile(entry.recipient_id);
   }
 
   const outbox = createOutbox({

@@ -3,7 +3,11 @@
 // (`presence_subscribe`) on every connection and whenever it changes (debounced); the answer holds
 // the state of those the server lets the user see, and their changes then arrive as `presence`
 // events (wired in session-events.ts). Someone the user could not see may become visible (they
-// followed the user, or wrote): the list is sent again when they do.
+// followed the user, or wrote): the list is sent again when they do. The list also tells the
+// server who this tab shows, so changes to what may be done with them (deleted, who may message
+// them) reach it: it is sent even while the user hides presence (the server then tells none).
+// While the connection is down nothing is known of anyone: what was shown is dropped, and the
+// next connection's answer shows it again.
 import { MAX_PRESENCE_SUBSCRIPTIONS } from '@/lib/contract';
 import { socketService } from '@/lib/socket/socket-service';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
@@ -25,8 +29,6 @@ export interface PresenceSubscriptions {
 function wanted(): number[] | null {
   const { user, receiver } = useSessionStore.getState();
   if (!user) return null;
-  // Someone who hides their own presence sees no one's (docs/DECISIONS.md): nothing to ask for.
-  if (!user.show_presence) return [];
   const ids = new Set<number>();
   if (receiver !== null) ids.add(receiver);
   for (const row of useConversationsStore.getState().conversations) {
@@ -64,7 +66,8 @@ export function startPresenceSubscriptions(): PresenceSubscriptions {
       sent = null;
       return schedule(RETRY_MS);
     }
-    usePresenceStore.getState().replace(ack.data.presence);
+    // Someone who hides their own presence sees no one's (docs/DECISIONS.md, "Live signals").
+    usePresenceStore.getState().replace(useSessionStore.getState().user?.show_presence ? ack.data.presence : []);
   }
 
   const stops = [
@@ -74,10 +77,18 @@ export function startPresenceSubscriptions(): PresenceSubscriptions {
       clearTimeout(timer);
       void flush();
     }),
+    // Offline, "Online" would be a guess: shown as unknown until the next connection's answer.
+    socketService.on('status', (status) => {
+      if (status === 'connected') return;
+      sent = null;
+      usePresenceStore.getState().reset();
+    }),
     useConversationsStore.subscribe((state, previous) => {
       if (state.conversations !== previous.conversations) schedule();
     }),
     useSessionStore.subscribe((state, previous) => {
+      // Sharing turned on again: the same list is asked again, for presence the server now tells.
+      if (state.user?.show_presence !== previous.user?.show_presence) sent = null;
       if (state.receiver !== previous.receiver || state.user?.show_presence !== previous.user?.show_presence) schedule();
     }),
   ];

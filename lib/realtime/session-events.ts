@@ -14,7 +14,7 @@ import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import type { CatchUp } from './catch-up';
 import type { PresenceSubscriptions } from './presence-subscriptions';
-import { isViewing, markConversationRead } from './read-marking';
+import { isViewing, type ReadMarker } from './read-marking';
 import type { TypingReceiver } from './typing-receiver';
 
 /** Subscribers of `followed` hear `false`, whatever the payload (the follow state comes apart). */
@@ -25,17 +25,18 @@ export interface SessionEventsOptions {
   followedListeners: ReadonlySet<FollowedListener>;
   typing: TypingReceiver;
   presence: PresenceSubscriptions;
+  reads: ReadMarker;
 }
 
 /** An incoming message: onto its row and its thread; read at once if the user is looking at it. */
-function receiveIncoming(message: MessagePayload, catchUp: CatchUp): void {
+function receiveIncoming(message: MessagePayload, catchUp: CatchUp, reads: ReadMarker): void {
   const peerId = message.sender_id;
   // Looking at it: it is read at once, so its badge never rises (the total is the server's).
   const readNow = isViewing(peerId);
   useConversationsStore.getState().receiveIncoming(message, { countUnread: !readNow });
   useThreadStore.getState().receiveMessage(peerId, message);
   catchUp.note(message.seq);
-  if (readNow) void markConversationRead(peerId, 1);
+  if (readNow) reads.readArrived(peerId, message.id);
 }
 
 /** The user's own message sent from another of their tabs or devices: never unread. */
@@ -46,18 +47,21 @@ function receiveSentElsewhere(message: MessagePayload, catchUp: CatchUp): void {
 }
 
 /**
- * Someone's new name or photo, wherever they are shown: the header when it is the user (changed
- * on another tab or device), their conversation row, profile card and search result.
+ * Someone's new name or photo, or their account deleted, wherever they are shown: the header when
+ * it is the user (changed on another tab or device), their conversation row, profile card and
+ * search result. The open conversation's person may also have changed who may message them: their
+ * profile is read again, and the thread offers the message box, or says it cannot, as it now is.
  */
 function applyUserUpdate(update: UserUpdatedPayload): void {
   const session = useSessionStore.getState();
   if (session.user?.id === update.id) session.publishUser({ ...session.user, username: update.username, avatar: update.avatar });
   useConversationsStore.getState().applyUserUpdate(update);
   usePeopleStore.getState().applyUserUpdate(update);
+  if (!update.deleted && session.receiver === update.id) void usePeopleStore.getState().loadProfile(update.id);
 }
 
 /** Subscribes the stores to the socket's events; returns the function that unsubscribes them. */
-export function wireSessionEvents({ catchUp, followedListeners, typing, presence }: SessionEventsOptions): () => void {
+export function wireSessionEvents({ catchUp, followedListeners, typing, presence, reads }: SessionEventsOptions): () => void {
   const counters = () => useCounterStore.getState();
   const people = () => usePeopleStore.getState();
   // The status may have changed before the session started (the socket connects first).
@@ -67,7 +71,7 @@ export function wireSessionEvents({ catchUp, followedListeners, typing, presence
     socketService.on('message_count', ({ count }) => counters().setUnread(count)),
     socketService.on('message', (message) => {
       counters().incrementUnread();
-      receiveIncoming(message, catchUp);
+      receiveIncoming(message, catchUp, reads);
       // What they were typing has arrived; and having written, they may now share their presence.
       typing.messageFrom(message.sender_id);
       presence.noteContact(message.sender_id);
@@ -81,10 +85,8 @@ export function wireSessionEvents({ catchUp, followedListeners, typing, presence
       if (payload.following) presence.noteContact(payload.follower_id);
     }),
     socketService.on('message_sent', (message) => receiveSentElsewhere(message, catchUp)),
-    socketService.on('conversation_read', ({ user_id }) => {
-      useConversationsStore.getState().markRead(user_id);
-      useThreadStore.getState().markIncomingRead(user_id, new Date().toISOString());
-    }),
+    // The badge as the server counts it; which messages were read comes as message_change `read`.
+    socketService.on('conversation_read', ({ user_id, unread_count }) => useConversationsStore.getState().setUnreadCount(user_id, unread_count)),
     socketService.on('safety_changed', (change) => useSafetyStore.getState().applyChange(change)),
     // The server checks each pair only every few seconds (server/realtime/can-signal.ts): someone
     // blocked a moment ago may still get one through, and it stops here.

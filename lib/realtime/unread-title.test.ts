@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useCounterStore } from '@/lib/stores/counter-store';
-import { syncUnreadTitle, unreadTitle } from './unread-title';
+import { conversation, message } from '@/lib/testing/fixtures';
+import { conversationTitle, syncUnreadTitle, unreadTitle } from './unread-title';
 
 describe('unread title', () => {
   beforeEach(() => {
@@ -43,5 +45,26 @@ describe('unread title', () => {
     title.textContent = 'Other';
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(document.title).toBe('Other');
+  });
+
+  it('names the open conversation after the count', () => {
+    useCounterStore.getState().setUnread(3);
+    const stop = syncUnreadTitle(conversationTitle('Ana Núñez'));
+    expect(document.title).toBe('(3) Ana Núñez · Parley');
+    stop();
+    expect(conversationTitle(null)).toBe('Parley');
+  });
+
+  it('leaves muted conversations out of the count, live as they are muted and read', () => {
+    useConversationsStore.setState({ conversations: [conversation(2, message(1), 2, true), conversation(3, message(2, { sender_id: 3 }), 1)] });
+    useCounterStore.getState().setUnread(3);
+    const stop = syncUnreadTitle('Parley');
+    expect(document.title).toBe('(1) Parley');
+    useConversationsStore.setState({ conversations: [conversation(2, message(1), 2, false), conversation(3, message(2, { sender_id: 3 }), 1)] });
+    expect(document.title).toBe('(3) Parley');
+    useConversationsStore.setState({ conversations: [conversation(2, message(1), 2, true), conversation(3, message(2, { sender_id: 3 }), 0)] });
+    useCounterStore.getState().setUnread(2);
+    expect(document.title).toBe('Parley');
+    stop();
   });
 });

@@ -172,13 +172,14 @@ describe('conversations store', () => {
     expect(api.getProfile).toHaveBeenCalledExactlyOnceWith(4);
   });
 
-  it('markRead zeroes a badge and returns it; addUnread puts it back', () => {
+  it('setUnreadCount shows the badge the server counted after a read, part of the conversation or all', () => {
     store().receiveIncoming(message(1), { countUnread: true });
     store().receiveIncoming(message(2), { countUnread: true });
-    expect(store().markRead(2)).toBe(2);
+    store().receiveIncoming(message(3), { countUnread: true });
+    store().setUnreadCount(2, 1);
+    expect(selectUnreadFor(store(), 2)).toBe(1);
+    store().setUnreadCount(2, 0);
     expect(selectUnreadFor(store(), 2)).toBe(0);
-    store().addUnread(2, 2);
-    expect(selectUnreadFor(store(), 2)).toBe(2);
   });
 
   it('drops answers that arrive after a reset (sign-out)', async () => {

@@ -39,17 +39,15 @@ export interface ConversationsActions {
    * unread_count is the row's badge now (one from a sync leaves badges to the list reload after it).
    */
   applyChanges: (changes: readonly MessageChange[], live: boolean) => void;
-  /** Clears the badge (read here or `conversation_read`); returns what it was. */
-  markRead: (peerId: number) => number;
-  /** Adds back a badge cleared for a read the server then refused. */
-  addUnread: (peerId: number, count: number) => void;
+  /** The badge as the server counts it after a read (here: `read`'s ack; elsewhere: `conversation_read`). */
+  setUnreadCount: (peerId: number, count: number) => void;
   /** Sign-out: the list forgotten; answers to requests made before are dropped. */
   reset: () => void;
   /** The user blocked this person: the row leaves the list (the server's total follows by message_count). */
   removeConversation: (peerId: number) => void;
   /** The row's mute, as this device chose it or another reported it (`safety_changed`). */
   setMuted: (peerId: number, muted: boolean) => void;
-  /** `user_updated`: the person's row shows their new name and photo. */
+  /** `user_updated`: the person's row shows their new name and photo, or that they deleted their account. */
   applyUserUpdate: (update: UserUpdatedPayload) => void;
 }
 
@@ -166,10 +164,8 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
       if (after !== before) set({ conversations: after });
     },
 
-    markRead(peerId) {
-      const previous = selectUnreadFor(get(), peerId);
-      if (previous > 0) set((state) => ({ conversations: setUnread(state.conversations, peerId, 0) }));
-      return previous;
+    setUnreadCount(peerId, count) {
+      if (selectUnreadFor(get(), peerId) !== count) set((state) => ({ conversations: setUnread(state.conversations, peerId, count) }));
     },
 
     removeConversation(peerId) {
@@ -180,16 +176,10 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
       set((state) => ({ conversations: state.conversations.map((row) => (row.user.id === peerId ? { ...row, muted } : row)) }));
     },
 
-    applyUserUpdate({ id, username, avatar }) {
+    applyUserUpdate({ id, username, avatar, deleted }) {
       if (!get().conversations.some((row) => row.user.id === id)) return;
-      set((state) => ({ conversations: state.conversations.map((row) => (row.user.id === id ? { ...row, user: { ...row.user, username, avatar } } : row)) }));
-    },
-
-    addUnread(peerId, count) {
-      if (count <= 0) return;
-      set((state) => ({
-        conversations: setUnread(state.conversations, peerId, selectUnreadFor(state, peerId) + count),
-      }));
+      const change = { username, avatar, ...(deleted ? { deleted: true } : {}) };
+      set((state) => ({ conversations: state.conversations.map((row) => (row.user.id === id ? { ...row, user: { ...row.user, ...change } } : row)) }));
     },
 
     reset() {
@@ -202,6 +192,13 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
 
 export function selectUnreadFor(state: ConversationsState, peerId: number): number {
   return state.conversations.find((row) => row.user.id === peerId)?.unread_count ?? 0;
+}
+
+/** Unread messages in muted conversations (as far as the list is loaded): counted in the total, never called for. */
+export function selectMutedUnread(state: ConversationsState): number {
+  let muted = 0;
+  for (const row of state.conversations) if (row.muted) muted += row.unread_count;
+  return muted;
 }
 
 export const useConversationMuted = (peerId: number) =>

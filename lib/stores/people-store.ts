@@ -45,7 +45,7 @@ export interface PeopleActions {
   reset: () => void;
   /** A block changed: the profile shows it at once (and whether a message would go through). */
   applyBlocked: (userId: number, blocked: boolean) => void;
-  /** `user_updated`: their profile and search result show the new name and photo. */
+  /** `user_updated`: their profile and search result show the new name and photo, or that they deleted their account. */
   applyUserUpdate: (update: UserUpdatedPayload) => void;
 }
 
@@ -145,6 +145,8 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
       } else {
         const message = userMessage(ack.error);
         set((state) => ({ follows: rollbackFollow(state.follows, userId, message) }));
+        // Refused for who they are now (blocked, gone): what is shown of them is read again.
+        if (get().profiles[userId]) void get().loadProfile(userId);
       }
     },
 
@@ -173,14 +175,16 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
       if (!blocked && get().profiles[userId]) void get().loadProfile(userId);
     },
 
-    applyUserUpdate({ id, username, avatar }) {
+    applyUserUpdate({ id, username, avatar, deleted }) {
       set((state) => {
         const profile = state.profiles[id];
         const found = state.searchResults.some((person) => person.id === id);
         if (!profile && !found) return state;
+        // Deleted: no one to message or follow any more.
+        const gone = deleted ? { deleted: true, is_following: false, follows_you: false } : {};
         return {
-          profiles: profile ? { ...state.profiles, [id]: { ...profile, username, avatar } } : state.profiles,
-          searchResults: found ? state.searchResults.map((person) => (person.id === id ? { ...person, username, avatar } : person)) : state.searchResults,
+          profiles: profile ? { ...state.profiles, [id]: { ...profile, username, avatar, ...gone, ...(deleted ? { can_message: false } : {}) } } : state.profiles,
+          searchResults: found ? state.searchResults.map((person) => (person.id === id ? { ...person, username, avatar, ...gone } : person)) : state.searchResults,
         };
       });
     },

@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BlockResult, Conversation, MuteResult, Page, User } from '@/lib/contract';
 import { account, conversation, message } from '@/lib/testing/fixtures';
 import { useConversationsStore } from './conversations-store';
+import { usePresenceStore } from './presence-store';
 import { useSafetyStore } from './safety-store';
 import { useSessionStore } from './session-store';
 
@@ -34,6 +35,16 @@ describe('safety store', () => {
     expect(await safety().block({ id: 2, username: 'bo', avatar: null })).toEqual({ ok: true });
     expect(rows()).toEqual([[3, 1, false]]);
     expect(safety().blocked.map((user) => user.id)).toEqual([2]);
+  });
+
+  it('blocking drops the person’s status at once: no "Online" stays on screen', async () => {
+    usePresenceStore.getState().replace([
+      { user_id: 2, online: true, last_seen_at: null },
+      { user_id: 3, online: true, last_seen_at: null },
+    ]);
+    api.blockUser.mockResolvedValue({ user_id: 2, blocked: true });
+    await safety().block({ id: 2, username: 'bo', avatar: null });
+    expect(usePresenceStore.getState().presence).toEqual({ 3: { online: true, lastSeenAt: null } });
   });
 
   it('a refused block changes nothing and says why', async () => {

@@ -10,6 +10,7 @@ import { navigate } from '@/lib/navigation';
 import { signOut } from '@/lib/session/sign-out';
 import { useConversationsStore } from './conversations-store';
 import { usePeopleStore } from './people-store';
+import { usePresenceStore } from './presence-store';
 import { useSessionStore } from './session-store';
 
 export type BlockListStatus = 'idle' | 'loading' | 'ready' | 'error';
@@ -70,6 +71,8 @@ export const useSafetyStore = create<SafetyStore>()((set, get) => {
     usePeopleStore.getState().applyBlocked(userId, blocked);
     if (blocked) {
       useConversationsStore.getState().removeConversation(userId);
+      // Their status ends with the block, at once (the server stops telling it too).
+      usePresenceStore.getState().apply({ user_id: userId, online: false, last_seen_at: null });
       if (user && !listed(userId)) {
         set((state) => ({ blocked: [{ ...user, blocked_at: new Date().toISOString() }, ...state.blocked] }));
       }

@@ -54,7 +54,7 @@ export interface ThreadsActions {
   /** Changes to messages (live or from a sync, in seq order), each to the thread of its conversation if held. */
   applyChanges: (changes: readonly MessageChange[]) => void;
   /** The conversation was read (here or on another device): its incoming messages are read. */
-  markIncomingRead: (peerId: number, readAt: string) => void;
+  markIncomingRead: (peerId: number, readAt: string, upTo?: number) => void;
   /** Sign-out: every thread forgotten; answers to requests made before are dropped. */
   reset: () => void;
 }
@@ -236,13 +236,12 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
       });
     },
 
-    markIncomingRead(peerId, readAt) {
-      const held = get().threads[peerId];
-      if (!held?.messages.some((message) => message.sender_id === peerId && message.read_at === null)) return;
+    markIncomingRead(peerId, readAt, upTo) {
+      const reached = (message: ThreadMessage) =>
+        message.sender_id === peerId && message.read_at === null && (upTo === undefined || (message.id !== null && message.id <= upTo));
+      if (!get().threads[peerId]?.messages.some(reached)) return;
       update(peerId, (current) => ({
-        messages: current.messages.map((message) =>
-          message.sender_id === peerId && message.read_at === null ? { ...message, read_at: readAt } : message,
-        ),
+        messages: current.messages.map((message) => (reached(message) ? { ...message, read_at: readAt } : message)),
       }));
     },
 

@@ -1,17 +1,28 @@
-// What the user can see of the open conversation: whether its newest message is on screen. Read
-// marking waits for it (lib/realtime/read-marking.ts): a message scrolled out of view is unread.
+// What the user can see of the open conversation: how far down they have seen its messages, and
+// whether its newest message is on screen. Read marking follows it (lib/realtime/read-marking.ts):
+// a message never on screen is unread.
 import { create } from 'zustand';
 
 export interface ViewState {
   /** The open conversation's newest message is on screen (false while it loads or none is open). */
   seesLatest: boolean;
+  /** The newest stored message of the open conversation that has been on screen; null: none yet. */
+  seen: { peerId: number; upTo: number } | null;
 }
 
 export interface ViewActions {
   setSeesLatest: (seesLatest: boolean) => void;
+  /** A message of the conversation with `peerId` was on screen: `seen` reaches it, never goes back. */
+  noteSeen: (peerId: number, messageId: number) => void;
+  /** The conversation's list is gone (closed, or started over). */
+  clearSeen: () => void;
 }
 
 export const useViewStore = create<ViewState & ViewActions>()((set) => ({
   seesLatest: false,
+  seen: null,
   setSeesLatest: (seesLatest) => set({ seesLatest }),
+  noteSeen: (peerId, messageId) =>
+    set((state) => (state.seen?.peerId === peerId && state.seen.upTo >= messageId ? state : { seen: { peerId, upTo: messageId } })),
+  clearSeen: () => set({ seen: null }),
 }));

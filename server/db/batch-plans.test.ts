@@ -36,7 +36,7 @@ beforeAll(async () => {
   if (!sent || !('stored' in sent)) throw new Error('not stored');
   messageId = sent.stored.message.id;
   // A change too: both batches' statements are now prepared on the connection.
-  await applyChanges(database.db, [{ kind: 'read', actorId: b, peerId: a }]);
+  await applyChanges(database.db, [{ kind: 'read', actorId: b, peerId: a, upTo: null }]);
   await withConnection(async (client) => {
     const first = Number((await client.query(`select coalesce(max(id), 0) as id from users`)).rows[0].id);
     // The bench's shape: a few thousand accounts, many more messages and conversations.

@@ -75,15 +75,21 @@ const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
   left join lateral (select storage_key from uploads where id = m.attachment_id limit 1) u on true
   left join lateral (select unread_count from conversations where user_id = m.recipient_id and peer_id = m.sender_id limit 1) c on true`);
 
-/** For each conversation read (reader, peer): the peer's messages the reader has not read (how many, the newest id) and the counter. */
-export const findUnread = (reads: readonly { userId: number; peerId: number }[]): Statement =>
-  execute(FIND_UNREAD, sqlJson(reads.map(({ userId, peerId }) => ({ u: userId, p: peerId }))));
+/**
+ * For each conversation read (reader, peer, up to which message; null: all): the peer's messages
+ * up to there the reader has not read (how many, the newest id), the counter, and whether either
+ * has blocked the other.
+ */
+export const findUnread = (reads: readonly { userId: number; peerId: number; upTo: number | null }[]): Statement =>
+  execute(FIND_UNREAD, sqlJson(reads.map(({ userId, peerId, upTo }) => ({ u: userId, p: peerId, t: upTo }))));
 
 const FIND_UNREAD = prepared('change_find_unread', ['json'], `
-  select k.u as user_id, k.p as peer_id, x.unread, x.up_to, c.unread_count
-  from json_to_recordset($1) as k(u int, p int)
+  select k.u as user_id, k.p as peer_id, k.t as up_to_asked, x.unread, x.up_to, c.unread_count,
+    (exists (select 1 from blocks b where b.blocker_id = k.u and b.blocked_id = k.p)
+      or exists (select 1 from blocks b where b.blocker_id = k.p and b.blocked_id = k.u)) as blocked
+  from json_to_recordset($1) as k(u int, p int, t bigint)
   cross join lateral (select count(*) as unread, max(m.id) as up_to from messages m
-    where m.recipient_id = k.u and m.sender_id = k.p and m.read_at is null) x
+    where m.recipient_id = k.u and m.sender_id = k.p and m.read_at is null and (k.t is null or m.id <= k.t)) x
   left join lateral (select unread_count from conversations where user_id = k.u and peer_id = k.p limit 1) c on true`);
 
 // The writes: one small prepared statement each, run in the batch's second script.
@@ -100,9 +106,9 @@ const UNSEND = prepared('change_unsend', ['bigint', 'timestamptz'], `
 const REMOVE_UPLOAD = prepared('change_remove_upload', ['text'], `delete from uploads where id = $1`);
 const HIDE = prepared('change_hide', ['int', 'bigint'], `insert into message_hidden (user_id, message_id) values ($1, $2)`);
 const MARK_READ = prepared('change_mark_read', ['bigint', 'timestamptz'], `update messages set read_at = $2 where id = $1`);
-const READ_CONVERSATION = prepared('change_read_conversation', ['int', 'int', 'timestamptz', 'boolean'], `
+const READ_CONVERSATION = prepared('change_read_conversation', ['int', 'int', 'timestamptz', 'boolean', 'bigint'], `
   update messages set read_at = $3, seen_at = case when $4 then $3 else seen_at end
-  where recipient_id = $1 and sender_id = $2 and read_at is null`);
+  where recipient_id = $1 and sender_id = $2 and read_at is null and id <= $5`);
 const TAKE_UNREAD = prepared('change_take_unread', ['int', 'int', 'int'], `
   update conversations set unread_count = greatest(unread_count - $3, 0) where user_id = $1 and peer_id = $2`);
 
@@ -119,9 +125,9 @@ export const unsendMessage = (messageId: number, when: Date) => execute(UNSEND, 
 export const removeUpload = (uploadId: string) => execute(REMOVE_UPLOAD, sqlText(uploadId));
 export const hideMessage = (userId: number, messageId: number) => execute(HIDE, sqlInt(userId), sqlInt(messageId));
 export const markRead = (messageId: number, when: Date) => execute(MARK_READ, sqlInt(messageId), at(when));
-/** The peer's unread messages to the reader read at `when` (and seen, with receipts on both sides). */
-export const readConversationRows = (userId: number, peerId: number, when: Date, seen: boolean) =>
-  execute(READ_CONVERSATION, sqlInt(userId), sqlInt(peerId), at(when), seen ? 'true' : 'false');
+/** The peer's unread messages to the reader, up to `upTo`, read at `when` (and seen, with receipts on both sides). */
+export const readConversationRows = (userId: number, peerId: number, upTo: number, when: Date, seen: boolean) =>
+  execute(READ_CONVERSATION, sqlInt(userId), sqlInt(peerId), at(when), seen ? 'true' : 'false', sqlInt(upTo));
 /** `count` fewer unread on the user's conversation with the peer (never below zero). */
 export const takeUnread = (userId: number, peerId: number, count: number) => execute(TAKE_UNREAD, sqlInt(userId), sqlInt(peerId), sqlInt(count));
 

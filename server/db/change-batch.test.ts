@@ -161,7 +161,7 @@ describe('applyChanges', () => {
       { kind: 'edit', actorId: stranger, messageId: id, text: 'mine now', windowMs: 60_000 },
       { kind: 'edit', actorId: b, messageId: id, text: 'mine now', windowMs: 60_000 },
       { kind: 'react', actorId: b, messageId: 1e12, emoji: '👍', add: true },
-      { kind: 'read', actorId: b, peerId: 2 ** 31 - 1 },
+      { kind: 'read', actorId: b, peerId: 2 ** 31 - 1, upTo: null },
       { kind: 'edit', actorId: a, messageId: id, text: 'fixed', windowMs: 60_000 },
     ]);
     expect(outcomes.slice(0, 4)).toEqual([{ refused: 'not_found' }, { refused: 'not_yours' }, { refused: 'not_found' }, { refused: 'not_found' }]);
@@ -190,6 +190,6 @@ describe('change writer', () => {
     expect(await writer.write({ kind: 'react', actorId: b, messageId: id, emoji: '❤️', add: true })).toEqual({ retry: 'busy' });
     expect(await taken).toMatchObject({ changes: [{ kind: 'reaction' }, { kind: 'reaction' }] });
     await writer.close();
-    expect(await writer.write({ kind: 'read', actorId: b, peerId: a })).toEqual({ retry: 'closing' });
+    expect(await writer.write({ kind: 'read', actorId: b, peerId: a, upTo: null })).toEqual({ retry: 'closing' });
   });
 });

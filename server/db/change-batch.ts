@@ -70,10 +70,10 @@ export async function applyChanges(db: Db, requests: readonly ChangeRequest[]): 
  */
 async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: readonly number[], outcomes: GroupOutcome<ChangeOutcome>[]): Promise<number[]> {
   const targets: MessageTarget[] = [];
-  const reads: { userId: number; peerId: number }[] = [];
+  const reads: { userId: number; peerId: number; upTo: number | null }[] = [];
   for (const index of indexes) {
     const request = requests[index]!;
-    if (request.kind === 'read') reads.push({ userId: request.actorId, peerId: request.peerId });
+    if (request.kind === 'read') reads.push({ userId: request.actorId, peerId: request.peerId, upTo: request.upTo });
     else targets.push({ actorId: request.actorId, messageId: request.messageId, preview: request.kind === 'hide' });
   }
   return scriptTransaction(db, async (tx) => {
@@ -150,6 +150,7 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
         }),
         unreadTotals: new Map(plan.totals.map((id) => [id, totals.get(id) ?? 0])),
         ...(plan.removedStorageKey ? { removedStorageKey: plan.removedStorageKey } : {}),
+        ...(plan.conversationUnread !== undefined ? { conversationUnread: plan.conversationUnread } : {}),
       };
     });
     return deferred;

@@ -32,7 +32,8 @@ export type ChangeRequest =
   | { kind: 'edit'; actorId: number; messageId: number; text: string; windowMs: number }
   | { kind: 'unsend'; actorId: number; messageId: number; windowMs: number }
   | { kind: 'hide'; actorId: number; messageId: number }
-  | { kind: 'read'; actorId: number; peerId: number };
+  /** `upTo`: the newest message read (null: all of them). */
+  | { kind: 'read'; actorId: number; peerId: number; upTo: number | null };
 
 /** Why a change was refused (the contract has each one's sentence). */
 export type { ChangeRefusal };
@@ -48,6 +49,8 @@ export type ChangeOutcome =
       unreadTotals: Map<number, number>;
       /** A file no message carries any more: removed from storage once the transaction committed. */
       removedStorageKey?: string;
+      /** For a read: the reader's unread count of that conversation after it. */
+      conversationUnread?: number;
     };
 
 /** An account as the batch locked it. */
@@ -81,14 +84,20 @@ export interface ReactionRow {
   at: number;
 }
 
-/** A conversation's unread messages to the reader: how many, the newest, and its counter. */
+/** A conversation's unread messages to the reader (up to where they read): how many, the newest, its counter, a block either way. */
 export interface Unread {
   count: number;
   upTo: number;
   counter: number;
+  blocked: boolean;
 }
 
-export const toUnread = (row: Row): Unread => ({ count: Number(row.unread), upTo: Number(row.up_to ?? 0), counter: Number(row.unread_count ?? 0) });
+export const toUnread = (row: Row): Unread => ({
+  count: Number(row.unread),
+  upTo: Number(row.up_to ?? 0),
+  counter: Number(row.unread_count ?? 0),
+  blocked: row.blocked === true,
+});
 
 /** What one change writes, and what it answers once committed. */
 export interface Plan {
@@ -99,6 +108,8 @@ export interface Plan {
   /** Accounts whose unread total to answer with. */
   totals: number[];
   removedStorageKey?: string;
+  /** For a read: the reader's unread count of that conversation after it. */
+  conversationUnread?: number;
 }
 
 /** What a planned change answers: refused, already so, or the plan to carry out. */
@@ -213,10 +224,11 @@ export function decideMessageChange(request: Exclude<ChangeRequest, { kind: 'rea
 }
 
 /**
- * Marks the peer's unread messages to the reader read and takes exactly that many off the
- * conversation's counter (not "set to 0": a message sent meanwhile stays counted). `read` goes to
- * the reader's devices, and the receipt `seen` to the peer's when both have read receipts on, in
- * which case the messages' seen_at is set too. The reader's unread total is answered either way.
+ * Marks the peer's unread messages to the reader read (those up to the message asked for, if one
+ * was) and takes exactly that many off the conversation's counter (not "set to 0": a message sent
+ * meanwhile stays counted). `read` goes to the reader's devices, and the receipt `seen` to the
+ * peer's when both have read receipts on and neither has blocked the other (a block ends what
+ * each learns of the other), in which case the messages' seen_at is set too. The reader's unread total is answered either way.
  * A peer whose account is deactivated (deleted ones stay: their conversations do) is not found.
  */
 export function decideRead(request: Extract<ChangeRequest, { kind: 'read' }>, accounts: Map<number, Account>, unread: Unread | undefined, now: Date): Decision {
@@ -225,17 +237,18 @@ export function decideRead(request: Extract<ChangeRequest, { kind: 'read' }>, ac
   const sender = accounts.get(peerId);
   if (!sender || !(sender.active || sender.deleted)) return { refused: 'not_found' };
   const count = unread?.count ?? 0;
-  if (!reader || !unread || count === 0) return { ...UNCHANGED, totals: [actorId] };
-  const receipts = reader.readReceipts && sender.readReceipts;
+  if (!reader || !unread || count === 0) return { ...UNCHANGED, totals: [actorId], conversationUnread: unread?.counter ?? 0 };
+  const receipts = reader.readReceipts && sender.readReceipts && !unread.blocked;
   const { upTo } = unread;
   const readAt = now.toISOString();
   return {
-    writes: [readConversationRows(actorId, peerId, now, receipts), takeUnread(actorId, peerId, count)],
+    writes: [readConversationRows(actorId, peerId, upTo, now, receipts), takeUnread(actorId, peerId, count)],
     events: [
       { userId: actorId, kind: 'read', message_id: upTo, peer_id: peerId, read_at: readAt, unread_count: Math.max(unread.counter - count, 0) },
       ...(receipts ? [{ userId: peerId, kind: 'seen' as const, message_id: upTo, peer_id: actorId, read_at: readAt }] : []),
     ],
     totals: [actorId],
+    conversationUnread: Math.max(unread.counter - count, 0),
   };
 }
 

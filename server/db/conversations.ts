@@ -82,3 +82,13 @@ export async function setMuted(db: Db, userId: number, peerId: number, muted: bo
     .returning({ peerId: conversations.peerId });
   return updated.length > 0;
 }
+
+/** The user has a conversation with peerId (a message went either way: both sides get a row). */
+export async function hasConversation(db: Db, userId: number, peerId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ peerId: conversations.peerId })
+    .from(conversations)
+    .where(and(eq(conversations.userId, userId), eq(conversations.peerId, peerId)))
+    .limit(1);
+  return row !== undefined;
+}

@@ -5,6 +5,7 @@ import { cleanDisplayName } from '../../lib/contract/display-text';
 import { authorizeRequestSchema, MAX_DISPLAY_NAME_LENGTH, settingsRequestSchema } from '../../lib/contract/schemas';
 import { InvalidIdTokenError, type FirebaseTokenVerifier, type VerifiedIdToken } from '../auth/firebase-verifier';
 import { deleteAccount } from '../db/account-deletion';
+import { profileWatchers } from '../db/profile';
 import { exportAccount } from '../db/account-export';
 import type { Db } from '../db/open-database';
 import { createSession, revokeSession } from '../db/sessions';
@@ -23,9 +24,11 @@ export interface SocketDisconnector {
   disconnectSession(sessionId: number): void;
 }
 
-/** How the HTTP side tells the realtime layer that someone's presence setting changed. */
+/** How the HTTP side tells the realtime layer what may change who sees whose presence. */
 export interface PresenceSettingListener {
   settingChanged(userId: number, shown: boolean): Promise<void>;
+  /** `viewerId` may have lost sight of `subjectId` (a block): checked, and dropped if so, on every node. */
+  review(viewerId: number, subjectId: number): Promise<void>;
 }
 
 export interface AccountsRoutesDeps {
@@ -91,6 +94,11 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, pr
     const { before, after } = updated;
     // The privacy settings show on every device at once; the language follows at the next sign-in.
     if (messagePolicy !== undefined) sockets.notify(user.id, 'safety_changed', { type: 'message_policy', message_policy: messagePolicy });
+    // Those showing this person (a conversation with them open) may message them now, or no
+    // longer: they read the profile again, whose can_message is theirs to know.
+    if (before.messagePolicy !== after.messagePolicy) {
+      sockets.notifyWatchers(user.id, [], 'user_updated', { id: after.id, username: after.username, avatar: after.avatar });
+    }
     if (before.showPresence !== after.showPresence || before.readReceipts !== after.readReceipts) {
       sockets.notify(user.id, 'safety_changed', { type: 'privacy', show_presence: after.showPresence, read_receipts: after.readReceipts });
     }
@@ -118,9 +126,13 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, pr
   // Deactivated accounts may delete themselves too: deletion is the stronger wish.
   app.delete('/accounts/me', async (request, reply) => {
     const { user } = await authenticate(db, request);
+    // Read before their rows go: the people whose list shows this account.
+    const watchers = await profileWatchers(db, user.id);
     const deleted = await deleteAccount(db, user.id);
     if (!deleted) throw HttpError.msg(404, 'User not found.');
     sockets.disconnectUser(user.id);
+    // Their rows and open conversations show "Deleted account", with nothing to answer or follow.
+    sockets.notifyWatchers(user.id, watchers, 'user_updated', { id: user.id, username: null, avatar: null, deleted: true });
     // The rows are gone, so no URL reaches these files any more; a file that fails to go is logged.
     await Promise.all(
       deleted.storageKeys.map((key) =>

@@ -6,7 +6,7 @@ import {
   type ConversationPage,
   type ThreadPage,
 } from '../../lib/contract';
-import { listConversations } from '../db/conversations';
+import { hasConversation, listConversations } from '../db/conversations';
 import { listThread, listThreadAround, listThreadNewer, streamStateOf, type ThreadWindow } from '../db/messages';
 import type { Db } from '../db/open-database';
 import { findConversationPeer } from '../db/users';
@@ -53,9 +53,10 @@ export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): v
     const { userId } = parseBody(threadParams, request.params);
     const { cursor, around, limit } = parseBody(threadQuery, request.query);
     if (userId === user.id) throw new HttpError(400, { non_field_errors: ['userId: You have no conversation with yourself.'] });
-    // A deleted account's messages stay with the other side (docs/DECISIONS.md).
+    // A deleted account's messages stay with the other side (docs/DECISIONS.md); with no
+    // conversation to keep, there is no one there: not found, as a deactivated account is.
     const peer = await findConversationPeer(db, userId);
-    if (!peer) throw userNotFound();
+    if (!peer || (peer.deletedAt !== null && !(await hasConversation(db, user.id, userId)))) throw userNotFound();
     const receipts = user.readReceipts && peer.readReceipts;
     if (around !== undefined) {
       const window = await listThreadAround(db, user.id, userId, around, limit, receipts);

@@ -8,6 +8,7 @@ import { countUnread } from '../db/messages';
 import type { Db } from '../db/open-database';
 import { createReport } from '../db/reports';
 import { findActiveUser } from '../db/users';
+import type { PresenceSettingListener } from './accounts-routes';
 import { authenticateActive } from './authenticate';
 import { HttpError, parseBody } from './errors';
 import { userIdParams, userIdString } from './params';
@@ -19,17 +20,23 @@ import { userNotFound } from './users-routes';
  */
 export interface SocketNotifier {
   notify<E extends keyof ServerToClientEvents>(userIds: number | readonly number[], event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
+  /**
+   * To every socket following `subjectId` (presence_subscribe: a conversation with them open, or
+   * their row in a list) and to every socket of `userIds`, each socket once.
+   */
+  notifyWatchers<E extends keyof ServerToClientEvents>(subjectId: number, userIds: readonly number[], event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
 }
 
 export interface SafetyRoutesDeps {
   db: Db;
   sockets: SocketNotifier;
+  presence: PresenceSettingListener;
 }
 
 const conversationParams = z.object({ userId: userIdString });
 
 /** Blocks, muting and reports (docs/API.md, "Safety"). */
-export function safetyRoutes(app: FastifyInstance, { db, sockets }: SafetyRoutesDeps): void {
+export function safetyRoutes(app: FastifyInstance, { db, sockets, presence }: SafetyRoutesDeps): void {
   const blockTarget = async (callerId: number, params: unknown) => {
     const { id } = parseBody(userIdParams, params);
     if (id === callerId) throw new HttpError(400, { non_field_errors: ['id: You cannot block yourself.'] });
@@ -57,6 +64,11 @@ export function safetyRoutes(app: FastifyInstance, { db, sockets }: SafetyRoutes
       sockets.notify(payload.follower_id, 'followed', payload);
       sockets.notify(payload.followee_id, 'follower', payload);
     }
+    // A block ends what each already sees of the other, not only what they ask next: both leave
+    // each other's presence rooms (through the adapter, on every node) and are told "hidden".
+    await Promise.all([presence.review(user.id, id), presence.review(id, user.id)]).catch((error: unknown) => {
+      request.log.warn({ err: error }, 'block: presence not reviewed');
+    });
     return { user_id: id, blocked: true };
   });
 

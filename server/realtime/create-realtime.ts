@@ -159,6 +159,7 @@ export function createRealtime(
     disconnectSession: (sessionId) => io.in(rooms.session(sessionId)).disconnectSockets(true),
     // The messaging room: sockets that have sent init, as for every other event to a user.
     notify: (userIds, event, ...args) => io.to(typeof userIds === 'number' ? rooms.user(userIds) : userIds.map(rooms.user)).emit(event, ...args),
+    notifyWatchers: (subjectId, userIds, event, ...args) => io.to([rooms.profile(subjectId), ...userIds.map(rooms.user)]).emit(event, ...args),
     close: async () => {
       sessionCheck.close();
       await Promise.all([writer.close(), changes.close()]);

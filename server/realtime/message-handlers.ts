@@ -77,20 +77,22 @@ export function registerMessageHandlers(
     };
   });
 
-  onEvent(socket, log, 'read', readPayloadSchema, async ({ user_id: peerId }, userId) => {
+  onEvent(socket, log, 'read', readPayloadSchema, async ({ user_id: peerId, up_to: upTo }, userId) => {
     if (peerId === userId) return fieldError('user_id: You have no conversation with yourself.');
     // A change like the others (db/change-batch.ts). A deleted account's conversation stays on the
-    // other side, badge included: it can be read; a deactivated one's is not found.
-    const written = await writeChange(changes, { kind: 'read', actorId: userId, peerId }, userNotFound);
+    // other side, badge included: it can be read; a deactivated one's is not found. Up to a
+    // message: those after it stay unread, and a read never goes back.
+    const written = await writeChange(changes, { kind: 'read', actorId: userId, peerId, upTo: upTo ?? null }, userNotFound);
     if ('error' in written) return written.error;
     const count = written.unreadTotals.get(userId) ?? 0;
+    const unreadCount = written.conversationUnread ?? 0;
     return {
-      data: { count },
+      data: { count, unread_count: unreadCount },
       broadcast: () => {
         // Every tab, this one included, so all of them show the same numbers.
         const room = socket.nsp.to(rooms.user(userId));
         room.emit('message_count', { count });
-        room.emit('conversation_read', { user_id: peerId });
+        room.emit('conversation_read', { user_id: peerId, unread_count: unreadCount });
         // The stream's record of it: `read` for the reader's tabs, the receipt `seen` for the peer's.
         for (const change of written.changes) socket.nsp.to(rooms.user(change.userId)).emit('message_change', forAccount(change));
       },

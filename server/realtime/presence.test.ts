@@ -74,6 +74,33 @@ describe('presence', () => {
     expect(await subscribe(viewerTab, [writer.user.id, writerWhoBlocked.user.id])).toEqual([]);
   });
 
+  it('ends what each already sees of the other when one blocks: both are told "hidden" and hear no more comings and goings', async () => {
+    const [blocker, blocked] = (await Promise.all(['Blocker', 'Blocked'].map((name) => signIn(t.url, name)))) as [SignedInUser, SignedInUser];
+    const [blockerTab, blockedTab] = await Promise.all([tabs.open(blocker), tabs.open(blocked)]);
+    await follow(blockerTab, blocked.user.id);
+    await follow(blockedTab, blocker.user.id);
+    expect(await subscribe(blockerTab, [blocked.user.id])).toEqual([online(blocked)]);
+    expect(await subscribe(blockedTab, [blocker.user.id])).toEqual([online(blocker)]);
+
+    const blockerHears = nextEvent<PresencePayload>(blockerTab, 'presence');
+    const blockedHears = nextEvent<PresencePayload>(blockedTab, 'presence');
+    expect((await api(t.url, `/users/${blocked.user.id}/block`, { method: 'PUT', token: blocker.bearer })).status).toBe(200);
+    expect(await blockerHears).toEqual(hidden(blocked));
+    expect(await blockedHears).toEqual(hidden(blocker));
+
+    // The blocker leaving and coming back tells the blocked person nothing, and the other way round.
+    const blockedHeard = record(blockedTab, 'presence');
+    const blockerHeard = record(blockerTab, 'presence');
+    blockerTab.close();
+    await delay(GRACE_MS * 3);
+    const back = await tabs.open(blocker);
+    const backHeard = record(back, 'presence');
+    await emitWithAck(blockedTab, 'typing', { user_id: blocker.user.id, typing: false }); // a round trip
+    expect(blockedHeard).toEqual([]);
+    expect(blockerHeard).toEqual([]);
+    expect(backHeard).toEqual([]);
+  });
+
   it('stays online while any tab is open; the last one closing makes it “last seen”, stored; coming back is online', async () => {
     const viewer = await signIn(t.url, 'Viewer');
     const viewerTab = await tabs.open(viewer);

@@ -81,6 +81,29 @@ describe('read receipts', () => {
     expect(caughtUp.changes.filter((change) => change.kind === 'seen')).toEqual([]);
     expect(caughtUp.through).toBe(caughtUp.last_seq);
   });
+
+  it('sends no receipt across a block, either way, and the read still counts for the reader', async () => {
+    const [blocker, other] = await Promise.all([signIn(t.url, 'Blocker'), signIn(t.url, 'Other')]);
+    const fromOther = await store(other, blocker, 'before the block');
+    const fromBlocker = await store(blocker, other, 'also before');
+    expect((await api(t.url, `/users/${other.user.id}/block`, { method: 'PUT', token: blocker.bearer })).status).toBe(200);
+    const [blockerTab, otherTab] = await Promise.all([tabs.open(blocker), tabs.open(other)]);
+    const blockerHeard = record(blockerTab, 'message_change');
+    const otherHeard = record(otherTab, 'message_change');
+
+    // The blocked person reads the blocker's earlier message, and the blocker reads theirs.
+    expect(await emitWithAck(otherTab, 'read', { user_id: blocker.user.id })).toEqual({ data: { count: 0, unread_count: 0 } });
+    await emitWithAck(blockerTab, 'read', { user_id: other.user.id });
+    await emitWithAck(blockerTab, 'typing', { user_id: other.user.id, typing: false }); // round trips: anything sent has arrived
+    await emitWithAck(otherTab, 'typing', { user_id: blocker.user.id, typing: false });
+    expect(blockerHeard.map((change) => change.kind)).toEqual(['read']);
+    expect(otherHeard.map((change) => change.kind)).toEqual(['read']);
+    // Unblocked later, the reads made meanwhile never show as seen.
+    await api(t.url, `/users/${other.user.id}/block`, { method: 'DELETE', token: blocker.bearer });
+    expect((await thread(blocker, other)).find((message) => message.id === fromBlocker.id)?.read_at).toBeNull();
+    expect((await thread(other, blocker)).find((message) => message.id === fromOther.id)?.read_at).toBeNull();
+    expect((await thread(blocker, other)).find((message) => message.id === fromOther.id)?.read_at).not.toBeNull();
+  });
 });
 
 describe('sync with changes', () => {

@@ -17,7 +17,9 @@ export type RealtimeSocket = Socket<ClientToServerEvents, ServerToClientEvents, 
 /**
  * Rooms. `user:` is the messaging room, joined only after a successful init. `account:` and
  * `session:` are joined at connection, so deactivation and logout reach sockets that never sent init.
- * `presence:` rooms carry someone's presence changes to those who may see them.
+ * `presence:` rooms carry someone's presence changes to those who may see them; `profile:` rooms
+ * changes to what may be done with someone (deleted, who may message them) to every socket
+ * following them, whether or not it may see their presence.
  */
 export const rooms = {
   user: (userId: number) => `user:${userId}`,
@@ -25,4 +27,6 @@ export const rooms = {
   session: (sessionId: number) => `session:${sessionId}`,
   /** Sockets allowed to see this user's presence, joined through presence_subscribe. */
   presence: (userId: number) => `presence:${userId}`,
+  /** Sockets following this user (presence_subscribe), allowed to see their presence or not. */
+  profile: (userId: number) => `profile:${userId}`,
 };

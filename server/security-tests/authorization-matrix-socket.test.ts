@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket as ServerSocket } from 'socket.io';
 import { describe, expect, it } from 'vitest';
-import type { Ack, ConversationPage, SyncResult } from '../../lib/contract';
+import type { Ack, ConversationPage, MessagePayload, Page, SyncResult } from '../../lib/contract';
 import { api, signIn } from '../test/helpers';
 import { connectSocket, emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
 import {
@@ -48,7 +48,7 @@ const EVENTS: Record<string, EventRow> = {
     }),
   },
   read: {
-    valid: () => ({ user_id: peer.user.id }),
+    valid: () => ({ user_id: peer.user.id, up_to: 1 }),
     foreign: () => ({ payload: { user_id: peer.user.id, reader_id: third.user.id }, error: fieldError(/^reader_id: /) }),
   },
   follow: {
@@ -149,14 +149,17 @@ describe('Socket.IO authorisation matrix', () => {
     await emitWithAck(benTab, 'send', { client_id: randomUUID(), recipient_id: cat.user.id, text: 'ben to cat' });
     await emitWithAck(benTab, 'send', { client_id: randomUUID(), recipient_id: ann.user.id, text: 'ben to ann' });
 
-    expect(await emitWithAck(annTab, 'read', { user_id: ben.user.id })).toEqual({ data: { count: 0 } });
+    expect(await emitWithAck(annTab, 'read', { user_id: ben.user.id })).toEqual({ data: { count: 0, unread_count: 0 } });
+    // Up to a message of someone else's conversation: a bound on Ann's own, never a way into Cat's.
+    const catThread = await api<Page<MessagePayload>>(t.url, `/conversations/${ben.user.id}/messages`, { token: cat.bearer });
+    expect(await emitWithAck(annTab, 'read', { user_id: ben.user.id, up_to: catThread.body.results[0]!.id })).toEqual({ data: { count: 0, unread_count: 0 } });
     const catList = await api<ConversationPage>(t.url, '/conversations', { token: cat.bearer });
     expect(catList.body.results.map((row) => [row.user.id, row.unread_count])).toEqual([[ben.user.id, 1]]);
 
     const synced = await emitWithAck<Ack<SyncResult>>(annTab, 'sync', { after: 0 });
     if (!('data' in synced)) throw new Error(JSON.stringify(synced));
     expect(synced.data.messages.map((message) => message.text)).toEqual(['ben to ann']);
-    expect(await emitWithAck(catTab, 'read', { user_id: ben.user.id })).toEqual({ data: { count: 0 } });
+    expect(await emitWithAck(catTab, 'read', { user_id: ben.user.id })).toEqual({ data: { count: 0, unread_count: 0 } });
   });
 
   it('typing reaches only its recipient; presence only those the person reached out to, whatever the caller asks', async () => {

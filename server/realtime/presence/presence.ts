@@ -57,6 +57,7 @@ export interface Presence {
 
 const hidden = (userId: number): PresencePayload => ({ user_id: userId, online: false, last_seen_at: null });
 const PRESENCE_ROOM = /^presence:(\d+)$/;
+const PROFILE_ROOM = /^profile:\d+$/;
 
 export function createPresence({ io, db, lane = createLane(), registry, log, offlineGraceMs = DEFAULT_OFFLINE_GRACE_MS, recordAllOnClose }: PresenceDeps): Presence {
   /** This node's initialised tabs per user. */
@@ -151,8 +152,10 @@ export function createPresence({ io, db, lane = createLane(), registry, log, off
       const subjects = await lane.run(() => presenceSubjects(db, socket.data.userId, userIds));
       // Gone while the query ran: joining now would leave its id in the rooms for good.
       if (!socket.connected) return [];
-      const wanted = new Set(subjects.map(({ id }) => rooms.presence(id)));
-      for (const room of [...socket.rooms]) if (PRESENCE_ROOM.test(room) && !wanted.has(room)) void socket.leave(room);
+      // Everyone listed, seen or not: what may be done with them (deleted, who may message them)
+      // reaches the socket showing them. Nothing there says more than their profile would.
+      const wanted = new Set([...subjects.map(({ id }) => rooms.presence(id)), ...userIds.map(rooms.profile)]);
+      for (const room of [...socket.rooms]) if ((PRESENCE_ROOM.test(room) || PROFILE_ROOM.test(room)) && !wanted.has(room)) void socket.leave(room);
       // Joined before reading who is online: a change from here on reaches this socket as an event.
       await socket.join([...wanted]);
       const shown = subjects.filter((subject) => subject.shown);

@@ -109,7 +109,7 @@ function template(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, u
         ...(rng.chance(0.3) ? { reply_to: rng.pick([...ids.conversationMessageIds]) } : {}),
       };
     case 'read':
-      return { user_id: ids.peerId };
+      return { user_id: ids.peerId, ...(rng.chance(0.5) ? { up_to: rng.pick([...ids.conversationMessageIds, ids.foreignMessageId]) } : {}) };
     case 'follow':
       return { user_id: ids.peerId, follow: rng.chance(0.5) };
     case 'sync':
@@ -313,6 +313,9 @@ export function sentinelCases(ids: SocketIds): SocketCase[] {
     ['send', send({ client_id: '00000000-0000-4000-a000-00000000000\u0000' })],
     ['init', { id: ids.peerId }],
     ['read', { user_id: ids.inactiveId }],
+    // Up to someone else's message, or past what a bigint column holds: a bound, never a lookup.
+    ['read', { user_id: ids.peerId, up_to: ids.foreignMessageId }],
+    ['read', { user_id: ids.peerId, up_to: 2 ** 63 }],
     ['follow', { user_id: ids.selfId, follow: true }],
     ['sync', { after: -1 }],
     ['typing', { user_id: ids.selfId, typing: true }],
