@@ -13,6 +13,7 @@ import { ChatPage } from './pages/chat-page';
 import { MainPage } from './pages/main-page';
 import { target } from './support/env';
 import { People } from './support/people/people';
+import { onOwnBudget, SIGN_IN_LIMIT_MS } from './support/own-budget';
 import { NO_TEST_ACCOUNT_FORM, unmetRequirement } from './support/requirements';
 import { readStorage } from './support/storage';
 
@@ -55,13 +56,15 @@ export async function signInNewContext(browser: Browser, person: TestPerson) {
   // Only when it applies: where the form exists this must behave as it always has, even outside a test.
   if (!target.emulatorHost) base.skip(true, NO_TEST_ACCOUNT_FORM);
   await new People(target).recordFormPerson(person);
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const account = new AccountPage(page);
-  await account.goto();
-  await account.signInWithTestAccount(person.name, person.email);
-  await new MainPage(page).expectSignedInAs(person.name);
-  return { context, page };
+  return onOwnBudget(SIGN_IN_LIMIT_MS, async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const account = new AccountPage(page);
+    await account.goto({ timeout: SIGN_IN_LIMIT_MS });
+    await account.signInWithTestAccount(person.name, person.email);
+    await new MainPage(page).expectSignedInAs(person.name, { timeout: SIGN_IN_LIMIT_MS });
+    return { context, page };
+  });
 }
 
 /** The server's account endpoints, called the way another device of the same user would. */
@@ -127,10 +130,12 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   signIn: async ({ page, person }, use, testInfo) => {
     testInfo.skip(!target.emulatorHost, NO_TEST_ACCOUNT_FORM);
     await use(async (tab = page) => {
-      const account = new AccountPage(tab);
-      await account.goto();
-      await account.signInWithTestAccount(person.name, person.email);
-      await new MainPage(tab).expectSignedInAs(person.name);
+      await onOwnBudget(SIGN_IN_LIMIT_MS, async () => {
+        const account = new AccountPage(tab);
+        await account.goto({ timeout: SIGN_IN_LIMIT_MS });
+        await account.signInWithTestAccount(person.name, person.email);
+        await new MainPage(tab).expectSignedInAs(person.name, { timeout: SIGN_IN_LIMIT_MS });
+      });
       const { token } = await readStorage(tab);
       expect(token).toMatch(/^Bearer \S+$/);
       return token as string;
@@ -141,12 +146,15 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     await use({
       async signIn(role, options = {}) {
         const { record, token, storageStatePath } = await peopleStore.claim(role);
-        const context = await browser.newContext({ ...options, storageState: storageStatePath });
-        contexts.push(context);
-        const page = await context.newPage();
-        const main = new MainPage(page);
-        await page.goto('/main');
-        await main.expectSignedInAs(record.name);
+        const { context, page, main } = await onOwnBudget(SIGN_IN_LIMIT_MS, async () => {
+          const context = await browser.newContext({ ...options, storageState: storageStatePath });
+          contexts.push(context);
+          const page = await context.newPage();
+          const main = new MainPage(page);
+          await page.goto('/main', { timeout: SIGN_IN_LIMIT_MS });
+          await main.expectSignedInAs(record.name, { timeout: SIGN_IN_LIMIT_MS });
+          return { context, page, main };
+        });
         const person = { name: record.name, email: record.email, id: record.userId, role };
         return { person, token, context, page, account: new AccountPage(page), main, chat: new ChatPage(page) };
       },

@@ -14,9 +14,9 @@ export class AccountPage {
     this.error = page.getByRole('alert').filter({ hasText: /\S/ });
   }
 
-  async goto() {
-    await this.page.goto('/account');
-    await expect(this.heading).toBeVisible();
+  async goto(options: { timeout?: number } = {}) {
+    await this.page.goto('/account', options);
+    await expect(this.heading).toBeVisible(options);
   }
 
   async signInWithTestAccount(displayName: string, email: string) {

@@ -9,8 +9,8 @@ export class MainPage {
     this.signOutButton = page.getByRole('button', { name: 'Sign out' });
   }
 
-  async expectSignedInAs(name: string) {
-    await expect(this.page).toHaveURL(/\/main$/);
-    await expect(this.signedInUser).toContainText(name);
+  async expectSignedInAs(name: string, options: { timeout?: number } = {}) {
+    await expect(this.page).toHaveURL(/\/main$/, options);
+    await expect(this.signedInUser).toContainText(name, options);
   }
 }
