@@ -321,6 +321,8 @@ export const en = {
     menu: 'Message actions',
     reactWith: 'React with {{emoji}}',
     moreReactions: 'More reactions…',
+    copy: 'Copy text',
+    copyFailed: 'The text could not be copied.',
     pickerTitle: 'Choose a reaction',
     pickerLoading: 'Loading emoji…',
     edit: 'Edit',

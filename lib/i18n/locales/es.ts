@@ -355,6 +355,8 @@ export const es: Translation = {
     menu: 'Acciones del mensaje',
     reactWith: 'Reaccionar con {{emoji}}',
     moreReactions: 'Más reacciones…',
+    copy: 'Copiar texto',
+    copyFailed: 'No se pudo copiar el texto.',
     pickerTitle: 'Elige una reacción',
     pickerLoading: 'Cargando emojis…',
     edit: 'Editar',

@@ -355,6 +355,8 @@ export const fr: Translation = {
     menu: 'Actions sur le message',
     reactWith: 'Réagir avec {{emoji}}',
     moreReactions: 'Plus de réactions…',
+    copy: 'Copier le texte',
+    copyFailed: 'Le texte n’a pas pu être copié.',
     pickerTitle: 'Choisir une réaction',
     pickerLoading: 'Chargement des emoji…',
     edit: 'Modifier',
