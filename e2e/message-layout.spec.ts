@@ -1,10 +1,11 @@
 // How messages sit in a conversation: a run from one person close together, each message's
 // actions beside it on hover or keyboard focus (a long press on a touch screen, with no "⋯" under
-// every message).
+// every message), and a very long message shortened with "Read more" / "Show less".
 import type { Locator, Page } from '@playwright/test';
 import { test, expect } from './fixtures';
 import { ThreadPage } from './pages/thread-page';
 import { expectNoA11yViolations } from './support/axe';
+import { switchLanguage, TEXTS } from './support/languages';
 import { PHONE } from './support/people';
 
 // Two people and several screens: room for a busy machine.
@@ -112,4 +113,51 @@ test('on a phone a long press opens a message’s actions; no "⋯" shows under 
   const actions = alice.chat.message(bob.person.name, 'And me').getByRole('button', { name: 'Message actions' });
   await actions.focus();
   expect(await shownWidth(actions)).toBeGreaterThan(20);
+});
+
+const LONG = Array.from({ length: 40 }, (_, line) => `Line ${line + 1} of the minutes, with enough words to fill it.`).join('\n');
+
+test('a very long message shows shortened with "Read more" and "Show less", by keyboard, in every language; the list still scrolls end to end', async ({ alice, bob }, testInfo) => {
+  await bob.chat.search(alice.person.name);
+  await bob.chat.openFromSearch(alice.person.name);
+  await bob.chat.send(LONG);
+  await bob.chat.send('After the minutes');
+  await alice.chat.openConversation(bob.person.name);
+
+  const languages = ['en', 'es', 'fr'] as const;
+  for (const [index, language] of languages.entries()) {
+    await switchLanguage(alice.page, languages[index - 1] ?? 'en', language);
+    const { readMore, showLess, beginning, title } = TEXTS[language].thread;
+    const region = alice.page.getByRole('region', { name: title.replace('{{name}}', bob.person.name) });
+    const scroller = region.locator('[data-virtuoso-scroller]');
+    const scrollTo = (where: 'top' | 'end', shown: Locator) =>
+      // The list measures what it renders as it goes: scroll again until the end is on screen.
+      expect(async () => {
+        await scroller.evaluate((element, top) => element.scrollTo({ top: top === 'top' ? 0 : element.scrollHeight }), where);
+        await expect(shown).toBeInViewport({ timeout: 1_000 });
+      }).toPass();
+    const long = bubble(region, 'Line 1 of the minutes');
+    const more = region.getByRole('button', { name: readMore, exact: true });
+    const less = region.getByRole('button', { name: showLess, exact: true });
+
+    await expect(more).toHaveAttribute('aria-expanded', 'false');
+    // Twelve lines of 24 px and the toggle, not forty lines.
+    expect((await long.boundingBox())!.height).toBeLessThan(400);
+
+    await more.focus();
+    await alice.page.keyboard.press('Enter');
+    await expect(less).toHaveAttribute('aria-expanded', 'true');
+    await expect.poll(async () => (await long.boundingBox())!.height).toBeGreaterThan(900);
+    if (language === 'en') await expectNoA11yViolations(alice.page, testInfo, 'long-message-open');
+
+    // The virtualised list measures the taller message: both ends are still reached.
+    await scrollTo('end', region.getByText('After the minutes'));
+    await scrollTo('top', region.getByText(beginning.replace('{{name}}', bob.person.name)));
+    await scrollTo('end', less);
+
+    await less.focus();
+    await alice.page.keyboard.press('Space');
+    await expect(more).toBeInViewport();
+    await expect(more).toBeFocused();
+  }
 });

@@ -7,7 +7,7 @@ import { retryMessage } from '@/lib/realtime/messaging-session';
 import { useConnectionStore } from '@/lib/stores/connection-store';
 import { formatFileSize, useT } from '@/lib/i18n';
 import { formatClock, formatFull, parseTime } from './time-format';
-import { MessageText } from './message-text';
+import { LongText } from './long-text';
 import { PaperclipIcon } from '@/components/ui/icons';
 import { ReportDialog } from '@/components/people/report-dialog';
 import { useEditStore } from '@/lib/stores/edit-store';
@@ -17,6 +17,7 @@ import { useThreadStore } from '@/lib/stores/thread-store';
 import { MessageEdit } from './message-edit';
 import { Reactions } from './reactions';
 import { useLongPress } from './use-long-press';
+import { messageKey } from '@/lib/stores/thread-messages';
 import styles from './thread.module.css';
 
 interface Props {
@@ -151,7 +152,7 @@ export const MessageItem = memo(function MessageItem({ message, own, language, s
           ) : editing && message.id !== null ? (
             <MessageEdit messageId={message.id} text={message.text} onFailed={setFailure} />
           ) : message.text ? (
-            <MessageText className={styles.text} text={message.text} />
+            <LongText text={message.text} messageKey={messageKey(message)} />
           ) : null}
           {attachment && !message.deleted ? <AttachmentView attachment={attachment} language={language} /> : null}
           {message.attachment_removed ? <p className={styles.removed}>{t('safety.attachmentRemoved')}</p> : null}

@@ -96,6 +96,8 @@ export const en = {
     failed: 'Not sent',
     failedWithReason: 'Not sent: {{message}}',
     retry: 'Retry',
+    readMore: 'Read more',
+    showLess: 'Show less',
     newMessages_one: '{{count, number}} new message',
     newMessages_other: '{{count, number}} new messages',
     jumpToLatest: 'Jump to latest',

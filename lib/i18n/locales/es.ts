@@ -126,6 +126,8 @@ export const es: Translation = {
     failed: 'No enviado',
     failedWithReason: 'No enviado: {{message}}',
     retry: 'Reintentar',
+    readMore: 'Leer más',
+    showLess: 'Mostrar menos',
     newMessages_one: '{{count, number}} mensaje nuevo',
     newMessages_many: '{{count, number}} de mensajes nuevos',
     newMessages_other: '{{count, number}} mensajes nuevos',

@@ -126,6 +126,8 @@ export const fr: Translation = {
     failed: 'Non envoyé',
     failedWithReason: 'Non envoyé : {{message}}',
     retry: 'Réessayer',
+    readMore: 'Lire la suite',
+    showLess: 'Afficher moins',
     newMessages_one: '{{count, number}} nouveau message',
     newMessages_many: '{{count, number}} de nouveaux messages',
     newMessages_other: '{{count, number}} nouveaux messages',
