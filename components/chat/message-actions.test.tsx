@@ -38,14 +38,14 @@ describe('the message actions menu', () => {
     await user.click(screen.getByRole('button', { name: 'Message actions' }));
     expect(itemNames()).toEqual([
       'React with 👍', 'React with ❤️', 'React with 😂', 'React with 😮', 'React with 😢', 'React with 🙏',
-      'Reply', 'More reactions…', 'Edit', 'Delete for me', 'Unsend for everyone',
+      'Reply', 'More reactions…', 'Copy text', 'Edit', 'Delete for me', 'Unsend for everyone',
     ]);
     unmount();
     render(<MessageItem message={theirs()} own={false} language="en" me={ME} peerName="Ada" />);
     await user.click(screen.getByRole('button', { name: 'Message actions' }));
     expect(itemNames()).toEqual([
       'React with 👍', 'React with ❤️', 'React with 😂', 'React with 😮', 'React with 😢', 'React with 🙏',
-      'Reply', 'More reactions…', 'Delete for me', 'Report',
+      'Reply', 'More reactions…', 'Copy text', 'Delete for me', 'Report',
     ]);
   });
 

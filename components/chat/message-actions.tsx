@@ -23,6 +23,10 @@ interface Props {
   onReport: () => void;
   /** A refused change, as a sentence for the reader. */
   onFailed: (error: string) => void;
+  /** The text could not be put on the clipboard. */
+  onCopyFailed: () => void;
+  /** The menu opens whenever this changes (a long press on the message). */
+  openRequest?: number;
 }
 
 interface Item {
@@ -35,14 +39,19 @@ interface Item {
 
 /**
  * The "…" menu of one message: the quick reactions and the picker, then what the user may do
- * with it (edit and unsend their own while the windows last, delete for themselves, report
- * someone else's). A WAI-ARIA menu button: arrows move, Home/End jump, Escape closes and gives
- * focus back to the button.
+ * with it (copy its text, edit and unsend their own while the windows last, delete for
+ * themselves, report someone else's). A WAI-ARIA menu button: arrows move, Home/End jump, Escape
+ * closes and gives focus back to the button. A long press on the message opens it too.
  */
-export function MessageActions({ message, peerId, own, me, onReport, onFailed }: Props) {
+export function MessageActions({ message, peerId, own, me, onReport, onFailed, onCopyFailed, openRequest = 0 }: Props) {
   const t = useT();
   const id = useId();
   const [open, setOpen] = useState(false);
+  const [openedFor, setOpenedFor] = useState(openRequest);
+  if (openRequest !== openedFor) {
+    setOpenedFor(openRequest);
+    setOpen(true);
+  }
   const [picking, setPicking] = useState(false);
   const [confirmingUnsend, setConfirmingUnsend] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
@@ -60,6 +69,10 @@ export function MessageActions({ message, peerId, own, me, onReport, onFailed }:
     items.push({ key: 'reply', label: t('replies.reply'), run: () => useReplyStore.getState().startReply(peerId, summaryOf(message)) });
     for (const emoji of QUICK_REACTIONS) items.push({ key: `react-${emoji}`, label: t('messageActions.reactWith', { emoji }), glyph: emoji, run: () => toggle(emoji) });
     items.push({ key: 'more', label: t('messageActions.moreReactions'), run: () => setPicking(true) });
+    // On a touch screen a long press opens this menu instead of selecting text: the text is here.
+    if (message.text !== '') {
+      items.push({ key: 'copy', label: t('messageActions.copy'), run: () => copyText(message.text, onCopyFailed) });
+    }
     if (own && message.text !== '' && withinWindow(message.created_at, 'edit')) {
       items.push({ key: 'edit', label: t('messageActions.edit'), run: () => useEditStore.getState().startEditing(message.id) });
     }
@@ -217,4 +230,10 @@ export function MessageActions({ message, peerId, own, me, onReport, onFailed }:
       ) : null}
     </div>
   );
+}
+
+/** The clipboard exists on secure pages only (https, localhost), and may still refuse. */
+function copyText(text: string, onFailed: () => void) {
+  if (!('clipboard' in navigator)) return onFailed();
+  navigator.clipboard.writeText(text).catch(onFailed);
 }

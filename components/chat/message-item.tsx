@@ -7,7 +7,7 @@ import { retryMessage } from '@/lib/realtime/messaging-session';
 import { useConnectionStore } from '@/lib/stores/connection-store';
 import { formatFileSize, useT } from '@/lib/i18n';
 import { formatClock, formatFull, parseTime } from './time-format';
-import { MessageText } from './message-text';
+import { LongText } from './long-text';
 import { PaperclipIcon } from '@/components/ui/icons';
 import { ReportDialog } from '@/components/people/report-dialog';
 import { useEditStore } from '@/lib/stores/edit-store';
@@ -16,6 +16,8 @@ import { ReplyQuote } from './reply-quote';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { MessageEdit } from './message-edit';
 import { Reactions } from './reactions';
+import { useLongPress } from './use-long-press';
+import { messageKey } from '@/lib/stores/thread-messages';
 import styles from './thread.module.css';
 
 interface Props {
@@ -101,6 +103,10 @@ export const MessageItem = memo(function MessageItem({ message, own, language, s
   const attachment = message.attachment;
   const [reporting, setReporting] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const [copyFailed, setCopyFailed] = useState(false);
+  // A long press opens the actions, as in every chat app on a phone, where the "…" is not shown.
+  const [menuRequest, setMenuRequest] = useState(0);
+  const longPress = useLongPress(() => setMenuRequest((count) => count + 1));
   const [originalGone, setOriginalGone] = useState(false);
   const peerId = own ? message.recipient_id : message.sender_id;
   const reply = message.reply_to ?? null;
@@ -129,25 +135,42 @@ export const MessageItem = memo(function MessageItem({ message, own, language, s
       data-highlighted={highlighted}
       data-message-id={message.id ?? undefined}
     >
-      <div className={styles.bubble} data-deleted={message.deleted}>
-        {sender ? <span className="visually-hidden">{sender} </span> : null}
-        {reply && !message.deleted ? (
-          <ReplyQuote
+      {/* The bubble and its "…" side by side: the actions take no line of their own. */}
+      <div className={styles.bubbleRow}>
+        <div className={styles.bubble} data-deleted={message.deleted} {...(message.id !== null ? longPress : {})}>
+          {sender ? <span className="visually-hidden">{sender} </span> : null}
+          {reply && !message.deleted ? (
+            <ReplyQuote
+              peerId={peerId}
+              summary={reply}
+              author={reply.sender_id === me ? t('messageActions.you') : peerName}
+              onOpen={() => openOriginal(reply.id)}
+            />
+          ) : null}
+          {message.deleted ? (
+            <p className={styles.removed}>{t('messageActions.deleted')}</p>
+          ) : editing && message.id !== null ? (
+            <MessageEdit messageId={message.id} text={message.text} onFailed={setFailure} />
+          ) : message.text ? (
+            <LongText text={message.text} messageKey={messageKey(message)} />
+          ) : null}
+          {attachment && !message.deleted ? <AttachmentView attachment={attachment} language={language} /> : null}
+          {message.attachment_removed ? <p className={styles.removed}>{t('safety.attachmentRemoved')}</p> : null}
+        </div>
+        {/* Stored messages only (a message on its way has no id yet). Shown on hover or keyboard
+            focus, so a group of messages stays compact; on a touch screen, by a long press. */}
+        {message.id !== null ? (
+          <MessageActions
+            message={message as ThreadMessage & { id: number }}
             peerId={peerId}
-            summary={reply}
-            author={reply.sender_id === me ? t('messageActions.you') : peerName}
-            onOpen={() => openOriginal(reply.id)}
+            own={own}
+            me={me}
+            onReport={() => setReporting(true)}
+            onFailed={setFailure}
+            onCopyFailed={() => setCopyFailed(true)}
+            openRequest={menuRequest}
           />
         ) : null}
-        {message.deleted ? (
-          <p className={styles.removed}>{t('messageActions.deleted')}</p>
-        ) : editing && message.id !== null ? (
-          <MessageEdit messageId={message.id} text={message.text} onFailed={setFailure} />
-        ) : message.text ? (
-          <MessageText className={styles.text} text={message.text} />
-        ) : null}
-        {attachment && !message.deleted ? <AttachmentView attachment={attachment} language={language} /> : null}
-        {message.attachment_removed ? <p className={styles.removed}>{t('safety.attachmentRemoved')}</p> : null}
       </div>
       {message.id !== null ? (
         <Reactions messageId={message.id} reactions={message.reactions} me={me} peerName={peerName} onFailed={setFailure} />
@@ -181,17 +204,10 @@ export const MessageItem = memo(function MessageItem({ message, own, language, s
           {t('messageActions.failed', { message: failure })}
         </p>
       ) : null}
-      {/* Stored messages only (a message on its way has no id yet). Shown on hover or keyboard
-          focus, so a group of messages stays compact. */}
-      {message.id !== null ? (
-        <MessageActions
-          message={message as ThreadMessage & { id: number }}
-          peerId={peerId}
-          own={own}
-          me={me}
-          onReport={() => setReporting(true)}
-          onFailed={setFailure}
-        />
+      {copyFailed ? (
+        <p className={styles.actionError} role="alert">
+          {t('messageActions.copyFailed')}
+        </p>
       ) : null}
       {reporting && message.id !== null ? (
         <ReportDialog target={{ messageId: message.id }} name={t('safety.thisMessage')} onClose={() => setReporting(false)} />

@@ -85,7 +85,7 @@ export function ThreadHeader({ peerId, peer, name }: Props) {
           </button>
         ) : null}
         {/* The open card has its own (with the counts it changes): one Follow button at a time. */}
-        {peer && !peer.deleted && !blocked && !cardOpen ? <FollowButton user={peer} name={name} /> : null}
+        {peer && !peer.deleted && !blocked && !cardOpen ? <FollowButton user={peer} name={name} compact /> : null}
       </header>
       {muteError ? (
         <p className={styles.headerError} role="alert">

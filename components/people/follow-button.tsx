@@ -1,6 +1,7 @@
 import type { UserSummary } from '@/lib/contract';
 import { useFollowView, usePeopleStore } from '@/lib/stores/people-store';
 import { useT } from '@/lib/i18n';
+import { FollowIcon, FollowingIcon } from '@/components/ui/icons';
 import buttons from '@/components/ui/button.module.css';
 import styles from './people.module.css';
 
@@ -8,13 +9,15 @@ interface Props {
   user: Pick<UserSummary, 'id' | 'is_following' | 'follows_you'>;
   /** Who, for the error message and the button's tooltip. */
   name: string;
+  /** On a narrow screen, an icon instead of the word (a header with a name to keep readable). */
+  compact?: boolean;
 }
 
 /**
  * Follow / Follow back / Unfollow, optimistic: the new state shows at once and the `followed`
  * answer confirms it (or the store rolls it back, and the reason shows under the button).
  */
-export function FollowButton({ user, name }: Props) {
+export function FollowButton({ user, name, compact = false }: Props) {
   const t = useT();
   const { following, followsYou, pending, error } = useFollowView(user);
   const toggleFollow = usePeopleStore((state) => state.toggleFollow);
@@ -30,14 +33,21 @@ export function FollowButton({ user, name }: Props) {
     <span className={styles.follow}>
       <button
         type="button"
-        className={`${buttons.button} ${buttons.small} ${following ? '' : buttons.primary}`}
+        className={`${buttons.button} ${buttons.small} ${following ? '' : buttons.primary} ${compact ? styles.compact : ''}`}
         aria-label={fullLabel}
         title={fullLabel}
         aria-busy={pending}
         disabled={pending}
         onClick={() => void toggleFollow(user.id)}
       >
-        {label}
+        {compact ? (
+          <>
+            {following ? <FollowingIcon className={styles.followIcon} /> : <FollowIcon className={styles.followIcon} />}
+            <span className={styles.followLabel}>{label}</span>
+          </>
+        ) : (
+          label
+        )}
       </button>
       {error ? (
         <span className={styles.followError} role="alert">

@@ -102,3 +102,19 @@ export const FlagIcon = (props: Props) => (
     <path d="M4 22V4s1-1 4-1 5 2 8 2 4-1 4-1v11s-1 1-4 1-5-2-8-2-4 1-4 1" />
   </Icon>
 );
+
+export const FollowIcon = (props: Props) => (
+  <Icon {...props}>
+    <circle cx="9" cy="8" r="4" />
+    <path d="M2 21a7 7 0 0 1 14 0" />
+    <path d="M19 8v6M16 11h6" />
+  </Icon>
+);
+
+export const FollowingIcon = (props: Props) => (
+  <Icon {...props}>
+    <circle cx="9" cy="8" r="4" />
+    <path d="M2 21a7 7 0 0 1 14 0" />
+    <path d="m16 11 2 2 4-4" />
+  </Icon>
+);

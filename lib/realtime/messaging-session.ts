@@ -202,9 +202,10 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
       useThreadStore.getState().reset();
       usePeopleStore.getState().reset();
       useSafetyStore.getState().reset();
-      // Found messages and a quote in the composer are theirs too.
+      // Found messages, a quote in the composer and the long messages opened in full are theirs too.
       useMessageSearchStore.getState().reset();
       useReplyStore.setState({ replying: {} });
+      useViewStore.setState({ expanded: {} });
     },
   };
   const stopOnSignOut = onSignOut(() => session.stop());
