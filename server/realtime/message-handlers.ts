@@ -86,6 +86,9 @@ export function registerMessageHandlers(
     if ('error' in written) return written.error;
     const count = written.unreadTotals.get(userId) ?? 0;
     const unreadCount = written.conversationUnread ?? 0;
+    // Nothing newly read (all of it already was, or up_to is before the first unread): the other
+    // tabs already show these numbers, so only the asking one is answered.
+    if (written.changes.length === 0) return { data: { count, unread_count: unreadCount } };
     return {
       data: { count, unread_count: unreadCount },
       broadcast: () => {

@@ -57,7 +57,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const server = createServer({
     // No load shedding unless a test asks for it: on a busy machine PGlite alone can lag the
     // shared event loop past its threshold, and a test would then fail for the machine's load.
-    config: { port: 0, host: '127.0.0.1', logLevel: 'silent', shedEventLoopDelayMs: 0, ...options.config },
+    // Every test person signs up from 127.0.0.1, so the per-address signup budget is off unless a
+    // test sets it (address-limits.test.ts does).
+    config: {
+      port: 0,
+      host: '127.0.0.1',
+      logLevel: 'silent',
+      shedEventLoopDelayMs: 0,
+      ...options.config,
+      rateLimits: { signup: null, ...options.config?.rateLimits },
+    },
     db: database,
     verifier,
     storage: options.storage ?? createLocalFileStorage(uploadsDir),
