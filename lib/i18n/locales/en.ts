@@ -131,6 +131,7 @@ export const en = {
     uploadCancelled: 'Upload cancelled.',
     uploadFailed: 'Upload failed: {{message}}',
     uploaded: '{{name}} is ready to send.',
+    thumbnailAlt: 'Preview of {{name}}',
     dropHere: 'Drop a file to attach it',
   },
   errors: {

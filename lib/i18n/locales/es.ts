@@ -164,6 +164,7 @@ export const es: Translation = {
     uploadCancelled: 'Subida cancelada.',
     uploadFailed: 'La subida falló: {{message}}',
     uploaded: '{{name}} está listo para enviar.',
+    thumbnailAlt: 'Vista previa de {{name}}',
     dropHere: 'Suelta un archivo para adjuntarlo',
   },
   errors: {

@@ -164,6 +164,7 @@ export const fr: Translation = {
     uploadCancelled: 'Envoi annulé.',
     uploadFailed: 'Échec de l’envoi : {{message}}',
     uploaded: '{{name}} est prêt à être envoyé.',
+    thumbnailAlt: 'Aperçu de {{name}}',
     dropHere: 'Déposez un fichier pour le joindre',
   },
   errors: {
