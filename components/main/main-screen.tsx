@@ -14,6 +14,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ChatIcon } from '@/components/ui/icons';
 import { ConversationNotFound } from '@/components/chat/conversation-not-found';
+import { UndoBar } from '@/components/chat/undo-bar';
 import { NotificationPrompt } from '@/components/notifications/notification-prompt';
 import { AppHeader } from './app-header';
 import styles from './main-screen.module.css';
@@ -105,6 +106,7 @@ export function MainScreen() {
         </div>
         <div className={styles.threadColumn}>{thread}</div>
       </main>
+      <UndoBar />
     </div>
   );
 }
