@@ -17,6 +17,7 @@ import { Spinner } from '@/components/ui/spinner';
 import buttons from '@/components/ui/button.module.css';
 import { Composer } from './composer';
 import { ConversationNotFound } from './conversation-not-found';
+import { ImageViewer } from './image-viewer';
 import { MessageList } from './message-list';
 import { ReplyQuote } from './reply-quote';
 import { ThreadHeader } from './thread-header';
@@ -157,6 +158,7 @@ export function ThreadView({ peerId }: { peerId: number }) {
       <p className="visually-hidden" role="status">
         {announcement}
       </p>
+      <ImageViewer peerId={peerId} />
     </section>
   );
 }

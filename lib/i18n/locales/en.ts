@@ -306,6 +306,18 @@ export const en = {
     failed: 'Search failed: {{message}}',
     listLabel: 'Messages found',
   },
+  imageViewer: {
+    position: '{{index, number}} of {{count, number}}',
+    previous: 'Previous image',
+    next: 'Next image',
+    zoomIn: 'Zoom in',
+    zoomOut: 'Zoom out',
+    zoomFit: 'Fit to screen',
+    zoomLevel: 'Zoom: {{percent}}%',
+    download: 'Download {{name}}',
+    keys: 'Left and right arrows: previous and next image. Plus and minus: zoom. Escape: close.',
+    loadFailed: 'This image could not be shown.',
+  },
   replies: {
     reply: 'Reply',
     replyingTo: 'Replying to {{name}}',

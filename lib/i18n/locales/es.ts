@@ -340,6 +340,18 @@ export const es: Translation = {
     failed: 'La búsqueda falló: {{message}}',
     listLabel: 'Mensajes encontrados',
   },
+  imageViewer: {
+    position: '{{index, number}} de {{count, number}}',
+    previous: 'Imagen anterior',
+    next: 'Imagen siguiente',
+    zoomIn: 'Acercar',
+    zoomOut: 'Alejar',
+    zoomFit: 'Ajustar a la pantalla',
+    zoomLevel: 'Zoom: {{percent}} %',
+    download: 'Descargar {{name}}',
+    keys: 'Flechas izquierda y derecha: imagen anterior y siguiente. Más y menos: zoom. Escape: cerrar.',
+    loadFailed: 'No se ha podido mostrar esta imagen.',
+  },
   replies: {
     reply: 'Responder',
     replyingTo: 'Respondiendo a {{name}}',

@@ -340,6 +340,18 @@ export const fr: Translation = {
     failed: 'La recherche a échoué : {{message}}',
     listLabel: 'Messages trouvés',
   },
+  imageViewer: {
+    position: '{{index, number}} sur {{count, number}}',
+    previous: 'Image précédente',
+    next: 'Image suivante',
+    zoomIn: 'Zoom avant',
+    zoomOut: 'Zoom arrière',
+    zoomFit: 'Ajuster à l’écran',
+    zoomLevel: 'Zoom : {{percent}} %',
+    download: 'Télécharger {{name}}',
+    keys: 'Flèches gauche et droite : image précédente et suivante. Plus et moins : zoom. Échap : fermer.',
+    loadFailed: 'Impossible d’afficher cette image.',
+  },
   replies: {
     reply: 'Répondre',
     replyingTo: 'Réponse à {{name}}',
