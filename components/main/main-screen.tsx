@@ -8,7 +8,7 @@ import { prefetchWhenListReady } from '@/lib/realtime/prefetch';
 import { syncUnreadTitle } from '@/lib/realtime/unread-title';
 import { preloadOtherLanguages } from '@/lib/i18n/user-language';
 import { useSessionStore } from '@/lib/stores/session-store';
-import { useT } from '@/lib/i18n';
+import { currentLanguage, useT } from '@/lib/i18n';
 import { Sidebar } from '@/components/chat/sidebar';
 import { Spinner } from '@/components/ui/spinner';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -33,6 +33,10 @@ const loadThreadView = () =>
     return module;
   });
 const preloadThreadView = () => void loadThreadView().catch(() => {});
+// The reaction picker (its code and data), so "More reactions…" opens at once; after the thread's
+// prefetch, and never with /main's first load (a dynamic import).
+const preloadEmojiPicker = () =>
+  void import('@/components/chat/emoji-picker').then((module) => module.preloadEmojiPicker(currentLanguage())).catch(() => {});
 
 function ThreadLoading() {
   const t = useT();
@@ -74,7 +78,7 @@ export function MainScreen() {
   const route = receiver !== null && receiver !== me ? receiver : named;
 
   useEffect(() => syncUnreadTitle(), []);
-  useEffect(() => prefetchWhenListReady(preloadThreadView), []);
+  useEffect(() => prefetchWhenListReady(preloadThreadView, preloadEmojiPicker), []);
   // Once the area is up: the other languages' texts, so switching is instant, offline too.
   useEffect(() => {
     const timer = setTimeout(preloadOtherLanguages, 3_000);
