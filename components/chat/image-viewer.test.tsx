@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Attachment } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
@@ -79,6 +79,23 @@ describe('the image viewer', () => {
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(useImageViewerStore.getState().showing).toBeNull();
+  });
+
+  it('steps with a sideways swipe at the fitted size (a phone), not with a short or mostly vertical one', () => {
+    render(<ImageViewer peerId={2} />);
+    act(() => useImageViewerStore.getState().show('b'));
+    const stage = screen.getByRole('img', { name: 'Image: b.png' }).parentElement!;
+    const swipe = (from: [number, number], to: [number, number]) => {
+      fireEvent.pointerDown(stage, { button: 0, pointerType: 'touch', clientX: from[0], clientY: from[1] });
+      fireEvent.pointerUp(stage, { button: 0, pointerType: 'touch', clientX: to[0], clientY: to[1] });
+    };
+    swipe([300, 200], [100, 210]);
+    expect(screen.getByRole('dialog', { name: 'c.png' })).toBeTruthy();
+    swipe([100, 200], [130, 200]);
+    swipe([100, 100], [180, 400]);
+    expect(screen.getByRole('dialog', { name: 'c.png' })).toBeTruthy();
+    swipe([100, 200], [300, 190]);
+    expect(screen.getByRole('dialog', { name: 'b.png' })).toBeTruthy();
   });
 
   it('closes when the image leaves the thread (unsent, deleted for the user)', () => {
