@@ -8,7 +8,7 @@ import { DESKTOP, PHONE } from './support/people';
 import { attachScreen } from './support/screens';
 import { png } from '../testing/png';
 
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ timeout: 180_000 });
 
 const LAYOUTS = { desktop: DESKTOP, phone: PHONE } as const;
 

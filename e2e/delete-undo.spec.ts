@@ -1,12 +1,11 @@
 import { test, expect } from './fixtures';
 import { ChatPage } from './pages/chat-page';
-import { expectNoA11yViolations } from './support/axe';
 
 test.describe.configure({ timeout: 180_000 });
 
 // "Delete for me" with Undo (docs/DECISIONS.md, "Delete for me, with Undo"): gone at once, back
 // with Undo, sent once the time is up; a tab closed during the time still deletes it.
-test('delete for me: gone at once with an Undo that restores it; sent when the time is up; a closed tab keeps the deletion', async ({ alice, bob }, testInfo) => {
+test('delete for me: gone at once with an Undo that restores it; sent when the time is up; a closed tab keeps the deletion', async ({ alice, bob }) => {
   await alice.chat.search(bob.person.name);
   await alice.chat.openFromSearch(bob.person.name);
   for (const text of ['one to keep', 'one to delete', 'one deleted as the tab closes']) await alice.chat.send(text);
@@ -14,15 +13,11 @@ test('delete for me: gone at once with an Undo that restores it; sent when the t
   await expect(bob.chat.message(alice.person.name, 'one deleted as the tab closes')).toBeVisible();
   const thread = bob.chat.thread(alice.person.name);
 
-  // Gone at once, with the focus on Undo (the message and its menu left the screen).
+  // Undo (the focus is on it: the message and its menu left the screen) within its 5 s: back,
+  // and nothing was sent (a reload would otherwise send what is pending, at once).
   await bob.chat.messageAction(alice.person.name, 'one to delete', 'Delete for me');
-  await expect(thread.getByText('one to delete')).toHaveCount(0);
-  await expect(bob.page.getByRole('status').filter({ hasText: 'Message deleted for you.' })).toBeVisible();
   const undo = bob.page.getByRole('button', { name: 'Undo' });
   await expect(undo).toBeFocused();
-  await expectNoA11yViolations(bob.page, testInfo, 'undo-bar');
-
-  // Undo: back, and nothing was sent (a reload would otherwise send what is pending, at once).
   await bob.page.keyboard.press('Enter');
   await expect(bob.chat.message(alice.person.name, 'one to delete')).toBeVisible();
   await expect(undo).toBeHidden();
@@ -35,8 +30,9 @@ test('delete for me: gone at once with an Undo that restores it; sent when the t
   await bobElsewhere.page.goto('/main');
   await bobElsewhere.openConversation(alice.person.name);
   await expect(bobElsewhere.message(alice.person.name, 'one to delete')).toBeVisible();
+  // Gone at once, and sent once the time is up (the Undo goes then).
   await bob.chat.messageAction(alice.person.name, 'one to delete', 'Delete for me');
-  await expect(undo).toBeVisible();
+  await expect(thread.getByText('one to delete')).toHaveCount(0);
   await expect(undo).toBeHidden({ timeout: 15_000 });
   await expect(bobElsewhere.thread(alice.person.name).getByText('one to delete')).toHaveCount(0);
   await expect(alice.chat.message(bob.person.name, 'one to delete')).toBeVisible();

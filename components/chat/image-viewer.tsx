@@ -227,8 +227,13 @@ function ViewerDialog({ images, index }: { images: Image[]; index: number }) {
             />
           )}
         </div>
-        {step(index - 1, t('imageViewer.previous'), <ChevronLeftIcon />, styles.previous!)}
-        {step(index + 1, t('imageViewer.next'), <ChevronRightIcon />, styles.next!)}
+        {/* One image alone has nowhere to step to. */}
+        {images.length > 1 ? (
+          <>
+            {step(index - 1, t('imageViewer.previous'), <ChevronLeftIcon />, styles.previous!)}
+            {step(index + 1, t('imageViewer.next'), <ChevronRightIcon />, styles.next!)}
+          </>
+        ) : null}
       </div>
     </Modal>
   );

@@ -6,7 +6,7 @@ export class ImageViewerPage {
 
   constructor(readonly page: Page) {
     // The one dialog with the viewer's controls, whatever image it shows.
-    this.dialog = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Next image' }) });
+    this.dialog = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Zoom in' }) });
   }
 
   /** The viewer showing `name`, at `position` ("2 of 3"). */
