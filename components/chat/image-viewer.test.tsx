@@ -81,6 +81,19 @@ describe('the image viewer', () => {
     expect(useImageViewerStore.getState().showing).toBeNull();
   });
 
+  it('lets the keyboard reach a zoomed image, whose arrow keys then scroll it rather than step', async () => {
+    const user = userEvent.setup();
+    render(<ImageViewer peerId={2} />);
+    act(() => useImageViewerStore.getState().show('b'));
+    const stage = screen.getByRole('group', { name: 'The image. Zoomed in, the arrow keys move around it.' });
+    expect(stage.tabIndex).toBe(-1);
+    await user.click(screen.getByRole('button', { name: 'Zoom in' }));
+    expect(stage.getAttribute('tabindex')).toBe('0');
+    stage.focus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('dialog', { name: 'b.png' })).toBeTruthy();
+  });
+
   it('steps with a sideways swipe at the fitted size (a phone), not with a short or mostly vertical one', () => {
     render(<ImageViewer peerId={2} />);
     act(() => useImageViewerStore.getState().show('b'));

@@ -107,6 +107,8 @@ function ViewerDialog({ images, index }: { images: Image[]; index: number }) {
 
   function onKeyDown(event: KeyboardEvent<HTMLDialogElement>) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
+    // A zoomed image with the focus scrolls with the arrow keys, as any scrolling area does.
+    if (zoomStep > 0 && event.target === stage.current && event.key.startsWith('Arrow')) return;
     const actions: Record<string, () => void> = {
       ArrowLeft: () => go(index - 1),
       ArrowRight: () => go(index + 1),
@@ -201,6 +203,10 @@ function ViewerDialog({ images, index }: { images: Image[]; index: number }) {
         <div
           ref={stage}
           className={styles.stage}
+          role="group"
+          aria-label={t('imageViewer.stage')}
+          // Zoomed, it scrolls: the keyboard must reach it too.
+          tabIndex={zoomStep > 0 ? 0 : undefined}
           data-zoomed={zoomStep > 0}
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}

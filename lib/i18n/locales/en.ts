@@ -317,6 +317,7 @@ export const en = {
     download: 'Download {{name}}',
     keys: 'Left and right arrows: previous and next image. Plus and minus: zoom. Escape: close.',
     loadFailed: 'This image could not be shown.',
+    stage: 'The image. Zoomed in, the arrow keys move around it.',
   },
   replies: {
     reply: 'Reply',

@@ -351,6 +351,7 @@ export const es: Translation = {
     download: 'Descargar {{name}}',
     keys: 'Flechas izquierda y derecha: imagen anterior y siguiente. Más y menos: zoom. Escape: cerrar.',
     loadFailed: 'No se ha podido mostrar esta imagen.',
+    stage: 'La imagen. Con zoom, las flechas la recorren.',
   },
   replies: {
     reply: 'Responder',

@@ -351,6 +351,7 @@ export const fr: Translation = {
     download: 'Télécharger {{name}}',
     keys: 'Flèches gauche et droite : image précédente et suivante. Plus et moins : zoom. Échap : fermer.',
     loadFailed: 'Impossible d’afficher cette image.',
+    stage: 'L’image. Zoomée, les flèches la parcourent.',
   },
   replies: {
     reply: 'Répondre',
