@@ -47,7 +47,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       push: { vapid: null, endpointOrigins: [...DEFAULT_PUSH_ENDPOINT_ORIGINS] },
     });
-    expect(DEFAULT_UPLOAD_QUOTA_BYTES).toBe(2 * 1024 ** 3);
+    expect(DEFAULT_UPLOAD_QUOTA_BYTES).toBe(2_000_000_000);
     expect(DEFAULT_UNATTACHED_UPLOAD_TTL_MS).toBe(24 * 3600 * 1000);
     expect(DEFAULT_MAX_SOCKETS_PER_USER).toBe(20);
   });
@@ -106,6 +106,8 @@ describe('loadConfig', () => {
 
   it('reads sizes and durations, and refuses what it cannot read', () => {
     expect(loadConfig({ ...base, UPLOAD_QUOTA: '2GiB' }).uploadQuotaBytes).toBe(2 * 1024 ** 3);
+    expect(loadConfig({ ...base, UPLOAD_QUOTA: '2GB' }).uploadQuotaBytes).toBe(2_000_000_000);
+    expect(loadConfig({ ...base, UPLOAD_QUOTA: '500 MB' }).uploadQuotaBytes).toBe(500_000_000);
     expect(loadConfig({ ...base, UPLOAD_QUOTA: '1048576' }).uploadQuotaBytes).toBe(1024 ** 2);
     expect(loadConfig({ ...base, UPLOAD_QUOTA: '1.5 kib' }).uploadQuotaBytes).toBe(1536);
     expect(loadConfig({ ...base, UPLOAD_QUOTA: 'off' }).uploadQuotaBytes).toBeNull();
@@ -116,7 +118,7 @@ describe('loadConfig', () => {
       unsendWindowMs: 2 * 86_400_000,
     });
     expect(() => loadConfig({ ...base, MESSAGE_EDIT_WINDOW: 'forever' })).toThrow(/MESSAGE_EDIT_WINDOW: must be a duration/);
-    for (const value of ['2GB', '-1', '0', 'lots', '0.5']) {
+    for (const value of ['2PB', '-1', '0', 'lots', '0.5']) {
       expect(() => loadConfig({ ...base, UPLOAD_QUOTA: value })).toThrow(/UPLOAD_QUOTA: must be a size/);
     }
     for (const value of ['24', '1h30m', '0s', '500ms', 'forever']) {

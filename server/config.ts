@@ -88,8 +88,11 @@ export const DEFAULT_MAX_SOCKETS_PER_USER = 20;
  */
 export const DEFAULT_SHED_EVENT_LOOP_DELAY_MS = 200;
 
-/** Bytes of uploads one user may keep: forty files at the 50 MB maximum, thousands of photos. */
-export const DEFAULT_UPLOAD_QUOTA_BYTES = 2 * 1024 ** 3;
+/**
+ * Bytes of uploads one user may keep: forty files at the 50 MB maximum, thousands of photos.
+ * Decimal, as every size is shown: 2 GB reads "2 GB" (2 GiB would read "2.1 GB").
+ */
+export const DEFAULT_UPLOAD_QUOTA_BYTES = 2_000_000_000;
 
 /**
  * Uploads never attached to a message are deleted after this: a day covers a message composed,

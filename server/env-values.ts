@@ -62,14 +62,26 @@ export const rateLimit = (fallback: RateLimit) =>
     }),
   );
 
-const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4 };
+// Decimal units as the app shows sizes (kB = 1,000 bytes), and the binary ones by their own names.
+const BYTE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  tb: 1e12,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+  tib: 1024 ** 4,
+};
 const BYTES_SHAPE = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i;
 
-/** A size: bytes, or with KiB / MiB / GiB / TiB ("2GiB", "500 MiB"); "off": no limit (null). */
+/** A size: bytes, or with kB / MB / GB / TB ("2GB", "500 MB") or KiB / MiB / GiB / TiB; "off": no limit (null). */
 export const byteSize = (fallback: number) =>
   parsedText<number | null>(
     fallback,
-    'must be a size like 2GiB, 500MiB or 1048576 (bytes), or off',
+    'must be a size like 2GB, 500MB, 2GiB or 1048576 (bytes), or off',
     orOff((text) => {
       const [, count, unit = ''] = BYTES_SHAPE.exec(text) ?? [];
       const factor = BYTE_UNITS[unit.toLowerCase()];

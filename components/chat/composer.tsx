@@ -1,9 +1,10 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ChangeEvent, type ClipboardEvent, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { MAX_MESSAGE_LENGTH, type Attachment } from '@/lib/contract';
 import { validateMessage } from '@/lib/stores/message-validation';
-import { formatFileSize, useLanguage, useT } from '@/lib/i18n';
-import { CloseIcon, PaperclipIcon, SendIcon } from '@/components/ui/icons';
-import { useAttachment, type AttachmentControls } from './use-attachment';
+import { useT } from '@/lib/i18n';
+import { PaperclipIcon, SendIcon } from '@/components/ui/icons';
+import { AttachmentChip } from './attachment-chip';
+import { useAttachment } from './use-attachment';
 import { useDraft, type DraftKey } from './use-draft';
 import { useFileDrop } from './use-file-drop';
 import styles from './composer.module.css';
@@ -85,7 +86,7 @@ export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, a
     else onSend(trimmed);
     discardDraft();
     setText('');
-    upload.clear();
+    upload.sent();
   }
 
   function onPick(event: ChangeEvent<HTMLInputElement>) {
@@ -190,98 +191,6 @@ export function Composer({ onSend, onTextChange, onBlur, placeholder, leading, a
         </button>
       </div>
     </form>
-  );
-}
-
-/** The attached file: its name and size, the upload's progress, and what can be done with it. */
-function AttachmentChip({ upload }: { upload: AttachmentControls }) {
-  const t = useT();
-  const language = useLanguage();
-  const { state } = upload;
-  if (state.status === 'none') return null;
-
-  const { file } = state;
-  const size = formatFileSize(file.size, language);
-  const remove = (
-    <button type="button" className={styles.chipButton} aria-label={t('composer.removeAttachment')} title={t('composer.removeAttachment')} onClick={upload.clear}>
-      <CloseIcon size={16} />
-    </button>
-  );
-  const retry = (
-    <button type="button" className={styles.chipAction} onClick={upload.retry}>
-      {t('common.retry')}
-    </button>
-  );
-
-  let detail: ReactNode = null;
-  let actions: ReactNode = remove;
-  if (state.status === 'too_large') {
-    detail = (
-      <p className={styles.chipError} role="alert">
-        {t('composer.fileTooLarge', { name: file.name, size: formatFileSize(file.size, language, { roundUp: true }), max: formatFileSize(state.max, language) })}
-      </p>
-    );
-  } else if (state.status === 'uploading') {
-    const percent = Math.round(state.progress * 100);
-    detail = (
-      <progress
-        className={styles.progress}
-        max={100}
-        value={percent}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        aria-label={t('composer.uploadProgress', { name: file.name, percent })}
-      />
-    );
-    actions = (
-      <button type="button" className={styles.chipButton} aria-label={t('composer.uploadCancel')} title={t('composer.uploadCancel')} onClick={upload.cancel}>
-        <CloseIcon size={16} />
-      </button>
-    );
-  } else if (state.status === 'ready') {
-    detail = (
-      <p className="visually-hidden" role="status">
-        {t('composer.uploaded', { name: file.name })}
-      </p>
-    );
-  } else if (state.status === 'cancelled') {
-    detail = (
-      <p className={styles.chipNote} role="status">
-        {t('composer.uploadCancelled')}
-      </p>
-    );
-    actions = (
-      <>
-        {retry}
-        {remove}
-      </>
-    );
-  } else {
-    detail = (
-      <p className={styles.chipError} role="alert">
-        {t('composer.uploadFailed', { message: state.error })}
-      </p>
-    );
-    actions = (
-      <>
-        {retry}
-        {remove}
-      </>
-    );
-  }
-
-  return (
-    <div className={styles.chip} data-status={state.status}>
-      <PaperclipIcon size={16} className={styles.chipIcon} />
-      <div className={styles.chipBody}>
-        <p className={styles.chipName}>
-          <span className={styles.fileName}>{file.name}</span> <span className={styles.fileSize}>{size}</span>
-        </p>
-        {detail}
-      </div>
-      <div className={styles.chipActions}>{actions}</div>
-    </div>
   );
 }
 

@@ -8,14 +8,15 @@ import { ME, message } from '@/lib/testing/fixtures';
 import { MessageItem } from './message-item';
 
 const actions = vi.hoisted(() => ({
-  reactToMessage: vi.fn(async () => ({ ok: true as const })),
+  reactToMessage: vi.fn(async (_id: number, emoji: string): Promise<{ ok: true } | { ok: false; error: string }> =>
+    emoji === '🙏' ? { ok: false, error: 'Message not found.' } : { ok: true },
+  ),
   editMessage: vi.fn(async () => ({ ok: true as const })),
   unsendMessage: vi.fn(async () => ({ ok: true as const })),
-  hideMessage: vi.fn(async () => ({ ok: false as const, error: 'Message not found.' })),
   withinWindow: vi.fn(() => true),
 }));
 vi.mock('@/lib/realtime/message-actions', () => actions);
-vi.mock('@/lib/realtime/messaging-session', () => ({ retryMessage: vi.fn() }));
+vi.mock('@/lib/realtime/messaging-session', () => ({ retryMessage: vi.fn(), deleteForMe: vi.fn() }));
 
 const now = new Date().toISOString();
 const mine = (fields: Partial<ThreadMessage> = {}): ThreadMessage => ({
@@ -83,7 +84,7 @@ describe('the message actions menu', () => {
     const user = userEvent.setup();
     render(<MessageItem message={theirs()} own={false} language="en" me={ME} peerName="Ada" />);
     await user.click(screen.getByRole('button', { name: 'Message actions' }));
-    await user.click(screen.getByRole('menuitem', { name: 'Delete for me' }));
+    await user.click(screen.getByRole('menuitem', { name: 'React with 🙏' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Could not change the message: Message not found.');
   });
 

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { QUICK_REACTIONS } from '@/lib/contract';
-import { hideMessage, reactToMessage, unsendMessage, withinWindow, type ChangeAnswer } from '@/lib/realtime/message-actions';
+import { reactToMessage, unsendMessage, withinWindow, type ChangeAnswer } from '@/lib/realtime/message-actions';
+import { deleteForMe } from '@/lib/realtime/messaging-session';
 import type { ThreadMessage } from '@/lib/stores/thread-store';
 import { useEditStore } from '@/lib/stores/edit-store';
 import { summaryOf, useReplyStore } from '@/lib/stores/reply-store';
@@ -77,7 +78,8 @@ export function MessageActions({ message, peerId, own, me, onReport, onFailed, o
       items.push({ key: 'edit', label: t('messageActions.edit'), run: () => useEditStore.getState().startEditing(message.id) });
     }
   }
-  items.push({ key: 'hide', label: t('messageActions.deleteForMe'), run: () => act(hideMessage(message.id)) });
+  // Gone at once, with a few seconds' Undo (components/chat/undo-bar.tsx) before it is sent.
+  items.push({ key: 'hide', label: t('messageActions.deleteForMe'), run: () => deleteForMe(peerId, message.id) });
   if (own && !message.deleted && withinWindow(message.created_at, 'unsend')) {
     items.push({ key: 'unsend', label: t('messageActions.unsend'), run: () => setConfirmingUnsend(true) });
   }
@@ -203,7 +205,10 @@ export function MessageActions({ message, peerId, own, me, onReport, onFailed, o
             button.current?.focus();
           }}
         >
-          <p>{t('messageActions.unsendConfirmBody')}</p>
+          <p>
+            {t('messageActions.unsendConfirmBody')}
+            {message.attachment ? ` ${t('messageActions.unsendConfirmFile')}` : null}
+          </p>
           <div className={modal.actions}>
             <button
               type="button"

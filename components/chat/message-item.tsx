@@ -1,5 +1,4 @@
 import { memo, useState } from 'react';
-import type { CSSProperties } from 'react';
 import { attachmentUrl } from '@/lib/api/attachment-url';
 import type { Attachment } from '@/lib/contract';
 import type { ThreadMessage } from '@/lib/stores/thread-store';
@@ -8,6 +7,7 @@ import { useConnectionStore } from '@/lib/stores/connection-store';
 import { formatFileSize, useT } from '@/lib/i18n';
 import { formatClock, formatFull, parseTime } from './time-format';
 import { LongText } from './long-text';
+import { ImageThumb, isViewableImage } from './image-thumb';
 import { PaperclipIcon } from '@/components/ui/icons';
 import { ReportDialog } from '@/components/people/report-dialog';
 import { useEditStore } from '@/lib/stores/edit-store';
@@ -60,26 +60,14 @@ export function MessageStatus({ message }: { message: ThreadMessage }) {
   );
 }
 
-const isImage = (attachment: Attachment) => attachment.mime_type.startsWith('image/');
-
 /**
- * An image inline, its box reserved from its stored size (aspect-ratio + max-width) so the list
- * does not jump when it loads; any other file as a link to download it, with its name and size.
+ * An image inline (it opens the image viewer), its box reserved from its stored size; any other
+ * file as a link to download it, with its name and size.
  */
 export function AttachmentView({ attachment, language }: { attachment: Attachment; language: string }) {
   const t = useT();
-  const { width, height } = attachment;
   const url = attachmentUrl(attachment.url);
-  if (isImage(attachment) && width && height) {
-    const box: CSSProperties = { aspectRatio: `${width} / ${height}`, width: `${width}px` };
-    return (
-      <a className={styles.imageLink} href={url} target="_blank" rel="noopener noreferrer">
-        {/* The API serves the upload as stored; its size is known, so there is nothing for next/image to add. */}
-        {/* eslint-disable-next-line @next/next/no-img-element */}
-        <img className={styles.image} src={url} width={width} height={height} alt={t('thread.imageAlt', { name: attachment.name })} loading="lazy" decoding="async" style={box} />
-      </a>
-    );
-  }
+  if (isViewableImage(attachment)) return <ImageThumb attachment={attachment} />;
   return (
     // Named by its content ("Download notes.txt 6 bytes"), so what is seen is what is announced.
     <a className={styles.file} href={url} download={attachment.name} target="_blank" rel="noopener noreferrer">

@@ -5,6 +5,7 @@ import { useProfile, usePeopleStore } from '@/lib/stores/people-store';
 import { noteTyping, sendMessage, stopTyping } from '@/lib/realtime/messaging-session';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
+import { useHidingStore, withoutPending } from '@/lib/stores/hiding-store';
 import { useEditStore } from '@/lib/stores/edit-store';
 import { useReplyStore } from '@/lib/stores/reply-store';
 import { CloseIcon } from '@/components/ui/icons';
@@ -16,6 +17,7 @@ import { Spinner } from '@/components/ui/spinner';
 import buttons from '@/components/ui/button.module.css';
 import { Composer } from './composer';
 import { ConversationNotFound } from './conversation-not-found';
+import { ImageViewer } from './image-viewer';
 import { MessageList } from './message-list';
 import { ReplyQuote } from './reply-quote';
 import { ThreadHeader } from './thread-header';
@@ -75,7 +77,8 @@ export function ThreadView({ peerId }: { peerId: number }) {
 
   /** The composer's Up arrow: the user's last message, if it can still be edited, opens for editing. */
   function editLast(): boolean {
-    const messages = useThreadStore.getState().threads[peerId]?.messages ?? [];
+    // As the list shows them: without those just deleted for the user (their Undo time running).
+    const messages = withoutPending(useThreadStore.getState().threads[peerId]?.messages ?? [], useHidingStore.getState().pending);
     for (let index = messages.length - 1; index >= 0; index -= 1) {
       const message = messages[index]!;
       if (message.sender_id !== me) continue;
@@ -155,6 +158,7 @@ export function ThreadView({ peerId }: { peerId: number }) {
       <p className="visually-hidden" role="status">
         {announcement}
       </p>
+      <ImageViewer peerId={peerId} />
     </section>
   );
 }

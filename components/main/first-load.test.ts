@@ -6,8 +6,10 @@ import { staticImportGraph } from '@/lib/testing/import-graph';
 describe('/main first load', () => {
   const graph = staticImportGraph('app/layout.tsx', 'app/(session)/layout.tsx', 'app/(session)/main/layout.tsx');
 
-  it('leaves out the thread view and Firebase', () => {
+  it('leaves out the thread view, the reaction picker and Firebase', () => {
     expect(graph.packages).not.toContain('react-virtuoso');
+    expect(graph.packages).not.toContain('emoji-picker-element');
+    expect(graph.files).not.toContain('components/chat/emoji-picker.tsx');
     expect(graph.packages).not.toContain('linkifyjs');
     expect(graph.packages).not.toContain('firebase');
     expect(graph.files).not.toContain('components/chat/thread-view.tsx');

@@ -8,13 +8,14 @@ import { prefetchWhenListReady } from '@/lib/realtime/prefetch';
 import { conversationTitle, syncUnreadTitle } from '@/lib/realtime/unread-title';
 import { preloadOtherLanguages } from '@/lib/i18n/user-language';
 import { useSessionStore } from '@/lib/stores/session-store';
-import { useT } from '@/lib/i18n';
+import { currentLanguage, useT } from '@/lib/i18n';
 import { Sidebar } from '@/components/chat/sidebar';
 import { Spinner } from '@/components/ui/spinner';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ChatIcon } from '@/components/ui/icons';
 import { ConversationNotFound } from '@/components/chat/conversation-not-found';
 import { usePeerTitleName } from '@/components/people/use-peer';
+import { UndoBar } from '@/components/chat/undo-bar';
 import { NotificationPrompt } from '@/components/notifications/notification-prompt';
 import { AppHeader } from './app-header';
 import styles from './main-screen.module.css';
@@ -33,6 +34,10 @@ const loadThreadView = () =>
     return module;
   });
 const preloadThreadView = () => void loadThreadView().catch(() => {});
+// The reaction picker (its code and data), so "More reactions…" opens at once; after the thread's
+// prefetch, and never with /main's first load (a dynamic import).
+const preloadEmojiPicker = () =>
+  void import('@/components/chat/emoji-picker').then((module) => module.preloadEmojiPicker(currentLanguage())).catch(() => {});
 
 function ThreadLoading() {
   const t = useT();
@@ -76,7 +81,7 @@ export function MainScreen() {
   // The tab says which conversation is open, after the unread count: "(3) Ana Núñez · Parley".
   const titleName = usePeerTitleName(typeof route === 'number' ? route : null);
   useEffect(() => syncUnreadTitle(conversationTitle(titleName)), [titleName]);
-  useEffect(() => prefetchWhenListReady(preloadThreadView), []);
+  useEffect(() => prefetchWhenListReady(preloadThreadView, preloadEmojiPicker), []);
   // Once the area is up: the other languages' texts, so switching is instant, offline too.
   useEffect(() => {
     const timer = setTimeout(preloadOtherLanguages, 3_000);
@@ -108,6 +113,7 @@ export function MainScreen() {
         </div>
         <div className={styles.threadColumn}>{thread}</div>
       </main>
+      <UndoBar />
     </div>
   );
 }

@@ -7,8 +7,9 @@ import { StorageUsage } from './storage-usage';
 const api = vi.hoisted(() => ({ fetchUploadUsage: vi.fn<() => Promise<UploadUsage>>() }));
 vi.mock('@/lib/api/accounts', () => ({ fetchUploadUsage: api.fetchUploadUsage }));
 
-const MB = 1024 ** 2;
-const GB = 1024 ** 3;
+// Decimal units, as the rest of the app counts them.
+const MB = 1_000_000;
+const GB = 1_000_000_000;
 
 describe('StorageUsage', () => {
   beforeEach(async () => {
@@ -18,11 +19,12 @@ describe('StorageUsage', () => {
   afterEach(cleanup);
 
   it('shows what the uploads take against the quota, with a meter', async () => {
-    api.fetchUploadUsage.mockResolvedValue({ used_bytes: 12.4 * MB, quota_bytes: 2 * GB });
+    api.fetchUploadUsage.mockResolvedValue({ used_bytes: 30_400_000, quota_bytes: 2 * GB });
     render(<StorageUsage />);
-    expect(await screen.findByText('12 MB of 2 GB used')).toBeTruthy();
+    // 30.4 MB read "29 MB" when counted in 1024s.
+    expect(await screen.findByText('30.4 MB of 2 GB used')).toBeTruthy();
     const meter = screen.getByRole('meter', { name: 'Storage' });
-    expect([meter.getAttribute('value'), meter.getAttribute('max')]).toEqual([String(12.4 * MB), String(2 * GB)]);
+    expect([meter.getAttribute('value'), meter.getAttribute('max')]).toEqual([String(30_400_000), String(2 * GB)]);
   });
 
   it('speaks the user’s language', async () => {
@@ -34,9 +36,9 @@ describe('StorageUsage', () => {
   });
 
   it('says so when there is no quota, or when the figure cannot be read', async () => {
-    api.fetchUploadUsage.mockResolvedValueOnce({ used_bytes: 500, quota_bytes: null });
+    api.fetchUploadUsage.mockResolvedValueOnce({ used_bytes: 1_500, quota_bytes: null });
     render(<StorageUsage />);
-    expect(await screen.findByText('0.5 kB used')).toBeTruthy();
+    expect(await screen.findByText('1.5 kB used')).toBeTruthy();
     expect(screen.queryByRole('meter')).toBeNull();
     cleanup();
     api.fetchUploadUsage.mockRejectedValueOnce(new Error('offline'));

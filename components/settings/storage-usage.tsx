@@ -1,22 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import { fetchUploadUsage } from '@/lib/api/accounts';
 import type { UploadUsage } from '@/lib/contract';
-import { useLanguage, useT } from '@/lib/i18n';
+import { formatFileSize, useLanguage, useT } from '@/lib/i18n';
 import styles from './storage-usage.module.css';
-
-const UNITS = ['kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
-
-/** Bytes in kilobytes and up ("0 kB", "12 MB", "2 GB"): a quota line never reads "0 byte". Binary steps, as the quota is. */
-export function formatStorage(bytes: number, language: string): string {
-  let value = Math.max(0, bytes) / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  const format = { style: 'unit', unit: UNITS[unit], unitDisplay: 'short', maximumFractionDigits: value < 10 ? 1 : 0 } as const;
-  return new Intl.NumberFormat(language, format).format(value);
-}
 
 type State = { state: 'loading' } | { state: 'ready'; usage: UploadUsage } | { state: 'failed' };
 
@@ -41,7 +27,8 @@ export function StorageUsage() {
     };
   }, []);
 
-  const size = (bytes: number) => formatStorage(bytes, language);
+  // The one formatter of sizes (decimal units), as the composer and the server's sentences use it.
+  const size = (bytes: number) => formatFileSize(bytes, language);
   let text = '';
   if (shown.state === 'failed') text = t('settings.storageUnavailable');
   if (shown.state === 'ready') {

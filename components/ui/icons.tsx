@@ -118,3 +118,41 @@ export const FollowingIcon = (props: Props) => (
     <path d="m16 11 2 2 4-4" />
   </Icon>
 );
+
+export const ChevronLeftIcon = (props: Props) => (
+  <Icon {...props}>
+    <path d="m15 18-6-6 6-6" />
+  </Icon>
+);
+
+export const ChevronRightIcon = (props: Props) => (
+  <Icon {...props}>
+    <path d="m9 18 6-6-6-6" />
+  </Icon>
+);
+
+export const ZoomInIcon = (props: Props) => (
+  <Icon {...props}>
+    <circle cx="11" cy="11" r="7" />
+    <path d="m20 20-3.5-3.5M11 8v6M8 11h6" />
+  </Icon>
+);
+
+export const ZoomOutIcon = (props: Props) => (
+  <Icon {...props}>
+    <circle cx="11" cy="11" r="7" />
+    <path d="m20 20-3.5-3.5M8 11h6" />
+  </Icon>
+);
+
+export const FitIcon = (props: Props) => (
+  <Icon {...props}>
+    <path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />
+  </Icon>
+);
+
+export const DownloadIcon = (props: Props) => (
+  <Icon {...props}>
+    <path d="M12 4v11m-5-5 5 5 5-5M5 20h14" />
+  </Icon>
+);

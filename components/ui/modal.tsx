@@ -12,6 +12,12 @@ interface Props {
   returnFocusTo?: () => HTMLElement | null | undefined;
   /** Room for a side column (the settings' sections). */
   wide?: boolean;
+  /** A dialog of its own shape (the image viewer's whole screen), instead of the default's. */
+  className?: string;
+  /** The id of what describes the dialog (its keys), for assistive technology. */
+  describedBy?: string;
+  /** Keys pressed anywhere in the dialog (Escape and Tab are the dialog's own). */
+  onKeyDown?: (event: KeyboardEvent<HTMLDialogElement>) => void;
 }
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]';
@@ -49,7 +55,7 @@ function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>): void {
  * Rendered only while open: mounting it opens it; unmounting it gives the focus back to what had
  * it before (the button that opened it), as a closed <dialog> would.
  */
-export function Modal({ title, onClose, children, returnFocusTo, wide = false }: Props) {
+export function Modal({ title, onClose, children, returnFocusTo, wide = false, className, describedBy, onKeyDown }: Props) {
   const t = useT();
   const id = useId();
   const ref = useRef<HTMLDialogElement>(null);
@@ -74,12 +80,14 @@ export function Modal({ title, onClose, children, returnFocusTo, wide = false }:
   return (
     <dialog
       ref={ref}
-      className={`${styles.modal} ${wide ? styles.wide : ''}`}
+      className={className ?? `${styles.modal} ${wide ? styles.wide : ''}`}
       aria-labelledby={`${id}-title`}
+      aria-describedby={describedBy}
       onKeyDown={(event) => {
         // Escape closes this dialog only, not also what holds it (a card that closes on Escape).
         if (event.key === 'Escape') event.stopPropagation();
         if (event.key === 'Tab') keepFocusInside(event);
+        else if (event.key !== 'Escape') onKeyDown?.(event);
       }}
       onCancel={(event) => {
         event.preventDefault();

@@ -4,7 +4,7 @@
 import { MAX_UPLOAD_BYTES, type Attachment } from '@/lib/contract';
 import { publicConfig } from '@/lib/config/public';
 import { getStoredToken } from '@/lib/session/storage';
-import { handleUnauthorized, resolveApiPrefix } from './client';
+import { api, handleUnauthorized, resolveApiPrefix } from './client';
 import { errorMessage } from './errors';
 
 /** Refused before any request: the file is over MAX_UPLOAD_BYTES. */
@@ -134,4 +134,13 @@ export function uploadFile(file: File, { onProgress, signal }: UploadOptions = {
     signal?.addEventListener('abort', onAbort, { once: true });
     xhr.send(file);
   });
+}
+
+/**
+ * Deletes an upload that was never sent (taken off the composer, or left there), so it stops
+ * counting against the user's storage at once. `keepalive`: it still goes out when it is asked
+ * for as the page closes.
+ */
+export async function deleteUpload(id: string): Promise<void> {
+  await api.delete(`uploads/${encodeURIComponent(id)}`, { keepalive: true });
 }

@@ -1,4 +1,5 @@
-// The user's changes to messages: reactions, edits, unsending, deleting for oneself. Each is one
+// The user's changes to messages: reactions, edits, unsending (deleting for oneself, sent after its
+// Undo time, is lib/realtime/delayed-hides.ts). Each is one
 // socket request; the server writes it into the stream of everyone it concerns and tells every
 // tab (docs/DELIVERY.md, "Changes to messages"). The acting tab applies its ack at once.
 import { changeFailureMessage } from '@/lib/api/user-message';
@@ -31,10 +32,6 @@ export async function editMessage(messageId: number, text: string): Promise<Chan
 
 export async function unsendMessage(messageId: number): Promise<ChangeAnswer> {
   return answer(await socketService.request('unsend', { message_id: messageId }));
-}
-
-export async function hideMessage(messageId: number): Promise<ChangeAnswer> {
-  return answer(await socketService.request('hide', { message_id: messageId }));
 }
 
 /** Whether the user may still edit (or unsend) a message sent at `createdAt`, by this server's windows. */

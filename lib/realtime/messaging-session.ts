@@ -6,6 +6,7 @@
 import { onSignOut } from '@/lib/session/sign-out';
 import { appOfflineSnapshots, type OfflineSnapshotStorage } from '@/lib/offline/offline-snapshot';
 import { keepOfflineSnapshot } from '@/lib/offline/snapshot-keeper';
+import { createHideStorage, type HideStorage } from '@/lib/outbox/hide-storage';
 import { createOutboxStorage, type OutboxStorage } from '@/lib/outbox/outbox-storage';
 import { socketService } from '@/lib/socket/socket-service';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
@@ -19,6 +20,7 @@ import { useThreadStore } from '@/lib/stores/thread-store';
 import { useViewStore } from '@/lib/stores/view-store';
 import type { MessageChange, MessagePayload } from '@/lib/contract';
 import { createCatchUp, type CatchUp } from './catch-up';
+import { createDelayedHides, type DelayedHides } from './delayed-hides';
 import { startOutboxSender, type OutboxSender, type SendOptions, type SendResult } from './outbox-sender';
 import { startPresenceSubscriptions } from './presence-subscriptions';
 import { wireNotifications } from './notifications';
@@ -37,6 +39,7 @@ interface Session {
   sender: OutboxSender;
   typing: TypingSender;
   catchUp: CatchUp;
+  hides: DelayedHides;
   stop: () => void;
 }
 
@@ -46,6 +49,7 @@ let stopPreload: (() => void) | null = null;
 let listReadAt = -Infinity;
 const followedListeners = new Set<FollowedListener>();
 let appStorage: OutboxStorage | null = null;
+let appHideStorage: HideStorage | null = null;
 
 function readFirstPage(): Promise<void> {
   return useConversationsStore
@@ -77,6 +81,8 @@ export interface StartOptions {
   storage?: OutboxStorage;
   /** Where what an offline start shows is kept (IndexedDB in the browser); null: nowhere. */
   snapshots?: OfflineSnapshotStorage | null;
+  /** Where deletions for oneself wait until the server has them (IndexedDB in the browser). */
+  hideStorage?: HideStorage;
 }
 
 /**
@@ -84,17 +90,22 @@ export interface StartOptions {
  * of the new connection arrives before its listeners. Calling it again for the same user changes
  * nothing; for another user, the previous session stops first.
  */
-export function startMessagingSession(userId: number, { storage, snapshots }: StartOptions = {}): void {
+export function startMessagingSession(userId: number, { storage, snapshots, hideStorage }: StartOptions = {}): void {
   if (current?.userId === userId) {
     socketService.initSocket(userId);
     return;
   }
   current?.stop();
-  current = createSession(userId, storage ?? (appStorage ??= createOutboxStorage()), snapshots === undefined ? appOfflineSnapshots() : snapshots);
+  current = createSession(
+    userId,
+    storage ?? (appStorage ??= createOutboxStorage()),
+    snapshots === undefined ? appOfflineSnapshots() : snapshots,
+    hideStorage ?? (appHideStorage ??= createHideStorage()),
+  );
   socketService.initSocket(userId);
 }
 
-function createSession(userId: number, storage: OutboxStorage, snapshots: OfflineSnapshotStorage | null): Session {
+function createSession(userId: number, storage: OutboxStorage, snapshots: OfflineSnapshotStorage | null, hideStorage: HideStorage): Session {
   // A new session starts with no open conversation; sign-out itself keeps the receiver value
   // (docs/CLIENT-RULES.md: it removes the token and nothing else), so it is cleared here.
   useSessionStore.getState().setReceiver(null);
@@ -137,6 +148,15 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
   const typing = createTypingSender({ emit: (payload) => void socketService.request('typing', payload) });
   const typingReceiver = createTypingReceiver();
   const presence = startPresenceSubscriptions();
+  const hides = createDelayedHides({
+    userId,
+    storage: hideStorage,
+    send: (messageId) => socketService.request('hide', { message_id: messageId }),
+    apply: applyOwnChange,
+  });
+  // The page closing ends the Undo time: what was deleted is sent now (and at the next start if
+  // this does not get through).
+  const onPageHide = () => hides.sendAll();
 
   // Already connected when started: any connection from now on is a reconnection.
   let connectedBefore = socketService.isReady();
@@ -150,6 +170,7 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
     const first = !connectedBefore;
     connectedBefore = true;
     sender.flush();
+    hides.retry();
     void catchUp.sync().then((received) => {
       if (current !== session || useConversationsStore.getState().status !== 'ready') return;
       const fresh = performance.now() - listReadAt <= FRESH_LIST_MS;
@@ -184,15 +205,21 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
     keepOfflineSnapshot(userId, snapshots),
   ];
   document.addEventListener('visibilitychange', onTabVisible);
+  window.addEventListener('pagehide', onPageHide);
 
   const session: Session = {
     userId,
     sender,
     typing,
     catchUp,
+    hides,
     stop() {
       if (current !== session) return;
       current = null;
+      // Signing out ends the Undo time too; what cannot be sent now waits for this user's next session.
+      hides.sendAll();
+      hides.stop();
+      window.removeEventListener('pagehide', onPageHide);
       for (const unsubscribe of stops) unsubscribe();
       document.removeEventListener('visibilitychange', onTabVisible);
       stopOnSignOut();
@@ -256,6 +283,16 @@ export function sendMessage(peerId: number, text: string, options?: SendOptions)
   if (!current) return Promise.resolve({ status: 'failed', clientId: '', error: NO_SESSION });
   current.typing.stop(peerId);
   return current.sender.send(peerId, text, options);
+}
+
+/** "Delete for me": the message leaves its thread now; the deletion is sent once its Undo time is over. */
+export function deleteForMe(peerId: number, messageId: number): void {
+  current?.hides.hide(peerId, messageId);
+}
+
+/** Undo of "Delete for me", while it is offered: the message is back in its thread. False when too late. */
+export function undoDeleteForMe(messageId: number): boolean {
+  return current?.hides.undo(messageId) ?? false;
 }
 
 /** The text in the box to `peerId` changed (the composer): typing signals follow it. */

@@ -51,6 +51,38 @@ describe('prefetching the likely next conversation', () => {
     stop();
   });
 
+  it('loads what a thread opens (the reaction picker) at the idle moment after the thread, once', async () => {
+    const order: string[] = [];
+    const stop = prefetchWhenListReady(
+      () => order.push('thread'),
+      () => order.push('picker'),
+    );
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(order).toEqual([]);
+    useConversationsStore.setState({ conversations: list, status: 'ready' });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(order).toEqual(['thread', 'picker']);
+    useConversationsStore.setState({ status: 'loading' });
+    useConversationsStore.setState({ status: 'ready' });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(order).toEqual(['thread', 'picker']);
+    stop();
+  });
+
+  it('loads nothing later once stopped between the two idle moments', async () => {
+    const thread = vi.fn();
+    const picker = vi.fn();
+    useConversationsStore.setState({ conversations: list, status: 'ready' });
+    const stop = prefetchWhenListReady(thread, picker);
+    // (jsdom has no requestIdleCallback: an idle moment is 200 ms there.)
+    await vi.advanceTimersByTimeAsync(250);
+    expect(thread).toHaveBeenCalledTimes(1);
+    expect(picker).not.toHaveBeenCalled();
+    stop();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(picker).not.toHaveBeenCalled();
+  });
+
   it('fetches nothing once stopped (the area closed before an idle moment)', async () => {
     const loadThreadCode = vi.fn();
     useConversationsStore.setState({ conversations: list, status: 'ready' });

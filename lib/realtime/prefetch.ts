@@ -1,6 +1,7 @@
 // What the user will likely open next is fetched before they open it, so that a click shows the
 // conversation at once: once the list is on screen and the page is idle, the thread's code and
-// the first page of the likeliest conversation; and the first page of a row the pointer rests on.
+// the first page of the likeliest conversation, then at the next idle moment what is opened from
+// a thread (the reaction picker); and the first page of a row the pointer rests on.
 // A prefetched thread is held like any other: live messages and catch-up pages keep it current.
 import type { Conversation } from '@/lib/contract';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
@@ -33,15 +34,18 @@ const whenIdle = (run: () => void): (() => void) => {
 
 /**
  * Once the conversation list is first ready, at the next idle moment: `loadThreadCode` (the
- * thread view's chunk) and the likeliest conversation's first page. Returns the cancel.
+ * thread view's chunk) and the likeliest conversation's first page; at the idle moment after
+ * that, `loadLater` (what a thread opens: the reaction picker's code and data), so it never
+ * competes with the thread. Returns the cancel.
  */
-export function prefetchWhenListReady(loadThreadCode: () => void): () => void {
+export function prefetchWhenListReady(loadThreadCode: () => void, loadLater: () => void = () => {}): () => void {
   let cancelIdle: (() => void) | null = null;
   const start = () => {
     cancelIdle = whenIdle(() => {
       loadThreadCode();
       const peerId = likelyNext(useConversationsStore.getState().conversations);
       if (peerId !== null) prefetchConversation(peerId);
+      cancelIdle = whenIdle(loadLater);
     });
   };
   if (useConversationsStore.getState().status === 'ready') {

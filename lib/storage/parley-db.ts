@@ -1,11 +1,13 @@
 // The app's one IndexedDB database ("parley"), for what must outlive a reload but may not go in
 // localStorage (which holds only `token` and `locale`: docs/CLIENT-RULES.md): unsent messages
-// (lib/outbox), drafts (lib/drafts) and what an offline start shows (lib/offline). Each version adds
-// its stores; none is ever dropped.
+// (lib/outbox), deletions for oneself waiting out their Undo (lib/outbox/hide-storage.ts), drafts
+// (lib/drafts) and what an offline start shows (lib/offline). Each version adds its stores; none is
+// ever dropped.
 const DB_NAME = 'parley';
-const VERSION = 3;
+const VERSION = 4;
 
 export const OUTBOX_STORE = 'outbox';
+export const HIDES_STORE = 'hides';
 export const DRAFTS_STORE = 'drafts';
 export const OFFLINE_STORE = 'offline';
 
@@ -33,6 +35,9 @@ export function openParleyDb(factory: IDBFactory = indexedDB): ParleyDb {
         }
         if (!db.objectStoreNames.contains(DRAFTS_STORE)) db.createObjectStore(DRAFTS_STORE, { keyPath: ['user_id', 'peer_id'] });
         if (!db.objectStoreNames.contains(OFFLINE_STORE)) db.createObjectStore(OFFLINE_STORE, { keyPath: 'key' });
+        if (!db.objectStoreNames.contains(HIDES_STORE)) {
+          db.createObjectStore(HIDES_STORE, { keyPath: ['user_id', 'message_id'] }).createIndex('user_id', 'user_id');
+        }
       };
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => {

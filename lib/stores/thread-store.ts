@@ -2,10 +2,12 @@
 // live messages, and the user's own messages not stored yet ("sending", then "sent" or
 // "failed"). State and actions only: the outbox that sends them lives in the messaging session
 // (lib/realtime/outbox-sender.ts), which reports here.
+import { useMemo } from 'react';
 import { create } from 'zustand';
 import { listMessages, listMessagesAround } from '@/lib/api/conversations';
 import { errorKind, userMessage } from '@/lib/api/user-message';
 import type { MessageChange, MessagePayload } from '@/lib/contract';
+import { useHidingStore, withoutPending } from './hiding-store';
 import { applyToThread } from './message-changes';
 import { detached, emptyThread, storedOf, unsentOf, type Thread } from './thread-model';
 import { appendLocal, fromOldest, mergeMessages, oldestStored, settleLocal, updateLocal, withNewestPage, type ThreadMessage } from './thread-messages';
@@ -335,6 +337,12 @@ export function findLocal(state: ThreadsState, clientId: string): ThreadMessage 
 
 const noMessages: ThreadMessage[] = [];
 
-/** Oldest first, ready for a virtualised list; the same array until the thread changes. */
-export const useThreadMessages = (peerId: number) =>
-  useThreadStore((state) => state.threads[peerId]?.messages ?? noMessages);
+/**
+ * Oldest first, ready for a virtualised list, without those the user just deleted for themselves
+ * (sent once their Undo time is over); the same array until the thread, or those, change.
+ */
+export function useThreadMessages(peerId: number): ThreadMessage[] {
+  const messages = useThreadStore((state) => state.threads[peerId]?.messages ?? noMessages);
+  const pending = useHidingStore((state) => state.pending);
+  return useMemo(() => withoutPending(messages, pending), [messages, pending]);
+}

@@ -11,7 +11,6 @@ import { api, signIn, type SignedInUser } from '../test/helpers';
 import { emitWithAck } from '../test/socket-client';
 import { socketTabs } from '../test/tabs';
 import { filesIn, openUpload, rawUpload } from '../test/uploads';
-import { formatBytes } from './uploads-routes';
 
 const QUOTA = 1_000;
 let t: ConfiguredTestServer;
@@ -29,10 +28,6 @@ const usage = async (user: SignedInUser) => (await api<UploadUsage>(t.url, '/upl
 const storedBytes = async (user: SignedInUser) =>
   (await t.db.select({ size: uploads.size }).from(uploads).where(eq(uploads.ownerId, user.user.id))).reduce((sum, row) => sum + row.size, 0);
 
-it('words sizes as people read them', () => {
-  expect([formatBytes(600), formatBytes(1536), formatBytes(12.4 * 1024 ** 2), formatBytes(2 * 1024 ** 3)]).toEqual(['600 bytes', '1.5 KB', '12.4 MB', '2 GB']);
-});
-
 describe('quota', () => {
   beforeAll(async () => {
     t = await startConfiguredServer({ config: { uploadQuotaBytes: QUOTA } });
@@ -48,7 +43,8 @@ describe('quota', () => {
     // Declared, one byte sent: the answer comes from the Content-Length alone.
     const refused = await rawUpload(t.url, headersFor(alice, 500), [Buffer.from('a')], { end: false });
     expect(refused.status).toBe(413);
-    expect(JSON.parse(refused.body)).toEqual({ msg: 'This file (500 bytes) does not fit in your storage: 600 bytes of 1000 bytes used.' });
+    // Decimal units, as the client shows them (1 kB = 1,000 bytes).
+    expect(JSON.parse(refused.body)).toEqual({ msg: 'This file (500 bytes) does not fit in your storage: 600 bytes of 1 kB used.' });
     expect(refused.headers.connection).toBe('close');
     expect(await filesIn(t.uploadsDir)).toEqual(files);
 
@@ -84,6 +80,50 @@ describe('quota', () => {
     expect(await settled).toBeNull();
     await waitUntil(async () => (await usage(dan)).used_bytes === 0, { timeoutMs: 10_000, what: 'the bytes to be freed' });
     expect((await upload(dan, 800)).status).toBe(201);
+  });
+});
+
+describe('an upload taken off the composer', () => {
+  beforeAll(async () => {
+    t = await startConfiguredServer({ config: { uploadQuotaBytes: QUOTA } });
+  });
+  afterAll(() => t.close());
+
+  const remove = (user: SignedInUser, id: string) => api<{ msg: string }>(t.url, `/uploads/${id}`, { method: 'DELETE', token: user.bearer });
+
+  it('is deleted at once, row and file, and stops counting; one a message carries stays', async () => {
+    const [gus, hal] = await Promise.all([signIn(t.url, 'Gus'), signIn(t.url, 'Hal')]);
+    const [unsent, sent] = await Promise.all([upload(gus, 600), upload(gus, 300)]).then((responses) =>
+      responses.map((response) => JSON.parse(response.body) as Attachment),
+    );
+    const tab = await tabs.open(gus);
+    const ack = await emitWithAck<Ack<MessagePayload>>(tab, 'send', { client_id: randomUUID(), recipient_id: hal.user.id, text: '', attachment_id: sent!.id });
+    expect(ack).toMatchObject({ data: { attachment: { id: sent!.id } } });
+    expect(await usage(gus)).toEqual({ used_bytes: 900, quota_bytes: QUOTA });
+    const files = await filesIn(t.uploadsDir);
+
+    expect((await remove(gus, unsent!.id)).status).toBe(204);
+    expect(await usage(gus)).toEqual({ used_bytes: 300, quota_bytes: QUOTA });
+    expect(await filesIn(t.uploadsDir)).toHaveLength(files.length - 1);
+    expect((await api(t.url, unsent!.url.replace(/^\/api/, ''))).status).toBe(404);
+    // Its room is free again: a file that did not fit before now does.
+    expect((await upload(gus, 700)).status).toBe(201);
+
+    // Deleted already, someone else's, or no upload's id: 404. In a message: 409, and it stays.
+    expect(await remove(gus, unsent!.id)).toMatchObject({ status: 404, body: { msg: 'Upload not found.' } });
+    expect((await remove(hal, sent!.id)).status).toBe(404);
+    expect((await remove(gus, 'not-an-id')).status).toBe(404);
+    expect(await remove(gus, sent!.id)).toMatchObject({ status: 409, body: { msg: expect.stringContaining('unsend') } });
+    expect((await api(t.url, sent!.url.replace(/^\/api/, ''))).status).toBe(200);
+  });
+
+  it('cannot be sent once deleted', async () => {
+    const [ida, jon] = await Promise.all([signIn(t.url, 'Ida'), signIn(t.url, 'Jon')]);
+    const gone = JSON.parse((await upload(ida, 10)).body) as Attachment;
+    expect((await remove(ida, gone.id)).status).toBe(204);
+    const tab = await tabs.open(ida);
+    const ack = await emitWithAck<Ack<MessagePayload>>(tab, 'send', { client_id: randomUUID(), recipient_id: jon.user.id, text: '', attachment_id: gone.id });
+    expect(ack).toEqual({ error: { non_field_errors: ['attachment_id: No such upload of yours.'] } });
   });
 });
 

@@ -3,9 +3,10 @@ import { pipeline, Readable, Transform, type TransformCallback } from 'node:stre
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES, type Attachment, type UploadUsage } from '../../lib/contract';
 import { cleanFileName } from '../../lib/contract/display-text';
+import { formatFileSize } from '../../lib/i18n/format';
 import type { Db } from '../db/open-database';
 import { completeUpload, releaseUpload, reserveUpload, uploadUsage, type Usage } from '../db/upload-quota';
-import { findServableUpload, toAttachment } from '../db/uploads';
+import { deleteUnsentUpload, findServableUpload, toAttachment } from '../db/uploads';
 import { FileTooLargeError, StorageUnavailableError, type FileStorage } from '../storage/file-storage';
 import { SNIFF_BYTES, sniff } from '../storage/sniff';
 import { limitAddress } from '../security/http-rate-limit';
@@ -21,28 +22,23 @@ export interface UploadsRoutesDeps {
 }
 
 const MAX_NAME_LENGTH = 255;
-// Decimal megabytes, the unit of the limit itself (lib/contract/constants.ts).
-const tooLarge = () => HttpError.msg(413, `The file is larger than ${MAX_UPLOAD_BYTES / 1_000_000} MB.`);
+// The client's formatter, in English (these sentences are the API's): decimal units, the unit of
+// the limit itself, so "50 MB" here and on screen are the same number of bytes.
+const size = (bytes: number, options?: { roundUp?: boolean }) => formatFileSize(bytes, 'en', options);
+const tooLarge = () => HttpError.msg(413, `The file is larger than ${size(MAX_UPLOAD_BYTES)}.`);
+const UPLOAD_ID = /^[A-Za-z0-9_-]{24}$/;
 const fieldError = (message: string) => new HttpError(400, { non_field_errors: [message] });
 const notFound = () => HttpError.msg(404, 'Upload not found.');
-/** 413, like a file over the size limit: this file is what does not fit. The body says where the user stands. */
+/**
+ * 413, like a file over the size limit: this file is what does not fit. The body says where the
+ * user stands, in the figures the settings show; the file's size rounded up, as the client words
+ * a file over the limit, so it never reads as fitting.
+ */
 const overQuota = (fileBytes: number, { usedBytes, quotaBytes }: Usage) =>
   HttpError.msg(
     413,
-    `This file (${formatBytes(fileBytes)}) does not fit in your storage: ${formatBytes(usedBytes)} of ${formatBytes(quotaBytes ?? 0)} used.`,
+    `This file (${size(fileBytes, { roundUp: true })}) does not fit in your storage: ${size(usedBytes)} of ${size(quotaBytes ?? 0)} used.`,
   );
-
-/** 1536 → "1.5 KB": binary multiples, named as people know them (as in "larger than 50 MB"). */
-export function formatBytes(bytes: number): string {
-  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${bytes} bytes` : `${Number(value.toFixed(1))} ${units[unit]}`;
-}
 
 /** The storage failed (an object store away or refusing): logged with the request, a 503 for the client. */
 function storageUnavailable(request: FastifyRequest, error: StorageUnavailableError): HttpError {
@@ -186,6 +182,23 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage, uploadQuotaBy
     const { user } = await authenticateActive(db, request);
     const { usedBytes, quotaBytes } = await uploadUsage(db, user.id, uploadQuotaBytes);
     return { used_bytes: usedBytes, quota_bytes: quotaBytes };
+  });
+
+  // An upload taken off the composer before it was sent: gone from storage and from the quota at
+  // once, rather than counting until the sweeper's day is up. One in a message (or the user's
+  // photo) stays: unsending the message is what deletes that.
+  app.delete<{ Params: { id: string } }>('/uploads/:id', async (request, reply) => {
+    const { user } = await authenticateActive(db, request);
+    // Ids are 18 random bytes in base64url: anything else names no upload (and never reaches SQL).
+    if (!UPLOAD_ID.test(request.params.id)) throw notFound();
+    const result = await deleteUnsentUpload(db, user.id, request.params.id);
+    if ('refused' in result) {
+      if (result.refused === 'missing') throw notFound();
+      throw HttpError.msg(409, 'This file is in a message or is your photo: it is deleted with the message (unsend it), not on its own.');
+    }
+    // After the row's deletion committed (like the sweeper): a failure leaves a file no row points to, never a broken message.
+    await storage.remove(result.deleted.storageKey).catch((error: unknown) => request.log.error({ err: error }, 'deleted upload: file not removed'));
+    return reply.code(204).send();
   });
 
   // No bearer token: <img src> cannot send one. The random id in the URL is the capability (DECISIONS.md).

@@ -25,6 +25,8 @@ export let inactiveLogoutBearer: string;
 export let inactiveDeleteBearer: string;
 let inactive: SignedInUser;
 export let peerUpload: Attachment;
+/** An upload of the owner's no message carries (its deletion row deletes it). */
+export let ownerUpload: Attachment;
 /** Messages of the owner's conversation (one per change, so no change depends on another's), and one between two other people. */
 export let owned: { react: number; edit: number; unsend: number; hide: number };
 export let foreignMessageId: number;
@@ -78,6 +80,13 @@ export function registerMatrixHooks(): void {
       [bytes],
     );
     peerUpload = JSON.parse(upload.body) as Attachment;
+    const ownBytes = Buffer.from('owner file');
+    const own = await rawUpload(
+      t.url,
+      { authorization: owner.bearer, 'x-file-name': 'owner.txt', 'content-type': 'text/plain', 'content-length': ownBytes.length },
+      [ownBytes],
+    );
+    ownerUpload = JSON.parse(own.body) as Attachment;
   }, 60_000);
   afterEach(() => tabs.closeAll());
   afterAll(() => t?.close());

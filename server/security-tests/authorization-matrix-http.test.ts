@@ -13,6 +13,7 @@ import {
   inactiveDeleteBearer,
   inactiveLogoutBearer,
   owner,
+  ownerUpload,
   peer,
   peerUpload,
   registerMatrixHooks,
@@ -82,6 +83,7 @@ const ROUTES: RouteRow[] = [
     ok: 201,
     inactive: DEACTIVATED,
   },
+  { method: 'DELETE', url: '/api/uploads/:id', call: () => ({ path: `/api/uploads/${ownerUpload.id}` }), ok: 204, inactive: DEACTIVATED },
   { method: 'PUT', url: '/api/users/:id/block', call: () => ({ path: `/api/users/${third.user.id}/block` }), ok: 200, inactive: DEACTIVATED },
   { method: 'DELETE', url: '/api/users/:id/block', call: () => ({ path: `/api/users/${third.user.id}/block` }), ok: 200, inactive: DEACTIVATED },
   { method: 'GET', url: '/api/blocks', call: () => ({ path: '/api/blocks' }), ok: 200, inactive: DEACTIVATED },
@@ -189,6 +191,11 @@ describe('HTTP authorisation matrix', () => {
     expect((await send('GET', { path: '/api/accounts/info' }, aliceElsewhere)).body).toMatchObject({ is_active: false });
     expect((await send('GET', { path: '/api/accounts/info' }, bob.bearer)).body).toMatchObject({ id: bob.user.id, is_active: true });
     expect((await send('GET', { path: `/api/users/${bob.user.id}` }, owner.bearer)).status).toBe(200);
+  });
+
+  it("never deletes someone else's upload: 404, as for an unknown id, and it is still served", async () => {
+    expect(await send('DELETE', { path: `/api/uploads/${peerUpload.id}` }, owner.bearer)).toEqual({ status: 404, body: { msg: 'Upload not found.' } });
+    expect((await send('GET', { path: peerUpload.url })).status).toBe(200);
   });
 
   it("never takes someone else's upload as the caller's photo, nor a file that is not an image", async () => {

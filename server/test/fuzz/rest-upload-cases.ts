@@ -1,5 +1,5 @@
 // REST cases against the upload routes: an upload with a bad name or framing, a download with the
-// wrong id or name, a range past the file's end.
+// wrong id or name, a range past the file's end, a deletion of an upload that is not the caller's.
 import { encodePart, hostileString } from './hostile-values';
 import type { Rng } from './prng';
 import { TOKEN_ALPHABET, requestParts, type RestCase, type RestIds } from './rest-case-shape';
@@ -37,6 +37,17 @@ export function uploadGenerators(ids: RestIds) {
       ]);
       if (badId === id && badName === name) return generators['upload-get']!(rng);
       return { category: 'upload-get', method: rng.pick(['GET', 'HEAD']), path: `/api/uploads/${badId}/${badName}`, headers: {}, expect: [400, 404] };
+    },
+
+    // Deleting an unsent upload: someone else's (the peer's, which must survive), an id spelled
+    // wrong, or no id at all.
+    'upload-delete': (rng) => {
+      const { id } = ids.peerUpload;
+      const badId = rng.pick<string>([
+        id, id.toLowerCase(), id.slice(0, -1), `${id}x`, `${id}%00`, '%00', rng.chars(24, TOKEN_ALPHABET), '*', '%2e%2e', '..%2F..%2Fpackage.json',
+        encodePart(hostileString(rng, 200)) || 'x', `${id}%20`, "x' OR '1'='1",
+      ]);
+      return { category: 'upload-delete', method: 'DELETE', path: `/api/uploads/${badId}`, headers: auth, expect: [400, 404] };
     },
 
     // A real download asked for bytes it does not have: a suffix of none, or a start past any
