@@ -1,8 +1,5 @@
 // Columns several tables share.
-import { customType, timestamp } from 'drizzle-orm/pg-core';
-
-/** Postgres full-text words; drizzle has no built-in type for them. */
-export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+import { timestamp } from 'drizzle-orm/pg-core';
 
 export const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 // Millisecond precision where the value is part of a keyset cursor: JS Dates round-trip it exactly.

@@ -3,8 +3,9 @@
 import { sql } from 'drizzle-orm';
 import type { Reaction } from '../../../lib/contract/messaging';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
-import { createdAt, createdAtMs, tsvector } from './columns';
+import { createdAt, createdAtMs } from './columns';
 import { users, uploads } from './people';
+import { searchVector } from './search';
 
 export const messages = pgTable(
   'messages',
@@ -57,11 +58,6 @@ export const messages = pgTable(
      * every message insert a lookup the send path already makes.
      */
     replyToId: bigint('reply_to_id', { mode: 'number' }),
-    /**
-     * What search matches: the current text (an edit rewrites it, unsending empties it) as words
-     * of the language-agnostic `simple` configuration (docs/DECISIONS.md, "Search in messages").
-     */
-    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, "text")`),
   },
   (table) => [
     unique('messages_sender_client_id_unique').on(table.senderId, table.clientId),
@@ -79,8 +75,10 @@ export const messages = pgTable(
     // Partial index: marking a conversation read only ever looks at its unread rows.
     index('messages_unread_by_pair_idx').on(table.recipientId, table.senderId).where(sql`${table.readAt} is null`),
     index('messages_attachment_id_idx').on(table.attachmentId),
-    // 256 kB pending list: without autovacuum the insert that fills it merges it (docs/DECISIONS.md).
-    index('messages_search_idx').using('gin', table.searchVector).with({ gin_pending_list_limit: 256 }),
+    // What search matches: the words of the current text (an edit rewrites it, unsending empties
+    // it), folded as ./search.ts says (docs/DECISIONS.md, "Search in messages"). 256 kB pending
+    // list: without autovacuum the insert that fills it merges it (docs/DECISIONS.md).
+    index('messages_search_idx').using('gin', searchVector(table.text)).with({ gin_pending_list_limit: 256 }),
   ],
 );
 
