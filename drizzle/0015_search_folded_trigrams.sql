@@ -16,10 +16,11 @@ CREATE FUNCTION parley_search_vector(value text) RETURNS tsvector LANGUAGE sql I
 CREATE FUNCTION parley_search_query(value text) RETURNS tsquery LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
   RETURN (SELECT to_tsquery('simple'::regconfig, coalesce(string_agg('''' || replace(replace(word, '\', '\\'), '''', '''''') || ''':*', ' & '), ''))
     FROM unnest(tsvector_to_array(parley_search_vector(value))) AS word);--> statement-breakpoint
--- Messages: the stored vector of the raw text gives way to an index on the folded one (no table
--- rewrite: dropping a column is only a catalog change; the index reads each text once).
+-- Messages: the index on the stored vector of the raw text gives way to one on the folded text.
+-- The column stays for the previous release's nodes during a rolling deploy (they then search
+-- the caller's messages by filter); the next release drops it. The name's index is replaced the
+-- same way (those nodes look names up without it meanwhile).
 DROP INDEX "messages_search_idx";--> statement-breakpoint
-ALTER TABLE "messages" DROP COLUMN "search_vector";--> statement-breakpoint
 CREATE INDEX "messages_search_idx" ON "messages" USING gin (parley_search_vector("text")) WITH (gin_pending_list_limit=256);--> statement-breakpoint
 DROP INDEX "users_username_search_idx";--> statement-breakpoint
 CREATE INDEX "users_username_search_idx" ON "users" USING gin (parley_search_vector("username")) WITH (fastupdate=false);--> statement-breakpoint

@@ -20,7 +20,7 @@ export interface FreshRow {
 }
 
 
-/** The columns toMessageRow reads, of the messages row `alias`. */
+/** The columns toMessageRow reads, of the messages row `alias` (search_vector left out: never read back). */
 export const messageRowSql = (alias: string) =>
   ['id', 'sender_id', 'recipient_id', 'client_id', 'text', 'attachment_id', 'attachment_removed', 'sender_seq', 'recipient_seq', 'created_at', 'read_at', 'seen_at', 'edited_at', 'deleted_at', 'reactions', 'sender_version', 'recipient_version', 'reply_to_id']
     .map((column) => `${alias}.${column}`)

@@ -22,7 +22,13 @@ export interface StoredMessage {
   created: boolean;
 }
 
-const messageFields = getTableColumns(messages);
+/** Every column but search_vector: the index's business, never read back. */
+function readColumns() {
+  const columns: Partial<ReturnType<typeof getTableColumns<typeof messages>>> = { ...getTableColumns(messages) };
+  delete columns.searchVector;
+  return columns as Omit<ReturnType<typeof getTableColumns<typeof messages>>, 'searchVector'>;
+}
+const messageFields = readColumns();
 
 /**
  * The summary a reply carries of the message it answers, read as it is now (an edit or an unsend

@@ -10,7 +10,8 @@ export * from './tables/safety';
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
-export type MessageRow = typeof messages.$inferSelect;
+/** A message as the server reads it: search_vector is the index's business, never read back. */
+export type MessageRow = Omit<typeof messages.$inferSelect, 'searchVector'>;
 export type FollowRow = typeof follows.$inferSelect;
 export type UploadRow = typeof uploads.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
