@@ -223,7 +223,7 @@ async function main(): Promise<void> {
   }
 
   if (wants('search')) {
-    await section(`search in messages (${options.searchMessages} messages)`, async () => {
+    await section(`search in messages and people (${options.searchMessages} messages, ${options.searchUsers} people)`, async () => {
       results.search = await runSearch({ dir, messages: options.searchMessages, users: options.searchUsers, queries: options.searchQueries, log });
     });
   }

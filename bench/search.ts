@@ -1,21 +1,25 @@
-// Search in messages: latency of GET /api/messages/search's query (server/db/message-search.ts)
-// over a database seeded with SQL generate_series (not through the API: a million sends would take
-// hours), measured in this process against the database directly, so the figures are the query's
-// (no HTTP, no auth). Users write to a few regular partners; texts mix common words (in a message
-// out of ten or more), rare ones, and a word unique to one message, so each kind of query is timed.
+// Search: latency of GET /api/messages/search's query (server/db/message-search.ts) over a database
+// seeded with SQL generate_series (not through the API: a million sends would take hours), then of
+// people search's (bench/people-search.ts) over the same users, measured in this process against
+// the database directly, so the figures are the queries' (no HTTP, no auth). Users write to a few
+// regular partners; texts mix common words (in a message out of ten or more), rare ones, and a word
+// unique to one message, so each kind of query is timed.
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { searchMessages } from '../server/db/message-search';
 import { openDatabase } from '../server/db/open-database';
 import { seedUsers } from '../testing/seed';
+import { nameSearchUsers, timePeopleSearch, type QueryFigures } from './people-search';
 import { percentiles, rounded, type Percentiles } from './stats';
 
 export interface SearchResult {
   messages: number;
   users: number;
   seedMs: number;
-  queries: Record<string, { percentiles: Record<string, number | string>; meanResults: number }>;
+  queries: QueryFigures;
+  /** People search over the same users (absent from results written before it was measured). */
+  people?: QueryFigures;
 }
 
 const COMMON = ['meeting', 'tomorrow', 'dinner', 'photo', 'merci', 'gracias', 'today', 'ready'];
@@ -76,7 +80,9 @@ export async function runSearch(options: { dir: string; messages: number; users:
       queries[kind] = { percentiles: rounded(p), meanResults: Math.round((found / options.queries) * 10) / 10 };
       log(`  ${kind.padEnd(14)} p50 ${p.p50.toFixed(2)} ms  p99 ${p.p99.toFixed(2)} ms  (${queries[kind]!.meanResults} results a page on average)`);
     }
-    return { messages: options.messages, users: options.users, seedMs, queries };
+    const emails = await nameSearchUsers(db, ids);
+    const people = await timePeopleSearch(db, ids, emails, options.queries, log);
+    return { messages: options.messages, users: options.users, seedMs, queries, people };
   } finally {
     await database.close();
   }

@@ -27,7 +27,7 @@ const START_INDEX = 1_000_000_000;
 const DEFAULT_ITEM_HEIGHT = 52;
 
 /** How long a message a quote or a search result led to stays marked. */
-const HIGHLIGHT_MS = 2_500;
+const HIGHLIGHT_MS = 4_000;
 /** Messages of one sender this close together form a group that shows one time. */
 export const GROUP_WINDOW_MS = 5 * 60_000;
 
@@ -295,8 +295,9 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
     }
   }
 
-  // A quote or a search result asked for a message: bring it to the middle and mark it a moment.
-  // The list opened at it if it came with a window (openAt); one already held is scrolled to.
+  // A quote or a search result asked for a message: bring it to the middle and mark it a moment
+  // (ThreadView says which it is). The list opened at it if it came with a window (openAt); one
+  // already held is scrolled to.
   if (focus && typeof focus.id === 'number' && focusIndex >= 0 && highlightId !== focus.id) setHighlightId(focus.id);
   useEffect(() => {
     if (!focus || focusIndex < 0) return;

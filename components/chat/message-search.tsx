@@ -7,7 +7,8 @@ import { useLanguage, useT } from '@/lib/i18n';
 import { SearchField } from '@/components/ui/search-field';
 import { Spinner } from '@/components/ui/spinner';
 import people from '@/components/people/people.module.css';
-import { formatFull, parseTime } from './time-format';
+import { formatFull, formatShort, parseTime } from './time-format';
+import { useNow } from './use-now';
 import styles from './conversations.module.css';
 
 /** Typing pauses this long before a search goes out. */
@@ -27,7 +28,7 @@ export function Highlighted({ text, ranges }: { text: string; ranges: readonly T
   return <>{parts}</>;
 }
 
-function Result({ result }: { result: MessageSearchResult }) {
+function Result({ result, now }: { result: MessageSearchResult; now: Date }) {
   const t = useT();
   const language = useLanguage();
   const time = parseTime(result.message.created_at);
@@ -40,7 +41,11 @@ function Result({ result }: { result: MessageSearchResult }) {
           <span className={styles.searchSnippet}>
             <Highlighted text={result.message.text} ranges={result.highlights} />
           </span>
-          {time ? <time dateTime={result.message.created_at}>{formatFull(time, language)}</time> : null}
+          {time ? (
+            <time dateTime={result.message.created_at} title={formatFull(time, language)}>
+              {formatShort(time, now, language)}
+            </time>
+          ) : null}
         </span>
       </button>
     </li>
@@ -50,6 +55,7 @@ function Result({ result }: { result: MessageSearchResult }) {
 /** Search in the user's messages, in the side panel instead of people search; results open the conversation at the message. */
 export function MessageSearch() {
   const t = useT();
+  const now = useNow();
   const { query, status, results, nextCursor, loadingMore, error } = useMessageSearchStore(
     useShallow((state) => ({
       query: state.query,
@@ -98,7 +104,7 @@ export function MessageSearch() {
         <section className={people.resultsSection} aria-label={t('messageSearch.listLabel')}>
           <ul className={people.results} aria-busy={status === 'loading'}>
             {results.map((result) => (
-              <Result key={result.message.id} result={result} />
+              <Result key={result.message.id} result={result} now={now} />
             ))}
           </ul>
           {nextCursor ? (

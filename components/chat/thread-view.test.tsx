@@ -188,6 +188,9 @@ describe('ThreadView', () => {
     });
     expect(virtuoso.mounts).toBe(mounted + 1);
     expect(virtuoso.props?.initialTopMostItemIndex).toEqual({ index: 1, align: 'center' });
+    // Marked, and said in the conversation's status region for those who cannot see the mark.
+    expect(screen.getByText('message 10').closest('[data-message-id]')?.getAttribute('data-highlighted')).toBe('true');
+    expect(screen.getAllByRole('status').map((region) => region.textContent)).toContain('Message shown: Ada: message 10');
 
     // The window's last newer page joins the newest messages: no jump to the bottom.
     api.listMessages.mockResolvedValueOnce({ results: [message(61), message(60), message(12)], next_cursor: null, newer_cursor: null } as ThreadPage);

@@ -52,6 +52,22 @@ export function ThreadView({ peerId }: { peerId: number }) {
     setLastReply(replyingTo);
     if (replyingTo) setFocusRequest((count) => count + 1);
   }
+  // A quote or a search result led to a message: the list marks it for a moment (MessageList);
+  // this says which it is, in the region that outlives the list's restarts, to those who cannot
+  // see the mark.
+  const focus = useThreadStore((state) => state.threads[peerId]?.focus ?? null);
+  const focused = useThreadStore((state) => {
+    const id = state.threads[peerId]?.focus?.id;
+    return typeof id === 'number' ? state.threads[peerId]?.messages.find((message) => message.id === id) : undefined;
+  });
+  const [announcedFocus, setAnnouncedFocus] = useState<typeof focus>(null);
+  if (focus !== announcedFocus && (focus === null || focused)) {
+    setAnnouncedFocus(focus);
+    if (focused) {
+      const sender = focused.sender_id === me ? t('thread.ownSender') : t('thread.peerSender', { name });
+      setAnnouncement(t('thread.shownMessage', { sender, text: focused.text || focused.attachment?.name || '' }));
+    }
+  }
 
   useEffect(() => {
     // openConversation already started it; a receiver set any other way still gets its thread,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysBetween, formatRelative } from './time-format';
+import { daysBetween, formatRelative, formatShort } from './time-format';
 
 const now = new Date(2025, 5, 15, 12, 0);
 const ago = (ms: number) => new Date(now.getTime() - ms);
@@ -25,6 +25,25 @@ describe('formatRelative', () => {
 
   it('never says "in the future" for a clock slightly ahead of ours', () => {
     expect(formatRelative(new Date(now.getTime() + 30_000), now, 'en')).toBe('now');
+  });
+});
+
+describe('formatShort', () => {
+  it.each([
+    [ago(5 * MINUTE), '11:55 AM'],
+    [new Date(2025, 5, 15, 0, 5), '12:05 AM'],
+    [new Date(2025, 5, 14, 23, 0), 'Sat'],
+    [new Date(2025, 5, 9, 9, 0), 'Mon'],
+    [new Date(2025, 5, 8, 9, 0), 'Jun 8'],
+    [new Date(2024, 11, 31, 9, 0), 'Dec 31, 2024'],
+  ])('%s → %s', (date, text) => {
+    expect(formatShort(date, now, 'en')).toBe(text);
+  });
+
+  it('speaks the UI language', () => {
+    expect(formatShort(ago(5 * MINUTE), now, 'fr')).toBe('11:55');
+    expect(formatShort(new Date(2025, 5, 14, 9, 0), now, 'es')).toBe('sáb');
+    expect(formatShort(new Date(2025, 0, 5, 9, 0), now, 'fr')).toBe('5 janv.');
   });
 });
 

@@ -55,6 +55,18 @@ export function formatClock(date: Date, language: string): string {
   return dateTime(language, { timeStyle: 'short' }).format(date);
 }
 
+/**
+ * For a list of found messages: the time for today's ("20:22"), the weekday for the six days
+ * before ("Tue"), then the date ("Jan 5", with the year when it is not this year's).
+ */
+export function formatShort(date: Date, now: Date, language: string): string {
+  const days = daysBetween(date, now);
+  if (days <= 0) return formatClock(date, language);
+  if (days < 7) return dateTime(language, { weekday: 'short' }).format(date);
+  const sameYear = date.getFullYear() === now.getFullYear();
+  return dateTime(language, sameYear ? { month: 'short', day: 'numeric' } : { dateStyle: 'medium' }).format(date);
+}
+
 /** The full date and time, for tooltips. */
 export function formatFull(date: Date, language: string): string {
   return dateTime(language, { dateStyle: 'full', timeStyle: 'short' }).format(date);

@@ -12,7 +12,7 @@ import { socketService } from '@/lib/socket/socket-service';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { usePeopleStore } from '@/lib/stores/people-store';
 import { useSafetyStore } from '@/lib/stores/safety-store';
-import { startSearchSync } from '@/lib/stores/search-sync';
+import { retryFailedSearches, startSearchSync } from '@/lib/stores/search-sync';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useMessageSearchStore } from '@/lib/stores/message-search-store';
 import { useReplyStore } from '@/lib/stores/reply-store';
@@ -162,15 +162,16 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
   let connectedBefore = socketService.isReady();
   /**
    * Every (re)connect, once init is acknowledged: the outbox goes out, then what was missed, then
-   * the list with its badges. The session's first connection usually follows a read of the list
-   * by a moment: unless the sync brought messages (stored between that read and init), the list
-   * would come back the same.
+   * the list with its badges; a search that failed meanwhile runs again. The session's first
+   * connection usually follows a read of the list by a moment: unless the sync brought messages
+   * (stored between that read and init), the list would come back the same.
    */
   function onReady(): void {
     const first = !connectedBefore;
     connectedBefore = true;
     sender.flush();
     hides.retry();
+    retryFailedSearches();
     void catchUp.sync().then((received) => {
       if (current !== session || useConversationsStore.getState().status !== 'ready') return;
       const fresh = performance.now() - listReadAt <= FRESH_LIST_MS;

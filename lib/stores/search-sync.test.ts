@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Page, UserSummary } from '@/lib/contract';
+import type { MessageSearchResult, Page, UserSummary } from '@/lib/contract';
+import { useMessageSearchStore } from './message-search-store';
 import { usePeopleStore } from './people-store';
-import { startSearchSync } from './search-sync';
+import { retryFailedSearches, startSearchSync } from './search-sync';
 import { useSessionStore } from './session-store';
 
 const users = vi.hoisted(() => ({
@@ -9,6 +10,8 @@ const users = vi.hoisted(() => ({
   getProfile: vi.fn(),
 }));
 vi.mock('@/lib/api/users', () => users);
+const messageSearch = vi.hoisted(() => ({ searchMessages: vi.fn<(q: string) => Promise<Page<MessageSearchResult>>>() }));
+vi.mock('@/lib/api/message-search', () => messageSearch);
 
 const bob: UserSummary = { id: 2, username: 'bob', avatar: null, is_following: false, follows_you: false, deleted: false };
 const type = (value: string) => useSessionStore.getState().setSearch(value);
@@ -64,5 +67,53 @@ describe('search sync', () => {
     stop = startSearchSync(300);
     await vi.advanceTimersByTimeAsync(300);
     expect(users.searchUsers).toHaveBeenCalledExactlyOnceWith('bea', expect.anything());
+  });
+});
+
+describe('retryFailedSearches', () => {
+  beforeEach(() => {
+    usePeopleStore.getState().reset();
+    useMessageSearchStore.getState().reset();
+    useSessionStore.getState().setSearch('');
+    users.searchUsers.mockReset();
+    messageSearch.searchMessages.mockReset();
+  });
+
+  it('runs a failed people search again for the value in the box: the error goes, the results come', async () => {
+    users.searchUsers.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    useSessionStore.getState().setSearch('bob');
+    await usePeopleStore.getState().search('bob');
+    expect(usePeopleStore.getState().searchStatus).toBe('error');
+    users.searchUsers.mockResolvedValueOnce({ results: [bob], next_cursor: null });
+    retryFailedSearches();
+    expect(usePeopleStore.getState()).toMatchObject({ searchStatus: 'loading', searchError: null });
+    await vi.waitFor(() => expect(usePeopleStore.getState()).toMatchObject({ searchStatus: 'ready', searchResults: [bob], searchError: null }));
+    expect(users.searchUsers).toHaveBeenLastCalledWith('bob', expect.anything());
+  });
+
+  it('runs a failed message search again while its panel is open', async () => {
+    messageSearch.searchMessages.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    const store = useMessageSearchStore.getState();
+    store.setOpen(true);
+    store.setQuery('kayak');
+    await useMessageSearchStore.getState().search();
+    expect(useMessageSearchStore.getState().status).toBe('error');
+    messageSearch.searchMessages.mockResolvedValueOnce({ results: [], next_cursor: null });
+    retryFailedSearches();
+    await vi.waitFor(() => expect(useMessageSearchStore.getState()).toMatchObject({ status: 'ready', error: null }));
+    expect(messageSearch.searchMessages).toHaveBeenLastCalledWith('kayak');
+  });
+
+  it('leaves searches that did not fail, and an emptied box, alone', async () => {
+    users.searchUsers.mockResolvedValue({ results: [bob], next_cursor: null });
+    useSessionStore.getState().setSearch('bob');
+    await usePeopleStore.getState().search('bob');
+    retryFailedSearches();
+    expect(users.searchUsers).toHaveBeenCalledOnce();
+    users.searchUsers.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await usePeopleStore.getState().search('bo');
+    useSessionStore.getState().setSearch('');
+    retryFailedSearches();
+    expect(users.searchUsers).toHaveBeenCalledTimes(2);
   });
 });

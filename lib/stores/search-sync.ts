@@ -1,6 +1,7 @@
 // Search as you type: the session's search value drives the people store's search,
 // one request per pause in typing. Clearing the box clears the results at once.
 import { debounce } from '@/lib/utils/debounce';
+import { useMessageSearchStore } from './message-search-store';
 import { usePeopleStore } from './people-store';
 import { useSessionStore } from './session-store';
 
@@ -29,4 +30,17 @@ export function startSearchSync(delayMs: number = SEARCH_DEBOUNCE_MS): () => voi
     unsubscribe();
     run.cancel();
   };
+}
+
+/**
+ * Searches that failed run again: the people search for the value in the box, the message search
+ * if its panel is open. The messaging session calls it each time the connection comes back, so an
+ * error from while it was gone does not stay on screen with the network back.
+ */
+export function retryFailedSearches(): void {
+  const people = usePeopleStore.getState();
+  const typed = useSessionStore.getState().search;
+  if (people.searchStatus === 'error' && typed.trim() !== '') void people.search(typed);
+  const messages = useMessageSearchStore.getState();
+  if (messages.open && messages.status === 'error') void messages.search();
 }

@@ -1,30 +1,21 @@
 // The hand-written end of the hardening migration, run on rows stored before it.
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { MIGRATIONS, migrationsBefore } from '../../testing/migrations';
 import { openDatabase } from './open-database';
 
-const MIGRATIONS = path.resolve(import.meta.dirname, '../../drizzle');
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'parley-backfill-'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-interface Journal {
-  entries: { tag: string }[];
-}
-
 it('drops stored http avatars and the invisible characters of stored names', { timeout: 120_000 }, async () => {
   // The migrations as they were just before this one.
-  const before = path.join(dir, 'before');
-  await cp(MIGRATIONS, before, { recursive: true });
-  const journal = JSON.parse(await readFile(path.join(MIGRATIONS, 'meta/_journal.json'), 'utf8')) as Journal;
-  const at = journal.entries.findIndex((entry) => entry.tag.endsWith('_hardening'));
-  expect(at).toBeGreaterThan(0);
-  await writeFile(path.join(before, 'meta/_journal.json'), JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
+  const before = await migrationsBefore('_hardening', path.join(dir, 'before'));
 
   const pgliteDir = path.join(dir, 'db');
   const old = await openDatabase({ pgliteDir, migrationsFolder: before });

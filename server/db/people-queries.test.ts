@@ -26,8 +26,9 @@ describe('searchUsers', () => {
     expect(await ids('DUP')).toEqual([bob.id]);
     expect(await ids('bob d')).toEqual([bob.id]);
     expect(await ids('d bob')).toEqual([bob.id]); // every word, in any order
-    expect(await ids('upont')).toEqual([]); // the middle of a word is not its start
+    expect(await ids('upont')).toEqual([bob.id]); // three letters or more: anywhere in a word
     expect(await ids('bob x')).toEqual([]);
+    expect(await ids('bob up')).toEqual([]); // shorter: only the start of a word
     expect((await searchUsers(db, me.id, 'dupont', 20))[0]).toEqual({
       id: bob.id,
       username: 'Bob Dupont',
@@ -88,7 +89,7 @@ describe('searchUsers', () => {
     expect(await searchUsers(db, me.id, 'xan@example.com', 20)).toEqual([]);
   });
 
-  it('takes tsquery operators, quotes and LIKE wildcards as separators, and honours the limit', async () => {
+  it('takes tsquery operators, quotes, backslashes and LIKE wildcards as separators, and honours the limit', async () => {
     const me = await newUser('Wildcard viewer');
     const percent = await newUser('100%_sure');
     const more = await newUser('100 and more');
@@ -113,9 +114,10 @@ describe('searchUsers', () => {
         return (rows as unknown as { rows: { 'QUERY PLAN': string }[] }).rows.map((row) => row['QUERY PLAN']).join('\n');
       });
     };
-    expect(await plan('dupont')).toContain('Bitmap Index Scan on users_username_search_idx');
+    expect(await plan('dupont')).toContain('Bitmap Index Scan on users_username_trgm_idx');
+    expect(await plan('du')).toContain('Bitmap Index Scan on users_username_search_idx');
     const byEmail = await plan('someone@example.com');
-    expect(byEmail).toContain('users_username_search_idx');
+    expect(byEmail).toContain('users_username_trgm_idx');
     expect(byEmail).toContain('users_email_lower_idx');
     expect(byEmail).not.toContain('Seq Scan');
   });

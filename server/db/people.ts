@@ -4,7 +4,8 @@ import type { Db } from './open-database';
 import { toKeysetPage, type KeysetPage } from './paging';
 import { rows } from './raw-rows';
 import { blockedEitherWay, canMessage, hasBlocked, lockUsersInOrder } from './safety-rules';
-import { follows, users, usernameSearchVector } from './schema';
+import { follows, users } from './schema';
+import { searchQuery, searchText, searchVector } from './tables/search';
 
 // The subqueries below name their own aliases (vf, fv, cf, cu), so they stay unambiguous inside
 // queries that join follows or users themselves.
@@ -21,30 +22,34 @@ export function userSummaryColumns(viewerId: number) {
   };
 }
 
-/** LIKE's wildcards and escape character, taken literally. */
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (char) => `\\${char}`);
-}
-
 // Enough for any name; more words would only make the query dearer.
 const MAX_SEARCH_WORDS = 8;
 
 /**
- * The words of a search, lowercased: runs of letters, combining marks and digits in any script.
- * Everything else separates words, so the tsquery built from them never holds an operator or a
- * quote of the caller's.
+ * The words of a search: runs of letters, combining marks and digits in any script (composed, so
+ * "é" typed as e and an accent is one letter). Everything else separates words, so nothing the
+ * caller types reaches a tsquery or a LIKE pattern as an operator or a wildcard.
  */
 export function searchWords(query: string): string[] {
-  return (query.toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).slice(0, MAX_SEARCH_WORDS);
+  return (query.normalize('NFC').match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).slice(0, MAX_SEARCH_WORDS);
 }
 
+/** A word this long is looked for anywhere in a name; a shorter one only at the start of a word (it would match too much). */
+const ANYWHERE_FROM = 3;
+
+/** LIKE's wildcards and escape character in an SQL text value, taken literally. */
+const likeLiteral = (value: SQL) => sql`replace(replace(replace(${value}, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
+
 /**
- * Active users other than the viewer whose username has a word starting with each word of
- * `query` ("dupont" and "bob d" find "Bob Dupont"), or whose email is exactly `query`, ignoring
- * case, leaving out anyone the viewer blocked or who blocked the viewer (neither finds the other).
- * An email is never matched by a part of it: search must not reveal addresses a character
- * at a time. Best matches first: the whole name or the email, then names starting with the
- * query, then the rest; by name within each. Served by users_username_search_idx (GIN) and
+ * Active users other than the viewer whose username holds each word of `query`, or whose email is
+ * exactly `query`, leaving out anyone the viewer blocked or who blocked the viewer (neither finds
+ * the other). Names and words are compared folded (searchText: no accents, no case, so "nunez"
+ * finds "Núñez"); a word of three letters or more may be anywhere in the name ("kafor" finds
+ * "Okafor"), a shorter one must start one of its words ("bob d" finds "Bob Dupont"). An email is
+ * never matched by a part of it: search must not reveal addresses a character at a time.
+ * Best matches first: the whole name or the email, then names starting with the query, then names
+ * where every word starts a word, then the rest (middles of words); by folded name within each. Served by
+ * users_username_trgm_idx (the long words), users_username_search_idx (the short ones) and
  * users_email_lower_idx, then two primary-key probes of blocks per match; only the matches are sorted.
  */
 export async function searchUsers(db: Db, viewerId: number, query: string, limit: number): Promise<UserSummary[]> {
@@ -55,22 +60,30 @@ export async function searchUsers(db: Db, viewerId: number, query: string, limit
 export function searchUsersQuery(db: Db, viewerId: number, query: string, limit: number) {
   const text = query.trim();
   const words = searchWords(text);
+  const name = searchText(users.username);
+  const anywhere = words.filter((word) => [...word].length >= ANYWHERE_FROM);
+  const wordStarts = words.filter((word) => [...word].length < ANYWHERE_FROM);
   const byName =
     words.length > 0
-      ? sql`${usernameSearchVector(users.username)} @@ to_tsquery('simple', ${words.map((word) => `${word}:*`).join(' & ')})`
+      ? and(
+          ...anywhere.map((word) => sql`${name} like '%' || ${likeLiteral(searchText(sql`${word}::text`))} || '%'`),
+          wordStarts.length > 0 ? sql`${searchVector(users.username)} @@ ${searchQuery(sql`${wordStarts.join(' ')}::text`)}` : undefined,
+        )
       : undefined;
   // Only something shaped like an address can equal one; the index answers the rest at once anyway.
   const byEmail = text.includes('@') ? sql`lower(${users.email}) = lower(${text})` : undefined;
   if (!byName && !byEmail) return null;
+  const typed = searchText(sql`${text}::text`);
   const rank = sql`case
-    when lower(${users.username}) = lower(${text}) or ${byEmail ?? sql`false`} then 0
-    when lower(${users.username}) like lower(${`${escapeLike(text)}%`}) then 1
-    else 2 end`;
+    when ${name} = ${typed} or ${byEmail ?? sql`false`} then 0
+    when starts_with(${name}, ${typed}) then 1
+    when ${searchVector(users.username)} @@ ${searchQuery(sql`${text}::text`)} then 2
+    else 3 end`;
   return db
     .select(userSummaryColumns(viewerId))
     .from(users)
     .where(and(eq(users.isActive, true), ne(users.id, viewerId), or(byName, byEmail), sql`not ${blockedEitherWay(viewerId, sql`${users.id}`)}`))
-    .orderBy(rank, sql`lower(${users.username}) nulls last`, users.id)
+    .orderBy(rank, sql`${name} nulls last`, users.id)
     .limit(limit);
 }
 

@@ -12,6 +12,8 @@ import { unlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 
 const SSL_REQUEST = 80877103;
 const CANCEL_REQUEST = 80877102;
@@ -21,7 +23,9 @@ const PROTOCOL_3 = 196608;
 const { dataDir, socketPath, slowMs } = workerData;
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 
-const db = await PGlite.create(dataDir ?? undefined).catch((error) => {
+// The contrib extensions search uses (migration 0015 creates them): PGlite ships them apart, and
+// a database can only create an extension whose files were loaded with it.
+const db = await PGlite.create(dataDir ?? undefined, { extensions: { pg_trgm, unaccent } }).catch((error) => {
   fail(new Error(`could not open ${dataDir ?? 'a database in memory'}: ${error?.message ?? error}`));
   throw error;
 });

@@ -37,7 +37,7 @@ describe('GET /api/messages/search', () => {
     expect(texts(page.body)).toEqual(['PIZZA for everyone', 'Une pizza, oui', 'Pizzeria tonight?']);
     expect(page.body.results[0]).toMatchObject({ user: { id: cat.user.id, username: 'Cat' }, highlights: [{ start: 0, end: 4 }] });
     expect(page.body.results[1]).toMatchObject({ user: { id: ben.user.id }, highlights: [{ start: 4, end: 8 }], message: { sender_id: ben.user.id } });
-    // Every word must match; accents are letters of their own (the simple configuration).
+    // Every word must match.
     expect(texts((await search(ann, 'q=pizza%20oui')).body)).toEqual(['Une pizza, oui']);
     expect(texts((await search(ben, 'q=une')).body)).toEqual(['Une pizza, oui']);
   });
@@ -91,13 +91,18 @@ describe('GET /api/messages/search', () => {
 });
 
 describe('highlightRanges', () => {
-  it('marks the start of each word that begins with a query word, in string offsets', () => {
-    expect(highlightRanges('Café café CAFETERIA', ['caf'])).toEqual([
+  // The database folds in the product (searchText); case is enough to show how ranges are cut.
+  const fold = (value: string) => value.toLowerCase();
+  it('marks the start of each word whose folded form begins with a query word’s, as long as the word typed, in string offsets', () => {
+    expect(highlightRanges('Café café CAFETERIA', ['CAF'], fold)).toEqual([
       { start: 0, end: 3 },
       { start: 5, end: 8 },
       { start: 10, end: 13 },
     ]);
-    expect(highlightRanges('👍 pizza!', ['pizza'])).toEqual([{ start: 3, end: 8 }]);
-    expect(highlightRanges('nothing here', ['pizza'])).toEqual([]);
+    expect(highlightRanges('👍 pizza!', ['pizza'], fold)).toEqual([{ start: 3, end: 8 }]);
+    expect(highlightRanges('nothing here', ['pizza'], fold)).toEqual([]);
+    // The longest word that matches; never past the end of the text's word.
+    expect(highlightRanges('pizzeria', ['pi', 'pizz', 'pizzerias'], fold)).toEqual([{ start: 0, end: 4 }]);
+    expect(highlightRanges('Straße', ['strasse'], () => 'strasse')).toEqual([{ start: 0, end: 6 }]);
   });
 });

@@ -111,6 +111,7 @@ export const en = {
     ownSender: 'You:',
     peerSender: '{{name}}:',
     incoming: '{{name}}: {{text}}',
+    shownMessage: 'Message shown: {{sender}} {{text}}',
     jumpToLatestCount_one: 'Jump to latest, {{count, number}} new message',
     jumpToLatestCount_other: 'Jump to latest, {{count, number}} new messages',
   },

@@ -142,6 +142,7 @@ export const es: Translation = {
     ownSender: 'Tú:',
     peerSender: '{{name}}:',
     incoming: '{{name}}: {{text}}',
+    shownMessage: 'Mensaje mostrado: {{sender}} {{text}}',
     jumpToLatestCount_one: 'Ir al más reciente, {{count, number}} mensaje nuevo',
     jumpToLatestCount_many: 'Ir al más reciente, {{count, number}} de mensajes nuevos',
     jumpToLatestCount_other: 'Ir al más reciente, {{count, number}} mensajes nuevos',

@@ -142,6 +142,7 @@ export const fr: Translation = {
     ownSender: 'Vous :',
     peerSender: '{{name}} :',
     incoming: '{{name}} : {{text}}',
+    shownMessage: 'Message affiché : {{sender}} {{text}}',
     jumpToLatestCount_one: 'Aller au plus récent, {{count, number}} nouveau message',
     jumpToLatestCount_many: 'Aller au plus récent, {{count, number}} de nouveaux messages',
     jumpToLatestCount_other: 'Aller au plus récent, {{count, number}} nouveaux messages',

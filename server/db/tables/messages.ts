@@ -5,6 +5,7 @@ import type { Reaction } from '../../../lib/contract/messaging';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 import { createdAt, createdAtMs, tsvector } from './columns';
 import { users, uploads } from './people';
+import { searchVector } from './search';
 
 export const messages = pgTable(
   'messages',
@@ -58,8 +59,10 @@ export const messages = pgTable(
      */
     replyToId: bigint('reply_to_id', { mode: 'number' }),
     /**
-     * What search matches: the current text (an edit rewrites it, unsending empties it) as words
-     * of the language-agnostic `simple` configuration (docs/DECISIONS.md, "Search in messages").
+     * The previous release's search words (the raw text's, accents and links left as they were):
+     * nothing here reads them, but its nodes still do during a rolling deploy, so the column goes
+     * with the next release's migration (docs/DECISIONS.md, "Search: accents, middles of names,
+     * links"). Its index went already: those nodes then search the caller's messages by filter.
      */
     searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, "text")`),
   },
@@ -79,8 +82,10 @@ export const messages = pgTable(
     // Partial index: marking a conversation read only ever looks at its unread rows.
     index('messages_unread_by_pair_idx').on(table.recipientId, table.senderId).where(sql`${table.readAt} is null`),
     index('messages_attachment_id_idx').on(table.attachmentId),
-    // 256 kB pending list: without autovacuum the insert that fills it merges it (docs/DECISIONS.md).
-    index('messages_search_idx').using('gin', table.searchVector).with({ gin_pending_list_limit: 256 }),
+    // What search matches: the words of the current text (an edit rewrites it, unsending empties
+    // it), folded as ./search.ts says (docs/DECISIONS.md, "Search in messages"). 256 kB pending
+    // list: without autovacuum the insert that fills it merges it (docs/DECISIONS.md).
+    index('messages_search_idx').using('gin', searchVector(table.text)).with({ gin_pending_list_limit: 256 }),
   ],
 );
 

@@ -4,14 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { createdAt, createdAtMs } from './columns';
-
-/**
- * What people search is matched against: the username's words (tsvector, 'simple' configuration:
- * lowercased, no stemming or stop words, any script). Dots, @, slashes and hyphens become spaces
- * first, or the parser would keep "john.smith" or "a@b.c" whole as one host or email token and
- * "smith" would not find it. Shared by the index and the query, which must spell it the same.
- */
-export const usernameSearchVector = (username: AnyPgColumn) => sql`to_tsvector('simple', translate(${username}, '.@/-', '    '))`;
+import { searchText, searchVector } from './search';
 
 export const users = pgTable('users', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
@@ -65,10 +58,13 @@ export const users = pgTable('users', {
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 }, (table) => [
-  // Search: the start of any word of the username (GIN over its words), an email only whole.
-  // fastupdate off: PGlite runs no autovacuum, so GIN's pending list would never be merged and
-  // every search would read it whole (8 ms instead of 0.4 ms at 20,000 users); names change rarely.
-  index('users_username_search_idx').using('gin', usernameSearchVector(table.username)).with({ fastupdate: false }),
+  // Search (server/db/people.ts): a word of one or two letters starts a word of the name (GIN over
+  // its words); a longer one is anywhere in it (GIN over its trigrams, pg_trgm); an email only
+  // whole. Both on the folded name (./search.ts). fastupdate off: PGlite runs no autovacuum, so
+  // GIN's pending list would never be merged and every search would read it whole (8 ms instead
+  // of 0.4 ms at 20,000 users); names change rarely.
+  index('users_username_search_idx').using('gin', searchVector(table.username)).with({ fastupdate: false }),
+  index('users_username_trgm_idx').using('gin', sql`${searchText(table.username)} gin_trgm_ops`).with({ fastupdate: false }),
   index('users_email_lower_idx').using('btree', sql`lower(${table.email})`),
   // Deleting an upload sets avatar_upload_id null where it was someone's photo: without this, every
   // upload the sweeper or an account deletion removes would scan the users table.

@@ -1,0 +1,67 @@
+// The folded search migration (0016) on a database the previous release wrote, on both engines:
+// every row kept as it was, the previous release's search still running (its nodes serve during a
+// rolling deploy), and search finding the old rows the new way.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENGINES, startEngine, type Engine } from '../../testing/engines';
+import { MIGRATIONS, migrationsBefore } from '../../testing/migrations';
+import { searchMessages } from './message-search';
+import { openDatabase, type Db } from './open-database';
+import { searchUsers } from './people';
+import { rows } from './raw-rows';
+
+let dir: string;
+let before: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'parley-search-migration-'));
+  before = await migrationsBefore('_search_folded_trigrams', path.join(dir, 'before'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const everything = async (db: Db) => ({
+  users: await rows(db, sql`select id, firebase_uid, username, email from users order by id`),
+  messages: await rows(db, sql`select id, sender_id, recipient_id, client_id, text, sender_seq, recipient_seq, created_at from messages order by id`),
+});
+
+describe.each(ENGINES)('on %s', (name) => {
+  let engine: Engine;
+  beforeAll(async () => {
+    engine = await startEngine(name, path.join(dir, name));
+  }, 120_000);
+  afterAll(() => engine?.stop());
+
+  it('keeps every row and the previous release’s search, and finds the old rows without accents, in the middle of names and in links', { timeout: 240_000 }, async () => {
+    const options = await engine.fresh();
+    const old = await openDatabase({ ...options, migrationsFolder: before });
+    await old.db.execute(sql`insert into users (firebase_uid, username, email, social_type) values
+      ('a', 'Inés Núñez', 'ines@example.org', 'google'), ('b', 'Chidi Okafor', null, 'google'), ('c', 'Viewer', null, 'google')`);
+    await old.db.execute(sql`insert into messages (sender_id, recipient_id, client_id, text, sender_seq, recipient_seq) values
+      (1, 3, 'm1', 'see www.wikipedia.org', 1, 1), (3, 2, 'm2', 'Un café ?', 2, 1), (2, 3, 'm3', 'plain words', 2, 3)`);
+    // An operator may have made an extension already (docs/DEPLOY.md): the migration takes it as it is.
+    await old.db.execute(sql`create extension if not exists pg_trgm`);
+    const stored = await everything(old.db);
+    expect(await rows(old.db, sql`select search_vector::text as words from messages where client_id = 'm1'`)).toEqual([{ words: "'see':1 'www.wikipedia.org':2" }]);
+    await old.close();
+
+    const migrated = await openDatabase({ ...options, migrationsFolder: MIGRATIONS });
+    try {
+      const { db } = migrated;
+      expect(await everything(db)).toEqual(stored);
+      // The previous release's nodes, still serving during a rolling deploy, search as they did.
+      expect(await rows(db, sql`select client_id from messages where search_vector @@ to_tsquery('simple', 'www.wikipedia.org:*') and (sender_id = 3 or recipient_id = 3)`)).toEqual([{ client_id: 'm1' }]);
+      const indexes = await rows<{ indexname: string }>(db, sql`select indexname from pg_indexes where indexname in ('messages_search_idx', 'users_username_search_idx', 'users_username_trgm_idx') order by indexname`);
+      expect(indexes.map((index) => index.indexname)).toEqual(['messages_search_idx', 'users_username_search_idx', 'users_username_trgm_idx']);
+      const people = async (query: string) => (await searchUsers(db, 3, query, 20)).map((user) => user.username);
+      expect(await people('nunez')).toEqual(['Inés Núñez']);
+      expect(await people('kafor')).toEqual(['Chidi Okafor']);
+      const found = async (query: string) => (await searchMessages(db, 3, query, null, 20, true))?.results.map((result) => result.message.text);
+      expect(await found('wikipedia')).toEqual(['see www.wikipedia.org']);
+      expect(await found('cafe')).toEqual(['Un café ?']);
+    } finally {
+      await migrated.close();
+    }
+  });
+});
