@@ -1,6 +1,6 @@
 // English: the reference language. Every other language has every key here (checked by a test);
 // plural keys end in CLDR categories (_one, _other; other languages add theirs, e.g. _many).
-// The sign-in screen's texts (common, account) are in en-sign-in.ts, so that page loads only those.
+// The sign-in screen's texts (common, account, signInErrors) are in en-sign-in.ts, so that page loads only those.
 import { enSignIn } from './en-sign-in';
 
 export const en = {
