@@ -76,7 +76,7 @@ describe('ConversationList', () => {
   it('a conversation just opened with someone new is in the list at once, not "No conversations yet."', () => {
     useConversationsStore.setState({ status: 'ready', conversations: [] });
     usePeopleStore.getState().rememberUsers([user(9, { username: 'Grace' })]);
-    usePeopleStore.setState({ searchResults: [user(9, { username: 'Grace' })] });
+    usePeopleStore.setState({ searchResults: [{ ...user(9, { username: 'Grace' }), can_message: true }] });
     useSessionStore.getState().setReceiver(9);
     render(<ConversationList />);
     expect(screen.queryByText('No conversations yet.')).toBeNull();

@@ -48,6 +48,7 @@ export const en = {
     followFailed: 'Could not update follow: {{message}}',
     message: 'Message',
     messageUser: 'Message {{name}}',
+    cannotMessage: 'Doesn’t accept messages from you',
     viewProfile: 'View profile',
     profileFailed: 'Could not load this profile.',
     followerCount_one: '{{count, number}} follower',

@@ -86,6 +86,7 @@ export const es: Translation = {
     followFailed: 'No se pudo actualizar el seguimiento: {{message}}',
     message: 'Mensaje',
     messageUser: 'Enviar un mensaje a {{name}}',
+    cannotMessage: 'No acepta mensajes tuyos',
     viewProfile: 'Ver perfil',
     profileFailed: 'No se pudo cargar este perfil.',
     followerCount_one: '{{count, number}} seguidor',

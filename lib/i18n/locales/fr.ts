@@ -86,6 +86,7 @@ export const fr: Translation = {
     followFailed: 'Impossible de modifier l’abonnement : {{message}}',
     message: 'Message',
     messageUser: 'Envoyer un message à {{name}}',
+    cannotMessage: 'N’accepte pas vos messages',
     viewProfile: 'Voir le profil',
     profileFailed: 'Impossible de charger ce profil.',
     followerCount_one: '{{count, number}} abonné',
