@@ -244,6 +244,12 @@ export const en = {
     photoUnreadable: 'That file is not a picture Parley can use. Choose a JPEG, PNG, WebP or GIF image.',
     photoFailed: 'Could not save your photo: {{message}}',
   },
+  // The main screen's invitation to someone with no name yet (components/main/name-prompt.tsx).
+  namePrompt: {
+    title: 'Add your name',
+    body: 'People see you as “{{unknown}}” until you do. A name tells them who is writing.',
+    dismiss: 'Not now',
+  },
   safety: {
     block: 'Block',
     unblock: 'Unblock',

@@ -287,6 +287,11 @@ export const es: Translation = {
     photoUnreadable: 'Ese archivo no es una imagen que Parley pueda usar. Elige una imagen JPEG, PNG, WebP o GIF.',
     photoFailed: 'No se pudo guardar tu foto: {{message}}',
   },
+  namePrompt: {
+    title: 'Añade tu nombre',
+    body: 'Hasta entonces te verán como «{{unknown}}». Un nombre les dice quién escribe.',
+    dismiss: 'Ahora no',
+  },
   safety: {
     block: 'Bloquear',
     unblock: 'Desbloquear',

@@ -287,6 +287,11 @@ export const fr: Translation = {
     photoUnreadable: 'Ce fichier n’est pas une image que Parley peut utiliser. Choisissez une image JPEG, PNG, WebP ou GIF.',
     photoFailed: 'Impossible d’enregistrer votre photo : {{message}}',
   },
+  namePrompt: {
+    title: 'Ajoutez votre nom',
+    body: 'D’ici là, on vous voit comme « {{unknown}} ». Un nom dit qui écrit.',
+    dismiss: 'Plus tard',
+  },
   safety: {
     block: 'Bloquer',
     unblock: 'Débloquer',
