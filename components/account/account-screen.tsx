@@ -5,7 +5,7 @@ import dynamic from 'next/dynamic';
 import { useRouter } from 'next/navigation';
 import type { SocialType } from '@/lib/contract';
 import type { SignInMethod } from '@/lib/firebase/sign-in';
-import { signInFailure, type SignInFailure } from '@/lib/firebase/sign-in-errors';
+import type { SignInFailure } from '@/lib/firebase/sign-in-errors';
 import { loadAllTexts, useT } from '@/lib/i18n';
 import { FIRST_PAINT } from '@/lib/session/first-paint';
 import { Spinner } from '@/components/ui/spinner';
@@ -21,6 +21,13 @@ const TestAccountForm = process.env.NEXT_PUBLIC_FIREBASE_AUTH_EMULATOR_HOST
 // The sign-in flow (API client, socket, stores, then Firebase) is downloaded when a sign-in is
 // about to start, never with the page: the first load stays that of a small page (BENCHMARKS.md has its budget).
 const loadSignIn = () => import('@/lib/firebase/sign-in');
+
+/** Which failure it was: the table of Firebase's codes comes when one happens; not loading it is the network's. */
+const describeFailure = (failure: unknown): Promise<SignInFailure> =>
+  import('@/lib/firebase/sign-in-errors').then(
+    (module) => module.signInFailure(failure),
+    () => 'network' as const,
+  );
 
 interface Props {
   /** Each provider's mark (provider-marks.tsx), rendered by the page on the server. */
@@ -46,7 +53,7 @@ export function AccountScreen({ marks }: Props) {
     } catch (failure) {
       // The details (Firebase's code, the server's answer) are for the console; the person reads a sentence.
       console.error(failure);
-      setError(signInFailure(failure));
+      setError(await describeFailure(failure));
       setPending(null);
     }
   }

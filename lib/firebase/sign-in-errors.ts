@@ -1,8 +1,9 @@
 // Every way a sign-in can fail, as the kind of failure whose sentence the sign-in screen shows in
 // the reader's language: Firebase's own errors (by their code) and our server's answer to
-// authorize (by its status). Apart from sign-in.ts so the sign-in page has it without loading the
-// flow; it imports nothing of the API client either. Firebase's messages ("Firebase: Error
-// (auth/internal-error).") are English and name codes: they go to the console, never on screen.
+// authorize (by its status). Apart from sign-in.ts, since the flow may be what failed to load;
+// the sign-in page loads it when a sign-in fails, and imports nothing of the API client. Firebase's
+// messages ("Firebase: Error (auth/internal-error).") are English and name codes: they go to the
+// console, never on screen.
 
 /** The sentences, under `signInErrors` in the sign-in screen's texts (en-sign-in.ts, es.ts, fr.ts). */
 export const SIGN_IN_FAILURES = [
