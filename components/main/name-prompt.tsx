@@ -8,6 +8,7 @@ import { checkDisplayName, saveDisplayName } from '@/lib/profile/profile';
 import { useCurrentUser } from '@/lib/stores/session-store';
 import buttons from '@/components/ui/button.module.css';
 import prompt from '@/components/notifications/notifications.module.css';
+import fields from '@/components/settings/settings.module.css';
 import styles from './name-prompt.module.css';
 
 type State = { state: 'idle' } | { state: 'saving' } | { state: 'failed'; error: string } | { state: 'problem'; problem: 'empty' | 'tooLong' };
@@ -83,7 +84,7 @@ export function NamePrompt() {
       </div>
       <form className={styles.form} onSubmit={(event) => void submit(event)} noValidate>
         <input
-          className={styles.input}
+          className={fields.textInput}
           value={typed}
           autoComplete="name"
           spellCheck={false}
@@ -103,7 +104,7 @@ export function NamePrompt() {
           {t('namePrompt.dismiss')}
         </button>
       </form>
-      <p id={`${id}-message`} className={styles.error} role="alert">
+      <p id={`${id}-message`} className={`${fields.fieldError} ${styles.error}`} role="alert">
         {message}
       </p>
     </section>

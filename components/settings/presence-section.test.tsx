@@ -33,12 +33,18 @@ describe('PresenceSection', () => {
     expect(box.checked).toBe(false);
   });
 
-  it('moves at once, before the server answers', async () => {
+  /** The switch pressed while the server's answer waits. */
+  async function pressWhileWaiting() {
     const answer = deferred<User>();
     accounts.updateSettings.mockReturnValue(answer.promise);
     render(<PresenceSection />);
     const box = screen.getByRole('checkbox', { name: 'Show when I’m online' }) as HTMLInputElement;
     await userEvent.click(box);
+    return { answer, box };
+  }
+
+  it('moves at once, before the server answers', async () => {
+    const { answer, box } = await pressWhileWaiting();
     expect(box.checked).toBe(false);
     expect(box.disabled).toBe(false);
     answer.resolve({ ...me, show_presence: false });
@@ -47,11 +53,7 @@ describe('PresenceSection', () => {
   });
 
   it('moves back when the server refuses, and says so and why', async () => {
-    const answer = deferred<User>();
-    accounts.updateSettings.mockReturnValue(answer.promise);
-    render(<PresenceSection />);
-    const box = screen.getByRole('checkbox', { name: 'Show when I’m online' }) as HTMLInputElement;
-    await userEvent.click(box);
+    const { answer, box } = await pressWhileWaiting();
     expect(box.checked).toBe(false);
     answer.reject(Object.assign(new Error('Request failed'), { name: 'HTTPError', response: { status: 503 } }));
     expect(await screen.findByText('Not turned off, so it is still on: Parley is having trouble right now. Try again in a moment.')).toBeTruthy();
