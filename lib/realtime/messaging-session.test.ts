@@ -248,7 +248,7 @@ describe('messaging session', () => {
     const changed = { username: 'Ada', avatar: '/api/uploads/abc/avatar.webp' };
     expect(useConversationsStore.getState().conversations.map((row) => row.user)).toEqual([user(3), { ...user(2), ...changed }]);
     expect(usePeopleStore.getState().profiles[2]).toMatchObject({ ...changed, followers_count: 1 });
-    expect(usePeopleStore.getState().searchResults).toEqual([{ ...user(2), ...changed }, user(4)]);
+    expect(usePeopleStore.getState().searchResults).toEqual([{ ...user(2), can_message: true, ...changed }, { ...user(4), can_message: true }]);
     socket.serverEmits('user_updated', { id: ME, username: 'Me, renamed', avatar: null });
     expect(useSessionStore.getState().user).toMatchObject({ id: ME, username: 'Me, renamed', email: 'me@example.com' });
   });
