@@ -16,18 +16,18 @@ test('a draft typed just before a reload comes back whole, every time', async ({
     // At once: no pause for the typing delay before the reload.
     await composer.pressSequentially(' and more');
     await alice.page.reload({ waitUntil: 'commit' });
-    await expect(composer, `run ${run}`).toBeVisible({ timeout: 30_000 });
+    await expect(composer, `run ${run}`).toBeVisible();
     await expect(composer, `run ${run}`).toHaveValue(text);
   }
 
   // Emptied just before a reload, it stays empty: the old text does not come back.
   await composer.fill('');
   await alice.page.reload({ waitUntil: 'commit' });
-  await expect(composer).toBeVisible({ timeout: 30_000 });
+  await expect(composer).toBeVisible();
   await expect(composer).toHaveValue('');
   await composer.pressSequentially('x');
   await composer.press('Backspace');
   await alice.page.reload({ waitUntil: 'commit' });
-  await expect(composer).toBeVisible({ timeout: 30_000 });
+  await expect(composer).toBeVisible();
   await expect(composer).toHaveValue('');
 });
