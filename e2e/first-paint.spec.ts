@@ -2,7 +2,9 @@
 // The server knows neither the token nor the locale: the document's first-paint script hides the
 // screen for a signed-in visitor (the guard rule) and until another stored language is in.
 import { test, expect } from './fixtures';
+import { expectNoA11yViolationsLightAndDark } from './support/axe';
 import { watchSignInScreen } from './support/first-paint';
+import { readStorage } from './support/storage';
 
 test("/account's server HTML is the sign-in screen, not a spinner", async ({ request }) => {
   const html = await (await request.get('/account')).text();
@@ -39,6 +41,36 @@ test('a stored Spanish locale shows the screen in Spanish only, never English fi
   await expect(page.getByRole('heading', { name: 'Inicia sesión en Parley' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
   expect(await watched()).toEqual({ attached: true, shown: ['Inicia sesión en Parley'] });
+});
+
+for (const { locale, heading, lang } of [
+  { locale: 'fr-FR', heading: 'Connectez-vous à Parley', lang: 'fr' },
+  { locale: 'es-ES', heading: 'Inicia sesión en Parley', lang: 'es' },
+]) {
+  test(`a first visit from a ${locale} browser shows the screen in its language only, never English first`, async ({ browser }, testInfo) => {
+    const context = await browser.newContext({ locale });
+    const page = await context.newPage();
+    const watched = await watchSignInScreen(page);
+    await page.goto('/account');
+    await expect(page.getByRole('heading', { name: heading })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', lang);
+    expect(await watched()).toEqual({ attached: true, shown: [heading] });
+    // The browser's language is not the user's until a sign-in says so: nothing is stored.
+    expect((await readStorage(page)).locale).toBeNull();
+    await expectNoA11yViolationsLightAndDark(page, testInfo, `sign-in screen, ${locale}`);
+    await context.close();
+  });
+}
+
+test('a stored locale wins over the browser’s language', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'fr-FR' });
+  await context.addInitScript(() => window.localStorage.setItem('locale', 'en'));
+  const page = await context.newPage();
+  const watched = await watchSignInScreen(page);
+  await page.goto('/account');
+  await expect(page.getByRole('heading', { name: 'Sign in to Parley' })).toBeVisible();
+  expect(await watched()).toEqual({ attached: true, shown: ['Sign in to Parley'] });
+  await context.close();
 });
 
 test('signing out returns to a visible sign-in screen (the first-paint mark is cleared)', async ({

@@ -4,6 +4,7 @@ import { test, expect } from './fixtures';
 import { expectNoA11yViolations } from './support/axe';
 import { LOCAL_ONLY } from './support/requirements';
 import { goOffline } from './support/network';
+import { workerActive, workerControls } from './support/service-worker';
 
 // Desktop notifications and Web Push in Chromium. A page cannot be hidden in headless Chromium
 // (every page stays "visible"), so a hidden tab is emulated where the app reads it: the page's
@@ -31,29 +32,6 @@ function shown(worker: Worker) {
       tag: notification.tag,
     })),
   );
-}
-
-/**
- * The origin's service worker has finished activating: what a push and a tab's hand-over go to,
- * whether or not it controls this page yet (its first install precaches the shell, which can take
- * a while on a busy machine).
- */
-async function workerActive(page: Page): Promise<void> {
-  await page.waitForFunction(async () => (await navigator.serviceWorker.ready).active?.state === 'activated', undefined, { timeout: 30_000 });
-}
-
-/**
- * The page is controlled by the active service worker, as an offline start needs. The worker
- * claims the pages open when it activates; one it did not take yet is controlled from its next
- * load, as any page opened after the install is.
- */
-async function workerControls(page: Page): Promise<void> {
-  await workerActive(page);
-  const controlled = () => page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 5_000 });
-  await controlled().catch(async () => {
-    await page.reload();
-    await controlled();
-  });
 }
 
 test.describe('desktop notifications', { tag: LOCAL_ONLY }, () => {

@@ -5,13 +5,14 @@ import type { AccountExport } from '../lib/contract';
 import { png } from '../testing/png';
 import { test, expect, newPerson, signInNewContext } from './fixtures';
 import { ChatPage } from './pages/chat-page';
+import { expectNoA11yViolationsLightAndDark } from './support/axe';
 import { SettingsDialog } from './pages/settings-dialog';
 import { readStorage } from './support/storage';
 
 const CANNOT = "You can't message this person.";
-// A refused send, as the message says it (lib/api/user-message.ts: the same words for a block, a
-// policy and a deleted account, so nobody learns which).
-const REFUSED = 'Not sent: You can’t send messages to this person.';
+// A refused send, as the message says it (lib/realtime/send-refusal.ts: the same words for a block
+// and a policy, so nobody learns which).
+const REFUSED = 'Not sent: this person isn’t accepting messages from you.';
 
 async function twoPeople(browser: Parameters<typeof signInNewContext>[0]) {
   const [aliceName, bobName] = [newPerson('Alice'), newPerson('Bob')];
@@ -62,8 +63,9 @@ test('block from a search result: the conversation and its unread leave every ta
   for (const tab of [alice, aliceOtherTab]) await expect(tab.unreadCount).toHaveText('2');
 });
 
-test('who can message me: "Nobody" shows before typing, and a first message already on its way is refused', async ({ browser }) => {
-  test.setTimeout(120_000);
+test('who can message me: "Nobody" shows before typing, and a first message already on its way is refused', async ({ browser }, testInfo) => {
+  // Two people signing in, and axe in two colour schemes on two screens.
+  test.setTimeout(180_000);
   const { aliceName, bobName, alice, bob } = await twoPeople(browser);
   // Bob opens a conversation with Alice while anyone may write to her.
   await bob.search(aliceName.name);
@@ -77,12 +79,22 @@ test('who can message me: "Nobody" shows before typing, and a first message alre
   await privacy.close();
 
   await bob.send('hello there');
-  // In the message (and in the thread's live region for screen readers).
-  await expect(bob.thread(aliceName.name).getByText(REFUSED).first()).toBeVisible();
+  // In the message (and in the thread's live region for screen readers); refused for good, so
+  // there is nothing to retry, only the message to remove.
+  const thread = bob.thread(aliceName.name);
+  await expect(thread.getByText(REFUSED).first()).toBeVisible();
+  await expect(thread.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await expectNoA11yViolationsLightAndDark(bob.page, testInfo, 'refused message');
+  await thread.getByRole('button', { name: 'Remove this unsent message' }).click();
+  await expect(thread.getByText('hello there')).toHaveCount(0);
 
-  // Opened afresh, the thread says so instead of offering a message box.
+  // Opened afresh: the search result offers no Message, and says why; the thread says so
+  // instead of offering a message box.
   await bob.page.reload();
   await bob.search(aliceName.name);
+  await expect(bob.messageLink(aliceName.name)).toHaveCount(0);
+  await expect(bob.searchResults.getByText('Doesn’t accept messages from you')).toBeVisible();
+  await expectNoA11yViolationsLightAndDark(bob.page, testInfo, 'search result that accepts no messages');
   await bob.openFromSearch(aliceName.name);
   await expect(bob.thread(aliceName.name).getByText(CANNOT, { exact: true })).toBeVisible();
   await expect(bob.composer).toBeHidden();

@@ -1,4 +1,5 @@
 import { test, expect } from './fixtures';
+import { expectNoA11yViolationsLightAndDark } from './support/axe';
 import { recordCspViolations } from './support/csp';
 import { routeGapi } from './support/gapi';
 import { EMULATOR } from './support/requirements';
@@ -76,4 +77,44 @@ test('a refused sign-in shows the server message to the user', { tag: EMULATOR }
   await expect(accountPage.error).toHaveText('This account has been deactivated.');
   await expect(page).toHaveURL(/\/account$/);
   expect((await readStorage(page)).token).toBeNull();
+});
+
+test('in a French browser, a failed sign-in says why in French, never Firebase’s code; the new account then speaks French', { tag: EMULATOR }, async ({
+  browser,
+  person,
+}, testInfo) => {
+  const context = await browser.newContext({ locale: 'fr-FR' });
+  const page = await context.newPage();
+  const alert = page.getByRole('alert').filter({ hasText: /\S/ });
+  const signInWithTestAccount = async () => {
+    await page.getByLabel('Display name').fill(person.name);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByRole('button', { name: 'Sign in with test account' }).click();
+  };
+  await page.goto('/account');
+  await expect(page.getByRole('heading', { name: 'Connectez-vous à Parley' })).toBeVisible();
+
+  // The sign-in service has a fault of its own: Firebase says "auth/internal-error".
+  const identityToolkit = '**/identitytoolkit.googleapis.com/**';
+  await context.route(identityToolkit, (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 500, message: 'INTERNAL_ERROR' } }) }),
+  );
+  await signInWithTestAccount();
+  await expect(alert).toHaveText('Le service de connexion a rencontré un problème. Réessayez dans un instant.');
+  await expectNoA11yViolationsLightAndDark(page, testInfo, 'sign-in error, fr-FR');
+
+  // No answer at all: "auth/network-request-failed".
+  await context.unroute(identityToolkit);
+  await context.route(identityToolkit, (route) => route.abort());
+  await signInWithTestAccount();
+  await expect(alert).toHaveText('Impossible de joindre le service de connexion. Vérifiez votre connexion et réessayez.');
+
+  // Back: the brand-new account starts in the language its sign-in screen was shown in.
+  await context.unroute(identityToolkit);
+  await signInWithTestAccount();
+  await expect(page).toHaveURL(/\/main$/);
+  await expect(page.getByRole('heading', { name: 'Messages', exact: true })).toBeVisible();
+  await expect(page.getByRole('searchbox', { name: 'Rechercher des personnes' })).toBeVisible();
+  expect((await readStorage(page)).locale).toBe('fr');
+  await context.close();
 });

@@ -4,13 +4,12 @@ import type { ReactNode } from 'react';
 import { usePathname } from 'next/navigation';
 import { I18nProvider, I18nReady } from '@/components/i18n/i18n-provider';
 import { SessionGuard } from '@/components/session/session-guard';
-import { normalizeLanguage, preloadLanguage } from '@/lib/i18n';
+import { preferredLanguage, preloadLanguage } from '@/lib/i18n';
 import { areaOf } from '@/lib/session/route-guard';
-import { getStoredLocale } from '@/lib/session/storage';
 
-// The main area needs all the texts of the stored language (the sign-in screen only its own):
+// The main area needs all the texts of the language to show (the sign-in screen only its own):
 // asked for as this module runs, not once the page has hydrated.
-if (typeof window !== 'undefined' && areaOf(window.location.pathname) === 'main') preloadLanguage(normalizeLanguage(getStoredLocale()));
+if (typeof window !== 'undefined' && areaOf(window.location.pathname) === 'main') preloadLanguage(preferredLanguage());
 
 export default function SessionLayout({ children }: { children: ReactNode }) {
   // The sign-in screen is server-rendered in English (docs/DECISIONS.md); the main area waits for the language.

@@ -5,7 +5,7 @@ import dynamic from 'next/dynamic';
 import { useRouter } from 'next/navigation';
 import type { SocialType } from '@/lib/contract';
 import type { SignInMethod } from '@/lib/firebase/sign-in';
-import { signInErrorMessage } from '@/lib/firebase/sign-in-errors';
+import type { SignInFailure } from '@/lib/firebase/sign-in-errors';
 import { loadAllTexts, useT } from '@/lib/i18n';
 import { FIRST_PAINT } from '@/lib/session/first-paint';
 import { Spinner } from '@/components/ui/spinner';
@@ -18,19 +18,16 @@ const TestAccountForm = process.env.NEXT_PUBLIC_FIREBASE_AUTH_EMULATOR_HOST
   ? dynamic(() => import('./test-account-form').then((module) => module.TestAccountForm))
   : null;
 
-type T = ReturnType<typeof useT>;
-
 // The sign-in flow (API client, socket, stores, then Firebase) is downloaded when a sign-in is
 // about to start, never with the page: the first load stays that of a small page (BENCHMARKS.md has its budget).
 const loadSignIn = () => import('@/lib/firebase/sign-in');
 
-/** Firebase's own words for the common cases are English; these have translations. */
-function describeFailure(failure: unknown, t: T): string {
-  const code = (failure as { code?: unknown } | null)?.code;
-  if (code === 'auth/popup-closed-by-user' || code === 'auth/cancelled-popup-request') return t('account.popupClosed');
-  if (code === 'auth/popup-blocked') return t('account.popupBlocked');
-  return signInErrorMessage(failure);
-}
+/** Which failure it was: the table of Firebase's codes comes when one happens; not loading it is the network's. */
+const describeFailure = (failure: unknown): Promise<SignInFailure> =>
+  import('@/lib/firebase/sign-in-errors').then(
+    (module) => module.signInFailure(failure),
+    () => 'network' as const,
+  );
 
 interface Props {
   /** Each provider's mark (provider-marks.tsx), rendered by the page on the server. */
@@ -41,19 +38,22 @@ export function AccountScreen({ marks }: Props) {
   const t = useT();
   const router = useRouter();
   const [pending, setPending] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // The kind, not the sentence: it follows the language shown (a sign-in may change it).
+  const [error, setError] = useState<SignInFailure | null>(null);
 
   async function start(method: SignInMethod) {
     setPending(method.kind === 'provider' ? method.socialType : method.kind);
     setError(null);
     try {
-      // The flow's errors, and the main area after it, need more than the sign-in screen's texts.
-      // A failure to load them leaves the sign-in screen's own (the area loads them again).
+      // The main area after it needs more than the sign-in screen's texts (its errors are among
+      // them). A failure to load them leaves the sign-in screen's own (the area loads them again).
       const [{ signIn }] = await Promise.all([loadSignIn(), loadAllTexts().catch(() => {})]);
       await signIn(method);
       router.replace('/main');
     } catch (failure) {
-      setError(describeFailure(failure, t));
+      // The details (Firebase's code, the server's answer) are for the console; the person reads a sentence.
+      console.error(failure);
+      setError(await describeFailure(failure));
       setPending(null);
     }
   }
@@ -95,7 +95,7 @@ export function AccountScreen({ marks }: Props) {
 
           {error ? (
             <p className={styles.error} role="alert">
-              {error}
+              {t(`signInErrors.${error}`)}
             </p>
           ) : null}
         </section>

@@ -5,6 +5,7 @@ import { UploadCancelledError, UploadError, uploadFile, type UploadOptions } fro
 import { MAX_MESSAGE_LENGTH, type Attachment } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
 import { deferred, type Deferred } from '@/lib/testing/deferred';
+import { readMirror } from '@/lib/drafts/draft-mirror';
 import { appDrafts } from '@/lib/drafts/drafts';
 import { Composer } from './composer';
 
@@ -291,12 +292,23 @@ describe('Composer: files pasted or dropped, and drafts', () => {
     expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('');
   });
 
+  it('keeps every key in this tab the moment it lands, before the typing delay (a reload right after it)', async () => {
+    const user = userEvent.setup();
+    render(<Composer onSend={vi.fn()} placeholder="…" draftKey={{ userId: 9, peerId: 2 }} />);
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    await user.type(box, 'and more');
+    // No wait: what a page that reloads now would find.
+    expect(readMirror(9, 2)?.text).toBe('and more');
+    await user.clear(box);
+    expect(readMirror(9, 2)?.text).toBe('');
+  });
+
   it('removes the draft the moment the text is sent, before the typing delay (a reload right after sending)', async () => {
     const user = userEvent.setup();
     const key = { userId: 8, peerId: 2 };
     render(<Composer onSend={vi.fn()} placeholder="…" draftKey={key} />);
     await user.type(screen.getByRole('textbox', { name: 'Message' }), 'on the train');
-    await vi.waitFor(async () => expect(await appDrafts().load(8, 2)).toBe('on the train'));
+    await vi.waitFor(async () => expect((await appDrafts().load(8, 2))?.text).toBe('on the train'));
     await user.type(screen.getByRole('textbox', { name: 'Message' }), '{Enter}');
     // Still mounted, no page hide: nothing but the send itself removed it.
     expect(await appDrafts().load(8, 2)).toBeNull();

@@ -78,7 +78,7 @@ describe('ConversationList', () => {
   it('a conversation just opened with someone new is in the list at once, not "No conversations yet."', () => {
     useConversationsStore.setState({ status: 'ready', conversations: [] });
     usePeopleStore.getState().rememberUsers([user(9, { username: 'Grace' })]);
-    usePeopleStore.setState({ searchResults: [user(9, { username: 'Grace' })] });
+    usePeopleStore.setState({ searchResults: [{ ...user(9, { username: 'Grace' }), can_message: true }] });
     useSessionStore.getState().setReceiver(9);
     render(<ConversationList />);
     expect(screen.queryByText('No conversations yet.')).toBeNull();
@@ -96,7 +96,7 @@ describe('ConversationList', () => {
     unmount();
 
     // Just blocked from the open conversation: the list has no row for them, the thread still has its messages.
-    usePeopleStore.setState({ searchResults: [user(9, { username: 'Grace' })] });
+    usePeopleStore.setState({ searchResults: [{ ...user(9, { username: 'Grace' }), can_message: true }] });
     useThreadStore.setState({ threads: { 9: { ...emptyThread, status: 'ready', messages: [{ ...message(7, { sender_id: 9, text: 'see you' }), status: 'sent', error: null }] } } });
     useSessionStore.getState().setReceiver(9);
     render(<ConversationList />);

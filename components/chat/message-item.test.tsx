@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { initI18n } from '@/lib/i18n';
 import { fromServer, type ThreadMessage } from '@/lib/stores/thread-messages';
 import { useConnectionStore } from '@/lib/stores/connection-store';
+import { useThreadStore } from '@/lib/stores/thread-store';
 import { ME, message } from '@/lib/testing/fixtures';
 import { MessageItem } from './message-item';
 
@@ -51,6 +52,19 @@ describe('MessageItem', () => {
     expect(screen.getByText('Not sent: Recipient not found.')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(retryMessage).toHaveBeenCalledExactlyOnceWith(failed.client_id);
+  });
+
+  it('a message refused for good shows why and Remove, never Retry (asking again would be refused again)', async () => {
+    session.retryMessage.mockClear();
+    const refused = own({ id: null, status: 'failed', error: 'this person isn’t accepting messages from you.', refusal: 'not_allowed' });
+    useThreadStore.getState().addLocal(refused);
+    render(<MessageItem message={refused} own language="en" />);
+
+    expect(screen.getByText('Not sent: this person isn’t accepting messages from you.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Remove this unsent message' }));
+    expect(useThreadStore.getState().threads[2]?.messages).toEqual([]);
+    expect(session.retryMessage).not.toHaveBeenCalled();
   });
 
   it('says "Not sent" when no reason is known', () => {

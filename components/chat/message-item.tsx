@@ -2,7 +2,6 @@ import { memo, useState } from 'react';
 import { attachmentUrl } from '@/lib/api/attachment-url';
 import type { Attachment } from '@/lib/contract';
 import type { ThreadMessage } from '@/lib/stores/thread-store';
-import { retryMessage } from '@/lib/realtime/messaging-session';
 import { useConnectionStore } from '@/lib/stores/connection-store';
 import { formatFileSize, useT } from '@/lib/i18n';
 import { formatClock, formatFull, parseTime } from './time-format';
@@ -15,6 +14,7 @@ import { MessageActions } from './message-actions';
 import { ReplyQuote } from './reply-quote';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { MessageEdit } from './message-edit';
+import { FailedStatus } from './failed-status';
 import { Reactions } from './reactions';
 import { useLongPress } from './use-long-press';
 import { messageKey } from '@/lib/stores/thread-messages';
@@ -40,7 +40,7 @@ interface Props {
   highlighted?: boolean;
 }
 
-/** Where the user's own message is: on its way, delivered, or failed with a way to try again. */
+/** Where the user's own message is: on its way, delivered, or failed (failed-status.tsx). */
 export function MessageStatus({ message }: { message: ThreadMessage }) {
   const t = useT();
   const connected = useConnectionStore((state) => state.status === 'connected');
@@ -50,14 +50,7 @@ export function MessageStatus({ message }: { message: ThreadMessage }) {
     return <span className={styles.status}>{connected ? t('thread.sending') : t('thread.waiting')}</span>;
   }
   if (message.status === 'sent') return <span className={styles.status}>{t('thread.sent')}</span>;
-  return (
-    <span className={styles.failed}>
-      <span>{message.error ? t('thread.failedWithReason', { message: message.error }) : t('thread.failed')}</span>
-      <button type="button" className={styles.retry} onClick={() => void retryMessage(message.client_id)}>
-        {t('thread.retry')}
-      </button>
-    </span>
-  );
+  return <FailedStatus message={message} />;
 }
 
 /**

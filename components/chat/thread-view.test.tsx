@@ -1,11 +1,12 @@
 // The thread as a whole, with react-virtuoso replaced by a list that renders every item (jsdom
 // has no layout, so the real one would render none): what is sent shows at once as "Sending…",
-// the ack turns it "Sent", a refusal "Not sent" with Retry; older pages go in front.
+// the ack turns it "Sent", a refusal "Not sent" with its reason; older pages go in front.
 import type { ComponentType, ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { MessagePayload, Page, Profile, SendPayload, ThreadPage } from '@/lib/contract';
+import { SEND_REFUSALS } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
 import { createMemoryOutboxStorage } from '@/lib/outbox/outbox-storage';
 import { startMessagingSession, stopMessagingSession } from '@/lib/realtime/messaging-session';
@@ -142,24 +143,19 @@ describe('ThreadView', () => {
     expect(screen.getByText('Sending…')).toBeTruthy();
   });
 
-  it('a refused message says why, is announced, and Retry sends it again with the same client id', async () => {
-    socket.ackResponder = async () => ({ error: { non_field_errors: ['recipient_id: User not found.'] } });
+  it('a message refused for good says why, is announced, offers Remove and no Retry', async () => {
+    socket.ackResponder = async () => ({ error: { non_field_errors: [SEND_REFUSALS.recipient_gone] } });
     await openThread();
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'are you there?{Enter}');
     // In the message itself, and in the thread's live region for screen readers.
-    expect(await screen.findByText('Not sent: You can’t send messages to this person.', { selector: 'span' })).toBeTruthy();
-    expect(screen.getAllByRole('status').some((status) => status.textContent === 'Not sent: You can’t send messages to this person.')).toBe(true);
+    expect(await screen.findByText('Not sent: this account no longer exists.', { selector: 'span' })).toBeTruthy();
+    expect(screen.getAllByRole('status').some((status) => status.textContent === 'Not sent: this account no longer exists.')).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull();
 
-    socket.ackResponder = async (_event, payload) => {
-      const send = payload as SendPayload;
-      return { data: message(10, { sender_id: ME, recipient_id: 2, client_id: send.client_id, text: send.text }) };
-    };
-    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
-    expect(await screen.findByText('Sent')).toBeTruthy();
-    await sentPayload(1);
-    const [first, second] = socket.sentEvents('send').map(([, payload]) => (payload as SendPayload).client_id);
-    expect(second).toBe(first);
+    await userEvent.click(screen.getByRole('button', { name: 'Remove this unsent message' }));
+    expect(screen.queryByText('are you there?')).toBeNull();
+    expect(socket.sentEvents('send')).toHaveLength(1);
   });
 
   it('puts older pages in front without moving the list: firstItemIndex goes down by their count', async () => {

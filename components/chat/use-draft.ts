@@ -1,8 +1,8 @@
 // The composer's text kept as a draft of its conversation (lib/drafts): restored when the
-// conversation opens again (after switching or a reload), saved as the user types, removed when
+// conversation opens again (after switching or a reload), kept as the user types, removed when
 // the text is sent or cleared.
-import { useCallback, useEffect, useRef, type Dispatch, type SetStateAction } from 'react';
-import { appDrafts } from '@/lib/drafts/drafts';
+import { useCallback, useEffect, useLayoutEffect, useRef, type Dispatch, type SetStateAction } from 'react';
+import { keepTyped, readDraft, storeDraft } from '@/lib/drafts/drafts';
 
 export interface DraftKey {
   userId: number;
@@ -11,63 +11,78 @@ export interface DraftKey {
 
 const SAVE_DELAY_MS = 300;
 
-function save(key: DraftKey, text: string): void {
-  appDrafts()
-    .save(key.userId, key.peerId, text)
-    .catch((error: unknown) => console.error('Saving the draft failed', error));
+/** The text last kept and when it was typed; `stored` once IndexedDB has (or is being given) it. */
+interface Kept {
+  text: string;
+  at: number;
+  stored: boolean;
+}
+
+function store(key: DraftKey, kept: Kept): void {
+  kept.stored = true;
+  storeDraft(key.userId, key.peerId, kept.text, kept.at).catch((error: unknown) => console.error('Saving the draft failed', error));
 }
 
 /**
- * Keeps `text` as the draft of `key`'s conversation. Returns `discard`, for the moment the text is
- * sent: the draft is removed at once, not after the typing delay, so a reload or a closed tab
- * right after sending never brings the sent text back into the box.
+ * Keeps `text` as the draft of `key`'s conversation: each change in this tab at once (a
+ * synchronous write, done before the next key), in IndexedDB 300 ms after the typing stops and
+ * when the conversation is left. Returns `discard`, for the moment the text is sent: the draft is
+ * removed at once, not after the typing delay, so a reload or a closed tab right after sending
+ * never brings the sent text back into the box.
  */
 export function useDraft(key: DraftKey | null, text: string, setText: Dispatch<SetStateAction<string>>): () => void {
   const userId = key?.userId ?? null;
   const peerId = key?.peerId ?? null;
-  // Nothing is saved before the stored draft is read: the empty box would overwrite it.
+  // Nothing is kept before the stored draft is read: the empty box would overwrite it.
   const loaded = useRef(false);
-  const latest = useRef(text);
-  useEffect(() => {
-    latest.current = text;
-  }, [text]);
+  const kept = useRef<Kept | null>(null);
 
   useEffect(() => {
     loaded.current = false;
+    kept.current = null;
     if (userId === null || peerId === null) return;
     let live = true;
-    appDrafts()
-      .load(userId, peerId)
+    readDraft(userId, peerId)
       .then((draft) => {
         if (!live) return;
         loaded.current = true;
+        if (!draft) return;
         // Typing that started before the draft arrived wins.
-        if (draft) setText((current) => (current === '' ? draft : current));
+        setText((current) => {
+          if (current !== '') return current;
+          kept.current = { ...draft, stored: true };
+          return draft.text;
+        });
       })
       .catch((error: unknown) => {
         loaded.current = true;
         console.error('Reading the draft failed', error);
       });
-    // Leaving the conversation, or the page (a reload, a closed tab): what was typed is kept now.
-    const flush = () => {
-      if (loaded.current) save({ userId, peerId }, latest.current);
-    };
-    window.addEventListener('pagehide', flush);
+    // Leaving the conversation: what was typed is stored now.
     return () => {
       live = false;
-      window.removeEventListener('pagehide', flush);
-      flush();
+      if (kept.current && !kept.current.stored) store({ userId, peerId }, kept.current);
     };
   }, [userId, peerId, setText]);
 
+  // In the commit of the key itself: a reload right after the last key finds it in the mirror.
+  useLayoutEffect(() => {
+    if (userId === null || peerId === null || (!loaded.current && text === '')) return;
+    if (kept.current?.text === text) return;
+    kept.current = { text, at: keepTyped(userId, peerId, text), stored: false };
+  }, [userId, peerId, text]);
+
   useEffect(() => {
-    if (userId === null || peerId === null || !loaded.current) return;
-    const timer = setTimeout(() => save({ userId, peerId }, text), SAVE_DELAY_MS);
+    const last = kept.current;
+    if (userId === null || peerId === null || last === null || last.stored) return;
+    const timer = setTimeout(() => store({ userId, peerId }, last), SAVE_DELAY_MS);
     return () => clearTimeout(timer);
   }, [userId, peerId, text]);
 
   return useCallback(() => {
-    latest.current = '';
-    if (userId !== null && peerId !== null) save({ userId, peerId }, '');
+    if (userId === null || peerId === null) return;
+    const emptied: Kept = { text: '', at: keepTyped(userId, peerId, ''), stored: false };
+    kept.current = emptied;
+    store({ userId, peerId }, emptied);
   }, [userId, peerId]);
 }

@@ -14,6 +14,8 @@ describe('/main first load', () => {
     expect(graph.packages).not.toContain('firebase');
     expect(graph.files).not.toContain('components/chat/thread-view.tsx');
     expect(graph.files).not.toContain('components/chat/composer.tsx');
+    // Asked of nameless users only.
+    expect(graph.files).not.toContain('components/main/name-prompt.tsx');
   });
 
   it('has what the list needs (the graph is followed)', () => {

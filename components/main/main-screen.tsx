@@ -48,6 +48,9 @@ function ThreadLoading() {
   );
 }
 
+// Only someone with no name needs it: everyone else's first load goes without it.
+const NamePrompt = dynamic(() => import('./name-prompt').then((module) => module.NamePrompt));
+
 const LazyThreadView = dynamic(() => loadThreadView().then((module) => module.ThreadView), { loading: ThreadLoading });
 
 /**
@@ -69,6 +72,7 @@ export function MainScreen() {
   const segment = conversationSegment(usePathname());
   const me = useSessionStore((state) => state.user?.id ?? null);
   const receiver = useSessionStore((state) => state.receiver);
+  const nameless = useSessionStore((state) => state.user !== null && !state.user.username);
   const parsed = parseConversationId(segment);
   // Oneself is no conversation either (the server refuses it).
   const named = parsed === me ? 'invalid' : parsed;
@@ -107,6 +111,7 @@ export function MainScreen() {
     <div className={styles.shell}>
       <AppHeader />
       <NotificationPrompt />
+      {nameless ? <NamePrompt /> : null}
       <main className={styles.main} data-view={route === null ? 'list' : 'thread'}>
         <div className={styles.listColumn} onPointerOver={preloadThreadView} onFocus={preloadThreadView}>
           <Sidebar />

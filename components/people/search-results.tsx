@@ -1,6 +1,6 @@
 import type { MouseEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { UserSummary } from '@/lib/contract';
+import type { SearchResult } from '@/lib/contract';
 import { conversationPath } from '@/lib/realtime/conversation-route';
 import { openConversation } from '@/lib/realtime/read-marking';
 import { usePeopleStore } from '@/lib/stores/people-store';
@@ -35,7 +35,7 @@ export function SearchResults() {
   // Between a keystroke and the debounced request the store still holds the previous query.
   const waiting = status === 'loading' || typed !== query;
 
-  function open(person: UserSummary) {
+  function open(person: SearchResult) {
     openConversation(person.id);
     useSessionStore.getState().setSearch('');
   }
@@ -68,20 +68,25 @@ export function SearchResults() {
                 </span>
               </button>
               <span className={styles.resultActions}>
-                {/* A link: the conversation has its own address, to open in a new tab or copy. */}
-                <a
-                  href={conversationPath(person.id)}
-                  className={`${buttons.button} ${buttons.small} ${styles.messageLink}`}
-                  aria-label={t('people.messageUser', { name })}
-                  onClick={(event) => {
-                    if (!isPlainClick(event)) return;
-                    event.preventDefault();
-                    open(person);
-                  }}
-                >
-                  <ChatIcon size={16} />
-                  {t('people.message')}
-                </a>
+                {/* Their "who can message me" refuses the user: why, instead of an action that would fail. */}
+                {!person.can_message ? (
+                  <span className={styles.cannotMessage}>{t('people.cannotMessage')}</span>
+                ) : (
+                  // A link: the conversation has its own address, to open in a new tab or copy.
+                  <a
+                    href={conversationPath(person.id)}
+                    className={`${buttons.button} ${buttons.small} ${styles.messageLink}`}
+                    aria-label={t('people.messageUser', { name })}
+                    onClick={(event) => {
+                      if (!isPlainClick(event)) return;
+                      event.preventDefault();
+                      open(person);
+                    }}
+                  >
+                    <ChatIcon size={16} />
+                    {t('people.message')}
+                  </a>
+                )}
                 <FollowButton user={person} name={name} />
                 {/* Blocked from here, they leave the results with the next search (the server hides them). */}
                 <BlockButton user={person} name={name} blocked={false} onBlocked={() => void usePeopleStore.getState().search(query)} />

@@ -25,3 +25,12 @@ export async function expectNoA11yViolations(page: Page, testInfo: TestInfo, lab
   // Soft: a test checks several screens and reports every one that fails, not just the first.
   expect.soft(violations, `axe: ${label}`).toEqual([]);
 }
+
+/** The same check in the light and the dark colour scheme (the pages follow prefers-color-scheme). */
+export async function expectNoA11yViolationsLightAndDark(page: Page, testInfo: TestInfo, label: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expectNoA11yViolations(page, testInfo, `${label}, ${colorScheme}`);
+  }
+  await page.emulateMedia({ colorScheme: null });
+}

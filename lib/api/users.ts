@@ -1,5 +1,5 @@
 // People endpoints (docs/API.md): search, profiles, follow lists. Read over REST, in pages.
-import type { Page, Profile, UserSummary } from '@/lib/contract';
+import type { Page, Profile, SearchResult, UserSummary } from '@/lib/contract';
 import { USER_SEARCH_DEFAULT_LIMIT, USER_SEARCH_MAX_QUERY } from '@/lib/contract';
 import { api } from './client';
 
@@ -11,7 +11,7 @@ export interface SearchOptions {
 
 export function searchUsers(q: string, { signal, limit = USER_SEARCH_DEFAULT_LIMIT }: SearchOptions = {}) {
   const searchParams = { q: q.slice(0, USER_SEARCH_MAX_QUERY), limit };
-  return api.get('users/search', { searchParams, signal }).json<Page<UserSummary>>();
+  return api.get('users/search', { searchParams, signal }).json<Page<SearchResult>>();
 }
 
 export function getProfile(id: number): Promise<Profile> {

@@ -25,13 +25,18 @@ export interface Profile extends UserSummary {
   can_message: boolean;
 }
 
+/** A search result: the summary, and whether a message from the signed-in user would be accepted now (as Profile's). */
+export interface SearchResult extends UserSummary {
+  can_message: boolean;
+}
+
 /** A page of results; pass `next_cursor` back as `?cursor=` for the next one (null: no more). */
 export interface Page<T> {
   results: T[];
   next_cursor: string | null;
 }
 
-/** GET /api/users/search?q=<name or email prefix>&limit=<1..50> → Page<UserSummary> */
+/** GET /api/users/search?q=<name or email prefix>&limit=<1..50> → Page<SearchResult> */
 export const USER_SEARCH_DEFAULT_LIMIT = 20;
 export const USER_SEARCH_MAX_LIMIT = 50;
 export const USER_SEARCH_MAX_QUERY = 100;

@@ -51,6 +51,12 @@ export const authorizeRequestSchema = z.strictObject({
   // https only: the pages' CSP (img-src) blocks http images, so an http avatar would never show.
   avatar: z.url({ protocol: /^https$/, error: 'Must be an https:// URL.' }).max(2048).nullish(),
   id_token: z.string().min(1).max(8192),
+  /**
+   * The language the sign-in screen was shown in (the browser's on a first visit): a new account
+   * starts in it; an existing account keeps its own (docs/DECISIONS.md, "The browser's language
+   * on a first visit"). Ours, like id_token: not one of the spec's fields.
+   */
+  language: z.enum(SUPPORTED_LANGUAGES).optional(),
 });
 export type AuthorizeRequest = z.infer<typeof authorizeRequestSchema>;
 

@@ -65,6 +65,24 @@ export interface ChangeResult {
 }
 
 /**
+ * Why `send` was refused, as the field error line that says so (`non_field_errors`): final, the
+ * same message would be refused again, so the outbox gives up on it. A text over the limit is
+ * refused by the payload's check instead (a line starting `text:`).
+ */
+export const SEND_REFUSALS = {
+  recipient_gone: 'recipient_id: User not found.',
+  // The same words for a block (either way) and for "who can message me": nothing more is revealed.
+  not_allowed: `recipient_id: ${CANNOT_MESSAGE}`,
+  self: 'recipient_id: You cannot message yourself.',
+  attachment_gone: 'attachment_id: No such upload of yours.',
+  reply_gone: 'reply_to: No such message in this conversation.',
+  sender_gone: 'User not found.',
+} as const;
+
+/** A refused message's reason as the client tells them apart: a SEND_REFUSALS key, a text too long, or any other refusal. */
+export type SendRefusal = keyof typeof SEND_REFUSALS | 'too_long' | 'invalid';
+
+/**
  * Why `react`, `edit`, `unsend` or `hide` was refused, as the field error line that says so
  * (`non_field_errors`): the same request would be refused again. Someone else's message reads
  * exactly like a missing one. The client shows each in the reader's language.

@@ -1,5 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthorizeResponse } from '@/lib/contract';
+import { initI18n } from '@/lib/i18n';
+import { enSignIn } from '@/lib/i18n/locales/en-sign-in';
+import { es } from '@/lib/i18n/locales/es';
+import { fr } from '@/lib/i18n/locales/fr';
+import { SIGN_IN_FAILURES, signInFailure, type SignInFailure } from './sign-in-errors';
 
 const identity = {
   uid: 'uid-1',
@@ -20,7 +25,7 @@ vi.mock('./firebase-client', () => firebase);
 vi.mock('@/lib/api/accounts', () => api);
 vi.mock('@/lib/session/session', () => session);
 
-const { signIn, signInErrorMessage } = await import('./sign-in');
+const { signIn } = await import('./sign-in');
 
 beforeEach(() => {
   vi.clearAllMocks();
@@ -41,8 +46,19 @@ describe('signIn', () => {
       social_type: 'github',
       avatar: 'https://example.com/ada.png',
       id_token: 'firebase-id-token',
+      language: 'en',
     });
     expect(session.completeSignIn).toHaveBeenCalledWith(response);
+  });
+
+  it('asks for the language the screen is shown in, for a new account', async () => {
+    await initI18n('fr');
+    try {
+      await signIn({ kind: 'provider', socialType: 'google' });
+    } finally {
+      await initI18n('en');
+    }
+    expect(api.authorize).toHaveBeenCalledWith(expect.objectContaining({ language: 'fr' }));
   });
 
   it('signs test accounts in as Google users', async () => {
@@ -60,20 +76,42 @@ describe('signIn', () => {
   });
 });
 
-describe('signInErrorMessage', () => {
-  it('explains a closed popup in plain words', () => {
-    expect(signInErrorMessage({ code: 'auth/popup-closed-by-user', message: 'Firebase: Error' })).toBe(
-      'The sign-in window was closed before signing in.',
-    );
+describe('signInFailure', () => {
+  it('names every Firebase error a popup sign-in can meet, and anything else as generic, never by its code', () => {
+    const cases: [string, SignInFailure][] = [
+      ['auth/popup-closed-by-user', 'popupClosed'],
+      ['auth/popup-blocked', 'popupBlocked'],
+      ['auth/cancelled-popup-request', 'popupInterrupted'],
+      ['auth/network-request-failed', 'network'],
+      ['auth/account-exists-with-different-credential', 'accountExists'],
+      ['auth/too-many-requests', 'tooManyRequests'],
+      ['auth/internal-error', 'serviceTrouble'],
+      ['auth/user-disabled', 'userDisabled'],
+      ['auth/operation-not-allowed', 'providerDisabled'],
+      ['auth/unauthorized-domain', 'unauthorizedDomain'],
+      ['auth/web-storage-unsupported', 'storageBlocked'],
+      ['auth/something-new', 'generic'],
+    ];
+    for (const [code, failure] of cases) {
+      expect(signInFailure({ code, message: `Firebase: Error (${code}).`, name: 'FirebaseError' }), code).toBe(failure);
+    }
   });
 
-  it('passes on the already-mapped message of an HTTP error', () => {
-    expect(signInErrorMessage(new Error('This account has been deactivated.'))).toBe(
-      'This account has been deactivated.',
-    );
+  it('names the server’s refusals by their status, and no answer at all as the network', () => {
+    const http = (status: number) => Object.assign(new Error('Request failed'), { name: 'HTTPError', response: { status } });
+    expect(signInFailure(http(403))).toBe('deactivated');
+    expect(signInFailure(http(429))).toBe('tooManyRequests');
+    expect(signInFailure(http(503))).toBe('serviceTrouble');
+    expect(signInFailure(http(400))).toBe('generic');
+    expect(signInFailure(Object.assign(new Error('offline'), { name: 'NetworkError' }))).toBe('network');
+    expect(signInFailure(new TypeError('Failed to fetch dynamically imported module'))).toBe('network');
+    expect(signInFailure('offline')).toBe('generic');
+    expect(signInFailure(null)).toBe('generic');
   });
 
-  it('stringifies anything else', () => {
-    expect(signInErrorMessage('offline')).toBe('offline');
+  it('has a sentence for every failure in the sign-in screen’s own English, Spanish and French', () => {
+    for (const texts of [enSignIn.signInErrors, es.signInErrors, fr.signInErrors]) {
+      expect(Object.keys(texts).sort()).toEqual([...SIGN_IN_FAILURES].sort());
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { SocialType } from '@/lib/contract';
 import { authorize } from '@/lib/api/accounts';
+import { currentLanguage } from '@/lib/i18n/i18n';
 import { completeSignIn } from '@/lib/session/session';
 import type { FirebaseIdentity } from './firebase-client';
 
@@ -26,7 +27,8 @@ export async function signIn(method: SignInMethod): Promise<void> {
     social_type: method.kind === 'provider' ? method.socialType : 'google',
     avatar: identity.photoURL,
     id_token: identity.idToken,
+    // A new account starts in the language this screen is shown in; an existing one keeps its own.
+    language: currentLanguage(),
   });
   completeSignIn(response);
 }
-export { signInErrorMessage } from './sign-in-errors';

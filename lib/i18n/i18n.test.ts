@@ -4,7 +4,7 @@ import { getStoredLocale, storeLocale } from '@/lib/session/storage';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { deferred, settle } from '@/lib/testing/deferred';
 import { formatFileSize } from './format';
-import { currentLanguage, i18n, initI18n, normalizeLanguage } from './i18n';
+import { browserLanguage, currentLanguage, i18n, initI18n, normalizeLanguage } from './i18n';
 import { followUserLanguage, setLanguage } from './user-language';
 
 const accounts = vi.hoisted(() => ({ updateSettings: vi.fn<(body: { language: string }) => Promise<User>>() }));
@@ -83,6 +83,28 @@ describe('i18n', () => {
     expect(currentLanguage()).toBe('en');
     await initI18n('de');
     expect(i18n.t('settings.signOut')).toBe('Sign out');
+  });
+
+  it('without a stored locale (a first visit), starts in the browser’s language; a stored one wins', async () => {
+    vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['de-DE', 'es-ES', 'en']);
+    try {
+      await initI18n();
+      expect(currentLanguage()).toBe('es');
+      expect(localStorage.getItem('locale')).toBeNull();
+      storeLocale('fr');
+      await initI18n();
+      expect(currentLanguage()).toBe('fr');
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it('takes the first of the browser’s languages that Parley has', () => {
+    expect(browserLanguage(['fr-FR', 'fr', 'en-US'])).toBe('fr');
+    expect(browserLanguage(['de-DE', 'es-419', 'fr'])).toBe('es');
+    expect(browserLanguage(['en-GB', 'fr-FR'])).toBe('en');
+    expect(browserLanguage(['de-DE', 'pt-BR'])).toBe('en');
+    expect(browserLanguage([])).toBe('en');
   });
 
   it('reads region and case variants as the supported language', () => {

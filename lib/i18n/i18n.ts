@@ -51,10 +51,41 @@ const loaders: Record<Language, () => Promise<Translation>> = {
   fr: () => import('./locales/fr').then((module) => module.fr),
 };
 
+/** 'fr-CA' → 'fr'; anything unsupported (or nothing) → undefined. */
+function supportedBase(value: string | null | undefined): Language | undefined {
+  const base = value?.trim().toLowerCase().split(/[-_]/)[0];
+  return SUPPORTED_LANGUAGES.find((supported) => supported === base);
+}
+
 /** 'fr-CA' → 'fr'; anything unsupported (or nothing) → 'en'. */
 export function normalizeLanguage(value: string | null | undefined): Language {
-  const base = value?.trim().toLowerCase().split(/[-_]/)[0];
-  return SUPPORTED_LANGUAGES.find((supported) => supported === base) ?? DEFAULT_LANGUAGE;
+  return supportedBase(value) ?? DEFAULT_LANGUAGE;
+}
+
+/**
+ * The first of the browser's languages (most wanted first) that Parley has: ['de-DE', 'fr-FR',
+ * 'en'] → 'fr'. English when none is.
+ */
+export function browserLanguage(languages: readonly string[] | undefined = browserLanguages()): Language {
+  for (const wanted of languages ?? []) {
+    const found = supportedBase(wanted);
+    if (found) return found;
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+function browserLanguages(): readonly string[] | undefined {
+  if (typeof navigator === 'undefined') return undefined;
+  return navigator.languages?.length ? navigator.languages : [navigator.language];
+}
+
+/**
+ * The language to show: the stored `locale` once there is one (a sign-in stores the account's, a
+ * choice in the settings the chosen one), else the browser's on a first visit
+ * (docs/DECISIONS.md, "The browser's language on a first visit").
+ */
+export function preferredLanguage(locale: string | null = getStoredLocale()): Language {
+  return locale ? normalizeLanguage(locale) : browserLanguage();
 }
 
 /** Loads all of `wanted`'s texts; true if they were not loaded before. */
@@ -111,12 +142,12 @@ async function show(request: number, wanted: Language, { persist = false, signIn
 }
 
 /**
- * Switches to `locale` (from storage unless given; English if unsupported). Resolves once that
- * language's texts are loaded (`signInOnly`: those of the sign-in screen): render after it to
- * avoid a flash of English or of missing texts. Safe to call again.
+ * Switches to `locale` (the stored one unless given; without one, the browser's language; English
+ * if unsupported). Resolves once that language's texts are loaded (`signInOnly`: those of the
+ * sign-in screen): render after it to avoid a flash of English or of missing texts. Safe to call again.
  */
 export async function initI18n(locale: string | null = getStoredLocale(), { signInOnly = false } = {}): Promise<typeof i18n> {
-  await applyLanguage(normalizeLanguage(locale), { signInOnly });
+  await applyLanguage(preferredLanguage(locale), { signInOnly });
   return i18n;
 }
 

@@ -5,13 +5,12 @@
 import { fetchPushPublicKey, registerPushSubscription, removePushSubscription } from '@/lib/api/push';
 import type { NotificationContent, PushSubscriptionRequest } from '@/lib/contract';
 import { useNotificationStore, type NotificationPermissionState } from '@/lib/stores/notification-store';
-import { createDevicePreferenceStorage, type DevicePreferenceStorage, type DevicePreferences } from './device-preferences';
+import { appDevicePreferences, DEFAULT_DEVICE_PREFERENCES, type DevicePreferenceStorage, type DevicePreferences } from './device-preferences';
 
 export const SERVICE_WORKER_URL = '/sw.js';
 export const NOTIFICATION_SOUND_URL = '/sounds/notification.wav';
 
 let current: { userId: number; storage: DevicePreferenceStorage; preferences: DevicePreferences } | null = null;
-let storageForApp: DevicePreferenceStorage | null = null;
 
 function supported(): boolean {
   return typeof window !== 'undefined' && 'Notification' in window && 'serviceWorker' in navigator;
@@ -40,8 +39,8 @@ export function registerServiceWorker(): Promise<ServiceWorkerRegistration> | nu
 /** Reads this browser's state for `userId` into the store and, when notifications are on, registers for Web Push. */
 export async function startDesktopNotifications(userId: number, storage?: DevicePreferenceStorage): Promise<void> {
   const store = useNotificationStore.getState();
-  const chosen = storage ?? (storageForApp ??= createDevicePreferenceStorage());
-  const session = { userId, storage: chosen, preferences: await chosen.load(userId).catch(() => ({ off: false, promptDismissed: false })) };
+  const chosen = storage ?? appDevicePreferences();
+  const session = { userId, storage: chosen, preferences: await chosen.load(userId).catch(() => DEFAULT_DEVICE_PREFERENCES) };
   current = session;
   store.update({ permission: permissionNow(), off: session.preferences.off, promptDismissed: session.preferences.promptDismissed, loaded: true });
   if (supported()) void registerServiceWorker()?.catch((error: unknown) => console.warn('Service worker not registered:', error));
@@ -61,7 +60,7 @@ async function savePreferences(changes: Partial<DevicePreferences>): Promise<voi
   if (!current) return;
   current.preferences = { ...current.preferences, ...changes };
   useNotificationStore.getState().update(changes);
-  await current.storage.save(current.userId, current.preferences).catch(() => undefined);
+  await current.storage.save(current.userId, changes).catch(() => undefined);
 }
 
 /** The prompt's "Turn on" and the settings' switch: asks the browser (a click is needed for that), then registers. */

@@ -1,28 +1,34 @@
-// What this browser remembers about notifications for each person signed in here: whether they
-// switched desktop notifications off on it, and whether they dismissed the prompt. In IndexedDB,
-// since localStorage holds only `token` and `locale` (docs/CLIENT-RULES.md); memory without it.
+// What this browser remembers for each person signed in here: whether they switched desktop
+// notifications off on it, and which prompts they dismissed (notifications, adding a name). In
+// IndexedDB, since localStorage holds only `token` and `locale` (docs/CLIENT-RULES.md); memory
+// without it. Each writer saves only what it changes, so the notifications and the name prompt
+// never undo each other's choices.
 
 export interface DevicePreferences {
   /** Desktop notifications switched off on this browser (permission may still be granted). */
   off: boolean;
   /** The "turn on notifications" prompt was dismissed here. */
   promptDismissed: boolean;
+  /** The "add your name" prompt was dismissed here. */
+  namePromptDismissed: boolean;
 }
 
 export interface DevicePreferenceStorage {
   load(userId: number): Promise<DevicePreferences>;
-  save(userId: number, preferences: DevicePreferences): Promise<void>;
+  /** Changes these preferences of the person's, keeping the others as stored. */
+  save(userId: number, changes: Partial<DevicePreferences>): Promise<void>;
 }
 
 const DB_NAME = 'parley-device';
 const STORE = 'notification-preferences';
-const DEFAULTS: DevicePreferences = { off: false, promptDismissed: false };
+export const DEFAULT_DEVICE_PREFERENCES: DevicePreferences = { off: false, promptDismissed: false, namePromptDismissed: false };
+const DEFAULTS = DEFAULT_DEVICE_PREFERENCES;
 
 export function createMemoryPreferenceStorage(): DevicePreferenceStorage {
   const saved = new Map<number, DevicePreferences>();
   return {
     load: async (userId) => ({ ...DEFAULTS, ...saved.get(userId) }),
-    save: async (userId, preferences) => void saved.set(userId, { ...preferences }),
+    save: async (userId, changes) => void saved.set(userId, { ...DEFAULTS, ...saved.get(userId), ...changes }),
   };
 }
 
@@ -51,13 +57,23 @@ export function createIndexedDbPreferenceStorage(factory: IDBFactory = indexedDB
       const stored = (await done(db.transaction(STORE, 'readonly').objectStore(STORE).get(userId))) as Partial<DevicePreferences> | undefined;
       return { ...DEFAULTS, ...stored };
     },
-    async save(userId, preferences) {
+    async save(userId, changes) {
       const db = await open();
-      await done(db.transaction(STORE, 'readwrite').objectStore(STORE).put({ ...preferences }, userId));
+      // Read and written in one transaction: a change made meanwhile elsewhere is not lost.
+      const store = db.transaction(STORE, 'readwrite').objectStore(STORE);
+      const stored = (await done(store.get(userId))) as Partial<DevicePreferences> | undefined;
+      await done(store.put({ ...DEFAULTS, ...stored, ...changes }, userId));
     },
   };
 }
 
 export function createDevicePreferenceStorage(): DevicePreferenceStorage {
   return typeof indexedDB === 'undefined' ? createMemoryPreferenceStorage() : createIndexedDbPreferenceStorage();
+}
+
+let shared: DevicePreferenceStorage | null = null;
+
+/** The app's device preferences, opened on first use. */
+export function appDevicePreferences(): DevicePreferenceStorage {
+  return (shared ??= createDevicePreferenceStorage());
 }

@@ -271,12 +271,12 @@ describe('messaging session', () => {
   it('user_updated shows the new name and photo everywhere the person is: their row, profile and search result, or the header', async () => {
     await start([conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]);
     useSessionStore.getState().publishUser(account({ username: 'Me', email: 'me@example.com' }));
-    usePeopleStore.setState({ searchResults: [user(2), user(4)], profiles: { 2: { ...user(2), followers_count: 1, following_count: 0, blocked: false, can_message: true } } });
+    usePeopleStore.setState({ searchResults: [{ ...user(2), can_message: true }, { ...user(4), can_message: true }], profiles: { 2: { ...user(2), followers_count: 1, following_count: 0, blocked: false, can_message: true } } });
     socket.serverEmits('user_updated', { id: 2, username: 'Ada', avatar: '/api/uploads/abc/avatar.webp' });
     const changed = { username: 'Ada', avatar: '/api/uploads/abc/avatar.webp' };
     expect(useConversationsStore.getState().conversations.map((row) => row.user)).toEqual([user(3), { ...user(2), ...changed }]);
     expect(usePeopleStore.getState().profiles[2]).toMatchObject({ ...changed, followers_count: 1 });
-    expect(usePeopleStore.getState().searchResults).toEqual([{ ...user(2), ...changed }, user(4)]);
+    expect(usePeopleStore.getState().searchResults).toEqual([{ ...user(2), can_message: true, ...changed }, { ...user(4), can_message: true }]);
     socket.serverEmits('user_updated', { id: ME, username: 'Me, renamed', avatar: null });
     expect(useSessionStore.getState().user).toMatchObject({ id: ME, username: 'Me, renamed', email: 'me@example.com' });
   });

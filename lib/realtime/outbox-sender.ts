@@ -1,8 +1,8 @@
 // Sending, for one signed-in user: the composer's message is shown at once as "sending" in its
 // thread, waits in the persistent outbox (lib/outbox) until the server acknowledges it, then
-// becomes "sent", or "failed" if the server refused it. Created and stopped by the messaging
-// session; the stores only hold what it reports.
-import { userMessage } from '@/lib/api/user-message';
+// becomes "sent", or "failed" if the server refused it (for good: send-refusal.ts says why).
+// Created and stopped by the messaging session; the stores only hold what it reports.
+import { i18n } from '@/lib/i18n/i18n';
 import type { Attachment, ErrorBody, MessagePayload, ReplySummary } from '@/lib/contract';
 import { createOutbox, type OutboxEntry } from '@/lib/outbox/outbox';
 import type { OutboxStorage } from '@/lib/outbox/outbox-storage';
@@ -13,6 +13,7 @@ import { describeProblem, validateMessage, type MessageProblem } from '@/lib/sto
 import { messageKey, UNCHANGED, type ThreadMessage } from '@/lib/stores/thread-messages';
 import { findLocal, useThreadStore } from '@/lib/stores/thread-store';
 import { newClientId } from '@/lib/utils/client-id';
+import { refusalText, sendRefusal } from './send-refusal';
 
 export type { MessageProblem };
 
@@ -83,8 +84,9 @@ export function startOutboxSender({ userId, storage, onStored = () => {} }: Outb
 
   function refused(entry: OutboxEntry, body: ErrorBody): void {
     const key = messageKey(entry);
-    const error = userMessage(body);
-    threads().updateLocal(entry.recipient_id, key, { status: 'failed', error });
+    const refusal = sendRefusal(body);
+    const error = refusalText(refusal, i18n.t);
+    threads().updateLocal(entry.recipient_id, key, { status: 'failed', error, refusal });
     settle(key, { status: 'failed', clientId: entry.client_id, error });
     // Refused for who they are now (blocked, their setting, gone): their profile is read again,
     // so the thread says so in place of the message box.

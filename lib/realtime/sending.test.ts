@@ -1,7 +1,7 @@
 // The composer's path: message → outbox → socket `send` → ack, run by the messaging session.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationPage, MessagePayload, SendPayload } from '@/lib/contract';
-import { MAX_MESSAGE_LENGTH } from '@/lib/contract';
+import { MAX_MESSAGE_LENGTH, SEND_REFUSALS } from '@/lib/contract';
 import { createMemoryOutboxStorage, type OutboxStorage } from '@/lib/outbox/outbox-storage';
 import { socketService } from '@/lib/socket/socket-service';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
@@ -85,13 +85,13 @@ describe('sending through the messaging session', () => {
     expect(useConversationsStore.getState().conversations[0]).toMatchObject({ last_message: stored, unread_count: 0 });
   });
 
-  it('a refusal marks the message failed with the server’s message', async () => {
+  it('a refusal marks the message failed for good, with the reason in the reader’s words', async () => {
     const socket = await readySocket();
     socket.ackResponder = async (event, payload) =>
-      event === 'send' ? { error: { non_field_errors: ['recipient_id: unknown user.'] } } : defaultAck(event, payload);
+      event === 'send' ? { error: { non_field_errors: [SEND_REFUSALS.not_allowed] } } : defaultAck(event, payload);
     const result = await sendMessage(2, 'hi');
-    expect(result).toMatchObject({ status: 'failed', error: 'You can’t send messages to this person.' });
-    expect(thread()?.messages[0]).toMatchObject({ id: null, status: 'failed', error: 'You can’t send messages to this person.' });
+    expect(result).toMatchObject({ status: 'failed', error: 'this person isn’t accepting messages from you.' });
+    expect(thread()?.messages[0]).toMatchObject({ id: null, status: 'failed', refusal: 'not_allowed', error: 'this person isn’t accepting messages from you.' });
   });
 
   it('while offline the message waits as sending and goes out once connected, exactly once', async () => {

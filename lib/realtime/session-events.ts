@@ -7,7 +7,7 @@ import { socketService } from '@/lib/socket/socket-service';
 import { useConnectionStore } from '@/lib/stores/connection-store';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useCounterStore } from '@/lib/stores/counter-store';
-import { usePeopleStore } from '@/lib/stores/people-store';
+import { refusesMessages, usePeopleStore } from '@/lib/stores/people-store';
 import { hasBlocked, useSafetyStore } from '@/lib/stores/safety-store';
 import { usePresenceStore } from '@/lib/stores/presence-store';
 import { useSessionStore } from '@/lib/stores/session-store';
@@ -75,6 +75,8 @@ export function wireSessionEvents({ catchUp, followedListeners, typing, presence
       // What they were typing has arrived; and having written, they may now share their presence.
       typing.messageFrom(message.sender_id);
       presence.noteContact(message.sender_id);
+      // Having written, they now take the user's messages (a conversation exists): shown as refusing, read again.
+      if (refusesMessages(people(), message.sender_id)) people().recheckCanMessage(message.sender_id);
     }),
     socketService.on('followed', (payload: FollowedPayload) => {
       for (const listener of [...followedListeners]) listener(false);

@@ -1,17 +1,22 @@
 // The document's first-paint script and style (first-paint.ts explains the marks), rendered by
 // the root layout with the request's CSP nonce. Kept out of the client bundle: only the server
 // renders them. The script mirrors storage.ts (an empty value counts as none, a throwing
-// localStorage as empty) and normalizeLanguage (i18n.ts); first-paint.test.ts holds them equal.
+// localStorage as empty) and preferredLanguage (i18n.ts: the stored locale, else the browser's
+// languages); first-paint.test.ts holds them equal.
 import { DEFAULT_LANGUAGE, LOCALE_STORAGE_KEY, SUPPORTED_LANGUAGES, TOKEN_STORAGE_KEY } from '@/lib/contract';
 
-const OTHER_LANGUAGES = SUPPORTED_LANGUAGES.filter((language) => language !== DEFAULT_LANGUAGE);
+const DEFAULT = JSON.stringify(DEFAULT_LANGUAGE);
 
 export const FIRST_PAINT_SCRIPT =
-  `(function(){try{var d=document.documentElement,s=window.localStorage;` +
+  `(function(){var d=document.documentElement,l=null,` +
+  `b=function(v){v=(v||"").trim().toLowerCase().split(/[-_]/)[0];return ${JSON.stringify(SUPPORTED_LANGUAGES)}.indexOf(v)>=0?v:null};` +
+  `try{var s=window.localStorage;` +
   `if(s.getItem(${JSON.stringify(TOKEN_STORAGE_KEY)}))d.dataset.session="signed-in";` +
-  `var l=(s.getItem(${JSON.stringify(LOCALE_STORAGE_KEY)})||"").trim().toLowerCase().split(/[-_]/)[0];` +
-  `if(${JSON.stringify(OTHER_LANGUAGES)}.indexOf(l)>=0){d.dataset.locale="pending";d.lang=l}` +
-  `}catch(e){}})()`;
+  `l=s.getItem(${JSON.stringify(LOCALE_STORAGE_KEY)})||null}catch(e){}` +
+  // No stored locale (a first visit): the first of the browser's languages that Parley has.
+  `try{if(l)l=b(l)||${DEFAULT};else{var n=navigator.languages&&navigator.languages.length?navigator.languages:[navigator.language];` +
+  `l=${DEFAULT};for(var i=0;i<n.length;i++){if(b(n[i])){l=b(n[i]);break}}}` +
+  `if(l!==${DEFAULT}){d.dataset.locale="pending";d.lang=l}}catch(e){}})()`;
 
 export const FIRST_PAINT_STYLE =
   `[data-first-paint="cover"]{display:none}` +

@@ -1,10 +1,10 @@
 // The document's first-paint script must decide exactly as the client does later: a mark that
 // the client never clears would hide the sign-in screen for good, a missing one would flash it.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { normalizeLanguage } from '@/lib/i18n';
+import { preferredLanguage } from '@/lib/i18n';
 import { FIRST_PAINT_SCRIPT, FIRST_PAINT_STYLE } from './first-paint-script';
 import { FIRST_PAINT, clearLocalePendingMark, clearSignedInMark } from './first-paint';
-import { getStoredLocale, getStoredToken } from './storage';
+import { getStoredToken } from './storage';
 
 const html = document.documentElement;
 
@@ -29,29 +29,58 @@ afterEach(() => {
   delete html.dataset.locale;
 });
 
+/** The browser's languages, as navigator.languages gives them (most wanted first). */
+function setBrowserLanguages(languages: readonly string[]) {
+  vi.spyOn(navigator, 'languages', 'get').mockReturnValue(languages);
+  vi.spyOn(navigator, 'language', 'get').mockReturnValue(languages[0] ?? '');
+}
+
 describe('first-paint script', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   for (const token of [null, '', 'Bearer abc']) {
     for (const locale of [null, '', 'en', 'en-GB', 'es', ' ES ', 'es_MX', 'fr-CA', 'de', 'espanol']) {
-      it(`token ${JSON.stringify(token)}, locale ${JSON.stringify(locale)}: marks as the client decides`, () => {
-        setItem('token', token);
-        setItem('locale', locale);
-        runScript();
+      for (const browser of [['en-US', 'en'], ['fr-FR', 'fr'], ['de-DE', 'es-ES', 'en'], ['de-DE'], []]) {
+        it(`token ${JSON.stringify(token)}, locale ${JSON.stringify(locale)}, browser ${JSON.stringify(browser)}: marks as the client decides`, () => {
+          setItem('token', token);
+          setItem('locale', locale);
+          setBrowserLanguages(browser);
+          runScript();
 
-        expect(html.dataset.session).toBe(getStoredToken() !== null ? 'signed-in' : undefined);
-        const language = normalizeLanguage(getStoredLocale());
-        expect(html.dataset.locale).toBe(language !== 'en' ? 'pending' : undefined);
-        expect(html.lang).toBe(language);
-      });
+          expect(html.dataset.session).toBe(getStoredToken() !== null ? 'signed-in' : undefined);
+          const language = preferredLanguage();
+          expect(html.dataset.locale).toBe(language !== 'en' ? 'pending' : undefined);
+          expect(html.lang).toBe(language);
+        });
+      }
     }
   }
 
-  it('marks nothing when localStorage throws (read as "no token", like storage.ts)', () => {
+  it('a first visit from a French browser waits for French; a stored locale wins over the browser', () => {
+    setBrowserLanguages(['fr-FR', 'fr', 'en-US']);
+    runScript();
+    expect(html.dataset.locale).toBe('pending');
+    expect(html.lang).toBe('fr');
+
+    delete html.dataset.locale;
+    html.lang = 'en';
+    setItem('locale', 'en');
+    runScript();
+    expect(html.dataset.locale).toBeUndefined();
+    expect(html.lang).toBe('en');
+  });
+
+  it('marks no session when localStorage throws (read as "no token", like storage.ts); the browser’s language still counts', () => {
     vi.spyOn(Storage.prototype, 'getItem').mockImplementation(() => {
       throw new Error('SecurityError');
     });
+    setBrowserLanguages(['es-ES']);
     expect(runScript).not.toThrow();
     expect(html.dataset.session).toBeUndefined();
-    expect(html.dataset.locale).toBeUndefined();
+    expect(preferredLanguage()).toBe('es');
+    expect(html.dataset.locale).toBe('pending');
   });
 
   it('the clearing functions remove the marks the script sets', () => {

@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Page, Profile, UserSummary } from '@/lib/contract';
+import type { Page, Profile, SearchResult, UserSummary } from '@/lib/contract';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
 import { deferred, settle, type Deferred } from '@/lib/testing/deferred';
 import { selectFollowView, usePeopleStore } from './people-store';
 
 const users = vi.hoisted(() => ({
-  searchUsers: vi.fn<(q: string, options?: { signal?: AbortSignal }) => Promise<Page<UserSummary>>>(),
+  searchUsers: vi.fn<(q: string, options?: { signal?: AbortSignal }) => Promise<Page<SearchResult>>>(),
   getProfile: vi.fn<(id: number) => Promise<Profile>>(),
 }));
 vi.mock('@/lib/api/users', () => users);
@@ -13,9 +13,9 @@ vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
   (await import('@/lib/socket/testing/fake-service')).fakeSocketServiceModule(await importOriginal()),
 );
 
-const bob: UserSummary = { id: 2, username: 'bob', avatar: null, is_following: false, follows_you: true, deleted: false };
-const bea: UserSummary = { id: 3, username: 'bea', avatar: null, is_following: true, follows_you: false, deleted: false };
-const page = (...results: UserSummary[]): Page<UserSummary> => ({ results, next_cursor: null });
+const bob: SearchResult = { id: 2, username: 'bob', avatar: null, is_following: false, follows_you: true, deleted: false, can_message: true };
+const bea: SearchResult = { id: 3, username: 'bea', avatar: null, is_following: true, follows_you: false, deleted: false, can_message: true };
+const page = (...results: SearchResult[]): Page<SearchResult> => ({ results, next_cursor: null });
 const profile = (user: UserSummary, followers = 1, following = 1): Profile => ({
   ...user,
   followers_count: followers,
@@ -43,9 +43,9 @@ describe('people store: search', () => {
   });
 
   it('a stale response never overwrites a newer query, and the older request is aborted', async () => {
-    const calls: { q: string; signal?: AbortSignal; reply: Deferred<Page<UserSummary>> }[] = [];
+    const calls: { q: string; signal?: AbortSignal; reply: Deferred<Page<SearchResult>> }[] = [];
     users.searchUsers.mockImplementation((q, options) => {
-      const reply = deferred<Page<UserSummary>>();
+      const reply = deferred<Page<SearchResult>>();
       calls.push({ q, signal: options?.signal, reply });
       return reply.promise;
     });
@@ -59,7 +59,7 @@ describe('people store: search', () => {
   });
 
   it('a stale failure does not mark the newer search failed', async () => {
-    const older = deferred<Page<UserSummary>>();
+    const older = deferred<Page<SearchResult>>();
     users.searchUsers.mockReturnValueOnce(older.promise).mockResolvedValueOnce(page(bob));
     const first = people().search('b');
     await people().search('bo');
@@ -75,7 +75,7 @@ describe('people store: search', () => {
   });
 
   it('an empty query clears the results without a request and cancels one in flight', async () => {
-    const pending = deferred<Page<UserSummary>>();
+    const pending = deferred<Page<SearchResult>>();
     users.searchUsers.mockReturnValueOnce(pending.promise);
     const first = people().search('bo');
     await people().search('   ');
@@ -99,6 +99,35 @@ describe('people store: search', () => {
     late.resolve(profile(bea));
     await loading;
     expect(people().profiles).toEqual({});
+  });
+
+  it('a search result says what the person’s latest profile says about taking the user’s messages', async () => {
+    users.searchUsers.mockResolvedValue(page({ ...bob, can_message: false }, bea));
+    await people().search('b');
+    users.getProfile.mockResolvedValue({ ...profile(bob), can_message: true });
+    await people().loadProfile(bob.id);
+    expect(people().searchResults.map((person) => person.can_message)).toEqual([true, true]);
+  });
+
+  it('follows the truth: someone shown refusing who then follows the user is read again', async () => {
+    users.searchUsers.mockResolvedValue(page({ ...bob, can_message: false }));
+    await people().search('b');
+    users.getProfile.mockResolvedValue({ ...profile(bob), can_message: true });
+    people().applyFollower({ follower_id: bob.id, followee_id: 1, following: true, followers_count: 1 });
+    await vi.waitFor(() => expect(people().searchResults[0]?.can_message).toBe(true));
+    // Someone not shown anywhere is not read.
+    people().applyFollower({ follower_id: 99, followee_id: 1, following: true, followers_count: 2 });
+    expect(users.getProfile).toHaveBeenCalledTimes(1);
+  });
+
+  it('a block takes Message away from the result at once; an unblock reads it again', async () => {
+    users.searchUsers.mockResolvedValue(page(bob));
+    await people().search('b');
+    people().applyBlocked(bob.id, true);
+    expect(people().searchResults[0]?.can_message).toBe(false);
+    users.getProfile.mockResolvedValue(profile(bob));
+    people().applyBlocked(bob.id, false);
+    await vi.waitFor(() => expect(people().searchResults[0]?.can_message).toBe(true));
   });
 
   it('a profile that fails to load is marked so', async () => {

@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import { userMessage } from '@/lib/api/user-message';
 import { getProfile, searchUsers } from '@/lib/api/users';
-import type { FollowedPayload, Profile, UserSummary, UserUpdatedPayload } from '@/lib/contract';
+import type { FollowedPayload, Profile, SearchResult, UserSummary, UserUpdatedPayload } from '@/lib/contract';
 import { USER_SEARCH_MAX_QUERY } from '@/lib/contract';
 import { socketService } from '@/lib/socket/socket-service';
 import {
@@ -21,7 +21,7 @@ export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 export interface PeopleState extends FollowGraph {
   /** The query the results answer (trimmed); '' when no search is active. */
   searchQuery: string;
-  searchResults: UserSummary[];
+  searchResults: SearchResult[];
   searchStatus: LoadStatus;
   searchError: string | null;
   profileStatus: Record<number, LoadStatus>;
@@ -39,8 +39,13 @@ export interface PeopleActions {
   toggleFollow: (userId: number) => Promise<void>;
   /** `followed` (and follow acks): the signed-in user's follow of someone changed. */
   applyFollowed: (payload: FollowedPayload) => void;
-  /** `follower`: someone followed or unfollowed the signed-in user. */
+  /** `follower`: someone followed or unfollowed the signed-in user (whether they take the user's messages may follow). */
   applyFollower: (payload: FollowedPayload) => void;
+  /**
+   * Whether a message to this person would be accepted may have changed (they followed the user,
+   * wrote to them, a block ended): read again where they are shown (a search result, a profile).
+   */
+  recheckCanMessage: (userId: number) => void;
   /** Sign-out: everything forgotten; answers to requests made before are dropped. */
   reset: () => void;
   /** A block changed: the profile shows it at once (and whether a message would go through). */
@@ -121,6 +126,8 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
           ...seedUsers(state, [profile]),
           profiles: { ...state.profiles, [id]: profile },
           profileStatus: { ...state.profileStatus, [id]: 'ready' },
+          // The newer answer: a search result shown says what the profile says.
+          searchResults: withCanMessage(state.searchResults, id, profile.can_message),
         }));
       } catch {
         // The API client has logged it; the card shows that it could not load.
@@ -160,6 +167,12 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
 
     applyFollower(payload) {
       set((state) => applyFollower(state, payload));
+      get().recheckCanMessage(payload.follower_id);
+    },
+
+    recheckCanMessage(userId) {
+      const state = get();
+      if (state.profiles[userId] || state.searchResults.some((person) => person.id === userId)) void state.loadProfile(userId);
     },
 
     applyBlocked(userId, blocked) {
@@ -170,9 +183,10 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
         const followsYou = blocked ? { ...state.followsYou, [userId]: false } : state.followsYou;
         // Unblocked: whether a message goes through depends on their setting too; the profile is read again.
         const profiles = profile ? { ...state.profiles, [userId]: { ...profile, blocked, can_message: blocked ? false : profile.can_message } } : state.profiles;
-        return { follows, followsYou, profiles };
+        const searchResults = blocked ? withCanMessage(state.searchResults, userId, false) : state.searchResults;
+        return { follows, followsYou, profiles, searchResults };
       });
-      if (!blocked && get().profiles[userId]) void get().loadProfile(userId);
+      if (!blocked) get().recheckCanMessage(userId);
     },
 
     applyUserUpdate({ id, username, avatar, deleted }) {
@@ -196,6 +210,17 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
     },
   };
 });
+
+/** `results` with this person's can_message as given (the same array when nothing changes). */
+function withCanMessage(results: SearchResult[], userId: number, canMessage: boolean): SearchResult[] {
+  if (!results.some((person) => person.id === userId && person.can_message !== canMessage)) return results;
+  return results.map((person) => (person.id === userId ? { ...person, can_message: canMessage } : person));
+}
+
+/** This person is shown (profile or search result) as not taking the user's messages. */
+export function refusesMessages(state: PeopleState, userId: number): boolean {
+  return state.profiles[userId]?.can_message === false || state.searchResults.some((person) => person.id === userId && !person.can_message);
+}
 
 export interface FollowView {
   following: boolean;

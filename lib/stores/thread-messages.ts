@@ -1,6 +1,6 @@
 // A thread's messages as pure functions: pages arrive newest first, the UI shows them oldest
 // first, and the same message may arrive several times (page, live event, ack, retry).
-import type { MessagePayload, ThreadPage } from '@/lib/contract';
+import type { MessagePayload, SendRefusal, ThreadPage } from '@/lib/contract';
 
 export type MessageStatus = 'sending' | 'sent' | 'failed';
 
@@ -14,6 +14,8 @@ export interface ThreadMessage extends Omit<MessagePayload, 'id' | 'seq' | 'vers
   status: MessageStatus;
   /** Why sending failed (the server's error message); null otherwise. */
   error: string | null;
+  /** Refused for good (failed, and asking again would be refused again): why. Absent otherwise. */
+  refusal?: SendRefusal;
 }
 
 /** What a message the user composed carries before the server has it: nothing changed yet. */
@@ -80,17 +82,19 @@ export function appendLocal(existing: readonly ThreadMessage[], message: ThreadM
 export function updateLocal(
   existing: readonly ThreadMessage[],
   key: string,
-  patch: Partial<Pick<ThreadMessage, 'status' | 'error'>>,
+  patch: Partial<Pick<ThreadMessage, 'status' | 'error' | 'refusal'>>,
 ): ThreadMessage[] {
   return existing.map((message) => (messageKey(message) === key && message.id === null ? { ...message, ...patch } : message));
 }
 
+/** A message not stored yet leaves the thread (a refused one the user removed). */
+export function removeLocal(existing: readonly ThreadMessage[], key: string): ThreadMessage[] {
+  return existing.filter((message) => !(messageKey(message) === key && message.id === null));
+}
+
 /** The ack's stored message takes the place of the local one it answers. */
 export function settleLocal(existing: readonly ThreadMessage[], key: string, stored: MessagePayload): ThreadMessage[] {
-  return mergeMessages(
-    existing.filter((message) => !(messageKey(message) === key && message.id === null)),
-    [stored],
-  );
+  return mergeMessages(removeLocal(existing, key), [stored]);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { MessageChange, MessagePayload } from '@/lib/contract';
 import { useHidingStore, withoutPending } from './hiding-store';
 import { applyToThread } from './message-changes';
 import { detached, emptyThread, storedOf, unsentOf, type Thread } from './thread-model';
-import { appendLocal, fromOldest, mergeMessages, oldestStored, settleLocal, updateLocal, withNewestPage, type ThreadMessage } from './thread-messages';
+import { appendLocal, fromOldest, mergeMessages, oldestStored, removeLocal, settleLocal, updateLocal, withNewestPage, type ThreadMessage } from './thread-messages';
 
 export type { ThreadMessage };
 export type { Thread, ThreadStatus } from './thread-model';
@@ -43,7 +43,9 @@ export interface ThreadsActions {
   /** A message of the user's not stored yet, shown at the end of its thread. */
   addLocal: (message: ThreadMessage) => void;
   /** Changes the status (and error) of a message not stored yet, by its message key. */
-  updateLocal: (peerId: number, key: string, patch: Partial<Pick<ThreadMessage, 'status' | 'error'>>) => void;
+  updateLocal: (peerId: number, key: string, patch: Partial<Pick<ThreadMessage, 'status' | 'error' | 'refusal'>>) => void;
+  /** Removes a message not stored yet (a refused one the user let go), by its message key. */
+  removeLocal: (peerId: number, key: string) => void;
   /** The server stored a local message: the stored copy takes its place. */
   settleLocal: (peerId: number, key: string, stored: MessagePayload) => void;
   /** A live message (`message`, `message_sent`) for the thread with `peerId`, if one is held. */
@@ -186,6 +188,10 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
 
     updateLocal(peerId, key, patch) {
       update(peerId, (current) => ({ messages: updateLocal(current.messages, key, patch) }));
+    },
+
+    removeLocal(peerId, key) {
+      update(peerId, (current) => ({ messages: removeLocal(current.messages, key) }));
     },
 
     settleLocal(peerId, key, stored) {

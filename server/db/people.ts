@@ -1,5 +1,5 @@
 import { and, count, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { Profile, UserSummary } from '../../lib/contract';
+import type { Profile, SearchResult, UserSummary } from '../../lib/contract';
 import type { Db } from './open-database';
 import { toKeysetPage, type KeysetPage } from './paging';
 import { rows } from './raw-rows';
@@ -51,8 +51,9 @@ const likeLiteral = (value: SQL) => sql`replace(replace(replace(${value}, '\\', 
  * where every word starts a word, then the rest (middles of words); by folded name within each. Served by
  * users_username_trgm_idx (the long words), users_username_search_idx (the short ones) and
  * users_email_lower_idx, then two primary-key probes of blocks per match; only the matches are sorted.
+ * Each result says whether the viewer may message them (canMessage: a few more probes per result).
  */
-export async function searchUsers(db: Db, viewerId: number, query: string, limit: number): Promise<UserSummary[]> {
+export async function searchUsers(db: Db, viewerId: number, query: string, limit: number): Promise<SearchResult[]> {
   return (await searchUsersQuery(db, viewerId, query, limit)) ?? [];
 }
 
@@ -80,7 +81,8 @@ export function searchUsersQuery(db: Db, viewerId: number, query: string, limit:
     when ${searchVector(users.username)} @@ ${searchQuery(sql`${text}::text`)} then 2
     else 3 end`;
   return db
-    .select(userSummaryColumns(viewerId))
+    // can_message: the profile's rule, so a result offers Message only to someone who would accept it.
+    .select({ ...userSummaryColumns(viewerId), can_message: canMessage(viewerId, sql.raw('"users"'), sql`${users.id}`) })
     .from(users)
     .where(and(eq(users.isActive, true), ne(users.id, viewerId), or(byName, byEmail), sql`not ${blockedEitherWay(viewerId, sql`${users.id}`)}`))
     .orderBy(rank, sql`${name} nulls last`, users.id)

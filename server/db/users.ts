@@ -11,12 +11,15 @@ export interface FirebaseProfile {
   socialType: string;
   /** Firebase has just confirmed the account (a sign-in's revocation check): users.firebase_checked_at. */
   accountCheckedNow?: boolean;
+  /** The language a new account starts in; an existing one keeps its own. */
+  language?: Language;
 }
 
 /**
  * One row per Firebase uid. The name and photo follow the provider on every sign-in until the
  * user chooses their own (db/profile.ts), which then wins; email and social type always follow
- * it; language, settings and is_active belong to us and are left alone.
+ * it; language, settings and is_active belong to us and are left alone (a new account's language
+ * is the one its sign-in was shown in).
  */
 export async function upsertUserFromFirebase(db: Db, profile: FirebaseProfile): Promise<UserRow> {
   const fromProvider = {
@@ -28,7 +31,7 @@ export async function upsertUserFromFirebase(db: Db, profile: FirebaseProfile): 
   };
   const [row] = await db
     .insert(users)
-    .values({ firebaseUid: profile.firebaseUid, ...fromProvider })
+    .values({ firebaseUid: profile.firebaseUid, ...fromProvider, ...(profile.language ? { language: profile.language } : {}) })
     .onConflictDoUpdate({
       target: users.firebaseUid,
       set: {

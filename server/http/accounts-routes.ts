@@ -66,6 +66,7 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, pr
       socialType: body.social_type,
       // Firebase has just vouched for the account: the next lookup is due an interval from now.
       accountCheckedNow: claims.revocationChecked,
+      language: body.language,
     });
     if (!user.isActive) throw HttpError.msg(403, 'This account has been deactivated.');
     const { token, ended } = await createSession(db, user.id, request.server.sessionAuth.rules.maxPerUser);

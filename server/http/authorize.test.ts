@@ -86,6 +86,31 @@ describe('POST /api/accounts/authorize', () => {
     expect(row?.socialType).toBe('github');
   });
 
+  it('starts a new account in the language its sign-in was shown in; an existing account keeps its own', async () => {
+    const profile = uniqueProfile('Dora');
+    const first = await authorize(authorizeBody(await emulatorSignIn(profile), { language: 'fr' }));
+    expect(first.status).toBe(200);
+    expect(first.body.user.language).toBe('fr');
+
+    // The same person later, from a Spanish browser: their account's language stands.
+    const again = await authorize(authorizeBody(await emulatorSignIn(profile), { language: 'es' }));
+    expect(again.body.user).toMatchObject({ id: first.body.user.id, language: 'fr' });
+
+    // Without one (an older client), a new account starts in English, as before.
+    const plain = await authorize(authorizeBody(await emulatorSignIn(uniqueProfile('Emil'))));
+    expect(plain.body.user.language).toBe('en');
+  });
+
+  it('refuses a language Parley does not have, and stores nothing', async () => {
+    const account = await emulatorSignIn(uniqueProfile('Fritz'));
+    for (const language of ['de', 'FR', 'fr-FR', '', 7]) {
+      const response = await authorize({ ...authorizeBody(account), language });
+      expect(response.status, JSON.stringify(language)).toBe(400);
+      expect((response.body as unknown as { non_field_errors: string[] }).non_field_errors[0]).toMatch(/^language: /);
+    }
+    expect(await usersWithUid(account.uid)).toEqual([]);
+  });
+
   it('takes the name and picture from the token when the body leaves them out', async () => {
     const profile = { ...uniqueProfile('Carol'), photoUrl: 'https://example.com/carol.png' };
     const account = await emulatorSignIn(profile);

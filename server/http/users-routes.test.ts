@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FOLLOW_LIST_PAGE_SIZE, type Page, type Profile, type UserSummary } from '../../lib/contract';
+import { FOLLOW_LIST_PAGE_SIZE, type Page, type Profile, type SearchResult, type UserSummary } from '../../lib/contract';
 import { setFollow } from '../db/people';
-import { setUserActive, upsertUserFromFirebase } from '../db/users';
+import { setUserActive, updateSettings, upsertUserFromFirebase } from '../db/users';
 import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
 
 let t: TestServer;
@@ -32,14 +32,30 @@ describe('GET /api/users/search', () => {
     const response = await get<Page<UserSummary>>(`/users/search?q=${p.toUpperCase()}`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      results: [{ id: byName.id, username: `Some ${p}`, avatar: null, is_following: false, follows_you: false, deleted: false }],
+      results: [{ id: byName.id, username: `Some ${p}`, avatar: null, is_following: false, follows_you: false, deleted: false, can_message: true }],
       next_cursor: null,
     });
     // The email's start is not enough; the whole address is.
     expect((await get<Page<UserSummary>>(`/users/search?q=${encodeURIComponent(email.slice(0, -1))}`)).body.results).toEqual([]);
     const whole = await get<Page<UserSummary>>(`/users/search?q=${encodeURIComponent(email.toUpperCase())}`);
-    expect(whole.body.results).toEqual([{ id: byEmail.id, username: 'Other', avatar: null, is_following: false, follows_you: false, deleted: false }]);
+    expect(whole.body.results).toEqual([{ id: byEmail.id, username: 'Other', avatar: null, is_following: false, follows_you: false, deleted: false, can_message: true }]);
     expect(JSON.stringify(whole.body)).not.toContain('@example.com');
+  });
+
+  it('says of each result whether a message from the caller would be accepted now, by their "who can message me"', async () => {
+    const p = prefix();
+    await dbUser(`${p} Open`);
+    const closed = await dbUser(`${p} Closed`);
+    const choosy = await dbUser(`${p} Choosy`);
+    await updateSettings(t.db, closed.id, { messagePolicy: 'nobody' });
+    await updateSettings(t.db, choosy.id, { messagePolicy: 'following' });
+    const canMessage = async () =>
+      Object.fromEntries((await get<Page<SearchResult>>(`/users/search?q=${p}`)).body.results.map((person) => [person.username, person.can_message]));
+    expect(await canMessage()).toEqual({ [`${p} Open`]: true, [`${p} Closed`]: false, [`${p} Choosy`]: false });
+
+    // Choosy follows the caller now: the same search says so.
+    await setFollow(t.db, choosy.id, me.user.id, true);
+    expect(await canMessage()).toEqual({ [`${p} Open`]: true, [`${p} Closed`]: false, [`${p} Choosy`]: true });
   });
 
   it('never finds the caller', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { SYNC_PAGE_MAX } from '../../lib/contract/constants';
-import { CANNOT_MESSAGE } from '../../lib/contract/safety';
+import { SEND_REFUSALS } from '../../lib/contract/socket';
 import { readPayloadSchema, sendPayloadSchema, syncPayloadSchema } from '../../lib/contract/schemas';
 import type { Refusal } from '../db/message-batch';
 import type { MessageWriter } from '../db/message-writer';
@@ -19,14 +19,14 @@ const userNotFound = () => refuse({ msg: 'User not found.' });
 
 // Field errors, not `msg`: clients retry `msg` errors (transient) but give up on field errors.
 const refusals: Record<Refusal, Outcome<never>> = {
-  recipient: fieldError('recipient_id: User not found.'),
-  attachment: fieldError('attachment_id: No such upload of yours.'),
-  sender: fieldError('User not found.'),
-  // The same words for a block (either way) and for "who can message me": nothing more is revealed.
-  not_allowed: fieldError(`recipient_id: ${CANNOT_MESSAGE}`),
+  recipient: fieldError(SEND_REFUSALS.recipient_gone),
+  attachment: fieldError(SEND_REFUSALS.attachment_gone),
+  sender: fieldError(SEND_REFUSALS.sender_gone),
+  // One line for a block (either way) and for "who can message me": nothing more is revealed.
+  not_allowed: fieldError(SEND_REFUSALS.not_allowed),
   // Final like the others: the answered message will not come back into this conversation by
   // retrying, and the words are the same for an unknown id and someone else's.
-  reply_to: fieldError('reply_to: No such message in this conversation.'),
+  reply_to: fieldError(SEND_REFUSALS.reply_gone),
 };
 // `msg`: the outbox sends the message again later, with the same client_id.
 const notNow = {
@@ -47,7 +47,7 @@ export function registerMessageHandlers(
   // Checked by the writer, in the batch's transaction: the recipient (exists, active) and the
   // attachment (an upload of the sender's, or refused like a missing one: ids are capabilities).
   onEvent(socket, log, 'send', sendPayloadSchema, async (payload, userId) => {
-    if (payload.recipient_id === userId) return fieldError('recipient_id: You cannot message yourself.');
+    if (payload.recipient_id === userId) return fieldError(SEND_REFUSALS.self);
     const outcome = await writer.write({
       senderId: userId,
       recipientId: payload.recipient_id,

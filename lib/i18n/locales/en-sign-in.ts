@@ -22,9 +22,23 @@ export const enSignIn = {
     continueWithGoogle: 'Continue with Google',
     continueWithGithub: 'Continue with GitHub',
     signingIn: 'Signing in…',
-    signInFailed: 'Sign-in failed: {{message}}',
+  },
+  // Why a sign-in failed (lib/firebase/sign-in-errors.ts): with the screen, since it may fail
+  // before the rest of English has loaded (offline, say).
+  signInErrors: {
     popupClosed: 'The sign-in window was closed before sign-in finished.',
     popupBlocked: 'Your browser blocked the sign-in window. Allow pop-ups for this site and try again.',
+    popupInterrupted: 'Another sign-in window took over from this one. Try again, one window at a time.',
+    network: 'Couldn’t reach the sign-in service. Check your connection and try again.',
+    accountExists: 'An account with this email already signs in another way. Use the button you signed up with.',
+    tooManyRequests: 'Too many sign-in attempts. Wait a few minutes, then try again.',
+    serviceTrouble: 'The sign-in service had a problem. Try again in a moment.',
+    providerDisabled: 'This way of signing in is switched off for now. Try the other button.',
+    userDisabled: 'This sign-in account has been disabled by its provider.',
+    unavailable: 'Sign-in can’t run in this browser window. Open Parley in a regular browser tab and try again.',
+    unauthorizedDomain: 'Sign-in isn’t set up for this web address. Open Parley from its usual address.',
+    storageBlocked: 'Your browser blocks the storage sign-in needs. Allow cookies and site data for this site and try again.',
     deactivated: 'This account has been deactivated.',
+    generic: 'Sign-in didn’t work. Please try again.',
   },
 };

@@ -1,6 +1,6 @@
 // English: the reference language. Every other language has every key here (checked by a test);
 // plural keys end in CLDR categories (_one, _other; other languages add theirs, e.g. _many).
-// The sign-in screen's texts (common, account) are in en-sign-in.ts, so that page loads only those.
+// The sign-in screen's texts (common, account, signInErrors) are in en-sign-in.ts, so that page loads only those.
 import { enSignIn } from './en-sign-in';
 
 export const en = {
@@ -19,6 +19,9 @@ export const en = {
     offlineOutbox_one: '{{count, number}} message waiting to be sent',
     offlineOutbox_other: '{{count, number}} messages waiting to be sent',
     offlineTo: 'To {{name}}',
+    offlineSavedAt: 'Below is what this device saved on {{time}}. It may be out of date until the connection is back.',
+    offlineConversations: 'Your conversations',
+    offlineNotKept: 'The messages of this conversation were not saved on this device.',
     connected: 'Connected',
     connecting: 'Connecting…',
     reconnecting: 'Reconnecting…',
@@ -48,6 +51,7 @@ export const en = {
     followFailed: 'Could not update follow: {{message}}',
     message: 'Message',
     messageUser: 'Message {{name}}',
+    cannotMessage: 'Doesn’t accept messages from you',
     viewProfile: 'View profile',
     profileFailed: 'Could not load this profile.',
     followerCount_one: '{{count, number}} follower',
@@ -98,6 +102,19 @@ export const en = {
     retry: 'Retry',
     readMore: 'Read more',
     showLess: 'Show less',
+    remove: 'Remove',
+    removeFailed: 'Remove this unsent message',
+    // Why a message was refused for good (lib/realtime/send-refusal.ts): no Retry, it would be refused again.
+    refusals: {
+      notAllowed: 'this person isn’t accepting messages from you.',
+      recipientGone: 'this account no longer exists.',
+      self: 'you can’t message yourself.',
+      attachmentGone: 'the attached file is no longer available.',
+      replyGone: 'the message it answers is no longer here.',
+      senderGone: 'your account no longer exists.',
+      tooLong: 'it is longer than {{max, number}} characters.',
+      invalid: 'Parley couldn’t accept it.',
+    },
     newMessages_one: '{{count, number}} new message',
     newMessages_other: '{{count, number}} new messages',
     jumpToLatest: 'Jump to latest',
@@ -198,7 +215,8 @@ export const en = {
     privacySaved: 'Privacy setting saved.',
     readReceipts: 'Send read receipts',
     readReceiptsHint: 'People you write with see when you have read their messages. Turn it off and you will not see when they read yours either.',
-    privacyFailed: 'Could not save the privacy setting: {{message}}',
+    privacyNotOn: 'Not turned on, so it is still off: {{message}}',
+    privacyNotOff: 'Not turned off, so it is still on: {{message}}',
     signOut: 'Sign out',
     signingOut: 'Signing out…',
     deactivate: 'Deactivate account',
@@ -232,6 +250,12 @@ export const en = {
     photoRemoved: 'Photo removed.',
     photoUnreadable: 'That file is not a picture Parley can use. Choose a JPEG, PNG, WebP or GIF image.',
     photoFailed: 'Could not save your photo: {{message}}',
+  },
+  // The main screen's invitation to someone with no name yet (components/main/name-prompt.tsx).
+  namePrompt: {
+    title: 'Add your name',
+    body: 'People see you as “{{unknown}}” until you do. A name tells them who is writing.',
+    dismiss: 'Not now',
   },
   safety: {
     block: 'Block',

@@ -53,7 +53,7 @@ export function refusedPushBody(rng: Rng, bearer: string): RestCase {
 export function authorizeBodyFor(ids: RestIds): Record<string, unknown> {
   return {
     username: 'Fuzz', email: ids.account.email, firebase_id: ids.account.uid, social_type: 'google',
-    avatar: 'https://example.com/a.png', id_token: ids.account.idToken,
+    avatar: 'https://example.com/a.png', id_token: ids.account.idToken, language: 'fr',
   };
 }
 
@@ -71,6 +71,7 @@ export function refusedAuthorizeBody(rng: Rng, ids: RestIds): string {
     () => ({ ...valid, social_type: rng.pick(['facebook', 'GOOGLE', '', 'google ']) }),
     () => ({ ...valid, avatar: rng.pick(['javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'ftp://x/y', '//x']) }),
     () => ({ ...valid, username: rng.pick(['a\u0000b', 'x'.repeat(101)]) }),
+    () => ({ ...valid, language: rng.pick(['de', 'FR', 'fr-FR', '', null, ['fr']]) }),
     () => hostileValue(rng, { maxHuge: 1_000, binary: false }, 2),
   ])();
   const wire = jsonRoundTrip(body);
