@@ -36,6 +36,7 @@ describe('searchUsers', () => {
       is_following: false,
       follows_you: false,
       deleted: false,
+      can_message: true,
     });
   });
 

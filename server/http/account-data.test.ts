@@ -129,7 +129,7 @@ describe('DELETE /api/accounts/me', () => {
       ['unread too', null, false],
       ['with a photo', null, true],
     ]);
-    expect(await emitWithAck(gusTab, 'read', { user_id: fin.user.id })).toEqual({ data: { count: 0 } });
+    expect(await emitWithAck(gusTab, 'read', { user_id: fin.user.id })).toEqual({ data: { count: 0, unread_count: 0 } });
     // He can neither reply nor follow, and there is no profile to open.
     expect(await emitWithAck(gusTab, 'send', { client_id: randomUUID(), recipient_id: fin.user.id, text: 'hello?' })).toEqual({
       error: { non_field_errors: ['recipient_id: User not found.'] },
