@@ -1,12 +1,14 @@
-import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { e2eChromium } from './scripts/test-browser.mjs';
 import { testEmulatorConfig } from './scripts/test-emulator.mjs';
 import { E2E_EMULATOR_HOST, E2E_PORT, target } from './e2e/support/env';
 
 const CI = Boolean(process.env.CI);
 const desktop = devices['Desktop Chrome'];
-// Debian's Chromium when present; Playwright's own browser otherwise (never downloaded by CI).
-const executablePath = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
+// Debian's headless Chromium when present, else its full one, else Playwright's own (never
+// downloaded by CI): scripts/test-browser.mjs says why the headless one first.
+const headed = ['--headed', '--debug', '--ui'].some((flag) => process.argv.includes(flag)) || Boolean(process.env.PWDEBUG);
+const executablePath = e2eChromium({ headed });
 
 export default defineConfig({
   testDir: 'e2e',

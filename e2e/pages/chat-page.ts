@@ -45,8 +45,18 @@ export class ChatPage {
   }
 
   /** Opens a message's actions menu and picks an item (a reaction, "Edit", "Delete for me"…). */
+  /**
+   * Opens a message's actions and picks one: by pointer where the screen has hover, else (a touch
+   * screen shows "⋯" only while focused, message-layout.spec.ts covers its long press) by keyboard.
+   */
   async messageAction(name: string, text: string | RegExp, item: string | RegExp) {
-    await this.message(name, text).getByRole('button', { name: 'Message actions' }).click();
+    const actions = this.message(name, text).getByRole('button', { name: 'Message actions' });
+    if (await this.page.evaluate(() => matchMedia('(hover: none)').matches)) {
+      await actions.focus();
+      await actions.press('Enter');
+    } else {
+      await actions.click();
+    }
     await this.page.getByRole('menu', { name: 'Message actions' }).getByRole('menuitem', { name: item }).click();
   }
 

@@ -1,0 +1,3 @@
+export const HEADLESS_SHELL: string;
+export const FULL_CHROMIUM: string;
+export function e2eChromium(options?: { root?: string; headed?: boolean }): string | undefined;
