@@ -10,13 +10,13 @@ import { DEFAULT_SESSION_RULES } from './auth/session-rules';
 import {
   DEFAULT_EDIT_WINDOW_MS,
   DEFAULT_MAX_SOCKETS_PER_USER,
-  DEFAULT_RATE_LIMITS,
   DEFAULT_SHED_EVENT_LOOP_DELAY_MS,
   DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
   DEFAULT_UNSEND_WINDOW_MS,
   DEFAULT_UPLOAD_QUOTA_BYTES,
   type Config,
 } from './config';
+import { DEFAULT_RATE_LIMITS } from './security/rate-limit-defaults';
 import type { Database } from './db/open-database';
 import { installSessionAuth, type SessionAuth } from './http/authenticate';
 import { buildHttpApp } from './http/build-http-app';
@@ -41,8 +41,9 @@ type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => un
 
 export interface ServerDeps {
   /**
-   * Unset values take config.ts's defaults (rateLimits: each budget left out; sessions: the
-   * default lifetimes); unset allowedOrigins: same origin only; nodeEnv 'production' adds HSTS.
+   * Unset values take the defaults (rateLimits: each budget left out, security/rate-limit-defaults.ts;
+   * sessions: the default lifetimes); unset allowedOrigins: same origin only; nodeEnv 'production'
+   * adds HSTS.
    */
   config: Pick<Config, 'port' | 'host' | 'logLevel'> &
     Partial<

@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ConfigError,
   DEFAULT_MAX_SOCKETS_PER_USER,
-  DEFAULT_RATE_LIMITS,
   DEFAULT_SHED_EVENT_LOOP_DELAY_MS,
   DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
   DEFAULT_UPLOAD_QUOTA_BYTES,
   loadConfig,
 } from './config';
+import { DEFAULT_RATE_LIMITS } from './security/rate-limit-defaults';
 import { DEFAULT_PUSH_ENDPOINT_ORIGINS, isAllowedEndpoint } from './push/push-settings';
 import webPush from 'web-push';
 
