@@ -64,7 +64,7 @@ it('carries follows, messages, unread counts and reads across nodes; a tab on ea
   aliceNewTab.close();
 
   // Read on B: every tab of alice's, on both nodes, hears the new count and clears the badge.
-  expect(await aliceB.call('read', { user_id: bob.id })).toEqual({ count: 0 });
+  expect(await aliceB.call('read', { user_id: bob.id })).toEqual({ count: 0, unread_count: 0 });
   for (const tab of [aliceA, aliceB]) await tab.waitFor('conversation_read', (event) => event.user_id === bob.id, EVENT_TIMEOUT_MS);
   expect([await unreadFromBob(a), await unreadFromBob(b)]).toEqual([0, 0]);
   const bobsThread = await getJson<Page<MessagePayload>>(a.url, bob, `/conversations/${alice.id}/messages`);
