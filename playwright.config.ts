@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { e2eChromium } from './scripts/test-browser.mjs';
+import { e2eChromium, fullChromium } from './scripts/test-browser.mjs';
 import { testEmulatorConfig } from './scripts/test-emulator.mjs';
 import { E2E_EMULATOR_HOST, E2E_PORT, target } from './e2e/support/env';
 
@@ -9,6 +9,11 @@ const desktop = devices['Desktop Chrome'];
 // downloaded by CI): scripts/test-browser.mjs says why the headless one first.
 const headed = ['--headed', '--debug', '--ui'].some((flag) => process.argv.includes(flag)) || Boolean(process.env.PWDEBUG);
 const executablePath = e2eChromium({ headed });
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+// The headless shell has no notifications (permission stays "denied", nothing is shown): the
+// notification and Web Push specs run in the full browser.
+const FULL_BROWSER_SPECS = '**/notifications.spec.ts';
+const full = fullChromium();
 
 export default defineConfig({
   testDir: 'e2e',
@@ -25,23 +30,19 @@ export default defineConfig({
     baseURL: target.baseURL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    },
+    launchOptions: { executablePath, args: ARGS },
   },
   projects: [
     // Signs in the people the specs claim; its teardown removes every person the run made.
     { name: 'setup', testMatch: 'people.setup.ts', teardown: 'cleanup', use: { ...desktop } },
     { name: 'cleanup', testMatch: 'people.teardown.ts' },
-    { name: 'chromium', testMatch: '**/*.spec.ts', dependencies: ['setup'], use: { ...desktop } },
+    { name: 'chromium', testMatch: '**/*.spec.ts', testIgnore: FULL_BROWSER_SPECS, dependencies: ['setup'], use: { ...desktop } },
+    {
+      name: 'chromium-full',
+      testMatch: FULL_BROWSER_SPECS,
+      dependencies: ['setup'],
+      use: { ...desktop, ...(full ? { launchOptions: { executablePath: full, args: ARGS } } : { channel: 'chromium' }) },
+    },
   ],
   // E2E_BASE_URL names a deployment to test: nothing is started here.
   webServer: target.remote ? undefined : [

@@ -48,6 +48,8 @@ for (const { locale, heading, lang } of [
   { locale: 'es-ES', heading: 'Inicia sesión en Parley', lang: 'es' },
 ]) {
   test(`a first visit from a ${locale} browser shows the screen in its language only, never English first`, async ({ browser }, testInfo) => {
+    // Two axe runs (light and dark) on a cold page: more than the default on a 2-core machine.
+    test.setTimeout(90_000);
     const context = await browser.newContext({ locale });
     const page = await context.newPage();
     const watched = await watchSignInScreen(page);

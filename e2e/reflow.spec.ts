@@ -1,7 +1,8 @@
 // Reflow (WCAG 1.4.10) and a frame that never moves. On a phone 320 and 390 px wide, in English,
 // Spanish and French, light and dark, the conversation list and a crowded conversation (a long
-// name, the mute bell, Follow, "Seen", "Message deleted", "Retry", the composer focused) must fit
-// the window: no element's box past its edges, no sideways or vertical scrolling of the page.
+// name, the mute bell, Follow, "Seen", "Message deleted", a refusal with its reason and "Remove",
+// the composer focused) must fit the window: no element's box past its edges, no sideways or
+// vertical scrolling of the page.
 // On a desktop the page is exactly the window: a wheel over the header or a jump moves nothing.
 import { test, expect } from './fixtures';
 import { expectNoA11yViolations } from './support/axe';

