@@ -35,7 +35,7 @@ test('a phone conversation and the list fit 320 and 390 px in every language, li
       for (const size of PHONES) {
         const label = `${language}, ${colorScheme}, ${size.width} px`;
         await page.setViewportSize(size);
-        await expect(page.getByRole('button', { name: texts.thread.retry, exact: true })).toBeVisible();
+        await expect(page.getByRole('button', { name: texts.thread.removeFailed, exact: true })).toBeVisible();
         await composer.focus();
         await expect(composer).toBeFocused();
         expect.soft(await layoutProblems(page), `${label}: the conversation`).toEqual([]);

@@ -58,9 +58,11 @@ export function stopDesktopNotifications(): void {
 
 async function savePreferences(changes: Partial<DevicePreferences>): Promise<void> {
   if (!current) return;
-  current.preferences = { ...current.preferences, ...changes };
-  useNotificationStore.getState().update(changes);
-  await current.storage.save(current.userId, changes).catch(() => undefined);
+  const session = current;
+  session.preferences = { ...session.preferences, ...changes };
+  // Shown once stored (a few ms): a reload right after "Not now" must not bring the prompt back.
+  await session.storage.save(session.userId, changes).catch(() => undefined);
+  if (current === session) useNotificationStore.getState().update(changes);
 }
 
 /** The prompt's "Turn on" and the settings' switch: asks the browser (a click is needed for that), then registers. */

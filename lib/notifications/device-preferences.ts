@@ -59,10 +59,17 @@ export function createIndexedDbPreferenceStorage(factory: IDBFactory = indexedDB
     },
     async save(userId, changes) {
       const db = await open();
-      // Read and written in one transaction: a change made meanwhile elsewhere is not lost.
-      const store = db.transaction(STORE, 'readwrite').objectStore(STORE);
+      // Read and written in one transaction (a change made meanwhile elsewhere is not lost), and
+      // resolved once committed, so a reload right after cannot lose it.
+      const transaction = db.transaction(STORE, 'readwrite');
+      const committed = new Promise<void>((resolve, reject) => {
+        transaction.oncomplete = () => resolve();
+        transaction.onabort = () => reject(transaction.error);
+      });
+      const store = transaction.objectStore(STORE);
       const stored = (await done(store.get(userId))) as Partial<DevicePreferences> | undefined;
-      await done(store.put({ ...DEFAULTS, ...stored, ...changes }, userId));
+      store.put({ ...DEFAULTS, ...stored, ...changes }, userId);
+      await committed;
     },
   };
 }
