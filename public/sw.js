@@ -203,6 +203,9 @@ self.addEventListener('message', (event) => {
   if (data.type === 'visibility' && event.source) reportedVisible.set(event.source.id, Boolean(data.visible));
   if (data.type === 'cache-assets' && Array.isArray(data.urls)) event.waitUntil(cacheLoaded(data.urls));
   if (data.type !== 'notify') return;
+  // The tab handing it over says it is hidden: known even if this worker was stopped and started
+  // again since its last report (the browser stops an idle worker), which emptied the map.
+  if (event.source && typeof data.visible === 'boolean') reportedVisible.set(event.source.id, data.visible);
   event.waitUntil(
     show(data.content).then((shown) => {
       if (event.source) event.source.postMessage({ type: 'notified', message_id: data.content && data.content.message_id, shown });

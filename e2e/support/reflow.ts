@@ -119,10 +119,13 @@ export async function crowdedConversation(browser: Browser, viewerOptions: Brows
   expect(blocked.status()).toBe(200);
   await viewer.send('Hello? Are you there?');
   await expect(thread.getByRole('button', { name: 'Remove this unsent message' })).toBeVisible();
-  // Unblocked at once: the refused message stays as it is, and the conversation opened again
-  // still has its composer.
+  // Unblocked at once, which the viewer is not told (the refusal's answer hid the composer): the
+  // refused message stays as it is.
   const unblocked = await peer.page.request.delete(block, { headers: { Authorization: token ?? '' } });
   expect(unblocked.status()).toBe(200);
+  // A message from the peer is a fact the viewer's screen follows: the composer comes back.
+  await peer.send('Sorry, that was me.');
+  await expect(thread.getByText('Sorry, that was me.')).toBeVisible();
   await viewer.composer.fill('A draft');
   await viewer.composer.focus();
   return { viewer, peer, viewerName, peerName };

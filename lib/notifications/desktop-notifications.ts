@@ -159,7 +159,9 @@ export async function showThroughWorker(content: NotificationContent): Promise<b
       resolve(Boolean(event.data.shown));
     };
     navigator.serviceWorker.addEventListener('message', onAnswer);
-    worker.postMessage({ type: 'notify', content });
+    // Only a hidden tab hands a notification over; saying so again covers a worker restarted
+    // since this tab's last visibility report.
+    worker.postMessage({ type: 'notify', content, visible: document.visibilityState === 'visible' });
   });
 }
 
