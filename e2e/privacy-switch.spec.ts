@@ -5,6 +5,8 @@ import { SettingsDialog } from './pages/settings-dialog';
 import { expectNoA11yViolationsLightAndDark } from './support/axe';
 
 test('a privacy switch moves at once, and moves back, saying why, when the server refuses', async ({ alice }, testInfo) => {
+  // Two axe runs (light and dark) besides the switches: more than the default on a loaded 2-core machine.
+  test.setTimeout(90_000);
   const { page } = alice;
   const settings = new SettingsDialog(page);
   await settings.open('Privacy');
