@@ -28,7 +28,11 @@ export default defineConfig({
   reporter: [['list'], ['html', { open: 'never' }], ['./e2e/support/summary-reporter.ts']],
   use: {
     baseURL: target.baseURL,
-    trace: 'retain-on-failure',
+    // A trace when a test is retried (CI retries; run with `--trace retain-on-failure` to keep one
+    // locally), without the screencast: recording a trace on every run, its frames a JPEG each
+    // paint on every page, was more than half of all the browsers' CPU and the suite on two cores
+    // ran twice as slow (docs/DECISIONS.md, "A fresh machine's end-to-end run").
+    trace: { mode: 'on-first-retry', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
     launchOptions: { executablePath, args: ARGS },
   },

@@ -210,25 +210,31 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
     [],
   );
 
-  // The "N new messages" line: before the first unread message, counting it and those after it.
-  // Placed when the conversation opens with unread messages, or when one arrives that the user
-  // cannot see (scrolled up, another tab); a message read as it arrives places none. It stays
-  // where it was once they are read, until the conversation is closed.
+  // The "N new messages" line: before the first unread message, counting it and the peer's
+  // messages after it. Placed when the conversation opens with unread messages, or when one
+  // arrives that the user cannot see (scrolled up, another tab); a message read as it arrives
+  // places none. It holds its place while the messages below it are read (they are read as they
+  // come into view), counting in what arrives before they all are; once they are all read, the
+  // next message that arrives unseen places it again. It goes when the conversation is closed.
   const unread = messages.filter((message) => isUnread(message, peerId)).length;
   const firstUnread = messages.find((message) => isUnread(message, peerId));
-  const placeDivider = (): { key: string; count: number } | null => {
-    if (!firstUnread) return null;
-    const index = messages.indexOf(firstUnread);
-    return { key: messageKey(firstUnread), count: messages.slice(index).filter((message) => message.sender_id === peerId).length };
-  };
-  const [divider, setDivider] = useState(placeDivider);
+  const last = messages[messages.length - 1];
+  const dividerFrom = (first: ThreadMessage) => ({
+    key: messageKey(first),
+    count: messages.slice(messages.indexOf(first)).filter((message) => message.sender_id === peerId).length,
+    through: messageKey(last ?? first),
+  });
+  const [divider, setDivider] = useState(() => (firstUnread ? dividerFrom(firstUnread) : null));
   const seen = atBottom === true && typeof document !== 'undefined' && document.visibilityState === 'visible';
   if (firstUnread && !seen) {
-    const placed = placeDivider();
-    if (placed && (divider?.key !== placed.key || divider.count !== placed.count)) setDivider(placed);
+    const unreadAt = messages.indexOf(firstUnread);
+    const at = divider ? messages.findIndex((message) => messageKey(message) === divider.key) : -1;
+    const through = divider ? messages.findIndex((message) => messageKey(message) === divider.through) : -1;
+    const held = at !== -1 && at <= unreadAt && unreadAt <= through ? messages[at] : undefined;
+    const placed = dividerFrom(held ?? firstUnread);
+    if (divider?.key !== placed.key || divider.count !== placed.count || divider.through !== placed.through) setDivider(placed);
   }
   // Messages that arrive while the conversation is open are announced, politely: who, and what.
-  const last = messages[messages.length - 1];
   const [announced, setAnnounced] = useState({ key: last ? messageKey(last) : null, text: '' });
   if (last && messageKey(last) !== announced.key) {
     const fromPeer = last.sender_id === peerId && last.id !== null;
