@@ -1,6 +1,6 @@
 // Printed after Playwright's own summary: why each skipped test was skipped (a run against a
 // deployment skips the specs it cannot serve, and says so), and which tests were flaky (failed,
-// then passed on a retry), with where their failed attempt's trace is. Flaky is never a pass:
+// then passed on a retry), with what failed and where the retry's trace is. Flaky is never a pass:
 // on CI the run fails on it (playwright.config.ts, failOnFlakyTests; docs/TESTING.md).
 import path from 'node:path';
 import type { Reporter, Suite, TestCase } from '@playwright/test/reporter';
@@ -27,11 +27,17 @@ class SummaryReporter implements Reporter {
 
     for (const test of tests.filter((each) => each.outcome() === 'flaky')) {
       const failed = test.results.find((result) => result.status !== 'passed' && result.status !== 'skipped');
-      const trace = failed?.attachments.find((attachment) => attachment.name === 'trace')?.path;
+      // Traces are recorded from the first retry on (playwright.config.ts).
+      const trace = test.results.flatMap((result) => result.attachments).find((attachment) => attachment.name === 'trace')?.path;
+      // A timeout comes with a second error, the step that was waiting: a few lines of each.
+      const errors = failed?.errors.length ? failed.errors : [{ message: 'no error message' }];
+      const message = errors.flatMap((error) =>
+        stripColours(error.message ?? '').split('\n').filter((line) => line.trim() !== '').slice(0, 4),
+      );
       lines.push(
         `  FLAKY (failed, then passed on retry ${test.results.length - 1}): ${title(test)}`,
-        `    ${stripColours(failed?.error?.message ?? 'no error message').split('\n')[0]}`,
-        ...(trace ? [`    trace of the failed attempt: npx playwright show-trace ${path.relative(process.cwd(), trace)}`] : []),
+        ...message.map((line) => `    ${line}`),
+        ...(trace ? [`    trace of the retry: npx playwright show-trace ${path.relative(process.cwd(), trace)}`] : []),
       );
     }
     if (lines.length > 0) console.log(`\n${lines.join('\n')}`);
