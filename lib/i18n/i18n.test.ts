@@ -167,6 +167,7 @@ describe('i18n', () => {
   it('offline: the choice holds (shown, in locale, not undone by the server’s older user) and is saved once online', async () => {
     await initI18n('en');
     const stop = followUserLanguage();
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     accounts.updateSettings.mockRejectedValueOnce(new TypeError('Failed to fetch')).mockResolvedValueOnce(user('fr'));
     await setLanguage('fr');
     await settle();
@@ -176,11 +177,29 @@ describe('i18n', () => {
     useSessionStore.getState().publishUser(user('en'));
     await settle();
     expect(currentLanguage()).toBe('fr');
+    expect(accounts.updateSettings).toHaveBeenCalledTimes(1);
+    onLine.mockReturnValue(true);
     window.dispatchEvent(new Event('online'));
     await vi.waitFor(() => expect(accounts.updateSettings).toHaveBeenCalledTimes(2));
     await vi.waitFor(() => expect(useSessionStore.getState().user?.language).toBe('fr'));
     expect(currentLanguage()).toBe('fr');
     stop();
+  });
+
+  it('a save that fails after the network came back (its `online` already fired) is tried again soon', async () => {
+    await initI18n('en');
+    vi.useFakeTimers();
+    try {
+      accounts.updateSettings.mockRejectedValueOnce(new TypeError('Failed to fetch')).mockResolvedValueOnce(user('es'));
+      await setLanguage('es');
+      await vi.advanceTimersByTimeAsync(1_900);
+      expect(accounts.updateSettings).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(200);
+      expect(accounts.updateSettings).toHaveBeenCalledTimes(2);
+      await vi.waitFor(() => expect(useSessionStore.getState().user?.language).toBe('es'));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('follows the language of a published user (sign-in, another device) and stores it', async () => {

@@ -13,6 +13,10 @@ let stopFollowing: (() => void) | null = null;
 let unsaved: Language | null = null;
 let retryTimer: ReturnType<typeof setTimeout> | null = null;
 const RETRY_MS = 30_000;
+// A failure that lands when the browser is online again (the network came back while the request
+// was failing, so the `online` event has already fired): tried again soon, then less often.
+const RETRY_SOON_MS = 2_000;
+let soonRetries = 0;
 
 /**
  * From now on, a published user's saved language wins over this browser's `locale` (it was chosen
@@ -50,6 +54,7 @@ function saveUnsaved(): void {
     .then((user) => {
       if (unsaved !== language) return; // another choice came meanwhile and saves itself
       unsaved = null;
+      soonRetries = 0;
       useSessionStore.getState().publishUser(user);
     })
     .catch((error: unknown) => {
@@ -57,8 +62,11 @@ function saveUnsaved(): void {
       const kind = errorKind(error);
       if (kind === 'network' || kind === 'server' || kind === 'rateLimited') {
         // The choice stays shown and stored in `locale`; the server hears of it later.
-        if (typeof window !== 'undefined') window.addEventListener('online', saveUnsaved, { once: true });
-        retryTimer = setTimeout(saveUnsaved, RETRY_MS);
+        const online = typeof navigator === 'undefined' || navigator.onLine;
+        if (!online) window.addEventListener('online', saveUnsaved, { once: true });
+        const soon = online && kind === 'network' && soonRetries < 4;
+        if (soon) soonRetries += 1;
+        retryTimer = setTimeout(saveUnsaved, soon ? RETRY_SOON_MS * 2 ** (soonRetries - 1) : RETRY_MS);
         return;
       }
       // Refused for good (a signed-out or deactivated account): nothing more to save.
@@ -73,6 +81,7 @@ function saveUnsaved(): void {
  */
 export async function setLanguage(language: Language): Promise<void> {
   unsaved = language;
+  soonRetries = 0;
   await applyLanguage(language, { persist: true });
   saveUnsaved();
 }
