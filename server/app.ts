@@ -10,6 +10,7 @@ import { DEFAULT_SESSION_RULES } from './auth/session-rules';
 import {
   DEFAULT_EDIT_WINDOW_MS,
   DEFAULT_MAX_SOCKETS_PER_USER,
+  DEFAULT_REFUSAL_HOLD_MS,
   DEFAULT_SHED_EVENT_LOOP_DELAY_MS,
   DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
   DEFAULT_UNSEND_WINDOW_MS,
@@ -55,6 +56,7 @@ export interface ServerDeps {
         | 'shutdownDrainMs'
         | 'maxSocketsPerUser'
         | 'shedEventLoopDelayMs'
+        | 'refusalHoldMs'
         | 'uploadQuotaBytes'
         | 'unattachedUploadTtlMs'
         | 'sessions'
@@ -111,7 +113,10 @@ const KEEP_ALIVE_MS = 65_000;
 export function createServer(deps: ServerDeps): ParleyServer {
   const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination, refusalLog, presence, push } = deps;
   // With Redis every node takes from the same budgets and counts the same sockets.
-  const limiters = createRateLimiters({ ...DEFAULT_RATE_LIMITS, ...config.rateLimits }, redis?.commands);
+  const limiters = createRateLimiters(
+    { ...DEFAULT_RATE_LIMITS, ...config.rateLimits },
+    { redis: redis?.commands, holdRefusalsMs: config.refusalHoldMs ?? DEFAULT_REFUSAL_HOLD_MS },
+  );
   let draining = false;
   let fastifyHandler: RequestHandler = () => {};
   const httpServer = createHttpServer((req, res) => {

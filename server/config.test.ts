@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ConfigError,
   DEFAULT_MAX_SOCKETS_PER_USER,
+  DEFAULT_REFUSAL_HOLD_MS,
   DEFAULT_SHED_EVENT_LOOP_DELAY_MS,
   DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
   DEFAULT_UPLOAD_QUOTA_BYTES,
@@ -40,6 +41,7 @@ describe('loadConfig', () => {
       objectStorage: undefined,
       maxSocketsPerUser: DEFAULT_MAX_SOCKETS_PER_USER,
       shedEventLoopDelayMs: DEFAULT_SHED_EVENT_LOOP_DELAY_MS,
+      refusalHoldMs: DEFAULT_REFUSAL_HOLD_MS,
       uploadQuotaBytes: DEFAULT_UPLOAD_QUOTA_BYTES,
       unattachedUploadTtlMs: DEFAULT_UNATTACHED_UPLOAD_TTL_MS,
       messageWindows: { editWindowMs: 15 * 60_000, unsendWindowMs: 24 * 3600_000 },
@@ -48,6 +50,7 @@ describe('loadConfig', () => {
       push: { vapid: null, endpointOrigins: [...DEFAULT_PUSH_ENDPOINT_ORIGINS] },
     });
     expect(DEFAULT_UPLOAD_QUOTA_BYTES).toBe(2_000_000_000);
+    expect(DEFAULT_REFUSAL_HOLD_MS).toBe(1_000);
     expect(DEFAULT_UNATTACHED_UPLOAD_TTL_MS).toBe(24 * 3600 * 1000);
     expect(DEFAULT_MAX_SOCKETS_PER_USER).toBe(20);
   });
@@ -84,6 +87,7 @@ describe('loadConfig', () => {
       SHUTDOWN_DRAIN_MS: '5000',
       MAX_SOCKETS_PER_USER: '5',
       SHED_EVENT_LOOP_DELAY_MS: '0',
+      RATE_LIMIT_HOLD_MS: '250',
       UPLOAD_QUOTA: '500 MiB',
       UNATTACHED_UPLOAD_TTL: '90m',
     });
@@ -99,6 +103,7 @@ describe('loadConfig', () => {
       shutdownDrainMs: 5000,
       maxSocketsPerUser: 5,
       shedEventLoopDelayMs: 0,
+      refusalHoldMs: 250,
       uploadQuotaBytes: 500 * 1024 ** 2,
       unattachedUploadTtlMs: 90 * 60_000,
     });

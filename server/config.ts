@@ -27,6 +27,8 @@ export const DEFAULT_MAX_SOCKETS_PER_USER = 20;
  * so 200 ms is far past normal heavy load and well before everyone's requests take seconds.
  */
 export const DEFAULT_SHED_EVENT_LOOP_DELAY_MS = 200;
+/** A rate-limit refusal is answered this long after (security/rate-limit.ts, holdingRefusals). */
+export const DEFAULT_REFUSAL_HOLD_MS = 1_000;
 
 /**
  * Bytes of uploads one user may keep: forty files at the 50 MB maximum, thousands of photos.
@@ -111,6 +113,10 @@ const envSchema = z.object({
     blankToUndefined,
     z.coerce.number({ error: 'must be a number of milliseconds (0: off)' }).int().min(0).max(60_000).default(DEFAULT_SHED_EVENT_LOOP_DELAY_MS),
   ),
+  RATE_LIMIT_HOLD_MS: z.preprocess(
+    blankToUndefined,
+    z.coerce.number({ error: 'must be a number of milliseconds (0: answer at once)' }).int().min(0).max(60_000).default(DEFAULT_REFUSAL_HOLD_MS),
+  ),
   UPLOAD_QUOTA: byteSize(DEFAULT_UPLOAD_QUOTA_BYTES),
   UNATTACHED_UPLOAD_TTL: duration(DEFAULT_UNATTACHED_UPLOAD_TTL_MS),
   MESSAGE_EDIT_WINDOW: duration(DEFAULT_EDIT_WINDOW_MS),
@@ -180,6 +186,8 @@ export interface Config {
   maxSocketsPerUser: number;
   /** Mean event-loop delay (ms) over which requests and events are shed; 0: never. */
   shedEventLoopDelayMs: number;
+  /** How long a rate-limit refusal is held before it is answered; 0: at once. */
+  refusalHoldMs: number;
   /** Bytes of uploads a user may keep; null: no quota. */
   uploadQuotaBytes: number | null;
   /** Uploads never attached to a message are deleted this long (ms) after they were made. */
@@ -265,6 +273,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     maxSocketsPerUser: vars.MAX_SOCKETS_PER_USER,
     shedEventLoopDelayMs: vars.SHED_EVENT_LOOP_DELAY_MS,
+    refusalHoldMs: vars.RATE_LIMIT_HOLD_MS,
     uploadQuotaBytes: vars.UPLOAD_QUOTA,
     unattachedUploadTtlMs: vars.UNATTACHED_UPLOAD_TTL,
     messageWindows: { editWindowMs: vars.MESSAGE_EDIT_WINDOW, unsendWindowMs: vars.MESSAGE_UNSEND_WINDOW },

@@ -64,6 +64,7 @@ async function main(): Promise<void> {
       rateLimits: config.rateLimits,
       maxSocketsPerUser: config.maxSocketsPerUser,
       shedEventLoopDelayMs: config.shedEventLoopDelayMs,
+      refusalHoldMs: config.refusalHoldMs,
       uploadQuotaBytes: config.uploadQuotaBytes,
       unattachedUploadTtlMs: config.unattachedUploadTtlMs,
       messageWindows: config.messageWindows,

@@ -61,6 +61,29 @@ describe('in-memory limiters (one node)', () => {
     expect((await limiters.follow.take(1)).allowed).toBe(true);
   });
 
+  it('holds a refusal (holdRefusalsMs, or the retry time if sooner) and answers an allowed action at once', async () => {
+    vi.useFakeTimers();
+    const { send } = createRateLimiters(only({ perSecond: 1 / 3600, burst: 1 }), { holdRefusalsMs: 1_000 });
+    // No timer has to run for an allowed action.
+    expect(await send.take(5)).toEqual({ allowed: true });
+    let answered = false;
+    const refused = send.take(5).then((verdict) => {
+      answered = true;
+      return verdict;
+    });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await refused).toEqual({ allowed: false, retryAfterSeconds: 3600 });
+
+    // A retry time shorter than the hold: the refusal waits only that long.
+    const { sync } = createRateLimiters({ ...NO_RATE_LIMITS, sync: { perSecond: 1, burst: 1 } }, { holdRefusalsMs: 5_000 });
+    expect((await sync.take(5)).allowed).toBe(true);
+    const soon = sync.take(5);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await soon).toEqual({ allowed: false, retryAfterSeconds: 1 });
+  });
+
   it('gives a switched-off budget a limiter that always allows', async () => {
     const limiters = createRateLimiters(NO_RATE_LIMITS);
     for (const name of RATE_LIMIT_NAMES) expect(await allowedCount(limiters[name], 1, 500)).toBe(500);
@@ -90,7 +113,7 @@ describe('Redis limiters (several nodes)', () => {
 
   it('shares one budget between nodes: half of it on each exhausts it', async () => {
     const limit = only({ perSecond: 1 / 3600, burst: 10 });
-    const [nodeA, nodeB] = [createRateLimiters(limit, await connect()), createRateLimiters(limit, await connect())];
+    const [nodeA, nodeB] = [createRateLimiters(limit, { redis: await connect() }), createRateLimiters(limit, { redis: await connect() })];
     const user = 1_001;
     expect(await allowedCount(nodeA.send, user, 5)).toBe(5);
     expect(await allowedCount(nodeB.send, user, 5)).toBe(5);
@@ -102,7 +125,7 @@ describe('Redis limiters (several nodes)', () => {
 
   it('counts on its own while Redis is away', async () => {
     const client = await connect();
-    const { send } = createRateLimiters(only({ perSecond: 1 / 3600, burst: 3 }), client);
+    const { send } = createRateLimiters(only({ perSecond: 1 / 3600, burst: 3 }), { redis: client });
     await redis.stop();
     try {
       // The insurance limiter: the same budget, in this node's memory (a failure here would throw).

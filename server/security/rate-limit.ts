@@ -93,11 +93,36 @@ function limiterFor(name: RateLimitName, limit: RateLimit, redis: Redis | undefi
   };
 }
 
+/**
+ * A refusal answered only after `holdMs` (or the caller's retry time, if sooner): a caller past
+ * its budget that asks again the moment it is refused gets one refusal per hold instead of as
+ * many as the server can answer, which is what made one account's flood slow everyone else
+ * (docs/DECISIONS.md, "One account's flood costs that account"). Allowed actions are not held.
+ */
+function holdingRefusals(limiter: RateLimiter, holdMs: number): RateLimiter {
+  return {
+    async take(key, points) {
+      const verdict = await limiter.take(key, points);
+      if (!verdict.allowed) await new Promise((resolve) => setTimeout(resolve, Math.min(holdMs, verdict.retryAfterSeconds * 1000)));
+      return verdict;
+    },
+  };
+}
+
+export interface RateLimitersOptions {
+  /** Shared by every node. */
+  redis?: Redis;
+  /** How long a refusal is held before it is answered (holdingRefusals); 0: at once. */
+  holdRefusalsMs?: number;
+}
+
 /** One limiter per budget; a switched-off budget gets one that always allows. With `redis`, shared by every node. */
-export function createRateLimiters(limits: RateLimits, redis?: Redis): RateLimiters {
+export function createRateLimiters(limits: RateLimits, { redis, holdRefusalsMs = 0 }: RateLimitersOptions = {}): RateLimiters {
   const entries = RATE_LIMIT_NAMES.map((name) => {
     const limit = limits[name];
-    return [name, limit ? limiterFor(name, limit, redis) : unlimited] as const;
+    if (!limit) return [name, unlimited] as const;
+    const limiter = limiterFor(name, limit, redis);
+    return [name, holdRefusalsMs > 0 ? holdingRefusals(limiter, holdRefusalsMs) : limiter] as const;
   });
   return Object.fromEntries(entries) as RateLimiters;
 }

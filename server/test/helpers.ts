@@ -58,12 +58,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // No load shedding unless a test asks for it: on a busy machine PGlite alone can lag the
     // shared event loop past its threshold, and a test would then fail for the machine's load.
     // Every test person signs up from 127.0.0.1, so the per-address signup budget is off unless a
-    // test sets it (address-limits.test.ts does).
+    // test sets it (address-limits.test.ts does). Refusals are answered at once unless a test
+    // holds them (rate-limits.test.ts): tests that run into a limit would otherwise wait a second
+    // for each refusal.
     config: {
       port: 0,
       host: '127.0.0.1',
       logLevel: 'silent',
       shedEventLoopDelayMs: 0,
+      refusalHoldMs: 0,
       ...options.config,
       rateLimits: { signup: null, ...options.config?.rateLimits },
     },
