@@ -19,12 +19,17 @@ async function setTabHidden(page: Page, hidden: boolean): Promise<void> {
   }, hidden);
 }
 
+/**
+ * The context's service worker as it is now: the newest one. With every page closed the browser
+ * stops an idle worker, and a push starts a new one; a handle taken before then is a dead one.
+ */
 async function serviceWorkerOf(context: BrowserContext): Promise<Worker> {
-  return context.serviceWorkers()[0] ?? context.waitForEvent('serviceworker');
+  return context.serviceWorkers().at(-1) ?? context.waitForEvent('serviceworker');
 }
 
-/** The notifications the service worker's registration is showing. */
-function shown(worker: Worker) {
+/** The notifications the service worker's registration is showing (asked of its current worker). */
+async function shown(context: BrowserContext) {
+  const worker = await serviceWorkerOf(context);
   return worker.evaluate(async () =>
     (await (self as unknown as { registration: ServiceWorkerRegistration }).registration.getNotifications()).map((notification) => ({
       title: notification.title,
@@ -166,8 +171,7 @@ test.describe('Web Push', { tag: LOCAL_ONLY }, () => {
     );
     await cdp.send('ServiceWorker.enable');
     await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: await registrationId, data: received[0] ?? '' });
-    const worker = await serviceWorkerOf(bob.context);
-    await expect.poll(() => shown(worker)).toEqual([
+    await expect.poll(() => shown(bob.context), { timeout: 20_000 }).toEqual([
       { title: alice.person.name, body: 'sent while your app is closed', tag: `conversation-${alice.person.id}` },
     ]);
     expect(browser.isConnected()).toBe(true);
