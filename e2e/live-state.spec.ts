@@ -168,7 +168,13 @@ test('block from an open conversation: each one’s “Online” goes at once, t
 test('a muted conversation keeps its count greyed, out of the tab title and the header pill’s colour', async ({ alice, bob }, testInfo) => {
   await seed(bob, alice, ['first']);
   await alice.chat.openConversation(bob.person.name);
+  // Read once it has been on screen a moment (components/chat/item-frame.tsx): leaving sooner
+  // leaves it unread, and the count below would be three.
+  await expect(alice.chat.unreadCount).toHaveText('0');
+  // Muting shows at once; the page is left only once the server has it.
+  const muted = alice.page.waitForResponse((response) => response.request().method() === 'PATCH' && /\/api\/conversations\/\d+$/.test(response.url()));
   await alice.chat.thread(bob.person.name).getByRole('button', { name: 'Mute conversation' }).click();
+  expect((await muted).ok()).toBe(true);
   await alice.page.goto('/main');
 
   await seed(bob, alice, ['second', 'third']);
