@@ -168,6 +168,7 @@ export function startServer(options: ServerUnderTestOptions): Promise<MeasuredPr
       RATE_LIMIT_SEARCH: 'off',
       RATE_LIMIT_UPLOAD: 'off',
       RATE_LIMIT_SYNC: 'off',
+      RATE_LIMIT_PAGE: 'off',
       RATE_LIMIT_EVENT: 'off',
       RATE_LIMIT_CONNECT: 'off',
       RATE_LIMIT_REQUEST: 'off',

@@ -28,6 +28,7 @@ const LIMITS_ENV = {
   RATE_LIMIT_FOLLOW_PAIR: 'off',
   RATE_LIMIT_UPLOAD: 'off',
   RATE_LIMIT_SYNC: 'off',
+  RATE_LIMIT_PAGE: 'off',
   RATE_LIMIT_EVENT: 'off',
   RATE_LIMIT_REQUEST: 'off',
   RATE_LIMIT_TYPING: 'off',

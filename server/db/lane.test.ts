@@ -73,4 +73,22 @@ describe('createKeyedLanes', () => {
     expect(await Promise.all(answers)).toEqual(['a', 'b', 'c']);
     expect(lanes.size).toBe(0);
   });
+
+  it('holds a key\'s turn until it is released, once however often release is called', async () => {
+    const lanes = createKeyedLanes();
+    const release = await lanes.hold(7);
+    let second: (() => void) | undefined;
+    const waiting = lanes.hold(7).then((granted) => (second = granted));
+    const other = await lanes.hold(8);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(second).toBeUndefined();
+    release();
+    release();
+    await waiting;
+    expect(second).toBeTypeOf('function');
+    expect(lanes.size).toBe(2);
+    second!();
+    other();
+    await expect.poll(() => lanes.size).toBe(0);
+  });
 });

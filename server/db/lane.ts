@@ -43,6 +43,11 @@ export function createLane(width = 1): Lane {
 export interface KeyedLanes {
   /** Runs `work` in `key`'s lane: one at a time per key (the lane's width), keys side by side. */
   run<T>(key: number, work: () => Promise<T>): Promise<T>;
+  /**
+   * Waits for `key`'s turn and keeps it until the answer's release is called (work that goes on
+   * past a promise, such as a response streamed to its client). Releasing twice does nothing.
+   */
+  hold(key: number): Promise<() => void>;
   /** Keys with work running or waiting (an idle key's lane is dropped). */
   readonly size: number;
 }
@@ -50,14 +55,20 @@ export interface KeyedLanes {
 /** A lane per key (an account), made on first use and dropped once it has nothing left. */
 export function createKeyedLanes(width = 1): KeyedLanes {
   const lanes = new Map<number, { lane: Lane; waiting: number }>();
+  const run = <T>(key: number, work: () => Promise<T>): Promise<T> => {
+    const entry = lanes.get(key) ?? { lane: createLane(width), waiting: 0 };
+    lanes.set(key, entry);
+    entry.waiting += 1;
+    return entry.lane.run(work).finally(() => {
+      entry.waiting -= 1;
+      if (entry.waiting === 0) lanes.delete(key);
+    });
+  };
   return {
-    run<T>(key: number, work: () => Promise<T>): Promise<T> {
-      const entry = lanes.get(key) ?? { lane: createLane(width), waiting: 0 };
-      lanes.set(key, entry);
-      entry.waiting += 1;
-      return entry.lane.run(work).finally(() => {
-        entry.waiting -= 1;
-        if (entry.waiting === 0) lanes.delete(key);
+    run,
+    hold(key) {
+      return new Promise((granted) => {
+        void run(key, () => new Promise<void>((release) => granted(() => release())));
       });
     },
     get size() {

@@ -86,6 +86,28 @@ describe('GET /api/accounts/export', () => {
     const data = (await api<AccountExport>(t.url, '/accounts/export', { token: dee.bearer })).body;
     expect(data.messages.map((m) => m.seq)).toEqual(Array.from({ length: 520 }, (_, i) => i + 1));
   });
+
+  it('sends one export at a time per account: a second starts once the first has been sent, and a client gone while it waited frees its turn', async () => {
+    const [fay, gil] = await Promise.all([signIn(t.url, 'Fay'), signIn(t.url, 'Gil')]);
+    await storeMessages(t.db, Array.from({ length: 300 }, (_, i) => ({ senderId: fay.user.id, recipientId: gil.user.id, clientId: randomUUID(), text: `m${i}` })));
+    const events: string[] = [];
+    const gone = new AbortController();
+    const exportAs = (name: string, signal?: AbortSignal) =>
+      fetch(`${t.url}/api/accounts/export`, { headers: { authorization: fay.bearer }, signal }).then(async (response) => {
+        events.push(`${name} started`);
+        // The abandoned one is waiting behind this one by now (or never reached its turn).
+        if (name === 'one') gone.abort();
+        const data = JSON.parse(await response.text()) as AccountExport;
+        events.push(`${name} sent`);
+        return data.messages.length;
+      });
+    const first = exportAs('one');
+    const abandoned = exportAs('gone', gone.signal).catch(() => 'aborted');
+    const second = exportAs('two');
+    expect(await Promise.all([first, second, abandoned])).toEqual([300, 300, 'aborted']);
+    // Each starts once the one before it has been sent, never side by side.
+    expect(events).toEqual(['one started', 'one sent', 'two started', 'two sent']);
+  });
 });
 
 describe('DELETE /api/accounts/me', () => {

@@ -7,6 +7,7 @@ import { InvalidIdTokenError, type FirebaseTokenVerifier, type VerifiedIdToken }
 import { deleteAccount } from '../db/account-deletion';
 import { profileWatchers } from '../db/profile';
 import { exportAccount } from '../db/account-export';
+import { createKeyedLanes } from '../db/lane';
 import type { Db } from '../db/open-database';
 import { createSession, revokeSession } from '../db/sessions';
 import { deleteSessionPushSubscriptions, deleteUserPushSubscriptions } from '../db/push-subscriptions';
@@ -113,15 +114,23 @@ export function accountsRoutes(app: FastifyInstance, { db, verifier, sockets, pr
   });
 
   // Everything held about the caller, streamed (account-export.ts), as a file to save. Its own
-  // budget: it reads the whole history.
+  // budget: it reads the whole history. One at a time per account on this node: a second waits
+  // until the first has been sent (or its client has gone), so the three the budget lets start
+  // at once cost the server one export's work, not three side by side (docs/DECISIONS.md, "One
+  // account's flood costs that account").
+  const exporting = createKeyedLanes();
   app.get('/accounts/export', { config: { rateLimit: 'export' } }, async (request, reply) => {
     const { user } = await authenticateActive(db, request);
+    const release = await exporting.hold(user.id);
+    const body = Readable.from(exportAccount(db, user.id));
+    // Sent, failed, or its client gone (Fastify destroys the stream): the next one's turn.
+    body.once('close', release);
     const day = new Date().toISOString().slice(0, 10);
     return reply
       .header('content-type', 'application/json; charset=utf-8')
       .header('content-disposition', `attachment; filename="parley-data-${user.id}-${day}.json"`)
       .header('cache-control', 'no-store')
-      .send(Readable.from(exportAccount(db, user.id)));
+      .send(body);
   });
 
   // Deactivated accounts may delete themselves too: deletion is the stronger wish.

@@ -48,7 +48,8 @@ export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): v
 
   // Only ever the caller's own conversation with :userId: the caller is always one side of the pair.
   // `around` and a newer ('n') cursor answer a window with cursors both ways (ThreadPage).
-  app.get('/conversations/:userId/messages', async (request): Promise<ThreadPage> => {
+  // Its own budget (`page`): the most expensive read an account can ask for over HTTP.
+  app.get('/conversations/:userId/messages', { config: { rateLimit: 'page' } }, async (request): Promise<ThreadPage> => {
     const { user } = await authenticateActive(db, request);
     const { userId } = parseBody(threadParams, request.params);
     const { cursor, around, limit } = parseBody(threadQuery, request.query);

@@ -17,6 +17,10 @@ import type { RateLimits } from './rate-limit';
  *   messages at once (the catch-up benchmark's 10,000 is 20). Each page reads up to 500 rows, the
  *   most expensive read a socket can ask for; on PGlite it runs on the event loop, so a steady
  *   flood of them is what slowed everyone else down (bench, "flood").
+ * - page 3/s, burst 30: a page of one conversation's messages (GET …/messages), the most
+ *   expensive read over HTTP (up to 100 messages). Opening a conversation takes one, hovering a
+ *   row one, scrolling back one a screenful; 30 is a fling through a long history. Before it had
+ *   its own, one account read twenty pages a second under `request` and slowed everyone's sends.
  * - event 10/s, burst 50: every other socket event (init, read, and any added later). A read per
  *   conversation opened and an init per tab connecting never come near it; each read is two
  *   events to every tab of the user, so this also bounds their fan-out.
@@ -39,14 +43,17 @@ import type { RateLimits } from './rate-limit';
  * Per client address (behind TRUST_PROXY, the address the proxy saw):
  * - signup 20/h, burst 20: new accounts (a first sign-in) from one address; a school or office
  *   behind one address signs up a class at once, a script made 100 in 5 s.
- * - download 20/s, burst 500, in units of one file plus one per MiB sent: a thread's worth of
- *   photos at once, or ten 50 MB files, then 20 MiB/s; one client drew 72 MB/s before.
+ * - download 10/s, burst 200, in units of one file plus one per MiB sent: a thread's worth of
+ *   photos at once, or three 50 MB files, then 10 MiB/s (80 Mbit/s, more than most links carry to
+ *   one client); one client drew 72 MB/s before, and at 20 MiB/s one address's downloads still
+ *   took a third of a core and doubled everyone's p99 (BENCHMARKS.md, "flood").
  */
 export const DEFAULT_RATE_LIMITS = {
   send: { perSecond: 5, burst: 50 },
   follow: { perSecond: 2, burst: 20 },
   follow_pair: { perSecond: 1 / 600, burst: 4 },
   sync: { perSecond: 2, burst: 30 },
+  page: { perSecond: 3, burst: 30 },
   search: { perSecond: 5, burst: 20 },
   upload: { perSecond: 30 / 60, burst: 20 },
   event: { perSecond: 10, burst: 50 },
@@ -58,5 +65,5 @@ export const DEFAULT_RATE_LIMITS = {
   profile: { perSecond: 1 / 60, burst: 10 },
   report: { perSecond: 20 / 3600, burst: 10 },
   signup: { perSecond: 20 / 3600, burst: 20 },
-  download: { perSecond: 20, burst: 500 },
+  download: { perSecond: 10, burst: 200 },
 } satisfies RateLimits;

@@ -14,7 +14,7 @@ export interface RateLimit {
  * user; `follow_pair` is per follower and followee; `signup` and `download` are per client
  * address (ADDRESS_RATE_LIMITS).
  */
-export const RATE_LIMIT_NAMES = ['send', 'follow', 'follow_pair', 'sync', 'search', 'upload', 'export', 'typing', 'presence', 'profile', 'report', 'event', 'connect', 'request', 'signup', 'download'] as const;
+export const RATE_LIMIT_NAMES = ['send', 'follow', 'follow_pair', 'sync', 'page', 'search', 'upload', 'export', 'typing', 'presence', 'profile', 'report', 'event', 'connect', 'request', 'signup', 'download'] as const;
 /** The budgets keyed by the client's address (a request before or without an account). */
 export const ADDRESS_RATE_LIMITS = ['signup', 'download'] as const satisfies readonly RateLimitName[];
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];

@@ -23,6 +23,7 @@ beforeAll(async () => {
         search: { perSecond: HOURLY, burst: 2 },
         upload: { perSecond: HOURLY, burst: 1 },
         export: { perSecond: HOURLY, burst: 1 },
+        page: { perSecond: HOURLY, burst: 2 },
         typing: { perSecond: HOURLY, burst: 2 },
         presence: { perSecond: HOURLY, burst: 1 },
         connect: { perSecond: HOURLY, burst: 3 },
@@ -130,6 +131,19 @@ describe('HTTP rate limits', () => {
     // Searching is another bucket: the export's limit takes nothing from it.
     expect((await api(t.url, '/users/search?q=a', { token: alice.bearer })).status).toBe(200);
     expect((await exportData(bob)).status).toBe(200);
+  });
+
+  it('holds pages of a conversation to their own budget, whatever their mode', async () => {
+    const [alice, bob] = await Promise.all([signIn(t.url, 'Page reader'), signIn(t.url, 'Page writer')]);
+    const page = (query: string) => api<{ msg?: string }>(t.url, `/conversations/${bob.user.id}/messages${query}`, { token: alice.bearer });
+    expect((await page('')).status).toBe(200);
+    expect((await page('?limit=100')).status).toBe(200);
+    const refused = await page('?around=1');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe(String(waitIn(refused.body.msg)));
+    // The rest of the app goes on: the conversation list takes from `request`.
+    expect((await api(t.url, '/conversations', { token: alice.bearer })).status).toBe(200);
+    expect((await api(t.url, `/conversations/${alice.user.id}/messages`, { token: bob.bearer })).status).toBe(200);
   });
 
   it('answers an upload over the limit with 429 before reading the body, and stores nothing', async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -49,7 +49,11 @@ export interface TestServerOptions {
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = await mkdtemp(path.join(tmpdir(), 'parley-test-'));
-  const database = await openDatabase({ pgliteDir: options.inMemory ? 'memory' : path.join(dir, 'db') });
+  const dbDir = path.join(dir, 'db');
+  // A copy of the run's migrated database (global-setup.ts): opening it skips initdb and the
+  // migrations, a third of the time of a new one.
+  if (!options.inMemory) await cp(inject('pgliteTemplate'), dbDir, { recursive: true });
+  const database = await openDatabase({ pgliteDir: options.inMemory ? 'memory' : dbDir });
   const uploadsDir = path.join(dir, 'uploads');
   const verifier =
     options.verifier ??

@@ -1,6 +1,6 @@
 import type { LogLevel } from '../config';
 import type { ParleyServer } from '../app';
-import type { RateLimits } from '../security/rate-limit';
+import { RATE_LIMIT_NAMES, type RateLimits } from '../security/rate-limit';
 import type { FileStorage } from '../storage/file-storage';
 import { startTestServer, type TestServer, type TestServerOptions } from './helpers';
 
@@ -38,24 +38,7 @@ export interface ObservedServerOptions {
 }
 
 /** Every rate limit switched off: a fuzzer reaching validation instead of the limiter. */
-export const NO_RATE_LIMITS: RateLimits = {
-  send: null,
-  follow: null,
-  follow_pair: null,
-  sync: null,
-  search: null,
-  upload: null,
-  export: null,
-  typing: null,
-  presence: null,
-  profile: null,
-  report: null,
-  event: null,
-  connect: null,
-  request: null,
-  signup: null,
-  download: null,
-};
+export const NO_RATE_LIMITS = Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [name, null])) as RateLimits;
 
 /**
  * startTestServer's server (PGlite in a temporary directory, the emulator-backed verifier), but
