@@ -83,6 +83,9 @@ test('a draft stays with its conversation across switching and reloading, until 
   await expect(alice.composer).toHaveValue('half a thought for Bob');
   await alice.composer.press('Enter');
   await expect(alice.thread(bobName.name).getByText('half a thought for Bob')).toBeVisible();
+  // Shown at once as sending; the page is left only once the server has it ("Seen" may replace
+  // "Sent" at once: Bob has the conversation open).
+  await expect(alice.message(bobName.name, 'half a thought for Bob')).toHaveAttribute('data-status', 'sent');
   await alice.page.reload();
   await expect(alice.thread(bobName.name).getByText('half a thought for Bob')).toBeVisible();
   await expect(alice.composer).toHaveValue('');
@@ -209,8 +212,18 @@ test('nothing unread: no grey 0 pill in the header, the sentence stays for scree
 test('the language changes at once, offline too, and reaches the server once back online', async ({ browser }) => {
   const person = newPerson('Lang');
   const alice = await signedIn(browser, person);
-  // The other languages are fetched in the background once the main area is up.
-  await alice.page.waitForTimeout(4_000);
+  // The other languages are fetched in the background once the main area is up (3 s later):
+  // offline only once a script the page loaded holds the French texts.
+  const frenchLoaded = () =>
+    alice.page.evaluate(async (text) => {
+      const scripts = performance
+        .getEntriesByType('resource')
+        .map((entry) => new URL(entry.name))
+        .filter((url) => url.origin === location.origin && url.pathname.startsWith('/_next/static/') && url.pathname.endsWith('.js'));
+      for (const url of scripts) if ((await (await fetch(url)).text()).includes(text)) return true;
+      return false;
+    }, 'Rechercher des personnes');
+  await expect.poll(frenchLoaded, { timeout: 30_000 }).toBe(true);
   await goOffline(alice.page.context());
   await alice.page.getByRole('button', { name: 'Settings' }).click();
   await alice.page.getByRole('radio', { name: 'Français' }).click();

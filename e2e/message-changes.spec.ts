@@ -115,9 +115,10 @@ test('any emoji from the picker, and read receipts turned off on one side hide "
   const settings = new SettingsDialog(bob.page);
   await settings.open('Privacy');
   const receipts = settings.panel.getByRole('checkbox', { name: 'Send read receipts' });
-  // Checked as the server says: it changes once the setting is saved.
+  // The switch moves at once; Alice's next message is read only once the server has the setting.
   await receipts.click();
   await expect(receipts).not.toBeChecked();
+  await expect(settings.panel.getByRole('status').filter({ hasText: 'Privacy setting saved.' })).toBeVisible();
   await settings.close();
   await alice.chat.send('Read without a receipt');
   await expect(bob.chat.message(alice.person.name, 'Read without a receipt')).toBeVisible();

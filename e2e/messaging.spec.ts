@@ -11,7 +11,10 @@ test('two people find each other, follow, and talk live across tabs', { tag: SMO
   // Alice finds Bob and follows him; Bob sees that she follows him.
   await alice.chat.search(bob.person.name);
   await alice.chat.searchResults.getByRole('button', { name: `Follow ${bob.person.name}` }).click();
-  await expect(alice.chat.searchResults.getByRole('button', { name: `Unfollow ${bob.person.name}` })).toBeVisible();
+  const unfollow = alice.chat.searchResults.getByRole('button', { name: `Unfollow ${bob.person.name}` });
+  await expect(unfollow).toBeVisible();
+  // Shown at once; Bob's search asks the server, so only once it has the follow (busy until then).
+  await expect(unfollow).toHaveAttribute('aria-busy', 'false');
   await bob.chat.search(alice.person.name);
   await expect(bob.chat.searchResults.getByText('Follows you')).toBeVisible();
   await bob.chat.searchBox.fill('');

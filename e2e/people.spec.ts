@@ -33,6 +33,8 @@ test('with the card open, the conversation header offers one Follow button, not 
   await page.getByRole('button', { name: `Follow ${bob.person.name}`, exact: true }).click();
   const unfollow = page.getByRole('button', { name: `Unfollow ${bob.person.name}` });
   await expect(unfollow).toHaveCount(1);
+  // Shown at once; the card reads the profile from the server, so it opens once the follow is there.
+  await expect(unfollow).toHaveAttribute('aria-busy', 'false');
 
   const header = alice.chat.thread(bob.person.name).getByRole('heading', { name: bob.person.name });
   await header.getByRole('button').click();
