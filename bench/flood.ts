@@ -7,6 +7,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { RATE_LIMIT_NAMES, rateLimitVar } from '../server/security/rate-limit';
 import { closeAll, connectAll, type BenchUser, type ConnectedClient } from './clients';
 import { FLOOD_PATHS, type FloodPath, type FloodTally } from './flood-paths';
 import { freePort, startServer, type MeasuredProcess, type ProbeReport } from './processes';
@@ -190,7 +191,7 @@ export async function runFlood({ dir, entry, seed, log, loops, durationS, victim
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // Blank values are unset: the server's own defaults, limits and load shedding included.
-  const defaults = { RATE_LIMIT_SEND: '', RATE_LIMIT_FOLLOW: '', RATE_LIMIT_SEARCH: '', RATE_LIMIT_UPLOAD: '', RATE_LIMIT_SYNC: '', RATE_LIMIT_PAGE: '', RATE_LIMIT_EVENT: '', RATE_LIMIT_CONNECT: '', RATE_LIMIT_DOWNLOAD: '', RATE_LIMIT_REQUEST: '' };
+  const defaults = Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [rateLimitVar(name), '']));
   const server = await startServer({ entry, port, dataDir: path.join(dir, 'data-flood'), logFile: path.join(dir, 'server-flood.log'), env: defaults });
   let clients: ConnectedClient[] = [];
   const results: FloodPathResult[] = [];

@@ -3,6 +3,7 @@
 // CPU and RSS are read from outside, from /proc. Every process is ours, stopped by its handle.
 import { createWriteStream, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { RATE_LIMIT_NAMES, rateLimitVar } from '../server/security/rate-limit';
 import { REPO_ROOT, productionServerEnv, run, spawnOwned } from '../testing/processes';
 
 export { REPO_ROOT, buildServerBundle, freePort } from '../testing/processes';
@@ -163,22 +164,7 @@ export function startServer(options: ServerUnderTestOptions): Promise<MeasuredPr
       DATABASE_URL: process.env.DATABASE_URL ?? '',
       // The benchmark measures delivery, not the per-user limiter (a load test sends far faster
       // than any person): switched off, as .env.local.example suggests for load tests.
-      RATE_LIMIT_SEND: 'off',
-      RATE_LIMIT_FOLLOW: 'off',
-      RATE_LIMIT_SEARCH: 'off',
-      RATE_LIMIT_UPLOAD: 'off',
-      RATE_LIMIT_SYNC: 'off',
-      RATE_LIMIT_PAGE: 'off',
-      RATE_LIMIT_EVENT: 'off',
-      RATE_LIMIT_CONNECT: 'off',
-      RATE_LIMIT_REQUEST: 'off',
-      RATE_LIMIT_TYPING: 'off',
-      RATE_LIMIT_PRESENCE: 'off',
-      RATE_LIMIT_PROFILE: 'off',
-      RATE_LIMIT_FOLLOW_PAIR: 'off',
-      RATE_LIMIT_REPORT: 'off',
-      RATE_LIMIT_SIGNUP: 'off',
-      RATE_LIMIT_DOWNLOAD: 'off',
+      ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [rateLimitVar(name), 'off'])),
       // Production's default level (connections are logged, messages are not).
       LOG_LEVEL: 'info',
       ...options.env,

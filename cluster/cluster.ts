@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serverProcess, type ServerProcess } from '../faults/server-process';
 import { openDatabase, type Database } from '../server/db/open-database';
+import { RATE_LIMIT_NAMES, rateLimitVar } from '../server/security/rate-limit';
 import { seedUsers, type SeededUser } from '../testing/seed';
 import { startPostgres, type ThrowawayPostgres } from '../testing/postgres';
 import { buildServerBundle, freePort } from '../testing/processes';
@@ -22,18 +23,8 @@ export const SOCKET_CAP = 4;
 // would only slow the outbox down and blur what is measured. So is load shedding: on a busy
 // machine it would answer sends "busy" (retried) and time the machine, not the failover.
 const LIMITS_ENV = {
-  RATE_LIMIT_SEND: 'off',
-  RATE_LIMIT_FOLLOW: 'off',
-  // The probes toggle one pair's follow until it crosses nodes.
-  RATE_LIMIT_FOLLOW_PAIR: 'off',
-  RATE_LIMIT_UPLOAD: 'off',
-  RATE_LIMIT_SYNC: 'off',
-  RATE_LIMIT_PAGE: 'off',
-  RATE_LIMIT_EVENT: 'off',
-  RATE_LIMIT_REQUEST: 'off',
-  RATE_LIMIT_TYPING: 'off',
-  RATE_LIMIT_PRESENCE: 'off',
-  RATE_LIMIT_PROFILE: 'off',
+  // The probes toggle one pair's follow until it crosses nodes: follow_pair is off with the rest.
+  ...Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [rateLimitVar(name), 'off'])),
   RATE_LIMIT_SEARCH: `${SEARCH_BUDGET}/h,burst=${SEARCH_BUDGET}`,
   MAX_SOCKETS_PER_USER: String(SOCKET_CAP),
   SHED_EVENT_LOOP_DELAY_MS: '0',

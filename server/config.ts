@@ -2,7 +2,7 @@ import nextEnv from '@next/env';
 import { z } from 'zod';
 import { DEFAULT_MAX_SESSIONS_PER_USER, DEFAULT_SESSION_RULES, type SessionRules } from './auth/session-rules';
 import { blankToUndefined, byteSize, days, duration, flag, optionalText, originList, rateLimit, trustProxy, type TrustProxy } from './env-values';
-import type { RateLimits } from './security/rate-limit';
+import { RATE_LIMIT_NAMES, rateLimitVar, type RateLimitName, type RateLimits, type RateLimitVar } from './security/rate-limit';
 import { DEFAULT_RATE_LIMITS } from './security/rate-limit-defaults';
 import type { ObjectStorageSettings } from './storage/s3-file-storage';
 import {
@@ -63,7 +63,13 @@ const DEFAULT_NODE_ENV = 'production';
 const EMULATOR_NODE_ENVS: ReadonlySet<string> = new Set(['development', 'test']);
 const LOOPBACK = '127.0.0.1';
 
+/** RATE_LIMIT_<NAME> for every budget, from the one list of them (security/rate-limit.ts). */
+const rateLimitVars = Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [rateLimitVar(name), rateLimit(DEFAULT_RATE_LIMITS[name])])) as {
+  [K in RateLimitName as RateLimitVar<K>]: ReturnType<typeof rateLimit>;
+};
+
 const envSchema = z.object({
+  ...rateLimitVars,
   NODE_ENV: z.preprocess(blankToUndefined, z.enum(['development', 'production', 'test']).default(DEFAULT_NODE_ENV)),
   PORT: z.preprocess(blankToUndefined, z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000)),
   HOST: optionalText,
@@ -96,16 +102,6 @@ const envSchema = z.object({
       .transform((value) => value * 1000)
       .default(DEFAULT_SESSION_RULES.checkIntervalMs),
   ),
-  RATE_LIMIT_SEND: rateLimit(DEFAULT_RATE_LIMITS.send),
-  RATE_LIMIT_FOLLOW: rateLimit(DEFAULT_RATE_LIMITS.follow),
-  RATE_LIMIT_FOLLOW_PAIR: rateLimit(DEFAULT_RATE_LIMITS.follow_pair),
-  RATE_LIMIT_SEARCH: rateLimit(DEFAULT_RATE_LIMITS.search),
-  RATE_LIMIT_UPLOAD: rateLimit(DEFAULT_RATE_LIMITS.upload),
-  RATE_LIMIT_SYNC: rateLimit(DEFAULT_RATE_LIMITS.sync),
-  RATE_LIMIT_PAGE: rateLimit(DEFAULT_RATE_LIMITS.page),
-  RATE_LIMIT_EVENT: rateLimit(DEFAULT_RATE_LIMITS.event),
-  RATE_LIMIT_CONNECT: rateLimit(DEFAULT_RATE_LIMITS.connect),
-  RATE_LIMIT_REQUEST: rateLimit(DEFAULT_RATE_LIMITS.request),
   MAX_SOCKETS_PER_USER: z.preprocess(
     blankToUndefined,
     z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(10_000).default(DEFAULT_MAX_SOCKETS_PER_USER),
@@ -128,17 +124,10 @@ const envSchema = z.object({
   S3_FORCE_PATH_STYLE: flag(false),
   S3_ACCESS_KEY_ID: optionalText,
   S3_SECRET_ACCESS_KEY: optionalText,
-  RATE_LIMIT_EXPORT: rateLimit(DEFAULT_RATE_LIMITS.export),
-  RATE_LIMIT_TYPING: rateLimit(DEFAULT_RATE_LIMITS.typing),
-  RATE_LIMIT_PRESENCE: rateLimit(DEFAULT_RATE_LIMITS.presence),
   VAPID_PUBLIC_KEY: optionalText,
   VAPID_PRIVATE_KEY: optionalText,
   VAPID_SUBJECT: optionalText,
   PUSH_ENDPOINT_ORIGINS: optionalText,
-  RATE_LIMIT_PROFILE: rateLimit(DEFAULT_RATE_LIMITS.profile),
-  RATE_LIMIT_REPORT: rateLimit(DEFAULT_RATE_LIMITS.report),
-  RATE_LIMIT_SIGNUP: rateLimit(DEFAULT_RATE_LIMITS.signup),
-  RATE_LIMIT_DOWNLOAD: rateLimit(DEFAULT_RATE_LIMITS.download),
   MAX_SESSIONS_PER_USER: z.preprocess(
     blankToUndefined,
     z.coerce.number({ error: 'must be a whole number' }).int().min(1).max(100_000).default(DEFAULT_MAX_SESSIONS_PER_USER),
@@ -254,25 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     serveNext: vars.SERVE_NEXT,
     logLevel: vars.LOG_LEVEL ?? (vars.NODE_ENV === 'test' ? 'warn' : 'info'),
     allowedOrigins: vars.ALLOWED_ORIGINS,
-    rateLimits: {
-      send: vars.RATE_LIMIT_SEND,
-      follow: vars.RATE_LIMIT_FOLLOW,
-      follow_pair: vars.RATE_LIMIT_FOLLOW_PAIR,
-      search: vars.RATE_LIMIT_SEARCH,
-      upload: vars.RATE_LIMIT_UPLOAD,
-      sync: vars.RATE_LIMIT_SYNC,
-      page: vars.RATE_LIMIT_PAGE,
-      event: vars.RATE_LIMIT_EVENT,
-      connect: vars.RATE_LIMIT_CONNECT,
-      request: vars.RATE_LIMIT_REQUEST,
-      export: vars.RATE_LIMIT_EXPORT,
-      typing: vars.RATE_LIMIT_TYPING,
-      presence: vars.RATE_LIMIT_PRESENCE,
-      profile: vars.RATE_LIMIT_PROFILE,
-      report: vars.RATE_LIMIT_REPORT,
-      signup: vars.RATE_LIMIT_SIGNUP,
-      download: vars.RATE_LIMIT_DOWNLOAD,
-    },
+    rateLimits: Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [name, vars[rateLimitVar(name)]])) as RateLimits,
     maxSocketsPerUser: vars.MAX_SOCKETS_PER_USER,
     shedEventLoopDelayMs: vars.SHED_EVENT_LOOP_DELAY_MS,
     refusalHoldMs: vars.RATE_LIMIT_HOLD_MS,

@@ -18,6 +18,9 @@ export const RATE_LIMIT_NAMES = ['send', 'follow', 'follow_pair', 'sync', 'page'
 /** The budgets keyed by the client's address (a request before or without an account). */
 export const ADDRESS_RATE_LIMITS = ['signup', 'download'] as const satisfies readonly RateLimitName[];
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
+/** The environment variable that sets a budget (config.ts): RATE_LIMIT_SEND, RATE_LIMIT_FOLLOW_PAIR, … */
+export type RateLimitVar<Name extends RateLimitName = RateLimitName> = `RATE_LIMIT_${Uppercase<Name>}`;
+export const rateLimitVar = <Name extends RateLimitName>(name: Name) => `RATE_LIMIT_${name.toUpperCase()}` as RateLimitVar<Name>;
 
 /** `null` switches a budget off (benchmarks, load generators). */
 export type RateLimits = Record<RateLimitName, RateLimit | null>;
