@@ -16,7 +16,7 @@ export default defineConfig([
     'playwright-report/**',
   ]),
   {
-    // Data flows one way (ARCHITECTURE.md): the browser side never reaches into the server.
+    // Data flows one way: the browser side never reaches into the server.
     files: ['app/**', 'components/**', 'lib/**'],
     ignores: ['**/*.test.ts', '**/*.test.tsx', 'lib/contract/**'],
     rules: {

@@ -1,7 +1,6 @@
 // Parts 1 and 2: the same load against the production server and against the floor relay, each a
 // fresh process with the probe preloaded. Server CPU and RSS are read from /proc during each
 // phase, its event-loop delay from the probe (reset at the phase's start, read at its end).
-import path from 'node:path';
 import { closeAll, connectAll, loopbackSources, type BenchUser, type ConnectedClient } from './clients';
 import { startChangeTraffic, type ChangeTrafficFigures } from './change-traffic';
 import { startLiveTraffic, type LiveTrafficFigures } from './live-traffic';
@@ -16,9 +15,9 @@ export type DeliveryOptions = Pick<
 >;
 
 /** The share of users typing in the `steady+typing` phase. */
-export const TYPING_SHARE = 0.1;
+const TYPING_SHARE = 0.1;
 
-export interface ServerFigures {
+interface ServerFigures {
   cpuPercent: number;
   rssMaxMiB: number;
   rssEndMiB: number;
@@ -26,7 +25,7 @@ export interface ServerFigures {
   heapUsedMiB: number;
 }
 
-export interface MeasuredPhase extends Omit<PhaseResult, 'raw'> {
+interface MeasuredPhase extends Omit<PhaseResult, 'raw'> {
   server: ServerFigures;
   notes: string[];
   /** The typing and presence traffic that ran beside the messages (`steady+typing`). */
@@ -38,7 +37,7 @@ export interface MeasuredPhase extends Omit<PhaseResult, 'raw'> {
 type PlannedPhase = PhaseOptions & { profile?: boolean; live?: boolean; changes?: boolean };
 
 /** The share of users reacting and reading in the `steady+changes` phase. */
-export const CHANGES_SHARE = 0.1;
+const CHANGES_SHARE = 0.1;
 
 export interface TargetRun {
   target: 'parley' | 'floor';
@@ -195,4 +194,3 @@ export async function runDeliveryAgainst(
 
 export const phaseOf = (run: TargetRun | undefined, name: string) => run?.phases.find((phase) => phase.name === name);
 
-export const logFileIn = (dir: string, name: string) => path.join(dir, `${name}.log`);

@@ -9,11 +9,11 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { RATE_LIMIT_NAMES, rateLimitVar } from '../server/security/rate-limit';
 import { closeAll, connectAll, type BenchUser, type ConnectedClient } from './clients';
-import { FLOOD_PATHS, type FloodPath, type FloodTally } from './flood-paths';
+import { type FloodPath, type FloodTally } from './flood-paths';
 import { freePort, startServer, type MeasuredProcess, type ProbeReport } from './processes';
 import { delay, percentiles, round, rounded } from './stats';
 
-export interface FloodPhase {
+interface FloodPhase {
   /** Other users' send → the recipient's `message` event (ms); a message never received is ∞. */
   receive: Record<string, number | string>;
   /** Other users' send → ack (ms). */
@@ -27,7 +27,7 @@ export interface FloodPhase {
   loopDelay: ProbeReport['loopDelay'];
 }
 
-export interface FloodPathResult {
+interface FloodPathResult {
   path: FloodPath;
   loops: number;
   quiet: FloodPhase;
@@ -257,4 +257,3 @@ function describe({ path: floodPath, quiet, flooded, attacker }: FloodPathResult
   );
 }
 
-export { FLOOD_PATHS };

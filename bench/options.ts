@@ -6,8 +6,8 @@ import { FLOOD_PATHS, type FloodPath } from './flood-paths';
 /** Search seeds each user writing to the next five: fewer users would write to themselves. */
 const PARTNERS_NEEDED = 7;
 
-export const SECTIONS = ['delivery', 'floor', 'connections', 'flood', 'frontend', 'search'] as const;
-export type Section = (typeof SECTIONS)[number];
+const SECTIONS = ['delivery', 'floor', 'connections', 'flood', 'frontend', 'search'] as const;
+type Section = (typeof SECTIONS)[number];
 
 export interface BenchOptions {
   sections: Section[];

@@ -7,7 +7,7 @@ import { RATE_LIMIT_NAMES, rateLimitVar } from '../server/security/rate-limit';
 import { REPO_ROOT, productionServerEnv, run, spawnOwned } from '../testing/processes';
 
 export { REPO_ROOT, buildServerBundle, freePort } from '../testing/processes';
-export const PROBE = path.join(REPO_ROOT, 'bench', 'probe.mjs');
+const PROBE = path.join(REPO_ROOT, 'bench', 'probe.mjs');
 // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux.
 const CLOCK_TICKS = 100;
 const PROBE_TIMEOUT_MS = 60_000;
@@ -25,7 +25,7 @@ export interface ProbeReport {
   memory: { rss: number; heapUsed: number; heapTotal: number; external: number };
 }
 
-export interface MeasuredProcessOptions {
+interface MeasuredProcessOptions {
   /** What to run: node flags and the script, e.g. ['--enable-source-maps', 'main.mjs']. */
   args: string[];
   cwd: string;
@@ -50,7 +50,7 @@ export interface MeasuredProcess {
   tail(lines?: number): string;
 }
 
-export async function startMeasured(options: MeasuredProcessOptions): Promise<MeasuredProcess> {
+async function startMeasured(options: MeasuredProcessOptions): Promise<MeasuredProcess> {
   const log = createWriteStream(options.logFile, { flags: 'a' });
   const recent: string[] = [];
   const { child, exited } = spawnOwned(process.execPath, ['--import', PROBE, ...options.args], {
@@ -141,7 +141,7 @@ export async function startMeasured(options: MeasuredProcessOptions): Promise<Me
 }
 
 /** Polls /api/health until it answers 200. */
-export const healthReady = (url: string) => async () => (await fetch(`${url}/api/health`)).ok;
+const healthReady = (url: string) => async () => (await fetch(`${url}/api/health`)).ok;
 
 export interface ServerUnderTestOptions {
   entry: string;

@@ -39,7 +39,6 @@ export function rounded(p: Percentiles): Record<string, number | string> {
 export const ms = (value: number | string | undefined) =>
   value === undefined ? '–' : typeof value === 'string' ? (value === 'Infinity' ? '∞' : value) : !Number.isFinite(value) ? (value > 0 ? '∞' : '–') : value >= 100 ? `${Math.round(value)} ms` : `${value.toFixed(value >= 10 ? 1 : 2)} ms`;
 
-export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 export const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 /** The load generator's own event-loop delay (ms), so a saturated generator shows itself. */

@@ -34,7 +34,7 @@ export interface SignedIn {
   chat: ChatPage;
 }
 
-export interface PeopleFixture {
+interface PeopleFixture {
   /**
    * Another signed-in person of `role` (a name: 'carol', 'mallory'), new to this test; `options`
    * for their browser context (a phone's viewport, dark mode).
@@ -68,7 +68,7 @@ export async function signInNewContext(browser: Browser, person: TestPerson) {
 }
 
 /** The server's account endpoints, called the way another device of the same user would. */
-export class AccountsApi {
+class AccountsApi {
   constructor(private readonly request: APIRequestContext) {}
 
   async revoke(token: string) {

@@ -22,7 +22,7 @@ export interface ThrowawayRedis {
 const READY_TIMEOUT_MS = 10_000;
 
 /** redis-server from PATH or Debian's /usr/bin. */
-export function redisServerPath(): string | null {
+function redisServerPath(): string | null {
   for (const dir of [...(process.env.PATH ?? '').split(':'), '/usr/bin']) {
     if (dir && existsSync(path.join(dir, 'redis-server'))) return path.join(dir, 'redis-server');
   }

@@ -9,7 +9,7 @@ import S3rver from '@20minutes/s3rver';
 import type { ObjectStorageSettings } from '../server/storage/s3-file-storage';
 import { freePort } from './processes';
 
-export const TEST_BUCKET = 'parley-test';
+const TEST_BUCKET = 'parley-test';
 // s3rver's one built-in account.
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 

@@ -26,16 +26,15 @@ import { runLighthouse, type LighthouseResult } from './lighthouse';
 import { benchInitScript, marks, replaySync, syncTracer, waitForMark, type SyncTrace } from './page-clock';
 import { scriptRecorder, type PageWeight } from './page-weight';
 
-export type { PageWeight } from './page-weight';
 
-export interface NavigationRun {
+interface NavigationRun {
   listMs: number;
   threadMs: number;
   readyMs: number;
   /** Where the time to the list went: page milestones and the API requests (ms since navigation start). */
   timeline: { what: string; startMs: number; endMs: number }[];
 }
-export interface CatchUpResult {
+interface CatchUpResult {
   missed: number;
   caughtUpMs: number;
   reconnectedMs: number | null;

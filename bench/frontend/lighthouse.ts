@@ -15,7 +15,7 @@ const run = promisify(execFile);
 const CLI = path.join(REPO_ROOT, 'node_modules', 'lighthouse', 'cli', 'index.js');
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-export interface LighthouseRun {
+interface LighthouseRun {
   /** Performance score, 0–100. */
   score: number;
   /** Milliseconds, except cls (unitless). */

@@ -10,7 +10,7 @@ import { useFileDrop } from './use-file-drop';
 import styles from './composer.module.css';
 
 /** The counter appears once this few characters are left. */
-export const COUNTER_THRESHOLD = 400;
+const COUNTER_THRESHOLD = 400;
 const MAX_HEIGHT_PX = 180;
 
 interface Props {

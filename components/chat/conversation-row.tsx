@@ -25,7 +25,7 @@ interface Props {
 type T = ReturnType<typeof useT>;
 
 /** One line of the last message: "You: …" for the user's own, a word for a file without text. */
-export function previewOf(message: Pick<MessagePayload, 'text' | 'deleted' | 'attachment' | 'sender_id'>, me: number | null, t: T): string {
+function previewOf(message: Pick<MessagePayload, 'text' | 'deleted' | 'attachment' | 'sender_id'>, me: number | null, t: T): string {
   const text = message.text.replace(/\s+/g, ' ').trim();
   const content = message.deleted
     ? t('conversations.lastMessageDeleted')

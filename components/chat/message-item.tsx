@@ -41,7 +41,7 @@ interface Props {
 }
 
 /** Where the user's own message is: on its way, delivered, or failed (failed-status.tsx). */
-export function MessageStatus({ message }: { message: ThreadMessage }) {
+function MessageStatus({ message }: { message: ThreadMessage }) {
   const t = useT();
   const connected = useConnectionStore((state) => state.status === 'connected');
 
@@ -57,7 +57,7 @@ export function MessageStatus({ message }: { message: ThreadMessage }) {
  * An image inline (it opens the image viewer), its box reserved from its stored size; any other
  * file as a link to download it, with its name and size.
  */
-export function AttachmentView({ attachment, language }: { attachment: Attachment; language: string }) {
+function AttachmentView({ attachment, language }: { attachment: Attachment; language: string }) {
   const t = useT();
   const url = attachmentUrl(attachment.url);
   if (isViewableImage(attachment)) return <ImageThumb attachment={attachment} />;

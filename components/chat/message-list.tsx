@@ -29,7 +29,7 @@ const DEFAULT_ITEM_HEIGHT = 52;
 /** How long a message a quote or a search result led to stays marked. */
 const HIGHLIGHT_MS = 4_000;
 /** Messages of one sender this close together form a group that shows one time. */
-export const GROUP_WINDOW_MS = 5 * 60_000;
+const GROUP_WINDOW_MS = 5 * 60_000;
 
 interface ListContext {
   peerId: number;

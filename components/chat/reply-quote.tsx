@@ -10,7 +10,7 @@ type Translate = ReturnType<typeof useT>;
  * The answered message as it is now: the copy the thread holds when it holds it (an edit or an
  * unsend shows at once), else the summary the reply came with.
  */
-export function useQuoted(peerId: number, summary: ReplySummary): ReplySummary {
+function useQuoted(peerId: number, summary: ReplySummary): ReplySummary {
   const held = useThreadStore((state) => state.threads[peerId]?.messages.find((message) => message.id === summary.id) ?? null);
   if (!held) return summary;
   return {
@@ -22,7 +22,7 @@ export function useQuoted(peerId: number, summary: ReplySummary): ReplySummary {
 }
 
 /** One line for the quote: the first line of the text, else what is attached, or that it was unsent. */
-export function quoteLine(summary: ReplySummary, t: Translate): string {
+function quoteLine(summary: ReplySummary, t: Translate): string {
   if (summary.deleted) return t('messageActions.deleted');
   const firstLine = summary.text.split('\n').find((line) => line.trim() !== '')?.trim();
   if (firstLine) return firstLine;

@@ -6,7 +6,7 @@ import { checkUploadSize, deleteUpload, isUploadCancelled, uploadFile } from '@/
 import { userMessage } from '@/lib/api/user-message';
 import type { Attachment } from '@/lib/contract';
 
-export type AttachmentState =
+type AttachmentState =
   | { status: 'none' }
   /** Refused before any request: over the size limit. */
   | { status: 'too_large'; file: File; max: number }

@@ -6,7 +6,7 @@ import modal from '@/components/ui/modal.module.css';
 import styles from './settings.module.css';
 
 /** The word typed to confirm a deletion; the same in every language, so it is never mistranslated. */
-export const DELETE_CONFIRMATION_WORD = 'DELETE';
+const DELETE_CONFIRMATION_WORD = 'DELETE';
 
 /** Hands a downloaded file to the browser to save. */
 function save(blob: Blob, name: string): void {

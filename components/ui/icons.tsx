@@ -97,11 +97,6 @@ export const BellIcon = (props: Props) => (
   </Icon>
 );
 
-export const FlagIcon = (props: Props) => (
-  <Icon {...props}>
-    <path d="M4 22V4s1-1 4-1 5 2 8 2 4-1 4-1v11s-1 1-4 1-5-2-8-2-4 1-4 1" />
-  </Icon>
-);
 
 export const FollowIcon = (props: Props) => (
   <Icon {...props}>

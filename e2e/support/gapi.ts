@@ -16,7 +16,7 @@ import type { BrowserContext, Route } from '@playwright/test';
  */
 
 /** Absolute path of the browser-side gapi stand-in. */
-export const GAPI_STAND_IN_PATH = fileURLToPath(new URL('./gapi-stand-in.js', import.meta.url));
+const GAPI_STAND_IN_PATH = fileURLToPath(new URL('./gapi-stand-in.js', import.meta.url));
 
 /** Serves the stand-in for api.js (and the other gapi loader entry points, should anything ask). */
 const GAPI_LOADER_URLS = ['https://apis.google.com/js/api.js**', 'https://apis.google.com/js/platform.js**', 'https://apis.google.com/js/client.js**'];

@@ -131,4 +131,4 @@ export async function crowdedConversation(browser: Browser, viewerOptions: Brows
   return { viewer, peer, viewerName, peerName };
 }
 
-export const LONG_LINK = 'https://example.com/events/2026/summer-party/directions-and-parking-information-for-guests';
+const LONG_LINK = 'https://example.com/events/2026/summer-party/directions-and-parking-information-for-guests';

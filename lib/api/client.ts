@@ -8,7 +8,7 @@ import { getStoredToken } from '@/lib/session/storage';
 import { errorMessage } from './errors';
 
 /** /accounts, not /account: the rule says so; it falls through to /main, whose guard sends on to /account. */
-export const UNAUTHORIZED_REDIRECT = '/accounts';
+const UNAUTHORIZED_REDIRECT = '/accounts';
 
 /**
  * The 401 rule, for every HTTP request (this client, uploads): the token is no longer

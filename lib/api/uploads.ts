@@ -55,7 +55,7 @@ export function checkUploadSize(file: File): FileTooLargeError | null {
 }
 
 /** Where uploads go, resolved like the ky client's prefix. */
-export function uploadUrl(): string {
+function uploadUrl(): string {
   return `${resolveApiPrefix(publicConfig.apiUrl).replace(/\/+$/, '')}/uploads`;
 }
 

@@ -40,10 +40,10 @@ export interface UploadUsage {
 }
 
 /** Error bodies: payload problems carry non_field_errors, everything else msg. */
-export interface FieldErrorsBody {
+interface FieldErrorsBody {
   non_field_errors: string[];
 }
-export interface MessageErrorBody {
+interface MessageErrorBody {
   msg: string;
 }
 export type ErrorBody = FieldErrorsBody | MessageErrorBody;

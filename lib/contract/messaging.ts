@@ -128,8 +128,6 @@ export type MessageChange =
    */
   | (ChangeBase & { kind: 'hide'; preview: MessagePayload | null; unread_count?: number });
 
-export type MessageChangeKind = MessageChange['kind'];
-
 /** One row of GET /api/conversations: newest first by last message. */
 export interface Conversation {
   user: UserSummary;

@@ -14,11 +14,6 @@ export interface PushSubscriptionRequest {
   keys: { p256dh: string; auth: string };
 }
 
-/** DELETE /api/push/subscriptions */
-export interface PushUnsubscribeRequest {
-  endpoint: string;
-}
-
 /**
  * A notification ready to show, already cut to what the person's preview setting allows: the push
  * payload (encrypted to the browser) and what a tab hands its service worker are this same shape.

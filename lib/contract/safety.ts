@@ -4,7 +4,7 @@ import type { MessagePolicy, ReportReason } from './constants';
 import type { User } from './http';
 import type { Attachment, MessagePayload } from './messaging';
 
-export type { MuteRequest, ReportRequest } from './schemas';
+export type { ReportRequest } from './schemas';
 
 /**
  * What a refused send or change says, for a block either way and for "who can message me" alike:
@@ -66,7 +66,7 @@ export interface AccountExport {
   reports: { id: number; reported_user_id: number; message_id: number | null; message_text: string | null; reason: ReportReason; details: string | null; created_at: string; resolved_at: string | null }[];
 }
 
-export interface ExportedPerson {
+interface ExportedPerson {
   user_id: number;
   username: string | null;
   since: string;

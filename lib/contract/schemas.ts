@@ -35,12 +35,12 @@ const cleanedName = () =>
  * words): at least one visible character, at most MAX_DISPLAY_NAME_LENGTH. For any field that
  * sets a user's name.
  */
-export const displayNameSchema = cleanedName().pipe(
+const displayNameSchema = cleanedName().pipe(
   z.string().min(1, 'Must contain a visible character.').max(MAX_DISPLAY_NAME_LENGTH),
 );
 
 /** displayNameSchema where the name may be left out: null, or empty once cleaned. */
-export const optionalDisplayNameSchema = cleanedName().pipe(z.string().max(MAX_DISPLAY_NAME_LENGTH)).nullish();
+const optionalDisplayNameSchema = cleanedName().pipe(z.string().max(MAX_DISPLAY_NAME_LENGTH)).nullish();
 
 /** POST {api}/accounts/authorize (docs/API.md), plus the Firebase ID token the server verifies. */
 export const authorizeRequestSchema = z.strictObject({
@@ -130,7 +130,6 @@ export type SyncPayload = z.infer<typeof syncPayloadSchema>;
 
 /** PATCH /api/conversations/:userId */
 export const muteRequestSchema = z.strictObject({ muted: z.boolean() });
-export type MuteRequest = z.infer<typeof muteRequestSchema>;
 
 /** POST /api/reports: a message the reporter received (message_id), or a person (user_id). */
 export const reportRequestSchema = z

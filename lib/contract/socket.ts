@@ -8,18 +8,11 @@ import { CANNOT_MESSAGE, type SafetyChange } from './safety';
 import type { PresenceSubscribePayload, SyncPayload, TypingPayload, VisibilityPayload } from './schemas';
 
 export type {
-  EditPayload,
-  FollowPayload,
-  HidePayload,
   MessagePayload,
-  PresenceSubscribePayload,
-  ReactPayload,
   ReadPayload,
   SendPayload,
   SyncPayload,
   TypingPayload,
-  UnsendPayload,
-  VisibilityPayload,
 };
 
 /** Every acknowledgement is either the result or an error in the HTTP error shapes. */
@@ -121,7 +114,7 @@ export interface ReadResult extends MessageCountPayload {
  * A conversation was read on one of the user's devices (all of it, or up to a message): every
  * device shows its badge as `unread_count`.
  */
-export interface ConversationReadPayload {
+interface ConversationReadPayload {
   user_id: number;
   unread_count: number;
 }

@@ -4,10 +4,9 @@ import { useSyncExternalStore } from 'react';
 import { currentLanguage, currentTranslator, subscribeLanguage } from './i18n';
 import type { TFunction } from './translator';
 
-export { i18n, initI18n, applyLanguage, browserLanguage, currentLanguage, loadAllTexts, normalizeLanguage, preferredLanguage, preloadLanguage } from './i18n';
+export { i18n, initI18n, currentLanguage, loadAllTexts, normalizeLanguage, preferredLanguage, preloadLanguage } from './i18n';
 export { formatFileSize } from './format';
 export type { TFunction, TranslationKey } from './translator';
-export type { Messages, Translation } from './types';
 
 /** The t function of the current language, typed against the English keys; re-renders on change. */
 export function useT(): TFunction {

@@ -7,8 +7,8 @@ import type { NotificationContent, PushSubscriptionRequest } from '@/lib/contrac
 import { useNotificationStore, type NotificationPermissionState } from '@/lib/stores/notification-store';
 import { appDevicePreferences, DEFAULT_DEVICE_PREFERENCES, type DevicePreferenceStorage, type DevicePreferences } from './device-preferences';
 
-export const SERVICE_WORKER_URL = '/sw.js';
-export const NOTIFICATION_SOUND_URL = '/sounds/notification.wav';
+const SERVICE_WORKER_URL = '/sw.js';
+const NOTIFICATION_SOUND_URL = '/sounds/notification.wav';
 
 let current: { userId: number; storage: DevicePreferenceStorage; preferences: DevicePreferences } | null = null;
 
@@ -22,7 +22,7 @@ function permissionNow(): NotificationPermissionState {
 
 /** The service worker, registered once per page (it also keeps the app shell for offline starts). */
 let registration: Promise<ServiceWorkerRegistration> | null = null;
-export function registerServiceWorker(): Promise<ServiceWorkerRegistration> | null {
+function registerServiceWorker(): Promise<ServiceWorkerRegistration> | null {
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return null;
   registration ??= navigator.serviceWorker
     .register(SERVICE_WORKER_URL, { scope: '/' })
@@ -122,7 +122,7 @@ function sameKey(subscription: PushSubscription, publicKey: string): boolean {
  * subscription registered, on every start too (an endpoint the browser renewed is registered anew).
  * Without it notifications still show while a tab is open; a failure is logged, never shown.
  */
-export async function syncPushSubscription(): Promise<void> {
+async function syncPushSubscription(): Promise<void> {
   const ready = registerServiceWorker();
   if (!ready || typeof PushManager === 'undefined') return;
   try {

@@ -74,7 +74,7 @@ export function createIndexedDbPreferenceStorage(factory: IDBFactory = indexedDB
   };
 }
 
-export function createDevicePreferenceStorage(): DevicePreferenceStorage {
+function createDevicePreferenceStorage(): DevicePreferenceStorage {
   return typeof indexedDB === 'undefined' ? createMemoryPreferenceStorage() : createIndexedDbPreferenceStorage();
 }
 

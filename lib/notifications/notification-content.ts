@@ -5,11 +5,11 @@
 import { NOTIFICATION_TEXT_MAX, type NotificationContent, type NotificationPreview } from '../contract';
 
 /** The app's own icon, for notifications that must not show who wrote. */
-export const APP_NOTIFICATION_ICON = '/icons/icon-192.png';
+const APP_NOTIFICATION_ICON = '/icons/icon-192.png';
 /** With preview 'none' every message shares one notification: one per conversation would tell how many people wrote. */
-export const HIDDEN_PREVIEW_TAG = 'parley-message';
+const HIDDEN_PREVIEW_TAG = 'parley-message';
 
-export type NotificationKey =
+type NotificationKey =
   | 'common.appName'
   | 'common.unknownUser'
   | 'notifications.newMessage'

@@ -4,7 +4,7 @@
 import { HIDES_STORE, openParleyDb } from '@/lib/storage/parley-db';
 
 /** A message the user deleted for themselves, not acknowledged by the server yet. */
-export interface StoredHide {
+interface StoredHide {
   user_id: number;
   message_id: number;
   /** The other person of the conversation (whose thread it leaves). */
@@ -27,7 +27,7 @@ export function createMemoryHideStorage(): HideStorage {
   };
 }
 
-export function createIndexedDbHideStorage(factory: IDBFactory = indexedDB): HideStorage {
+function createIndexedDbHideStorage(factory: IDBFactory = indexedDB): HideStorage {
   const db = openParleyDb(factory);
   return {
     load: async (userId) => (await db.run(HIDES_STORE, 'readonly', (store) => store.index('user_id').getAll(userId))) as StoredHide[],

@@ -5,11 +5,11 @@
 import type { Crop } from './avatar-crop';
 
 /** The side of every uploaded photo, in pixels: sharp at the largest size shown (96 CSS px) on a 2× screen. */
-export const AVATAR_SIZE = 256;
+const AVATAR_SIZE = 256;
 /** WebP quality: at 256 px, indistinguishable from lossless at a tenth of the size. */
 const WEBP_QUALITY = 0.9;
 
-export class UnreadableImageError extends Error {
+class UnreadableImageError extends Error {
   override readonly name = 'UnreadableImageError';
 }
 

@@ -9,7 +9,7 @@ import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useViewStore } from '@/lib/stores/view-store';
 
-export const MAIN_PATH = '/main';
+const MAIN_PATH = '/main';
 
 export function conversationPath(peerId: number): string {
   return `${MAIN_PATH}/${peerId}`;

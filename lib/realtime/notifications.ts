@@ -23,7 +23,7 @@ import { openConversation } from './conversation-route';
 import { isTabVisible } from './read-marking';
 
 /** Decides and shows the notification for an incoming message; resolves whether it was shown. */
-export async function notifyIncoming(message: MessagePayload): Promise<boolean> {
+async function notifyIncoming(message: MessagePayload): Promise<boolean> {
   // In view, the app shows it (list, badge, title); another tab in view is the worker's call.
   if (isTabVisible() || !selectNotificationsOn(useNotificationStore.getState())) return false;
   const peerId = message.sender_id;

@@ -15,7 +15,6 @@ import { findLocal, useThreadStore } from '@/lib/stores/thread-store';
 import { newClientId } from '@/lib/utils/client-id';
 import { refusalText, sendRefusal } from './send-refusal';
 
-export type { MessageProblem };
 
 export type SendResult =
   | { status: 'sent'; message: MessagePayload }

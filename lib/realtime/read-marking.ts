@@ -14,7 +14,7 @@ import { useViewStore } from '@/lib/stores/view-store';
 export { closeConversation, openConversation } from './conversation-route';
 
 /** At most one read per conversation this often while someone scrolls through unread messages. */
-export const READ_INTERVAL_MS = 1_000;
+const READ_INTERVAL_MS = 1_000;
 
 export function isTabVisible(): boolean {
   return typeof document !== 'undefined' && document.visibilityState === 'visible';

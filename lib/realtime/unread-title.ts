@@ -4,7 +4,7 @@
 import { selectMutedUnread, useConversationsStore } from '@/lib/stores/conversations-store';
 import { useCounterStore } from '@/lib/stores/counter-store';
 
-export const APP_TITLE = 'Parley';
+const APP_TITLE = 'Parley';
 
 export function unreadTitle(count: number, base: string = APP_TITLE): string {
   return count > 0 ? `(${count}) ${base}` : base;
@@ -16,7 +16,7 @@ export function conversationTitle(name: string | null): string {
 }
 
 /** The unread messages that call for the user: the total, less those of muted conversations. */
-export function loudUnread(): number {
+function loudUnread(): number {
   return Math.max(0, useCounterStore.getState().unread - selectMutedUnread(useConversationsStore.getState()));
 }
 

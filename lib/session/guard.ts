@@ -11,7 +11,7 @@ import { runRouteGuard, type GuardResult } from './route-guard';
 import { signOut } from './sign-out';
 import { getStoredToken } from './storage';
 
-export { areaOf, decideRoute, runRouteGuard, type Area, type GuardResult, type RouteDecision } from './route-guard';
+export { areaOf, decideRoute, type GuardResult } from './route-guard';
 
 export type LoadDecision = { kind: 'allow'; user: AccountInfo } | { kind: 'sign-out'; to: '/account' };
 
@@ -39,7 +39,7 @@ export interface GuardDeps {
  * user is loaded once the browser is online again: a request that cannot leave the browser is not
  * an answer, and taking it as a failure would sign the person out for being on a train.
  */
-export function waitUntilOnline(): Promise<void> {
+function waitUntilOnline(): Promise<void> {
   if (typeof navigator === 'undefined' || navigator.onLine) return Promise.resolve();
   return new Promise((resolve) => window.addEventListener('online', () => resolve(), { once: true }));
 }

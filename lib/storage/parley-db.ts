@@ -11,7 +11,7 @@ export const HIDES_STORE = 'hides';
 export const DRAFTS_STORE = 'drafts';
 export const OFFLINE_STORE = 'offline';
 
-export function requestResult<T>(req: IDBRequest<T>): Promise<T> {
+function requestResult<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
     req.onerror = () => reject(req.error);

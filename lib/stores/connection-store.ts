@@ -5,13 +5,13 @@ import type { ConnectionStatus } from '@/lib/socket/socket-service';
 
 export type { ConnectionStatus };
 
-export interface ConnectionState {
+interface ConnectionState {
   status: ConnectionStatus;
   /** Reconnection attempts since the last successful connection; 0 while connected. */
   reconnectAttempt: number;
 }
 
-export interface ConnectionActions {
+interface ConnectionActions {
   setStatus: (status: ConnectionStatus, reconnectAttempt?: number) => void;
 }
 

@@ -11,7 +11,7 @@ export function compareMessages(a: MessagePayload, b: MessagePayload): number {
   return time(a) - time(b) || a.id - b.id;
 }
 
-export function sortConversations(list: readonly Conversation[]): Conversation[] {
+function sortConversations(list: readonly Conversation[]): Conversation[] {
   return [...list].sort((a, b) => compareMessages(b.last_message, a.last_message));
 }
 
@@ -51,7 +51,7 @@ export function dropUnlisted(list: readonly Conversation[], page: readonly Conve
 }
 
 /** Until the person's profile arrives, a new conversation shows them by id only. */
-export function unknownUser(id: number): UserSummary {
+function unknownUser(id: number): UserSummary {
   return { id, username: null, avatar: null, is_following: false, follows_you: false, deleted: false };
 }
 

@@ -8,7 +8,7 @@ import type { Conversation, MessageChange, MessagePayload, UserUpdatedPayload } 
 import { applyToList } from './message-changes';
 import { applyMessage, applyMessages, compareMessages, dropUnlisted, mergeConversations, setUnread } from './conversation-list';
 
-export type ListStatus = 'idle' | 'loading' | 'ready' | 'error';
+type ListStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 export interface ConversationsState {
   conversations: Conversation[];
@@ -21,7 +21,7 @@ export interface ConversationsState {
   lastSeq: number | null;
 }
 
-export interface ConversationsActions {
+interface ConversationsActions {
   /** The first page; once loaded, the same call refreshes it (after a reconnect, say). */
   loadConversations: () => Promise<void>;
   loadMoreConversations: () => Promise<void>;

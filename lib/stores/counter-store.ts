@@ -2,11 +2,11 @@
 // is applied where events meet the stores: lib/realtime/session-events.ts).
 import { create } from 'zustand';
 
-export interface CounterState {
+interface CounterState {
   unread: number;
 }
 
-export interface CounterActions {
+interface CounterActions {
   setUnread: (count: number) => void;
   incrementUnread: () => void;
 }

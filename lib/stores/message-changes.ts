@@ -9,7 +9,7 @@ import type { ThreadMessage } from './thread-messages';
 type Held = Pick<ThreadMessage, 'id' | 'version' | 'sender_id' | 'recipient_id' | 'read_at'>;
 
 /** The same message with the change's state, or the message itself when the change is not for it or not newer. */
-export function changedMessage<M extends Held & Partial<Pick<MessagePayload, 'text' | 'edited_at' | 'reactions' | 'deleted' | 'attachment'>>>(
+function changedMessage<M extends Held & Partial<Pick<MessagePayload, 'text' | 'edited_at' | 'reactions' | 'deleted' | 'attachment'>>>(
   message: M,
   change: MessageChange,
 ): M {

@@ -15,8 +15,7 @@ import {
   type FollowState,
 } from './follow-state';
 
-export type { FollowState };
-export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
+type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 export interface PeopleState extends FollowGraph {
   /** The query the results answer (trimmed); '' when no search is active. */
@@ -27,7 +26,7 @@ export interface PeopleState extends FollowGraph {
   profileStatus: Record<number, LoadStatus>;
 }
 
-export interface PeopleActions {
+interface PeopleActions {
   /** Searches now; a newer call supersedes (and cancels) an older one. '' clears the results. */
   search: (query: string) => Promise<void>;
   clearSearch: () => void;
@@ -67,7 +66,7 @@ const initialPeopleState: PeopleState = {
   followsYou: {},
 };
 
-export function normalizeQuery(query: string): string {
+function normalizeQuery(query: string): string {
   return query.trim().slice(0, USER_SEARCH_MAX_QUERY);
 }
 

@@ -10,11 +10,11 @@ export interface PeerPresence {
   lastSeenAt: string | null;
 }
 
-export interface PresenceState {
+interface PresenceState {
   presence: Record<number, PeerPresence>;
 }
 
-export interface PresenceActions {
+interface PresenceActions {
   /** One person's change (`presence`); an offline state without a time means hidden: dropped. */
   apply: (payload: PresencePayload) => void;
   /** A subscription's answer: everything known now, the followed list having replaced the last. */

@@ -13,14 +13,14 @@ import { usePeopleStore } from './people-store';
 import { usePresenceStore } from './presence-store';
 import { useSessionStore } from './session-store';
 
-export type BlockListStatus = 'idle' | 'loading' | 'ready' | 'error';
+type BlockListStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 /** What an action that may fail answers its component: done, or the reason (the HTTP error's message, docs/CLIENT-RULES.md). */
-export type ActionResult = { ok: true } | { ok: false; error: string };
+type ActionResult = { ok: true } | { ok: false; error: string };
 
 export type ReportTarget = { messageId: number } | { userId: number };
 
-export interface SafetyState {
+interface SafetyState {
   /** The people the user blocked, newest first (GET /api/blocks). */
   blocked: BlockedUser[];
   blockedStatus: BlockListStatus;
@@ -28,7 +28,7 @@ export interface SafetyState {
   pending: Record<number, boolean>;
 }
 
-export interface SafetyActions {
+interface SafetyActions {
   loadBlocked: () => Promise<void>;
   /** Blocks someone: their conversation leaves the list at once; the server's total follows. */
   block: (user: Pick<BlockedUser, 'id' | 'username' | 'avatar'>) => Promise<ActionResult>;

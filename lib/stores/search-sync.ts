@@ -5,7 +5,7 @@ import { useMessageSearchStore } from './message-search-store';
 import { usePeopleStore } from './people-store';
 import { useSessionStore } from './session-store';
 
-export const SEARCH_DEBOUNCE_MS = 300;
+const SEARCH_DEBOUNCE_MS = 300;
 
 /** Starts following the search value; returns the function that stops it. */
 export function startSearchSync(delayMs: number = SEARCH_DEBOUNCE_MS): () => void {

@@ -3,7 +3,7 @@
 import { create } from 'zustand';
 import type { User } from '@/lib/contract';
 
-export interface SessionState {
+interface SessionState {
   /** The current user, published once the session is known; starts empty. */
   user: User | null;
   search: string;
@@ -11,7 +11,7 @@ export interface SessionState {
   receiver: number | null;
 }
 
-export interface SessionActions {
+interface SessionActions {
   publishUser: (user: User | null) => void;
   setSearch: (search: string) => void;
   setReceiver: (receiver: number | null) => void;

@@ -2,7 +2,7 @@
 // first, and the same message may arrive several times (page, live event, ack, retry).
 import type { MessagePayload, SendRefusal, ThreadPage } from '@/lib/contract';
 
-export type MessageStatus = 'sending' | 'sent' | 'failed';
+type MessageStatus = 'sending' | 'sent' | 'failed';
 
 export interface ThreadMessage extends Omit<MessagePayload, 'id' | 'seq' | 'version'> {
   /** The server's id; null until the server has stored the message. */

@@ -5,7 +5,7 @@ import type { MessageChange, MessagePayload } from '@/lib/contract';
 import type { ErrorKind } from '@/lib/api/user-message';
 import type { ThreadMessage } from './thread-messages';
 
-export type ThreadStatus = 'idle' | 'loading' | 'ready' | 'error';
+type ThreadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
 export interface Thread {
   /** Oldest first; messages not stored yet come last. */

@@ -13,12 +13,12 @@ import { detached, emptyThread, storedOf, unsentOf, type Thread } from './thread
 import { appendLocal, fromOldest, mergeMessages, oldestStored, removeLocal, settleLocal, updateLocal, withNewestPage, type ThreadMessage } from './thread-messages';
 
 export type { ThreadMessage };
-export type { Thread, ThreadStatus } from './thread-model';
+export type { Thread } from './thread-model';
 export interface ThreadsState {
   threads: Record<number, Thread>;
 }
 
-export interface ThreadsActions {
+interface ThreadsActions {
   /** Loads the newest page unless already loaded (or loading). */
   loadThread: (peerId: number) => Promise<void>;
   loadOlder: (peerId: number) => Promise<void>;

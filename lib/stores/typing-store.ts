@@ -2,12 +2,12 @@
 // as unread. The typing receiver (lib/realtime/typing-receiver.ts) sets and expires it.
 import { create } from 'zustand';
 
-export interface TypingState {
+interface TypingState {
   /** People typing to the user now, by user id. */
   typing: Record<number, true>;
 }
 
-export interface TypingActions {
+interface TypingActions {
   setTyping: (userId: number, typing: boolean) => void;
   /** Sign-out: nobody is typing to anyone. */
   reset: () => void;

@@ -3,7 +3,7 @@ import { deleteApp, initializeApp } from 'firebase-admin/app';
 import { getAuth, type DecodedIdToken } from 'firebase-admin/auth';
 
 /** What a verified ID token says about its user: the only profile facts the server can trust. */
-export interface IdTokenClaims {
+interface IdTokenClaims {
   uid: string;
   /** null when the account has no email (phone, anonymous, some GitHub users). */
   email: string | null;
@@ -24,7 +24,7 @@ export interface VerifiedIdToken extends IdTokenClaims {
 }
 
 /** What Firebase says about an account now; rejects when Firebase cannot be asked. */
-export type AccountStatus = 'active' | 'disabled' | 'deleted';
+type AccountStatus = 'active' | 'disabled' | 'deleted';
 
 export interface FirebaseTokenVerifier {
   /**

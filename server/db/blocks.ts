@@ -6,7 +6,7 @@ import { lockUsersInOrder } from './safety-rules';
 import { blocks, follows, users } from './schema';
 
 /** Most people GET /api/blocks lists (newest first); nobody is expected near it. */
-export const BLOCK_LIST_LIMIT = 1000;
+const BLOCK_LIST_LIMIT = 1000;
 
 export interface BlockChange {
   /** False when it already was so. */

@@ -172,8 +172,8 @@ function claimsOf(request: ChangeRequest, context: Found | null): string[] {
 }
 
 /** Changes per transaction, and changes queued or being written beyond which new ones are turned away (busy). */
-export const MAX_CHANGE_BATCH = 256;
-export const MAX_PENDING_CHANGES = 4_000;
+const MAX_CHANGE_BATCH = 256;
+const MAX_PENDING_CHANGES = 4_000;
 
 export type ChangeWriter = GroupWriter<ChangeRequest, ChangeOutcome>;
 

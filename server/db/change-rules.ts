@@ -115,7 +115,7 @@ export interface Plan {
 /** What a planned change answers: refused, already so, or the plan to carry out. */
 export type Decision = { refused: ChangeRefusal } | Plan;
 
-export const UNCHANGED: Plan = { writes: [], events: [], totals: [] };
+const UNCHANGED: Plan = { writes: [], events: [], totals: [] };
 
 /** The kinds that change one message's own state, so a client compares them with its version. */
 export const VERSIONED = new Set<MessageChange['kind']>(['reaction', 'edit', 'unsend']);

@@ -4,12 +4,12 @@ import type { NewMessage } from './message-payload';
 import type { Db } from './open-database';
 
 /** Messages per transaction: enough to amortise a commit, small enough to keep one batch short. */
-export const MAX_BATCH = 256;
+const MAX_BATCH = 256;
 /**
  * Sends queued or being written, per process, beyond which new ones are turned away at once (the
  * client's outbox retries them with backoff) instead of piling up without bound.
  */
-export const MAX_PENDING_SENDS = 4_000;
+const MAX_PENDING_SENDS = 4_000;
 
 /** What became of one send: stored or refused (storeMessages), or not written now and to be tried again. */
 export type WriteOutcome = GroupOutcome<BatchOutcome>;

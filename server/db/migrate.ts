@@ -10,7 +10,7 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type pg from 'pg';
 
 // Any constant both the server and the command agree on; pg_advisory_lock takes a bigint.
-export const MIGRATION_LOCK_KEY = '7208163510416215041';
+const MIGRATION_LOCK_KEY = '7208163510416215041';
 // drizzle-orm's defaults (pg-core dialect.migrate).
 const MIGRATIONS_TABLE = 'drizzle.__drizzle_migrations';
 

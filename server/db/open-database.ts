@@ -10,7 +10,7 @@ import { exitOnCrash, startPgliteWorker } from './pglite-host';
 import { startUpkeep, type UpkeepOptions } from './pglite-upkeep';
 import * as schema from './schema';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** Either driver: queries in server/db are written against what both have in common. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 

@@ -7,11 +7,11 @@ import { Worker } from 'node:worker_threads';
 import { ensurePrivateDir } from '../security/private-files';
 
 /** The name node-postgres looks for in a socket folder (`host`), for port 5432. */
-export const SOCKET_NAME = '.s.PGSQL.5432';
+const SOCKET_NAME = '.s.PGSQL.5432';
 // sun_path holds 108 bytes on Linux, the terminating zero included.
 const MAX_SOCKET_PATH = 107;
 
-export class PgliteWorkerError extends Error {
+class PgliteWorkerError extends Error {
   override name = 'PgliteWorkerError';
 }
 
@@ -38,7 +38,7 @@ export interface PgliteHostOptions {
 }
 
 /** A round trip that holds PGlite this long stalls every request; worth a line. */
-export const SLOW_STATEMENT_MS = 500;
+const SLOW_STATEMENT_MS = 500;
 
 const slowOnStderr = ({ ms, statements }: { ms: number; statements: string }) =>
   void process.stderr.write(`PGlite: one round trip held the database for ${ms} ms: ${statements}\n`);

@@ -8,10 +8,10 @@
 import type pg from 'pg';
 
 /** The tables rewritten on every send: vacuumed often (each run is cheap, they hold one row per account or pair). */
-export const HOT_TABLES = ['conversations', 'users'] as const;
-export const HOT_VACUUM_MS = 10_000;
+const HOT_TABLES = ['conversations', 'users'] as const;
+const HOT_VACUUM_MS = 10_000;
 /** Everything else (reads, reactions and edits rewrite messages; GIN's pending list is merged), with fresh planner statistics. */
-export const FULL_VACUUM_MS = 15 * 60_000;
+const FULL_VACUUM_MS = 15 * 60_000;
 
 export interface UpkeepOptions {
   hotMs?: number;

@@ -10,7 +10,7 @@ import { hasBlocked, lockUsersInOrder } from './safety-rules';
 import { conversations, messages, uploads, users, type UserRow } from './schema';
 
 /** The image types a photo may be: those the sniffer recognises and every browser draws. */
-export const AVATAR_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+const AVATAR_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
 
 export interface ProfileChange {
   username?: string;

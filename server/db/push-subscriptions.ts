@@ -7,7 +7,7 @@ import { pushSubscriptions } from './schema';
  * How many browsers one account may have registered. A person's devices fit easily; past it the
  * least recently registered goes, so a script cannot grow the table without bound.
  */
-export const MAX_PUSH_SUBSCRIPTIONS_PER_USER = 20;
+const MAX_PUSH_SUBSCRIPTIONS_PER_USER = 20;
 
 export interface NewPushSubscription {
   endpoint: string;

@@ -17,7 +17,7 @@ import { intString, limitParam, userIdString } from './params';
 import { userNotFound } from './users-routes';
 
 /** Largest `?limit=` a thread page accepts (THREAD_PAGE_SIZE is the default). */
-export const THREAD_MAX_LIMIT = 100;
+const THREAD_MAX_LIMIT = 100;
 
 const conversationsQuery = z.object({ cursor: conversationCursor.optional() });
 const threadParams = z.object({ userId: userIdString });

@@ -10,7 +10,7 @@ export function encodeCursor(values: readonly (string | number)[]): string {
 }
 
 /** A `?cursor=` schema whose output is the keyset tuple `keyset` accepts. */
-export function cursorParam<T extends z.ZodType>(keyset: T) {
+function cursorParam<T extends z.ZodType>(keyset: T) {
   return z.string().transform((raw, ctx): z.output<T> => {
     const parsed = BASE64URL.test(raw) && raw.length <= MAX_CURSOR_LENGTH ? keyset.safeParse(decodeJson(raw)) : null;
     if (parsed?.success) return parsed.data;

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { securityHeaders } from '../../lib/security/security-headers';
 
 // The API answers JSON (and uploaded files), never a page: nothing in it may load or frame anything.
-export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

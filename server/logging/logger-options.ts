@@ -10,7 +10,7 @@ const CENSOR = '[redacted]';
 // Credentials and message text, at the top of a log object and up to two levels down
 // (`req.headers.authorization`, `payload.text`, `body.id_token`, `auth.token`, `messages[0].text`).
 const SECRET_KEYS = ['authorization', 'cookie', 'token', 'id_token', 'text'];
-export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
 // Database errors quote the values they failed on: a query's parameters (message text, token
 // hashes) and Postgres' `detail` ("Failing row contains (…)").
 const SECRET_ERROR_FIELDS = ['params', 'detail'];
@@ -67,7 +67,7 @@ function serializeRequest(request: FastifyRequest) {
  * pino's error shape (type, message, stack, own fields, cause), with what a database error quotes
  * taken out: drizzle's "Failed query: … params: <values>" in both the message and the stack.
  */
-export function serializeError(error: unknown, depth = 0): unknown {
+function serializeError(error: unknown, depth = 0): unknown {
   if (!(error instanceof Error)) return error;
   const out: Record<string, unknown> = { type: error.constructor.name || error.name };
   for (const [key, value] of Object.entries(error)) if (key !== 'cause') out[key] = value;

@@ -24,7 +24,7 @@ export interface RefusalLogOptions {
   maxKeys?: number;
 }
 
-export const REFUSAL_LOG_INTERVAL_MS = 10_000;
+const REFUSAL_LOG_INTERVAL_MS = 10_000;
 export const REFUSAL_LOG_MAX_KEYS = 20;
 // A sample is for recognising the refusal, not for storing what a caller sent.
 const MAX_SAMPLE_CHARS = 160;

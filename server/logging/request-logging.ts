@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { refusedCaller, type RefusalLog } from './refusal-log';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 // What we accept from a caller (a proxy, a load balancer, a client tracing its calls); anything
 // else could forge log lines or bloat them, and is replaced by a fresh id.
 const REQUEST_ID_SHAPE = /^[A-Za-z0-9_-]{1,64}$/;

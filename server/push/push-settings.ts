@@ -61,7 +61,7 @@ export function isAllowedEndpoint(endpoint: string, origins: readonly string[]):
 const base64url = /^[A-Za-z0-9_-]+$/;
 
 /** The decoded length of a base64url key, or -1 when it is not base64url. */
-export function base64urlBytes(value: string): number {
+function base64urlBytes(value: string): number {
   return base64url.test(value) ? Buffer.from(value, 'base64url').length : -1;
 }
 

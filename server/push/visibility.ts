@@ -37,9 +37,9 @@ export function createMemoryVisibility(): VisibilityTracker {
  * An entry lives this long unless its node refreshes it: a node that dies (kill -9, lost network)
  * cannot remove its sockets' entries, and for at most this long after, their users get no push.
  */
-export const VISIBLE_TTL_MS = 60_000;
+const VISIBLE_TTL_MS = 60_000;
 /** How often a node renews the entries of its visible sockets: a third of the lifetime, so one missed renewal loses nothing. */
-export const VISIBLE_REFRESH_MS = 20_000;
+const VISIBLE_REFRESH_MS = 20_000;
 
 const keyOf = (userId: number) => `parley:visible:${userId}`;
 

@@ -10,7 +10,7 @@ import { canMessage } from '../db/safety-rules';
  * other, and toId's "who can message me" lets fromId in). A signal refused here is dropped without
  * a word, so the sender cannot tell a refusal from a delivery.
  */
-export async function canSignal(db: Db, fromId: number, toId: number): Promise<boolean> {
+async function canSignal(db: Db, fromId: number, toId: number): Promise<boolean> {
   if (fromId === toId) return false;
   const [row] = await rows<{ allowed: boolean }>(
     db,
@@ -20,9 +20,9 @@ export async function canSignal(db: Db, fromId: number, toId: number): Promise<b
 }
 
 /** How long an answer of canSignal is reused for the same two people. */
-export const SIGNAL_CHECK_TTL_MS = 10_000;
+const SIGNAL_CHECK_TTL_MS = 10_000;
 /** Pairs remembered per process at most; the oldest answer goes first. */
-export const SIGNAL_CHECK_MAX_PAIRS = 20_000;
+const SIGNAL_CHECK_MAX_PAIRS = 20_000;
 
 export interface SignalCheckOptions {
   /** Where the queries wait their turn (create-realtime.ts: the one lane of live signals). */

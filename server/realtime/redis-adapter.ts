@@ -5,7 +5,7 @@ import { withTimeout } from '../with-timeout';
 import { Redis } from 'ioredis';
 
 /** An outage starting (with the error that revealed it) or ending. */
-export type RedisOutageEvent = { down: true; error: Error } | { down: false };
+type RedisOutageEvent = { down: true; error: Error } | { down: false };
 
 /** What the realtime layer and the readiness check need from Redis. */
 export interface RedisLink {

@@ -1,7 +1,7 @@
 import type { Server, Socket } from 'socket.io';
 import type { ClientToServerEvents, ServerToClientEvents } from '../../lib/contract';
 
-export interface SocketData {
+interface SocketData {
   userId: number;
   sessionId: number;
   /** Its init succeeded: it counts as one of the user's tabs for presence until it disconnects. */

@@ -3,7 +3,7 @@
 import { chmod, lstat, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 
-export const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 // Group and other: any of these bits means another local user may read or enter it.
 const SHARED_BITS = 0o077;

@@ -25,7 +25,7 @@ export const rateLimitVar = <Name extends RateLimitName>(name: Name) => `RATE_LI
 /** `null` switches a budget off (benchmarks, load generators). */
 export type RateLimits = Record<RateLimitName, RateLimit | null>;
 
-export type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+type RateVerdict = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface RateLimiter {
   /** Takes `points` (default 1) for `key` (a user id, or an address), or says how long until they are available. */

@@ -49,7 +49,7 @@ export function checkKey(key: string): string {
 export const STALE_TEMP_MS = 60 * 60 * 1000;
 
 /** Removes the temporary files in `dir` older than `STALE_TEMP_MS`; the rest is untouched. */
-export async function removeStaleTempFiles(dir: string, now = Date.now()): Promise<number> {
+async function removeStaleTempFiles(dir: string, now = Date.now()): Promise<number> {
   let removed = 0;
   for (const name of await readdir(dir)) {
     if (!name.startsWith(TEMP_PREFIX)) continue;

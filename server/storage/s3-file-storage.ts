@@ -21,7 +21,7 @@ export interface ObjectStorageSettings {
 }
 
 /** What a node learns from the bucket at start: usable, refused (a setting is wrong), or not answering. */
-export type BucketCheck = { ok: true } | { ok: false; refused: boolean; reason: string };
+type BucketCheck = { ok: true } | { ok: false; refused: boolean; reason: string };
 
 export interface S3FileStorage extends FileStorage {
   /** Writes, reads back and deletes a small object of its own. */

@@ -5,7 +5,7 @@ import type { Db } from '../db/open-database';
  * Columns that legitimately change without a write request: a session's last use is touched by
  * authenticating, a user's last-seen time by their last tab closing (presence).
  */
-export const VOLATILE_COLUMNS: Readonly<Record<string, readonly string[]>> = { sessions: ['last_used_at'], users: ['last_seen_at'] };
+const VOLATILE_COLUMNS: Readonly<Record<string, readonly string[]>> = { sessions: ['last_used_at'], users: ['last_seen_at'] };
 
 /** Every row of every table in the public schema, as sorted JSON text, table by table. */
 export type DbSnapshot = Record<string, string[]>;

@@ -5,14 +5,14 @@ import type { FileStorage } from '../storage/file-storage';
 import { startTestServer, type TestServer, type TestServerOptions } from './helpers';
 
 /** One JSON line the server logged. */
-export interface LogLine {
+interface LogLine {
   level: number;
   msg?: string;
   err?: { type?: string; message?: string; stack?: string };
   [key: string]: unknown;
 }
 
-export interface RegisteredRoute {
+interface RegisteredRoute {
   method: string;
   url: string;
 }

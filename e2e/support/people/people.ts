@@ -55,7 +55,7 @@ export interface CleanUpSummary {
 const AUTH_ROOT = fileURLToPath(new URL('../../.auth', import.meta.url));
 
 /** One folder per deployment, so runs against staging and the local stack never mix. */
-export function authDir(target: E2eTarget): string {
+function authDir(target: E2eTarget): string {
   return path.join(AUTH_ROOT, new URL(target.baseURL).host.replace(/[^A-Za-z0-9.-]/g, '_'));
 }
 

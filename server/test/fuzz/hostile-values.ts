@@ -1,7 +1,7 @@
 // Values a hostile client sends where a well-behaved one sends a payload field.
 import type { Rng } from './prng';
 
-export const EDGE_NUMBERS: readonly number[] = [
+const EDGE_NUMBERS: readonly number[] = [
   0, -0, -1, 1.5, -2.5, 0.1, 1e-7, 2 ** 31, 2 ** 32, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e21, 1e308,
   Number.MAX_VALUE, Number.MIN_VALUE, Number.EPSILON, NaN, Infinity, -Infinity,
 ];
@@ -13,7 +13,7 @@ export const NASTY_KEYS: readonly string[] = [
   'seq', 'after', 'limit', '$where', '0', '-1', 'a.b', '\u0000', '🔑', 'x'.repeat(300),
 ];
 
-export const NASTY_STRINGS: readonly string[] = [
+const NASTY_STRINGS: readonly string[] = [
   '', ' ', '\t\n\r', '0', '1', '-1', '1.5', '1e3', '0x10', '00001', 'NaN', 'Infinity', 'null', 'undefined',
   'true', 'false', '[]', '{}', '__proto__', 'constructor', "' OR '1'='1' --", '"; DROP TABLE users; --',
   '%', '_', '\\', '%_\\', '<script>alert(1)</script>', '../../../../etc/passwd', '..\\..\\windows',

@@ -4,7 +4,7 @@ import { request, type Agent, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import type { RestCase } from './rest-cases';
 
-export interface HttpAnswer {
+interface HttpAnswer {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;

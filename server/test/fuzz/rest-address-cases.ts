@@ -9,7 +9,7 @@ import { PUSH_ENDPOINT, pushSubscriptionBody } from './rest-bodies';
 const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined')).toString('base64url');
 
 /** The documented cursor format (docs/DECISIONS.md), independently of server/http/cursor.ts. */
-export function isValidCursor(raw: string, tag: 'm' | 'c' | 'f'): boolean {
+function isValidCursor(raw: string, tag: 'm' | 'c' | 'f'): boolean {
   if (!/^[A-Za-z0-9_-]+$/.test(raw) || raw.length > 200) return false;
   let value: unknown;
   try {

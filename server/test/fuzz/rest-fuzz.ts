@@ -20,7 +20,7 @@ export async function pool<T>(items: readonly T[], concurrency: number, fn: (ite
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
-export function shuffle<T>(rng: Rng, items: T[]): T[] {
+function shuffle<T>(rng: Rng, items: T[]): T[] {
   for (let i = items.length - 1; i > 0; i--) {
     const j = rng.int(0, i);
     [items[i], items[j]] = [items[j] as T, items[i] as T];

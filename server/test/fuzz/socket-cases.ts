@@ -20,7 +20,7 @@ import { NASTY_KEYS, deepValue, hostileNumber, hostileString, hostileValue, huge
 import type { Rng } from './prng';
 
 
-export const UNKNOWN_EVENTS: readonly string[] = [
+const UNKNOWN_EVENTS: readonly string[] = [
   'error', 'message', 'message_count', 'followed', 'follower', 'message_sent', 'conversation_read', 'safety_changed', 'presence',
   'presence_unsubscribe', 'Typing', 'typing ',
   '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'emit', 'on', 'join', 'leave', 'use',
@@ -147,7 +147,7 @@ export function schemaAccepts(event: string, wire: unknown): boolean {
 }
 
 /** Would the server accept (and act on) this payload from the fuzzing user? */
-export function wouldAccept(event: string, wire: unknown, ids: SocketIds): boolean {
+function wouldAccept(event: string, wire: unknown, ids: SocketIds): boolean {
   if (!(KNOWN_EVENTS as readonly string[]).includes(event)) return false;
   const parsed = SCHEMAS[event as KnownEvent].safeParse(wire);
   if (!parsed.success) return false;
@@ -233,7 +233,7 @@ const MUTATIONS: Record<string, Mutation> = {
   'not-an-object': (_p, rng, o) => rng.pick<unknown>([null, undefined, 0, -1, true, '', 'init', hostileString(rng, 1_000), hostileNumber(rng), [], o.maxHuge]),
 };
 
-export const PAYLOAD_CATEGORIES = [...Object.keys(MUTATIONS), 'semantic'] as const;
+const PAYLOAD_CATEGORIES = [...Object.keys(MUTATIONS), 'semantic'] as const;
 
 function semantic(event: KnownEvent, p: Record<string, unknown>, ids: SocketIds, rng: Rng): unknown {
   switch (event) {
@@ -267,7 +267,7 @@ function semantic(event: KnownEvent, p: Record<string, unknown>, ids: SocketIds,
 }
 
 /** One refused payload for a known event (the category says how it is wrong). */
-export function refusedPayload(
+function refusedPayload(
   event: KnownEvent,
   ids: SocketIds,
   rng: Rng,

@@ -1,6 +1,6 @@
 // What a fuzz run sent and got, for the summary it prints and the failures it asserts on.
 
-export class Counter<K extends string | number = string> {
+class Counter<K extends string | number = string> {
   readonly counts = new Map<K, number>();
   add(key: K, by = 1): void {
     this.counts.set(key, (this.counts.get(key) ?? 0) + by);
