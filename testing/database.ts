@@ -2,7 +2,8 @@
 // the app itself stores messages and changes only through its writers (server/db/message-writer.ts,
 // server/db/change-batch.ts).
 import { eq } from 'drizzle-orm';
-import { applyChanges, type AccountChange } from '../server/db/change-batch';
+import { applyChanges } from '../server/db/change-batch';
+import { type AccountChange } from '../server/db/change-rules';
 import { storeMessages } from '../server/db/message-batch';
 import type { NewMessage, StoredMessage } from '../server/db/message-payload';
 import type { Db } from '../server/db/open-database';

@@ -1,13 +1,12 @@
 import { useCallback, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { openConversation } from '@/lib/realtime/read-marking';
+import { openConversation } from '@/lib/realtime/conversation-route';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { usePresenceStore } from '@/lib/stores/presence-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useTypingStore } from '@/lib/stores/typing-store';
-import { useT } from '@/lib/i18n';
-import { useLanguage } from '@/components/i18n/i18n-provider';
+import { useT, useLanguage } from '@/lib/i18n';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ChatIcon } from '@/components/ui/icons';
 import { Spinner } from '@/components/ui/spinner';

@@ -1,7 +1,6 @@
 'use client';
 import { useEffect, useRef } from 'react';
-import { useLanguage } from '@/components/i18n/i18n-provider';
-import { useT } from '@/lib/i18n';
+import { useLanguage, useT } from '@/lib/i18n';
 import { Modal } from '@/components/ui/modal';
 import styles from './thread.module.css';
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { createContext, useContext, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
-import { initI18n, useLanguage as useShownLanguage, useT } from '@/lib/i18n';
+import { initI18n, useT } from '@/lib/i18n';
 import { clearLocalePendingMark } from '@/lib/session/first-paint';
 import { Spinner } from '@/components/ui/spinner';
 
@@ -48,9 +48,4 @@ export function I18nReady({ children, prerendered = false }: { children: ReactNo
   const ready = useContext(I18nReadyContext);
   const t = useT();
   return ready || prerendered ? children : <Spinner label={t('account.loading')} fullScreen />;
-}
-
-/** The language the UI is shown in (re-renders on change), for Intl date and number formats. */
-export function useLanguage(): string {
-  return useShownLanguage();
 }

@@ -2,7 +2,8 @@
 
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useParams } from 'next/navigation';
-import { loadUser, type GuardResult } from '@/lib/session/guard';
+import { loadUser } from '@/lib/session/guard';
+import { type GuardResult } from '@/lib/session/route-guard';
 import { getStoredToken } from '@/lib/session/storage';
 import { navigate } from '@/lib/navigation';
 import { preloadConversations } from '@/lib/realtime/messaging-session';

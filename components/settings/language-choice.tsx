@@ -1,9 +1,8 @@
 import { useId, useState } from 'react';
 import { errorMessage } from '@/lib/api/errors';
 import { SUPPORTED_LANGUAGES, type Language } from '@/lib/contract';
-import { normalizeLanguage, useT } from '@/lib/i18n';
+import { normalizeLanguage, useT, useLanguage } from '@/lib/i18n';
 import { setLanguage } from '@/lib/i18n/user-language';
-import { useLanguage } from '@/components/i18n/i18n-provider';
 import styles from './language-choice.module.css';
 
 type Saving = { state: 'idle' } | { state: 'saving' } | { state: 'saved' } | { state: 'failed'; message: string };

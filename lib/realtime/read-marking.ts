@@ -11,7 +11,6 @@ import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useViewStore } from '@/lib/stores/view-store';
 
-export { closeConversation, openConversation } from './conversation-route';
 
 /** At most one read per conversation this often while someone scrolls through unread messages. */
 const READ_INTERVAL_MS = 1_000;

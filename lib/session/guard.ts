@@ -11,7 +11,6 @@ import { runRouteGuard, type GuardResult } from './route-guard';
 import { signOut } from './sign-out';
 import { getStoredToken } from './storage';
 
-export { areaOf, decideRoute, type GuardResult } from './route-guard';
 
 export type LoadDecision = { kind: 'allow'; user: AccountInfo } | { kind: 'sign-out'; to: '/account' };
 

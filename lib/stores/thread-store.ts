@@ -13,7 +13,6 @@ import { detached, emptyThread, storedOf, unsentOf, type Thread } from './thread
 import { appendLocal, fromOldest, mergeMessages, oldestStored, removeLocal, settleLocal, updateLocal, withNewestPage, type ThreadMessage } from './thread-messages';
 
 export type { ThreadMessage };
-export type { Thread } from './thread-model';
 export interface ThreadsState {
   threads: Record<number, Thread>;
 }

@@ -30,7 +30,6 @@ import { createGroupWriter, type GroupOutcome, type GroupWriter, type WriterLimi
 import type { Db } from './open-database';
 import { NO_ROWS, scriptTransaction } from './script-transaction';
 
-export type { AccountChange, ChangeOutcome, ChangeRefusal, ChangeRequest, MessageWindows } from './change-rules';
 
 const pairKey = (a: number, b: number) => `pair:${Math.min(a, b)}:${Math.max(a, b)}`;
 

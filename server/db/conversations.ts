@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Conversation } from '../../lib/contract';
-import { attachmentOf, messageColumns, toMessagePayload } from './messages';
+import { attachmentOf, messageColumns, toMessagePayload } from './message-payload';
 import type { Db } from './open-database';
 import { toKeysetPage, type KeysetPage } from './paging';
 import { userSummaryColumns } from './people';

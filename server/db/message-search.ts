@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { MessageSearchResult, TextRange } from '../../lib/contract';
-import { attachmentOf, messageColumns, notHiddenFor, toMessagePayload } from './messages';
+import { notHiddenFor } from './messages';
+import { attachmentOf, messageColumns, toMessagePayload } from './message-payload';
 import type { Db } from './open-database';
 import { toKeysetPage, type KeysetPage } from './paging';
 import { searchWords, userSummaryColumns } from './people';

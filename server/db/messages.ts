@@ -7,7 +7,6 @@ import { rows } from './raw-rows';
 import { sqlInt } from './script-transaction';
 import { messages, uploads, users } from './schema';
 
-export { attachmentOf, messageColumns, toMessagePayload } from './message-payload';
 
 /** The account's newest seq (0 before any) and whether it has read receipts on; null for no such account. */
 export async function streamStateOf(db: Db, userId: number): Promise<{ lastSeq: number; readReceipts: boolean } | null> {

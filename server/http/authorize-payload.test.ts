@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthorizeRequest } from '../../lib/contract';
-import { api, authorizeBody, emulatorSignIn, startTestServer, uniqueProfile, type TestServer } from '../test/helpers';
-import type { EmulatorAccount } from '../test/emulator';
+import { api, authorizeBody, startTestServer, uniqueProfile, type TestServer } from '../test/helpers';
+import { emulatorSignIn, type EmulatorAccount } from '../test/emulator';
 
 let t: TestServer;
 let account: EmulatorAccount;

@@ -3,15 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthorizeResponse } from '../../lib/contract';
 import { users } from '../db/schema';
 import { setUserActive } from '../db/users';
-import {
-  api,
-  authorizeBody,
-  emulatorSignIn,
-  emulatorSignInAnonymously,
-  startTestServer,
-  uniqueProfile,
-  type TestServer,
-} from '../test/helpers';
+import { api, authorizeBody, startTestServer, uniqueProfile, type TestServer } from '../test/helpers';
+import { emulatorSignIn, emulatorSignInAnonymously } from '../test/emulator';
 
 let t: TestServer;
 beforeAll(async () => {

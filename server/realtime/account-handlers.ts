@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { MessageWindows } from '../db/change-batch';
+import type { MessageWindows } from '../db/change-rules';
 import type { Db } from '../db/open-database';
 import { initialCounts } from '../db/messages';
 import { formatIssues } from '../validation';

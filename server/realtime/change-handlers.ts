@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { editPayloadSchema, hidePayloadSchema, reactPayloadSchema, unsendPayloadSchema } from '../../lib/contract/schemas';
 import { CHANGE_REFUSALS, type ChangeResult } from '../../lib/contract';
-import type { ChangeOutcome, ChangeRefusal, ChangeRequest, ChangeWriter, MessageWindows } from '../db/change-batch';
+import type { ChangeWriter } from '../db/change-batch';
+import type { ChangeOutcome, ChangeRefusal, ChangeRequest, MessageWindows } from '../db/change-rules';
 import { forAccount } from '../db/change-stream';
 import { RESTARTING_MSG } from '../in-flight';
 import type { FileStorage } from '../storage/file-storage';

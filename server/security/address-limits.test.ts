@@ -7,8 +7,8 @@ import type { Attachment, AuthorizeResponse } from '../../lib/contract';
 import { DEFAULT_SESSION_RULES } from '../auth/session-rules';
 import { reports } from '../db/schema';
 import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';
-import type { EmulatorAccount } from '../test/emulator';
-import { api, authorizeBody, emulatorSignIn, signIn, uniqueProfile, type SignedInUser } from '../test/helpers';
+import { type EmulatorAccount, emulatorSignIn } from '../test/emulator';
+import { api, authorizeBody, signIn, uniqueProfile, type SignedInUser } from '../test/helpers';
 
 // So slow a refill that nothing comes back during the test: the burst is all there is.
 const burst = (n: number) => ({ perSecond: 1 / 3600, burst: n });

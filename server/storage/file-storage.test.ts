@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../testing/processes';
 import { startS3, type ThrowawayS3 } from '../../testing/s3';
 import { filesIn } from '../test/uploads';
-import { createLocalFileStorage, FileTooLargeError, STALE_TEMP_MS, StorageUnavailableError, type FileStorage } from './file-storage';
+import { createLocalFileStorage, STALE_TEMP_MS, StorageUnavailableError, type FileStorage } from './file-storage';
+import { FileTooLargeError } from './write-to-file';
 import { createS3FileStorage, type S3FileStorage } from './s3-file-storage';
 import { sniff } from './sniff';
 

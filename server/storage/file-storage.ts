@@ -5,7 +5,6 @@ import type { Readable } from 'node:stream';
 import { writeToFile } from './write-to-file';
 import { ensurePrivateDir } from '../security/private-files';
 
-export { FileTooLargeError } from './write-to-file';
 
 /** Bytes `start` to `end` of a file, both included (as in an HTTP Range header). */
 export interface ByteRange {

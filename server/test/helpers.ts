@@ -11,7 +11,6 @@ import type { LogDestination } from '../logging/logger-options';
 import { createLocalFileStorage, type FileStorage } from '../storage/file-storage';
 import { EMULATOR_PROJECT_ID, emulatorSignIn, type EmulatorAccount } from './emulator';
 
-export { emulatorSignIn, emulatorSignInAnonymously } from './emulator';
 
 export interface TestServer {
   /** http://127.0.0.1:<port>, no trailing slash. */

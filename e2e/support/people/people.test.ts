@@ -4,11 +4,10 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { users } from '../../../server/db/schema';
-import { api, authorizeBody, emulatorSignIn, startTestServer, type TestServer } from '../../../server/test/helpers';
-import { EMULATOR_PROJECT_ID } from '../../../server/test/emulator';
+import { api, authorizeBody, startTestServer, type TestServer } from '../../../server/test/helpers';
+import { emulatorSignIn, EMULATOR_PROJECT_ID } from '../../../server/test/emulator';
 import { readTarget } from '../env';
 import { People, type Claimed, type StorageState } from './people';
 

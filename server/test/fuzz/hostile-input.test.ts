@@ -16,7 +16,7 @@ import { socketTabs } from '../tabs';
 import { filesIn, rawUpload } from '../uploads';
 import { Rng, fuzzSeed } from './prng';
 import { healthy, runRestFuzz } from './rest-fuzz';
-import type { RestIds } from './rest-cases';
+import type { RestIds } from './rest-case-shape';
 import type { SocketIds } from './socket-cases';
 import { runSocketFuzz } from './socket-fuzz';
 import { FuzzTally } from './tally';

@@ -2,7 +2,7 @@
 // is, not normalised) and the headers, and a raw TCP socket for what is not HTTP at all.
 import { request, type Agent, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
-import type { RestCase } from './rest-cases';
+import type { RestCase } from './rest-case-shape';
 
 interface HttpAnswer {
   status: number;

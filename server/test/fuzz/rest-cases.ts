@@ -8,8 +8,6 @@ import { addressGenerators } from './rest-address-cases';
 import { bodyGenerators } from './rest-body-cases';
 import { uploadGenerators } from './rest-upload-cases';
 
-export { JSON_TYPE, type RestCase, type RestIds } from './rest-case-shape';
-export { authorizeBodyFor } from './rest-bodies';
 
 /** One generator per category of malformed request, by category name. */
 export function restGenerators(ids: RestIds) {

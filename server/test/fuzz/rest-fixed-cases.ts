@@ -1,6 +1,7 @@
 // Cases sent on every run, whatever the seed: known nasties, and requests below HTTP's semantics.
 import type { Rng } from './prng';
-import { JSON_TYPE, authorizeBodyFor, type RestCase, type RestIds } from './rest-cases';
+import { authorizeBodyFor } from './rest-bodies';
+import { JSON_TYPE, type RestCase, type RestIds } from './rest-case-shape';
 
 /** Sent on every run whatever the seed: inputs that once broke something. */
 export function restSentinels(ids: RestIds): RestCase[] {

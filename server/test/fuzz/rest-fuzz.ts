@@ -1,7 +1,8 @@
 import { Agent } from 'node:http';
 import type { Rng } from './prng';
 import { sendRaw, sendRequest, type HttpOutcome } from './raw-http';
-import { restGenerators, type RestCase, type RestIds } from './rest-cases';
+import { restGenerators } from './rest-cases';
+import { type RestCase, type RestIds } from './rest-case-shape';
 import { restSentinels, wireCases } from './rest-fixed-cases';
 import { isErrorBody, type FuzzTally } from './tally';
 
