@@ -25,12 +25,17 @@ const STOP_TIMEOUT_MS = 10_000;
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const templateRoot = await mkdtemp(path.join(tmpdir(), 'parley-template-'));
+  // Opening a database narrows the process's umask (security/private-files.ts): the test files' processes
+  // are forked from this one and would inherit it, and a test that makes files for another user
+  // to read (scripts/test-setup.test.ts) could not.
+  const umask = process.umask();
   const template = path.join(templateRoot, 'db');
   // null: one was already running; it is not ours to stop.
   const [emulator, made] = await Promise.allSettled([
     startAuthEmulator({ host: EMULATOR_HOST, config: emulatorConfig(), timeoutMs: START_TIMEOUT_MS }),
     openDatabase({ pgliteDir: template }).then((database) => database.close()),
   ]);
+  process.umask(umask);
   const child = emulator.status === 'fulfilled' ? emulator.value : null;
   const teardown = async () => {
     if (child) await stopEmulator(child);
