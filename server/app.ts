@@ -19,7 +19,8 @@ import {
 } from './config';
 import { DEFAULT_RATE_LIMITS } from './security/rate-limit-defaults';
 import type { Database } from './db/open-database';
-import { installSessionAuth, type SessionAuth } from './http/authenticate';
+import { installSessionAuth } from './http/authenticate';
+import { type SessionAuth } from './auth/session-auth';
 import { buildHttpApp } from './http/build-http-app';
 import { trackInFlight } from './in-flight';
 import type { LogDestination } from './logging/logger-options';

@@ -16,21 +16,8 @@ import { limitAddress } from '../security/http-rate-limit';
 import type { FileStorage } from '../storage/file-storage';
 import { authenticate, authenticateActive } from './authenticate';
 import { HttpError, parseBody } from './errors';
-import type { SocketNotifier } from './safety-routes';
+import type { PresenceSettingListener, SocketDisconnector, SocketNotifier } from '../realtime/socket-reach';
 import { toUser } from './user-dto';
-
-/** How the HTTP side closes sockets whose session or account just ended. */
-export interface SocketDisconnector {
-  disconnectUser(userId: number): void;
-  disconnectSession(sessionId: number): void;
-}
-
-/** How the HTTP side tells the realtime layer what may change who sees whose presence. */
-export interface PresenceSettingListener {
-  settingChanged(userId: number, shown: boolean): Promise<void>;
-  /** `viewerId` may have lost sight of `subjectId` (a block): checked, and dropped if so, on every node. */
-  review(viewerId: number, subjectId: number): Promise<void>;
-}
 
 export interface AccountsRoutesDeps {
   db: Db;

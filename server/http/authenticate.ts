@@ -1,24 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AccountCheck } from '../auth/account-check';
 import { parseBearerToken } from '../auth/bearer';
-import type { SessionRules } from '../auth/session-rules';
 import { nowActingFor } from '../db/account-turns';
 import type { Db } from '../db/open-database';
 import { findSessionUser, type SessionUser } from '../db/sessions';
 import { noteCaller } from '../logging/request-logging';
 import { limitRequest } from '../security/http-rate-limit';
 import { HttpError } from './errors';
+import type { SessionAuth } from '../auth/session-auth';
 
 export interface Authenticated extends SessionUser {
   token: string;
 }
 
 /** How sessions are judged: their lifetimes and the Firebase account check. */
-export interface SessionAuth {
-  rules: SessionRules;
-  accountCheck: AccountCheck;
-}
-
 declare module 'fastify' {
   interface FastifyInstance {
     /** Set by createServer (app.ts), read by authenticate(): routes keep calling authenticate(db, request). */

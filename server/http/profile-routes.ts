@@ -6,7 +6,7 @@ import { profileWatchers, updateProfile } from '../db/profile';
 import type { FileStorage } from '../storage/file-storage';
 import { authenticateActive } from './authenticate';
 import { HttpError, parseBody } from './errors';
-import type { SocketNotifier } from './safety-routes';
+import type { SocketNotifier } from '../realtime/socket-reach';
 import { toUser } from './user-dto';
 
 export interface ProfileRoutesDeps {

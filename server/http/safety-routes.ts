@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { BlockedUser, BlockResult, MuteResult, Page, ReportCreated, ServerToClientEvents } from '../../lib/contract';
+import type { BlockedUser, BlockResult, MuteResult, Page, ReportCreated } from '../../lib/contract';
 import { muteRequestSchema, reportRequestSchema } from '../../lib/contract/schemas';
 import { blockUser, listBlocks, unblockUser } from '../db/blocks';
 import { setMuted } from '../db/conversations';
@@ -8,25 +8,16 @@ import { countUnread } from '../db/messages';
 import type { Db } from '../db/open-database';
 import { createReport } from '../db/reports';
 import { findActiveUser } from '../db/users';
-import type { PresenceSettingListener } from './accounts-routes';
 import { authenticateActive } from './authenticate';
 import { HttpError, parseBody } from './errors';
 import { userIdParams, userIdString } from './params';
 import { userNotFound } from './users-routes';
+import type { PresenceSettingListener, SocketNotifier } from '../realtime/socket-reach';
 
 /**
  * How the HTTP side tells a user's own sockets (every tab and device) what changed; given several
  * users, it is one emit to all of their sockets.
  */
-export interface SocketNotifier {
-  notify<E extends keyof ServerToClientEvents>(userIds: number | readonly number[], event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
-  /**
-   * To every socket following `subjectId` (presence_subscribe: a conversation with them open, or
-   * their row in a list) and to every socket of `userIds`, each socket once.
-   */
-  notifyWatchers<E extends keyof ServerToClientEvents>(subjectId: number, userIds: readonly number[], event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
-}
-
 export interface SafetyRoutesDeps {
   db: Db;
   sockets: SocketNotifier;

@@ -3,7 +3,7 @@ import type { ExtendedError } from 'socket.io';
 import { parseBearerToken } from '../auth/bearer';
 import type { Db } from '../db/open-database';
 import { findSessionUser } from '../db/sessions';
-import type { SessionAuth } from '../http/authenticate';
+import type { SessionAuth } from '../auth/session-auth';
 import { countSocketRefusal } from './refusals';
 import { tooManyRequests, type RateLimiter } from '../security/rate-limit';
 import type { RealtimeSocket } from './types';

@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Event } from 'socket.io';
 import type { Db } from '../db/open-database';
 import { findSessionById } from '../db/sessions';
-import type { SessionAuth } from '../http/authenticate';
+import type { SessionAuth } from '../auth/session-auth';
 import { errorAck, splitArgs } from './ack';
 import type { RealtimeServer, RealtimeSocket } from './types';
 
