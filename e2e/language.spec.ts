@@ -17,7 +17,7 @@ test('switching the language changes the UI, is stored in locale and on the serv
 
   // The server keeps it: a fresh browser profile with no locale still gets Spanish.
   const { token } = await readStorage(page);
-  // Saved on the server right after it is shown and stored (lib/i18n/user-language.ts).
+  // Saved on the server right after it is shown and stored (lib/lifecycle/user-language.ts).
   const saved = async () => ((await (await page.request.get('/api/accounts/info', { headers: { Authorization: token ?? '' } })).json()) as { language: string }).language;
   await expect.poll(saved).toBe('es');
   await page.evaluate(() => window.localStorage.removeItem('locale'));

@@ -28,7 +28,7 @@ test('the menu stays short; the dialog offers the language too, applied at once 
   await expect(dialog.getByRole('radio', { name: 'Français' })).toBeChecked();
   await expect(dialog.getByRole('status').filter({ hasText: 'Langue enregistrée.' })).toBeVisible();
   expect((await readStorage(page)).locale).toBe('fr');
-  // The server hears of it right after it is shown and stored (lib/i18n/user-language.ts).
+  // The server hears of it right after it is shown and stored (lib/lifecycle/user-language.ts).
   const saved = async () => ((await (await page.request.get('/api/accounts/info', { headers: { Authorization: alice.token } })).json()) as { language: string }).language;
   await expect.poll(saved).toBe('fr');
   await expect(page.getByRole('searchbox', { name: 'Rechercher des personnes' })).toBeAttached();

@@ -5,7 +5,7 @@ import { usePathname } from 'next/navigation';
 import { I18nProvider, I18nReady } from '@/components/i18n/i18n-provider';
 import { SessionGuard } from '@/components/session/session-guard';
 import { preferredLanguage, preloadLanguage } from '@/lib/i18n';
-import { areaOf } from '@/lib/session/route-guard';
+import { areaOf } from '@/lib/routing/route-guard';
 
 // The main area needs all the texts of the language to show (the sign-in screen only its own):
 // asked for as this module runs, not once the page has hydrated.

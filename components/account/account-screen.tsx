@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 import dynamic from 'next/dynamic';
 import { useRouter } from 'next/navigation';
 import type { SocialType } from '@/lib/contract';
-import type { SignInMethod } from '@/lib/firebase/sign-in';
+import type { SignInMethod } from '@/lib/lifecycle/sign-in';
 import type { SignInFailure } from '@/lib/firebase/sign-in-errors';
 import { loadAllTexts, useT } from '@/lib/i18n';
 import { FIRST_PAINT } from '@/lib/session/first-paint';
@@ -20,7 +20,7 @@ const TestAccountForm = process.env.NEXT_PUBLIC_FIREBASE_AUTH_EMULATOR_HOST
 
 // The sign-in flow (API client, socket, stores, then Firebase) is downloaded when a sign-in is
 // about to start, never with the page: the first load stays that of a small page (BENCHMARKS.md has its budget).
-const loadSignIn = () => import('@/lib/firebase/sign-in');
+const loadSignIn = () => import('@/lib/lifecycle/sign-in');
 
 /** Which failure it was: the table of Firebase's codes comes when one happens; not loading it is the network's. */
 const describeFailure = (failure: unknown): Promise<SignInFailure> =>

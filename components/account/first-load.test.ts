@@ -16,7 +16,7 @@ describe('/account first load', () => {
 
   it('reaches neither the API client, the socket, the stores nor the sign-in flow', () => {
     const files = [...graph.files];
-    expect(files.filter((file) => /^lib\/(api|socket|stores|realtime|outbox)\//.test(file) || file.startsWith('lib/firebase/sign-in.ts'))).toEqual([]);
+    expect(files.filter((file) => /^lib\/(api|socket|stores|realtime|outbox)\//.test(file) || file.startsWith('lib/lifecycle/sign-in.ts'))).toEqual([]);
     // Nor the table of sign-in failures: it comes when one happens.
     expect(files).not.toContain('lib/firebase/sign-in-errors.ts');
   });

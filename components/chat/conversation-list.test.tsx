@@ -12,12 +12,12 @@ import { publishUser, useSessionStore } from '@/lib/stores/session-store';
 import { conversation, ME, message, user } from '@/lib/testing/fixtures';
 import { ConversationList } from './conversation-list';
 
-const readMarking = vi.hoisted(() => ({ openConversation: vi.fn<(peerId: number) => void>() }));
-vi.mock('@/lib/realtime/read-marking', () => readMarking);
+const routing = vi.hoisted(() => ({ openConversation: vi.fn<(peerId: number) => void>() }));
+vi.mock('@/lib/routing/conversation-route', async (importOriginal) => ({ ...(await importOriginal<object>()), ...routing }));
 
 describe('ConversationList', () => {
   beforeEach(async () => {
-    readMarking.openConversation.mockReset();
+    routing.openConversation.mockReset();
     publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true });
     await initI18n('en');
   });
@@ -58,11 +58,11 @@ describe('ConversationList', () => {
     expect(first!.getAttribute('aria-current')).toBeNull();
 
     await userEvent.click(first!);
-    expect(readMarking.openConversation).toHaveBeenCalledWith(2);
+    expect(routing.openConversation).toHaveBeenCalledWith(2);
     await userEvent.keyboard('{ArrowDown}');
     expect(document.activeElement).toBe(second);
     await userEvent.keyboard('{Enter}');
-    expect(readMarking.openConversation).toHaveBeenLastCalledWith(3);
+    expect(routing.openConversation).toHaveBeenLastCalledWith(3);
   });
 
   it('names each row for assistive technology: who, the last message, how many are unread', () => {

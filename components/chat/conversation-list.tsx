@@ -1,6 +1,6 @@
 import { useCallback, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { openConversation } from '@/lib/realtime/conversation-route';
+import { openConversation } from '@/lib/routing/conversation-route';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { usePresenceStore } from '@/lib/stores/presence-store';
 import { useSessionStore } from '@/lib/stores/session-store';

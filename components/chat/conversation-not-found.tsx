@@ -1,4 +1,4 @@
-import { closeConversation } from '@/lib/realtime/conversation-route';
+import { closeConversation } from '@/lib/routing/conversation-route';
 import { useT } from '@/lib/i18n';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ChatIcon } from '@/components/ui/icons';

@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { MessageSearchResult, TextRange } from '@/lib/contract';
-import { openMessage } from '@/lib/realtime/conversation-route';
+import { openMessage } from '@/lib/routing/conversation-route';
 import { useMessageSearchStore } from '@/lib/stores/message-search-store';
 import { useLanguage, useT } from '@/lib/i18n';
 import { SearchField } from '@/components/ui/search-field';

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { UserSummary } from '@/lib/contract';
-import { closeConversation } from '@/lib/realtime/conversation-route';
+import { closeConversation } from '@/lib/routing/conversation-route';
 import { useConversationMuted } from '@/lib/stores/conversations-store';
 import { useProfile } from '@/lib/stores/people-store';
 import { useSafetyStore } from '@/lib/stores/safety-store';

@@ -10,7 +10,7 @@ import { useEditStore } from '@/lib/stores/edit-store';
 import { useReplyStore } from '@/lib/stores/reply-store';
 import { CloseIcon } from '@/components/ui/icons';
 import { withinWindow } from '@/lib/realtime/message-actions';
-import { messageFromUrl } from '@/lib/realtime/conversation-route';
+import { messageFromUrl } from '@/lib/routing/conversation-route';
 import { useT } from '@/lib/i18n';
 import { usePeer } from '@/components/people/use-peer';
 import { Spinner } from '@/components/ui/spinner';

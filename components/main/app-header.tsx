@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { useSessionStore } from '@/lib/stores/session-store';
-import { userSignOut } from '@/lib/session/session';
+import { userSignOut } from '@/lib/lifecycle/session';
 import { useT } from '@/lib/i18n';
 import { Avatar } from '@/components/ui/avatar';
 import { SignOutIcon } from '@/components/ui/icons';

@@ -2,8 +2,8 @@
 
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useParams } from 'next/navigation';
-import { loadUser } from '@/lib/session/guard';
-import { type GuardResult } from '@/lib/session/route-guard';
+import { loadUser } from '@/lib/lifecycle/guard';
+import { type GuardResult } from '@/lib/routing/route-guard';
 import { getStoredToken } from '@/lib/session/storage';
 import { navigate } from '@/lib/navigation';
 import { preloadConversations } from '@/lib/realtime/messaging-session';

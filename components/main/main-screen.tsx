@@ -3,10 +3,10 @@
 import { useEffect, useLayoutEffect, useState } from 'react';
 import dynamic from 'next/dynamic';
 import { usePathname } from 'next/navigation';
-import { conversationSegment, parseConversationId, showConversation } from '@/lib/realtime/conversation-route';
+import { conversationSegment, parseConversationId, showConversation } from '@/lib/routing/conversation-route';
 import { prefetchWhenListReady } from '@/lib/realtime/prefetch';
 import { conversationTitle, syncUnreadTitle } from '@/lib/realtime/unread-title';
-import { preloadOtherLanguages } from '@/lib/i18n/user-language';
+import { preloadOtherLanguages } from '@/lib/lifecycle/user-language';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { currentLanguage, useT } from '@/lib/i18n';
 import { Sidebar } from '@/components/chat/sidebar';

@@ -1,7 +1,7 @@
 import type { MouseEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { SearchResult } from '@/lib/contract';
-import { conversationPath, openConversation } from '@/lib/realtime/conversation-route';
+import { conversationPath, openConversation } from '@/lib/routing/conversation-route';
 import { usePeopleStore } from '@/lib/stores/people-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useT } from '@/lib/i18n';

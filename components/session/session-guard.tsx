@@ -4,7 +4,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { usePathname, useRouter } from 'next/navigation';
 import { setNavigator } from '@/lib/navigation';
 import { clearSignedInMark } from '@/lib/session/first-paint';
-import { areaOf, runRouteGuard, type Area } from '@/lib/session/route-guard';
+import { areaOf, runRouteGuard, type Area } from '@/lib/routing/route-guard';
 import { Spinner } from '@/components/ui/spinner';
 import { useT } from '@/lib/i18n';
 

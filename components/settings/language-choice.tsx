@@ -1,15 +1,15 @@
 import { useId, useState } from 'react';
-import { errorMessage } from '@/lib/api/errors';
+import { errorMessage } from '@/lib/contract/error-message';
 import { SUPPORTED_LANGUAGES, type Language } from '@/lib/contract';
 import { normalizeLanguage, useT, useLanguage } from '@/lib/i18n';
-import { setLanguage } from '@/lib/i18n/user-language';
+import { setLanguage } from '@/lib/lifecycle/user-language';
 import styles from './language-choice.module.css';
 
 type Saving = { state: 'idle' } | { state: 'saving' } | { state: 'saved' } | { state: 'failed'; message: string };
 
 /**
  * The UI language, each named in itself: shown at once, kept in `locale` and saved on the server
- * when it can be (lib/i18n/user-language.ts). The settings menu and the settings dialog both offer it.
+ * when it can be (lib/lifecycle/user-language.ts). The settings menu and the settings dialog both offer it.
  */
 export function LanguageChoice() {
   const t = useT();

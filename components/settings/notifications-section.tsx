@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { errorMessage } from '@/lib/api/errors';
+import { errorMessage } from '@/lib/contract/error-message';
 import { DEFAULT_NOTIFICATION_PREVIEW, NOTIFICATION_PREVIEWS, type NotificationPreview } from '@/lib/contract';
 import { useT, type TranslationKey } from '@/lib/i18n';
 import { disableDesktopNotifications, enableDesktopNotifications } from '@/lib/notifications/desktop-notifications';

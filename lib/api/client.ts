@@ -5,7 +5,7 @@ import { publicConfig } from '@/lib/config/public';
 import { navigate } from '@/lib/navigation';
 import { signOut } from '@/lib/session/sign-out';
 import { getStoredToken } from '@/lib/session/storage';
-import { errorMessage } from './errors';
+import { errorMessage } from '../contract/error-message';
 
 /** /accounts, not /account: the rule says so; it falls through to /main, whose guard sends on to /account. */
 const UNAUTHORIZED_REDIRECT = '/accounts';

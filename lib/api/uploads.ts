@@ -5,7 +5,7 @@ import { MAX_UPLOAD_BYTES, type Attachment } from '@/lib/contract';
 import { publicConfig } from '@/lib/config/public';
 import { getStoredToken } from '@/lib/session/storage';
 import { api, handleUnauthorized, resolveApiPrefix } from './client';
-import { errorMessage } from './errors';
+import { errorMessage } from '../contract/error-message';
 
 /** Refused before any request: the file is over MAX_UPLOAD_BYTES. */
 export class FileTooLargeError extends Error {

@@ -5,7 +5,7 @@ import { useSessionStore } from '@/lib/stores/session-store';
 import { deferred, settle } from '@/lib/testing/deferred';
 import { formatFileSize } from './format';
 import { browserLanguage, currentLanguage, i18n, initI18n, normalizeLanguage } from './i18n';
-import { followUserLanguage, setLanguage } from './user-language';
+import { followUserLanguage, setLanguage } from '../lifecycle/user-language';
 
 const accounts = vi.hoisted(() => ({ updateSettings: vi.fn<(body: { language: string }) => Promise<User>>() }));
 vi.mock('@/lib/api/accounts', () => accounts);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { en } from '@/lib/i18n/locales/en';
 import { translate } from '@/lib/i18n/translator';
-import { conversationPath } from '@/lib/realtime/conversation-route';
+import { conversationPath } from '@/lib/routing/conversation-route';
 import { conversationUrl, notificationContent, truncateText, type NotificationInput } from './notification-content';
 
 const t: NotificationInput['translate'] = (key, values) => translate(en, 'en', en, 'en', key, values);

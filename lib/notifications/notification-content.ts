@@ -29,7 +29,7 @@ export function conversationTag(peerId: number): string {
 }
 
 /**
- * The conversation's own address, as lib/realtime/conversation-route.ts spells it (its test checks
+ * The conversation's own address, as lib/routing/conversation-route.ts spells it (its test checks
  * they agree); written out here because the server builds notifications too, without the client's
  * router and stores.
  */

@@ -16,7 +16,7 @@ import { useTypingStore } from '@/lib/stores/typing-store';
 import { settle } from '@/lib/testing/deferred';
 import { account, conversation, ME, message } from '@/lib/testing/fixtures';
 import { noteTyping, sendMessage, startMessagingSession, stopMessagingSession } from './messaging-session';
-import { openConversation } from './conversation-route';
+import { openConversation } from '../routing/conversation-route';
 
 const api = vi.hoisted(() => ({
   listConversations: vi.fn<(cursor?: string | null) => Promise<ConversationPage>>(),

@@ -16,7 +16,7 @@ import { isMessagingSessionActive, onFollowed, startMessagingSession, stopMessag
 import { setNavigator } from '@/lib/navigation';
 import { useViewStore } from '@/lib/stores/view-store';
 import { FIRST_PAGE_LIMIT } from './catch-up';
-import { openConversation } from './conversation-route';
+import { openConversation } from '../routing/conversation-route';
 import { getProfile } from '@/lib/api/users';
 
 const api = vi.hoisted(() => ({

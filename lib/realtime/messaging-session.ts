@@ -5,7 +5,7 @@
 // service underneath only transports; the stores only hold state.
 import { onSignOut } from '@/lib/session/sign-out';
 import { appOfflineSnapshots, type OfflineSnapshotStorage } from '@/lib/offline/offline-snapshot';
-import { keepOfflineSnapshot } from '@/lib/offline/snapshot-keeper';
+import { keepOfflineSnapshot } from '@/lib/realtime/snapshot-keeper';
 import { createHideStorage, type HideStorage } from '@/lib/outbox/hide-storage';
 import { createOutboxStorage, type OutboxStorage } from '@/lib/outbox/outbox-storage';
 import { socketService } from '@/lib/socket/socket-service';

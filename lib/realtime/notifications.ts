@@ -19,7 +19,7 @@ import { socketService } from '@/lib/socket/socket-service';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { selectNotificationsOn, useNotificationStore } from '@/lib/stores/notification-store';
 import { useSessionStore } from '@/lib/stores/session-store';
-import { openConversation } from './conversation-route';
+import { openConversation } from '../routing/conversation-route';
 import { isTabVisible } from './read-marking';
 
 /** Decides and shows the notification for an incoming message; resolves whether it was shown. */

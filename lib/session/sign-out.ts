@@ -1,5 +1,6 @@
-// Kept apart from session.ts so the HTTP client can sign out on 401 without importing the API.
-import { socketService } from '@/lib/socket/socket-service';
+// Kept apart from the lifecycle's session.ts so the HTTP client can sign out on 401 without
+// importing the API. What belongs to the session subscribes (onSignOut): the socket
+// (socket-service.ts), the messaging session, the offline snapshot.
 import { clearToken } from './storage';
 
 type SignOutListener = () => void;
@@ -17,10 +18,10 @@ export function onSignOut(listener: SignOutListener): () => void {
 
 /**
  * Sign-out removes only the stored token; the locale and the published user stay
- * (docs/CLIENT-RULES.md). The socket goes too, since its credential is gone.
+ * (docs/CLIENT-RULES.md). Then every listener: the socket goes first (it subscribed when its
+ * module loaded), since its credential is gone.
  */
 export function signOut(): void {
   clearToken();
-  socketService.disconnectSocket();
   for (const listener of [...listeners]) listener();
 }

@@ -4,9 +4,10 @@
 // event means (an unread count going up, a thread growing) is decided by the messaging session
 // (lib/realtime/messaging-session.ts). Reconnection keeps socket.io-client's own defaults.
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import { errorMessage } from '@/lib/api/errors';
+import { errorMessage } from '@/lib/contract/error-message';
 import { publicConfig } from '@/lib/config/public';
 import type { Ack, AckCallback, ClientToServerEvents, HandshakeAuth, InitResult, ServerToClientEvents } from '@/lib/contract';
+import { onSignOut } from '@/lib/session/sign-out';
 import { getStoredToken } from '@/lib/session/storage';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -247,5 +248,6 @@ export function createSocketService(
   };
 }
 
-/** The application's socket; nothing connects until the first initSocket. */
+/** The application's socket; nothing connects until the first initSocket. It goes at sign-out: its credential is gone. */
 export const socketService: SocketService = createSocketService();
+onSignOut(() => socketService.disconnectSocket());

@@ -3,7 +3,7 @@
 // `safety_changed` (applyChange); the server's unread total follows a block by `message_count`.
 import { create } from 'zustand';
 import { updateSettings } from '@/lib/api/accounts';
-import { errorMessage } from '@/lib/api/errors';
+import { errorMessage } from '@/lib/contract/error-message';
 import { blockUser, deleteAccount, downloadAccountData, fileReport, listBlocks, setConversationMuted, unblockUser, type DownloadedFile } from '@/lib/api/safety';
 import type { BlockedUser, MessagePolicy, ReportReason, SafetyChange } from '@/lib/contract';
 import { navigate } from '@/lib/navigation';

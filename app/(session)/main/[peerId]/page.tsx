@@ -1,4 +1,4 @@
-/** An open conversation: the layout reads the id from the URL (lib/realtime/conversation-route.ts). */
+/** An open conversation: the layout reads the id from the URL (lib/routing/conversation-route.ts). */
 export default function ConversationPage() {
   return null;
 }

@@ -1,12 +1,12 @@
 // Session actions for the sign-in flow and the sign-out button (docs/CLIENT-RULES.md, "Session").
 import type { AuthorizeResponse } from '@/lib/contract';
 import { logout } from '@/lib/api/accounts';
-import { followUserLanguage } from '@/lib/i18n/user-language';
+import { followUserLanguage } from './user-language';
 import { navigate } from '@/lib/navigation';
 import { startMessagingSession } from '@/lib/realtime/messaging-session';
 import { publishUser } from '@/lib/stores/session-store';
-import { signOut } from './sign-out';
-import { storeLocale, storeToken } from './storage';
+import { signOut } from '@/lib/session/sign-out';
+import { storeLocale, storeToken } from '@/lib/session/storage';
 
 export { signOut };
 

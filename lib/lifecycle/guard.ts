@@ -3,13 +3,13 @@
 // (light, for the shared session layout); loading the user needs the API, the socket and the stores.
 import type { AccountInfo } from '@/lib/contract';
 import { fetchAccountInfo } from '@/lib/api/accounts';
-import { followUserLanguage } from '@/lib/i18n/user-language';
+import { followUserLanguage } from './user-language';
 import { navigate } from '@/lib/navigation';
 import { startMessagingSession } from '@/lib/realtime/messaging-session';
 import { publishUser } from '@/lib/stores/session-store';
-import { runRouteGuard, type GuardResult } from './route-guard';
-import { signOut } from './sign-out';
-import { getStoredToken } from './storage';
+import { runRouteGuard, type GuardResult } from '@/lib/routing/route-guard';
+import { signOut } from '@/lib/session/sign-out';
+import { getStoredToken } from '@/lib/session/storage';
 
 
 export type LoadDecision = { kind: 'allow'; user: AccountInfo } | { kind: 'sign-out'; to: '/account' };

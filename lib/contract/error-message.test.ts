@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorBodyMessage, errorMessage } from './errors';
+import { errorBodyMessage, errorMessage } from './error-message';
 
 /** The shape ky 2 gives an HTTPError: the Response and the pre-parsed body in `data`. */
 function httpError(status: number, statusText: string, data?: unknown) {

@@ -7,7 +7,7 @@ import { fromServer } from '@/lib/stores/thread-messages';
 import { emptyThread } from '@/lib/stores/thread-model';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { conversation, ME, message, user } from '@/lib/testing/fixtures';
-import { OFFLINE_MESSAGES_MAX, OFFLINE_THREADS_MAX, type OfflineSnapshot, type OfflineSnapshotStorage, type OfflineThread } from './offline-snapshot';
+import { OFFLINE_MESSAGES_MAX, OFFLINE_THREADS_MAX, type OfflineSnapshot, type OfflineSnapshotStorage, type OfflineThread } from '@/lib/offline/offline-snapshot';
 import { keepOfflineSnapshot } from './snapshot-keeper';
 
 vi.mock('@/lib/socket/socket-service', async (importOriginal) =>

@@ -4,7 +4,7 @@ import { initI18n } from '@/lib/i18n';
 import { enSignIn } from '@/lib/i18n/locales/en-sign-in';
 import { es } from '@/lib/i18n/locales/es';
 import { fr } from '@/lib/i18n/locales/fr';
-import { SIGN_IN_FAILURES, signInFailure, type SignInFailure } from './sign-in-errors';
+import { SIGN_IN_FAILURES, signInFailure, type SignInFailure } from '@/lib/firebase/sign-in-errors';
 
 const identity = {
   uid: 'uid-1',
@@ -21,9 +21,9 @@ const response: AuthorizeResponse = {
 const firebase = vi.hoisted(() => ({ signInWithProvider: vi.fn(), signInWithTestAccount: vi.fn() }));
 const api = vi.hoisted(() => ({ authorize: vi.fn() }));
 const session = vi.hoisted(() => ({ completeSignIn: vi.fn() }));
-vi.mock('./firebase-client', () => firebase);
+vi.mock('@/lib/firebase/firebase-client', () => firebase);
 vi.mock('@/lib/api/accounts', () => api);
-vi.mock('@/lib/session/session', () => session);
+vi.mock('./session', () => session);
 
 const { signIn } = await import('./sign-in');
 

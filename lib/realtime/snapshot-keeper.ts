@@ -17,7 +17,7 @@ import {
   OFFLINE_THREADS_MAX,
   type OfflineSnapshot,
   type OfflineSnapshotStorage,
-} from './offline-snapshot';
+} from '@/lib/offline/offline-snapshot';
 
 const SAVE_DELAY_MS = 1_000;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AccountInfo } from '@/lib/contract';
 import { decideAfterLoad, runGuard, type GuardDeps } from './guard';
-import { areaOf, decideRoute } from './route-guard';
+import { areaOf, decideRoute } from '@/lib/routing/route-guard';
 
 const active: AccountInfo = { id: 7, username: 'ada', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true };
 

@@ -5,7 +5,7 @@ import { updateSettings } from '@/lib/api/accounts';
 import { errorKind } from '@/lib/api/user-message';
 import { SUPPORTED_LANGUAGES, type Language } from '@/lib/contract';
 import { useSessionStore } from '@/lib/stores/session-store';
-import { applyLanguage, currentLanguage, normalizeLanguage, preloadLanguage } from './i18n';
+import { applyLanguage, currentLanguage, normalizeLanguage, preloadLanguage } from '@/lib/i18n/i18n';
 
 let stopFollowing: (() => void) | null = null;
 // A choice made here and not yet saved on the server: it wins over the user the server publishes

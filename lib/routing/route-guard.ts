@@ -2,7 +2,7 @@
 // stores: the session layout runs them on both areas, the sign-in page included, whose first load
 // must stay light. Loading the user (guard.ts) belongs to the main area's page.
 import { navigate } from '@/lib/navigation';
-import { getStoredToken } from './storage';
+import { getStoredToken } from '@/lib/session/storage';
 
 export type Area = 'account' | 'main';
 export type GuardResult = 'allow' | 'blocked';

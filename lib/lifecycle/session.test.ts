@@ -1,14 +1,14 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import type { AuthorizeResponse, User } from '@/lib/contract';
 import { setNavigator } from '@/lib/navigation';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { completeSignIn, signOut, userSignOut } from './session';
-import { onSignOut } from './sign-out';
-import { getStoredLocale, getStoredToken, storeLocale, storeToken } from './storage';
+import { onSignOut } from '@/lib/session/sign-out';
+import { getStoredLocale, getStoredToken, storeLocale, storeToken } from '@/lib/session/storage';
+import { socketService } from '@/lib/socket/socket-service';
 
-const socket = vi.hoisted(() => ({ startMessagingSession: vi.fn(), disconnectSocket: vi.fn() }));
+const socket = vi.hoisted(() => ({ startMessagingSession: vi.fn() }));
 const accounts = vi.hoisted(() => ({ logout: vi.fn<() => Promise<void>>() }));
-vi.mock('@/lib/socket/socket-service', () => ({ socketService: { disconnectSocket: socket.disconnectSocket } }));
 vi.mock('@/lib/realtime/messaging-session', () => ({ startMessagingSession: socket.startMessagingSession }));
 vi.mock('@/lib/api/accounts', () => accounts);
 
@@ -16,11 +16,13 @@ const user: User = { id: 7, username: 'ada', email: null, avatar: null, language
 
 describe('session actions', () => {
   let navigate: ReturnType<typeof vi.fn<(path: string) => void>>;
+  let disconnectSocket: MockInstance<() => void>;
 
   beforeEach(() => {
     localStorage.clear();
     socket.startMessagingSession.mockReset();
-    socket.disconnectSocket.mockReset();
+    // The real socket service: it goes at sign-out because it listens for it (onSignOut).
+    disconnectSocket = vi.spyOn(socketService, 'disconnectSocket');
     accounts.logout.mockReset();
     navigate = vi.fn<(path: string) => void>();
     return setNavigator(navigate);
@@ -43,7 +45,7 @@ describe('session actions', () => {
     expect(getStoredToken()).toBeNull();
     expect(getStoredLocale()).toBe('fr');
     expect(useSessionStore.getState().user).toEqual(user);
-    expect(socket.disconnectSocket).toHaveBeenCalledOnce();
+    expect(disconnectSocket).toHaveBeenCalledOnce();
     expect(navigate).not.toHaveBeenCalled();
   });
 
@@ -72,7 +74,7 @@ describe('session actions', () => {
     accounts.logout.mockRejectedValue(new Error('offline'));
     await expect(userSignOut()).resolves.toBeUndefined();
     expect(getStoredToken()).toBeNull();
-    expect(socket.disconnectSocket).toHaveBeenCalledOnce();
+    expect(disconnectSocket).toHaveBeenCalledOnce();
     expect(navigate).toHaveBeenCalledExactlyOnceWith('/account');
   });
 });

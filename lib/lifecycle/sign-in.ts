@@ -1,8 +1,8 @@
 import type { SocialType } from '@/lib/contract';
 import { authorize } from '@/lib/api/accounts';
 import { currentLanguage } from '@/lib/i18n/i18n';
-import { completeSignIn } from '@/lib/session/session';
-import type { FirebaseIdentity } from './firebase-client';
+import { completeSignIn } from './session';
+import type { FirebaseIdentity } from '@/lib/firebase/firebase-client';
 
 // The sign-in page imports this module only when a sign-in starts (with the API client, the
 // socket and the stores it needs); Firebase itself comes a step later, in firebase-client.
@@ -11,7 +11,7 @@ export type SignInMethod =
   | { kind: 'provider'; socialType: SocialType }
   | { kind: 'test-account'; displayName: string; email: string };
 
-const loadFirebase = () => import('./firebase-client');
+const loadFirebase = () => import('@/lib/firebase/firebase-client');
 
 /** Firebase proves who the user is; our server then issues the session (docs/CLIENT-RULES.md). */
 export async function signIn(method: SignInMethod): Promise<void> {
