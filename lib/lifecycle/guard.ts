@@ -1,4 +1,4 @@
-// The sign-in guard (docs/CLIENT-RULES.md, "Guard") as pure decisions plus runners with injected
+// The sign-in guard (docs/CLIENT-RULES.md, "Routes and the guard") as pure decisions plus runners with injected
 // effects, so every branch is testable without React. The route decisions live in route-guard.ts
 // (light, for the shared session layout); loading the user needs the API, the socket and the stores.
 import type { AccountInfo } from '@/lib/contract';
