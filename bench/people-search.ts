@@ -5,9 +5,9 @@
 // word, a name typed without its accents, one letter, and a whole email.
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../server/db/open-database';
+import type { Db } from '../server/db/engine/open-database';
 import { searchUsers } from '../server/db/people';
-import { rows } from '../server/db/raw-rows';
+import { rows } from '../server/db/engine/raw-rows';
 import { percentiles, rounded, type Percentiles } from './stats';
 
 export type QueryFigures = Record<string, { percentiles: Record<string, number | string>; meanResults: number }>;

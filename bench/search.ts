@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { searchMessages } from '../server/db/message-search';
-import { openDatabase } from '../server/db/open-database';
+import { openDatabase } from '../server/db/engine/open-database';
 import { seedUsers } from '../testing/seed';
 import { nameSearchUsers, timePeopleSearch, type QueryFigures } from './people-search';
 import { percentiles, rounded, type Percentiles } from './stats';

@@ -11,7 +11,7 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { insertMessage } from '../testing/database';
-import { openDatabase } from '../server/db/open-database';
+import { openDatabase } from '../server/db/engine/open-database';
 import { seedUsers } from '../testing/seed';
 
 const { values } = parseArgs({

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serverProcess, type ServerProcess } from '../faults/server-process';
-import { openDatabase, type Database } from '../server/db/open-database';
+import { openDatabase, type Database } from '../server/db/engine/open-database';
 import { RATE_LIMIT_NAMES, rateLimitVar } from '../server/security/rate-limit';
 import { seedUsers, type SeededUser } from '../testing/seed';
 import { startPostgres, type ThrowawayPostgres } from '../testing/postgres';

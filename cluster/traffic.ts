@@ -3,7 +3,7 @@
 import { pick, seededRandom } from '../faults/random';
 import { SimClient, allCaughtUp } from '../faults/sim-client';
 import { readStoredMessages, verify, type Verdict } from '../faults/verify';
-import type { Db } from '../server/db/open-database';
+import type { Db } from '../server/db/engine/open-database';
 import type { SeededUser } from '../testing/seed';
 import { delay, waitUntil, within } from '../testing/wait';
 

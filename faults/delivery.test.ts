@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openDatabase } from '../server/db/open-database';
+import { openDatabase } from '../server/db/engine/open-database';
 import type { SeededUser } from '../testing/seed';
 import { delay, within } from '../testing/wait';
 import { pick, sample, seededRandom } from './random';

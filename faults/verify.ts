@@ -1,6 +1,6 @@
 // Compares what the simulated clients wrote, were told and hold with what the database stored.
 import { asc, sql } from 'drizzle-orm';
-import type { Db } from '../server/db/open-database';
+import type { Db } from '../server/db/engine/open-database';
 import { messages } from '../server/db/schema';
 import type { SimClient } from './sim-client';
 

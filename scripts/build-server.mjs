@@ -15,8 +15,8 @@ const entries = {
   'server/main.ts': values.outfile,
   'server/migrate.ts': path.join(dir, `migrate${ext}`),
   'server/moderation/main.ts': path.join(dir, `moderation${ext}`),
-  // Loaded by file name from beside the bundle that starts it (server/db/pglite-host.ts).
-  'server/db/pglite-worker.mjs': path.join(dir, 'pglite-worker.mjs'),
+  // Loaded by file name from beside the bundle that starts it (server/db/engine/pglite-host.ts).
+  'server/db/engine/pglite-worker.mjs': path.join(dir, 'pglite-worker.mjs'),
 };
 
 for (const [entry, outfile] of Object.entries(entries)) {

@@ -18,7 +18,7 @@ import {
   type Config,
 } from './config';
 import { DEFAULT_RATE_LIMITS } from './security/rate-limit-defaults';
-import type { Database } from './db/open-database';
+import type { Database } from './db/engine/open-database';
 import { installSessionAuth } from './http/authenticate';
 import { type SessionAuth } from './auth/session-auth';
 import { buildHttpApp } from './http/build-http-app';

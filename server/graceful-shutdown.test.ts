@@ -11,7 +11,7 @@ import { buildServerBundle, freePort, serverProcess, type ServerProcess } from '
 import { readStoredMessages } from '../faults/verify';
 import { waitUntil, within } from '../testing/wait';
 import type { Ack, MessagePayload } from '../lib/contract';
-import { openDatabase } from './db/open-database';
+import { openDatabase } from './db/engine/open-database';
 import { seedDatabase, type SeededUser } from '../testing/seed';
 import { RESTARTING_MSG } from './in-flight';
 

@@ -4,7 +4,7 @@ import next from 'next';
 import { createServer, type ServerDeps } from './app';
 import { createFirebaseVerifier } from './auth/firebase-verifier';
 import { ConfigError, loadConfig, type Config } from './config';
-import { openDatabase } from './db/open-database';
+import { openDatabase } from './db/engine/open-database';
 import { loadOrCreateVapidKeys } from './push/vapid-keys';
 import { connectRedis } from './realtime/redis-adapter';
 import { createS3FileStorage, type S3FileStorage } from './storage/s3-file-storage';

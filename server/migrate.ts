@@ -1,10 +1,10 @@
 // `npm run db:migrate`: applies pending migrations to DATABASE_URL and exits. Safe on every deploy
 // and alongside running or starting nodes: it takes the same advisory lock as a server start
-// (server/db/migrate.ts), and with nothing pending it changes nothing.
+// (server/db/engine/migrate.ts), and with nothing pending it changes nothing.
 import path from 'node:path';
 import pg from 'pg';
 import { loadDatabaseConfig } from './config';
-import { migrateWithLock, pendingMigrations } from './db/migrate';
+import { migrateWithLock, pendingMigrations } from './db/engine/migrate';
 
 async function main(): Promise<void> {
   const { databaseUrl } = loadDatabaseConfig();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Db } from './db/open-database';
+import type { Db } from './db/engine/open-database';
 import { createReadiness, NotReadyError } from './readiness';
 
 // Only `execute` is called; the fakes stand for a database and a Redis that answer, fail or hang.

@@ -2,7 +2,7 @@
 // the node uses it, and the node is not shutting down. Liveness (/api/health) is a separate,
 // dependency-free question: a node whose database is away must not be restarted for it.
 import { sql } from 'drizzle-orm';
-import type { Db } from './db/open-database';
+import type { Db } from './db/engine/open-database';
 import { withTimeout } from './with-timeout';
 
 export interface Readiness {

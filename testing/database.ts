@@ -1,12 +1,12 @@
 // Rows written or read straight in the database, for the server tests and the benchmarks' seeding:
-// the app itself stores messages and changes only through its writers (server/db/message-writer.ts,
-// server/db/change-batch.ts).
+// the app itself stores messages and changes only through its writers (server/db/delivery/message-writer.ts,
+// server/db/delivery/change-batch.ts).
 import { eq } from 'drizzle-orm';
-import { applyChanges } from '../server/db/change-batch';
-import { type AccountChange } from '../server/db/change-rules';
-import { storeMessages } from '../server/db/message-batch';
-import type { NewMessage, StoredMessage } from '../server/db/message-payload';
-import type { Db } from '../server/db/open-database';
+import { applyChanges } from '../server/db/delivery/change-batch';
+import { type AccountChange } from '../server/db/delivery/change-rules';
+import { storeMessages } from '../server/db/delivery/message-batch';
+import type { NewMessage, StoredMessage } from '../server/db/delivery/message-payload';
+import type { Db } from '../server/db/engine/open-database';
 import { users, type UserRow } from '../server/db/schema';
 
 /**

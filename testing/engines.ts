@@ -4,7 +4,7 @@
 // (a migration on rows an older release stored).
 import path from 'node:path';
 import pg from 'pg';
-import type { DatabaseOptions } from '../server/db/open-database';
+import type { DatabaseOptions } from '../server/db/engine/open-database';
 import { startPostgres } from './postgres';
 
 export interface Engine {

@@ -3,7 +3,7 @@
 // so it lives with the harnesses.
 import { sql } from 'drizzle-orm';
 import { generateSessionToken, hashSessionToken } from '../server/auth/session-token';
-import { openDatabase, type Db, type DatabaseOptions } from '../server/db/open-database';
+import { openDatabase, type Db, type DatabaseOptions } from '../server/db/engine/open-database';
 import { sessions, users } from '../server/db/schema';
 
 export interface SeedOptions {

@@ -1,7 +1,7 @@
 // The database of one server test file: PGlite in memory, or the Postgres that TEST_DATABASE_URL
 // names (a scratch one: tests write to it), opened before the file's tests and closed after them.
 import { afterAll, beforeAll } from 'vitest';
-import { openDatabase, type Database, type Db } from '../server/db/open-database';
+import { openDatabase, type Database, type Db } from '../server/db/engine/open-database';
 import { upsertUserFromFirebase } from '../server/db/users';
 
 export interface TestDatabase {

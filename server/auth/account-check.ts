@@ -4,7 +4,7 @@
 // nobody's session.
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/engine/open-database';
 import { users, type UserRow } from '../db/schema';
 import { deleteUserPushSubscriptions } from '../db/push-subscriptions';
 import { revokeUserSessions } from '../db/sessions';

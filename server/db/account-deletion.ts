@@ -1,5 +1,5 @@
 import { eq, inArray, or, sql } from 'drizzle-orm';
-import type { Db } from './open-database';
+import type { Db } from './engine/open-database';
 import { lockUsersInOrder } from './safety-rules';
 import { blocks, conversations, follows, messages, pushSubscriptions, sessions, uploads, users } from './schema';
 

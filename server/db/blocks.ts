@@ -1,6 +1,6 @@
 import { and, desc, eq, or } from 'drizzle-orm';
 import type { BlockedUser, FollowedPayload } from '../../lib/contract';
-import type { Db } from './open-database';
+import type { Db } from './engine/open-database';
 import { countFollowers } from './people';
 import { lockUsersInOrder } from './safety-rules';
 import { blocks, follows, users } from './schema';

@@ -6,9 +6,9 @@ import { expect, it } from 'vitest';
 import { testDatabase } from '../../testing/test-database';
 import { deleteAccount } from './account-deletion';
 import { blockUser } from './blocks';
-import { storeMessages } from './message-batch';
-import type { NewMessage } from './message-payload';
-import { rows } from './raw-rows';
+import { storeMessages } from './delivery/message-batch';
+import type { NewMessage } from './delivery/message-payload';
+import { rows } from './engine/raw-rows';
 
 // PGlite in memory; the same tests against a Postgres of yours with TEST_DATABASE_URL (a scratch one).
 const database = testDatabase();

@@ -1,8 +1,8 @@
 import { and, desc, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Conversation } from '../../lib/contract';
-import { attachmentOf, messageColumns, toMessagePayload } from './message-payload';
-import type { Db } from './open-database';
-import { toKeysetPage, type KeysetPage } from './paging';
+import { attachmentOf, messageColumns, toMessagePayload } from './delivery/message-payload';
+import type { Db } from './engine/open-database';
+import { toKeysetPage, type KeysetPage } from './engine/paging';
 import { userSummaryColumns } from './people';
 import { hasBlocked } from './safety-rules';
 import { conversations, messages, uploads, users } from './schema';

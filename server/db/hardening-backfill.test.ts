@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MIGRATIONS, migrationsBefore } from '../../testing/migrations';
-import { openDatabase } from './open-database';
+import { openDatabase } from './engine/open-database';
 
 let dir: string;
 beforeAll(async () => {

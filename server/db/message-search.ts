@@ -1,11 +1,11 @@
 import { and, desc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { MessageSearchResult, TextRange } from '../../lib/contract';
 import { notHiddenFor } from './messages';
-import { attachmentOf, messageColumns, toMessagePayload } from './message-payload';
-import type { Db } from './open-database';
-import { toKeysetPage, type KeysetPage } from './paging';
+import { attachmentOf, messageColumns, toMessagePayload } from './delivery/message-payload';
+import type { Db } from './engine/open-database';
+import { toKeysetPage, type KeysetPage } from './engine/paging';
 import { searchWords, userSummaryColumns } from './people';
-import { rows as rawRows } from './raw-rows';
+import { rows as rawRows } from './engine/raw-rows';
 import { messages, uploads, users } from './schema';
 import { searchQuery, searchText, searchVector } from './tables/search';
 

@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, gt, lt, lte, sql } from 'drizzle-orm';
 import type { MessagePayload } from '../../lib/contract';
-import { attachmentOf, messageColumns, toMessagePayload } from './message-payload';
-import type { Db } from './open-database';
-import { toKeysetPage, type KeysetPage } from './paging';
-import { rows } from './raw-rows';
-import { sqlInt } from './script-transaction';
+import { attachmentOf, messageColumns, toMessagePayload } from './delivery/message-payload';
+import type { Db } from './engine/open-database';
+import { toKeysetPage, type KeysetPage } from './engine/paging';
+import { rows } from './engine/raw-rows';
+import { sqlInt } from './engine/script-transaction';
 import { messages, uploads, users } from './schema';
 
 

@@ -4,7 +4,7 @@ import type { MessagePayload } from '../../lib/contract';
 import { listConversations } from './conversations';
 import { insertMessage, readConversation } from '../../testing/database';
 import { countUnread, initialCounts, listThread } from './messages';
-import { openDatabase, type Database, type Db } from './open-database';
+import { openDatabase, type Database, type Db } from './engine/open-database';
 import { conversations, messages } from './schema';
 import { createUpload } from './uploads';
 import { setUserActive, upsertUserFromFirebase } from './users';

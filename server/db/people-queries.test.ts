@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database, type Db } from './open-database';
+import { openDatabase, type Database, type Db } from './engine/open-database';
 import { countFollowers, getProfile, listFollows, searchUsers, searchUsersQuery, setFollow, type FollowKey } from './people';
 import { follows, type UserRow } from './schema';
 import { setUserActive, upsertUserFromFirebase } from './users';

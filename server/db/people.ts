@@ -1,8 +1,8 @@
 import { and, count, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Profile, SearchResult, UserSummary } from '../../lib/contract';
-import type { Db } from './open-database';
-import { toKeysetPage, type KeysetPage } from './paging';
-import { rows } from './raw-rows';
+import type { Db } from './engine/open-database';
+import { toKeysetPage, type KeysetPage } from './engine/paging';
+import { rows } from './engine/raw-rows';
 import { blockedEitherWay, canMessage, hasBlocked, lockUsersInOrder } from './safety-rules';
 import { follows, users } from './schema';
 import { searchQuery, searchText, searchVector } from './tables/search';

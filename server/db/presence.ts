@@ -1,8 +1,8 @@
 // Who may see whose presence, and the durable half of presence: users.last_seen_at. Whether
 // someone is online right now is not stored here (server/realtime/presence/).
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from './open-database';
-import { rows } from './raw-rows';
+import type { Db } from './engine/open-database';
+import { rows } from './engine/raw-rows';
 import { blockedEitherWay } from './safety-rules';
 import { follows, messages, users } from './schema';
 

@@ -5,7 +5,7 @@
 import { and, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { toAttachment } from './uploads';
-import type { Db } from './open-database';
+import type { Db } from './engine/open-database';
 import { hasBlocked, lockUsersInOrder } from './safety-rules';
 import { conversations, messages, uploads, users, type UserRow } from './schema';
 

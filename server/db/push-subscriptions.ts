@@ -1,6 +1,6 @@
 // Web Push subscriptions: one row per browser, owned by the user signed in there.
 import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
-import type { Db } from './open-database';
+import type { Db } from './engine/open-database';
 import { pushSubscriptions } from './schema';
 
 /**

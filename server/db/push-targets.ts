@@ -3,8 +3,8 @@
 // says this message must not notify (muted, blocked, account gone, device signed out).
 import { and, eq, sql } from 'drizzle-orm';
 import type { SessionRules } from '../auth/session-rules';
-import type { Db } from './open-database';
-import { rows } from './raw-rows';
+import type { Db } from './engine/open-database';
+import { rows } from './engine/raw-rows';
 import { blockedEitherWay } from './safety-rules';
 import { pushSubscriptions, sessions, type PushSubscriptionRow } from './schema';
 import { live } from './sessions';

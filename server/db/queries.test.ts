@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionToken } from '../auth/session-token';
 import { findUserById, insertMessage, readConversation } from '../../testing/database';
 import { countUnread } from './messages';
-import { openDatabase, type Database, type Db } from './open-database';
+import { openDatabase, type Database, type Db } from './engine/open-database';
 import { messages, sessions } from './schema';
 import { createSession, findSessionUser, revokeSession } from './sessions';
 import { setUserActive, upsertUserFromFirebase } from './users';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startPostgres, type ThrowawayPostgres } from '../../testing/postgres';
-import { openDatabase } from './open-database';
+import { openDatabase } from './engine/open-database';
 
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../drizzle');
 let dir: string;

@@ -1,7 +1,7 @@
 import { and, asc, count, countDistinct, desc, eq, isNull, or, isNotNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { REPORT_DETAILS_MAX, type ReportReason } from '../../lib/contract';
-import type { Db } from './open-database';
+import type { Db } from './engine/open-database';
 import { messages, reports, users, type ReportRow } from './schema';
 
 export interface NewReport {

@@ -2,7 +2,7 @@
 // apply them (people, conversations, unread counts), and the sentence a refused follow uses
 // (a refused message's is the contract's CANNOT_MESSAGE).
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from './open-database';
+import type { Db } from './engine/open-database';
 
 /** What a refused follow says, whichever side blocked. */
 export const CANNOT_FOLLOW = "You can't follow this person.";

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startEngine, type Engine } from '../../testing/engines';
 import { MIGRATIONS, migrationsBefore } from '../../testing/migrations';
 import { searchMessages } from './message-search';
-import { openDatabase, type Db } from './open-database';
+import { openDatabase, type Db } from './engine/open-database';
 import { searchUsers } from './people';
-import { rows } from './raw-rows';
+import { rows } from './engine/raw-rows';
 
 let dir: string;
 let before: string;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMessage } from '../../testing/database';
 import { ENGINES, startEngine, type Engine } from '../../testing/engines';
 import { searchMessages } from './message-search';
-import { openDatabase, type Database, type Db } from './open-database';
+import { openDatabase, type Database, type Db } from './engine/open-database';
 import { searchUsers, searchUsersQuery } from './people';
 import { messages } from './schema';
 import { searchQuery, searchVector } from './tables/search';

@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { DEFAULT_MAX_SESSIONS_PER_USER, DEFAULT_SESSION_RULES, type SessionRules } from '../auth/session-rules';
 import { generateSessionToken, hashSessionToken } from '../auth/session-token';
-import type { Db } from './open-database';
+import type { Db } from './engine/open-database';
 import { sessions, users, type UserRow } from './schema';
 
 // last_used_at drives the idle lifetime (counted in days): one write per minute is precise enough.

@@ -2,7 +2,7 @@
 // An upload reserves its declared length before a byte of its body is read, under a per-user lock,
 // so concurrent uploads (on any node sharing the database) cannot together pass the quota.
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from './open-database';
+import type { Db } from './engine/open-database';
 import { createUpload, type NewUpload } from './uploads';
 import { uploadReservations, users, type UploadRow } from './schema';
 

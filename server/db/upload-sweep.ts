@@ -1,6 +1,6 @@
 // The database half of the sweeper of uploads never attached to a message (storage/upload-sweeper.ts).
 import { and, eq, inArray, notExists, sql } from 'drizzle-orm';
-import type { Db } from './open-database';
+import type { Db } from './engine/open-database';
 import { messages, uploads } from './schema';
 import { RESERVATION_TTL_MS } from './upload-quota';
 

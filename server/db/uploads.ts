@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Attachment } from '../../lib/contract';
-import type { Db } from './open-database';
+import type { Db } from './engine/open-database';
 import { uploads, users, type UploadRow } from './schema';
 
 export type NewUpload = Omit<typeof uploads.$inferInsert, 'id' | 'createdAt'>;

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { Language, MessagePolicy, NotificationPreview } from '../../lib/contract';
-import type { Db } from './open-database';
+import type { Db } from './engine/open-database';
 import { users, type UserRow } from './schema';
 
 export interface FirebaseProfile {

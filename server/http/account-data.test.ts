@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountExport, Ack, Attachment, AuthorizeResponse, ConversationPage, MessagePayload, Page } from '../../lib/contract';
-import { storeMessages } from '../db/message-batch';
+import { storeMessages } from '../db/delivery/message-batch';
 import { savePushSubscription } from '../db/push-subscriptions';
 import { pushSubscriptions, reports, sessions, uploads, users } from '../db/schema';
 import { api, authorizeBody, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';

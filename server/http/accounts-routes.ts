@@ -7,8 +7,8 @@ import { InvalidIdTokenError, type FirebaseTokenVerifier, type VerifiedIdToken }
 import { deleteAccount } from '../db/account-deletion';
 import { profileWatchers } from '../db/profile';
 import { exportAccount } from '../db/account-export';
-import { createKeyedLanes } from '../db/lane';
-import type { Db } from '../db/open-database';
+import { createKeyedLanes } from '../db/engine/lane';
+import type { Db } from '../db/engine/open-database';
 import { createSession, revokeSession } from '../db/sessions';
 import { deleteSessionPushSubscriptions, deleteUserPushSubscriptions } from '../db/push-subscriptions';
 import { hasAccount, setUserActive, updateSettings, upsertUserFromFirebase } from '../db/users';

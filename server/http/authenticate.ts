@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseBearerToken } from '../auth/bearer';
-import { nowActingFor } from '../db/account-turns';
-import type { Db } from '../db/open-database';
+import { nowActingFor } from '../db/engine/account-turns';
+import type { Db } from '../db/engine/open-database';
 import { findSessionUser, type SessionUser } from '../db/sessions';
 import { noteCaller } from '../logging/request-logging';
 import { limitRequest } from '../security/http-rate-limit';

@@ -4,7 +4,7 @@ import type { LogLevel } from '../config';
 import type { TrustProxy } from '../env-values';
 import { loggerOptions, type LogDestination } from '../logging/logger-options';
 import { createRefusalLog, type RefusalLog, type RefusalLogOptions } from '../logging/refusal-log';
-import { actingFor } from '../db/account-turns';
+import { actingFor } from '../db/engine/account-turns';
 import { installRequestLogging, requestId } from '../logging/request-logging';
 import { MAX_JSON_BODY_BYTES } from '../security/payload-limits';
 import { installUserRateLimits } from '../security/http-rate-limit';

@@ -8,7 +8,7 @@ import {
 } from '../../lib/contract';
 import { hasConversation, listConversations } from '../db/conversations';
 import { listThread, listThreadAround, listThreadNewer, streamStateOf, type ThreadWindow } from '../db/messages';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/engine/open-database';
 import { findConversationPeer } from '../db/users';
 import { authenticateActive } from './authenticate';
 import { conversationCursor, encodeCursor, threadCursor } from './cursor';

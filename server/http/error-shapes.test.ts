@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type ParleyServer } from '../app';
-import { openDatabase } from '../db/open-database';
+import { openDatabase } from '../db/engine/open-database';
 import { api, authorizeBody } from '../test/helpers';
 
 // A server whose verifier fails like an unreachable Google would, with Next stand-ins

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { MESSAGE_SEARCH_MAX_QUERY, MESSAGE_SEARCH_PAGE_SIZE, type MessageSearchResult, type Page } from '../../lib/contract';
 import { searchMessages } from '../db/message-search';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/engine/open-database';
 import { authenticateActive } from './authenticate';
 import { encodeCursor, messageSearchCursor } from './cursor';
 import { HttpError, parseBody } from './errors';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { User } from '../../lib/contract';
 import { profileRequestSchema } from '../../lib/contract/schemas';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/engine/open-database';
 import { profileWatchers, updateProfile } from '../db/profile';
 import type { FileStorage } from '../storage/file-storage';
 import { authenticateActive } from './authenticate';

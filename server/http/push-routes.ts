@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PushPublicKey } from '../../lib/contract';
 import { pushSubscriptionSchema, pushUnsubscribeSchema } from '../../lib/contract/schemas';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/engine/open-database';
 import { deletePushSubscription, savePushSubscription } from '../db/push-subscriptions';
 import { isAllowedEndpoint } from '../push/push-settings';
 import { authenticateActive } from './authenticate';

@@ -5,7 +5,7 @@ import { muteRequestSchema, reportRequestSchema } from '../../lib/contract/schem
 import { blockUser, listBlocks, unblockUser } from '../db/blocks';
 import { setMuted } from '../db/conversations';
 import { countUnread } from '../db/messages';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/engine/open-database';
 import { createReport } from '../db/reports';
 import { findActiveUser } from '../db/users';
 import { authenticateActive } from './authenticate';

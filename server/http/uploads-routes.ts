@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES, type Attachment, type UploadUsage } from '../../lib/contract';
 import { cleanFileName } from '../../lib/contract/display-text';
 import { formatFileSize } from '../../lib/i18n/format';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/engine/open-database';
 import { completeUpload, releaseUpload, reserveUpload, uploadUsage, type Usage } from '../db/upload-quota';
 import { deleteUnsentUpload, findServableUpload, toAttachment } from '../db/uploads';
 import { StorageUnavailableError, type FileStorage } from '../storage/file-storage';

@@ -9,7 +9,7 @@ import {
   type Profile,
   type UserSummary,
 } from '../../lib/contract';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/engine/open-database';
 import { getProfile, listFollows, searchUsers } from '../db/people';
 import { findActiveUser } from '../db/users';
 import { authenticateActive } from './authenticate';

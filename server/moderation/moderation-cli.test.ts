@@ -7,7 +7,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type ThrowawayPostgres } from '../../testing/postgres';
 import { insertMessage } from '../../testing/database';
-import { openDatabase } from '../db/open-database';
+import { openDatabase } from '../db/engine/open-database';
 import { savePushSubscription } from '../db/push-subscriptions';
 import { createReport } from '../db/reports';
 import { pushSubscriptions, users } from '../db/schema';

@@ -1,7 +1,7 @@
 // `npm run moderation -- <command>`: the operators' view of reports, and deactivation. Works on the
 // deployment's database: Postgres with DATABASE_URL, else the embedded PGlite in DATA_DIR.
 import { loadDatabaseConfig } from '../config';
-import { openDatabase, type Database } from '../db/open-database';
+import { openDatabase, type Database } from '../db/engine/open-database';
 import { findReport, listReports, listReportTargets, resolveReport, type ReportOrder } from '../db/reports';
 import { deleteUserPushSubscriptions } from '../db/push-subscriptions';
 import { setUserActive } from '../db/users';

@@ -6,7 +6,7 @@ import webPush from 'web-push';
 import type { MessagePayload } from '../../lib/contract';
 import { notificationContent } from '../../lib/notifications/notification-content';
 import type { SessionRules } from '../auth/session-rules';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/engine/open-database';
 import { deleteExpiredPushSubscriptions } from '../db/push-subscriptions';
 import { findPushTargets } from '../db/push-targets';
 import type { PushSubscriptionRow } from '../db/schema';

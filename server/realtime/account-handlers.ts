@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { MessageWindows } from '../db/change-rules';
-import type { Db } from '../db/open-database';
+import type { MessageWindows } from '../db/delivery/change-rules';
+import type { Db } from '../db/engine/open-database';
 import { initialCounts } from '../db/messages';
 import { formatIssues } from '../validation';
 import { errorAck, splitArgs } from './ack';

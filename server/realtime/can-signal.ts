@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/open-database';
-import { rows } from '../db/raw-rows';
-import { createLane, type Lane } from '../db/lane';
+import type { Db } from '../db/engine/open-database';
+import { rows } from '../db/engine/raw-rows';
+import { createLane, type Lane } from '../db/engine/lane';
 import { canMessage } from '../db/safety-rules';
 
 /**

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { editPayloadSchema, hidePayloadSchema, reactPayloadSchema, unsendPayloadSchema } from '../../lib/contract/schemas';
 import { CHANGE_REFUSALS, type ChangeResult } from '../../lib/contract';
-import type { ChangeWriter } from '../db/change-batch';
-import type { ChangeOutcome, ChangeRefusal, ChangeRequest, MessageWindows } from '../db/change-rules';
-import { forAccount } from '../db/change-stream';
+import type { ChangeWriter } from '../db/delivery/change-batch';
+import type { ChangeOutcome, ChangeRefusal, ChangeRequest, MessageWindows } from '../db/delivery/change-rules';
+import { forAccount } from '../db/delivery/change-stream';
 import { RESTARTING_MSG } from '../in-flight';
 import type { FileStorage } from '../storage/file-storage';
 import { fieldError, onEvent, refuse, type Outcome } from './handler';

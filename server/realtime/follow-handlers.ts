@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { FollowedPayload } from '../../lib/contract';
 import { followPayloadSchema } from '../../lib/contract/schemas';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/engine/open-database';
 import { setFollow } from '../db/people';
 import { CANNOT_FOLLOW } from '../db/safety-rules';
 import { findActiveUser } from '../db/users';

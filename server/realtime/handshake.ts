@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ExtendedError } from 'socket.io';
 import { parseBearerToken } from '../auth/bearer';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/engine/open-database';
 import { findSessionUser } from '../db/sessions';
 import type { SessionAuth } from '../auth/session-auth';
 import { countSocketRefusal } from './refusals';

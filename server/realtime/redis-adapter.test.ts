@@ -10,7 +10,7 @@ import { waitUntil } from '../../testing/wait';
 import type { Ack, InitPayload, MessagePayload } from '../../lib/contract';
 import { createServer, type ParleyServer } from '../app';
 import type { FirebaseTokenVerifier } from '../auth/firebase-verifier';
-import { openDatabase, type Database } from '../db/open-database';
+import { openDatabase, type Database } from '../db/engine/open-database';
 import { seedUsers, type SeededUser } from '../../testing/seed';
 import { connectSocket, emitWithAck, type ClientSocket } from '../test/socket-client';
 import { connectRedis, retryDelay } from './redis-adapter';

@@ -4,7 +4,7 @@
 // sockets for those that only listen. A session found over ends the socket.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Event } from 'socket.io';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/engine/open-database';
 import { findSessionById } from '../db/sessions';
 import type { SessionAuth } from '../auth/session-auth';
 import { errorAck, splitArgs } from './ack';

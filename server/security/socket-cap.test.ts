@@ -10,7 +10,7 @@ import { startRedis, type ThrowawayRedis } from '../../testing/redis';
 import { delay, waitUntil } from '../../testing/wait';
 import { createServer, type ParleyServer } from '../app';
 import type { FirebaseTokenVerifier } from '../auth/firebase-verifier';
-import { openDatabase, type Database } from '../db/open-database';
+import { openDatabase, type Database } from '../db/engine/open-database';
 import { seedUsers, type SeededUser } from '../../testing/seed';
 import { connectRedis } from '../realtime/redis-adapter';
 import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';

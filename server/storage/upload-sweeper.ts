@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/engine/open-database';
 import { deleteStaleReservations, deleteUnattachedUploads } from '../db/upload-sweep';
 import type { FileStorage } from './file-storage';
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/open-database';
+import type { Db } from '../db/engine/open-database';
 
 /**
  * Columns that legitimately change without a write request: a session's last use is touched by

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startAuthEmulator } from '../../scripts/auth-emulator.mjs';
-import { openDatabase } from '../db/open-database';
+import { openDatabase } from '../db/engine/open-database';
 import { EMULATOR_HOST, clearEmulatorAccounts, emulatorConfig } from './emulator';
 
 declare module 'vitest' {

@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import type { AuthorizeRequest, AuthorizeResponse } from '../../lib/contract';
 import { createServer, type ParleyServer, type ServerDeps } from '../app';
 import { createFirebaseVerifier, type FirebaseTokenVerifier } from '../auth/firebase-verifier';
-import { openDatabase, type Db } from '../db/open-database';
+import { openDatabase, type Db } from '../db/engine/open-database';
 import type { LogDestination } from '../logging/logger-options';
 import { createLocalFileStorage, type FileStorage } from '../storage/file-storage';
 import { EMULATOR_PROJECT_ID, emulatorSignIn, type EmulatorAccount } from './emulator';

@@ -1,10 +1,10 @@
-// A second process for the data folder lock tests (server/db/data-dir.test.ts):
+// A second process for the data folder lock tests (server/db/engine/data-dir.test.ts):
 //   node --import tsx server/test/hold-data-dir.ts <database|lock> <dir> [start-at-ms]
 // opens the PGlite database under <dir> (as DATA_DIR) or takes only the lock on <dir>, waiting
 // until start-at-ms first when given (so racing processes start together), then prints one JSON
 // line, {"held": true} or {"error": "<name>", "message": "…"}, and holds until stdin closes.
-import { lockDataDir } from '../db/data-dir-lock';
-import { openDatabase } from '../db/open-database';
+import { lockDataDir } from '../db/engine/data-dir-lock';
+import { openDatabase } from '../db/engine/open-database';
 
 const [mode, dir, startAt] = process.argv.slice(2);
 if ((mode !== 'database' && mode !== 'lock') || !dir) throw new Error('usage: hold-data-dir.ts <database|lock> <dir> [start-at-ms]');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionToken } from '../auth/session-token';
-import { openDatabase, type Database, type Db } from '../db/open-database';
+import { openDatabase, type Database, type Db } from '../db/engine/open-database';
 import { sessions } from '../db/schema';
 import { findSessionUser } from '../db/sessions';
 import { seedDatabase, seedUsers } from '../../testing/seed';

@@ -6,8 +6,8 @@
 // (presence_subscribe), through the adapter to every node. docs/DECISIONS.md, "Live signals".
 import type { FastifyBaseLogger } from 'fastify';
 import type { PresencePayload } from '../../../lib/contract';
-import { createLane, type Lane } from '../../db/lane';
-import type { Db } from '../../db/open-database';
+import { createLane, type Lane } from '../../db/engine/lane';
+import type { Db } from '../../db/engine/open-database';
 import { lastSeenOf, mayWatchPresence, presenceShared, presenceSubjects, recordLastSeen } from '../../db/presence';
 import { rooms, type RealtimeServer, type RealtimeSocket } from '../types';
 import type { PresenceRegistry } from './registry';

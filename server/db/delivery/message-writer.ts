@@ -1,7 +1,7 @@
-import { createGroupWriter, type GroupOutcome, type GroupWriter, type WriterLimits } from './group-writer';
+import { createGroupWriter, type GroupOutcome, type GroupWriter, type WriterLimits } from '../engine/group-writer';
 import { storeMessages, type BatchOutcome } from './message-batch';
 import type { NewMessage } from './message-payload';
-import type { Db } from './open-database';
+import type { Db } from '../engine/open-database';
 
 /** Messages per transaction: enough to amortise a commit, small enough to keep one batch short. */
 const MAX_BATCH = 256;

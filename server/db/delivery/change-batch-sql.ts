@@ -2,8 +2,8 @@
 // scripts with their values as literals (script-transaction.ts), as the message batch's are.
 import { messageRowSql } from './message-batch-sql';
 import { replySummarySql } from './message-payload';
-import { unreadTotalSql } from './messages';
-import { execute, prepared, sqlInt, sqlIntArray, sqlJson, sqlText, type Statement } from './script-transaction';
+import { unreadTotalSql } from '../messages';
+import { execute, prepared, sqlInt, sqlIntArray, sqlJson, sqlText, type Statement } from '../engine/script-transaction';
 
 /** A change to one message, as the batch's reads take it: who asks, which message, what for. */
 export interface MessageTarget {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deferred } from '../../lib/testing/deferred';
+import { deferred } from '../../../lib/testing/deferred';
 import { actingFor, asShared, nowActingFor } from './account-turns';
 import { openDatabase, type Database } from './open-database';
 import { rows } from './raw-rows';

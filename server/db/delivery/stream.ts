@@ -2,13 +2,13 @@
 // (message_events), for `sync` and the data export (docs/DELIVERY.md).
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
-import type { MessageChange, MessagePayload } from '../../lib/contract';
+import type { MessageChange, MessagePayload } from '../../../lib/contract';
 import { toMessageChange } from './change-stream';
 import { attachmentOf, messageColumns, toMessagePayload } from './message-payload';
-import { notHiddenFor } from './messages';
-import type { Db } from './open-database';
-import { rows } from './raw-rows';
-import { messages, uploads, users } from './schema';
+import { notHiddenFor } from '../messages';
+import type { Db } from '../engine/open-database';
+import { rows } from '../engine/raw-rows';
+import { messages, uploads, users } from '../schema';
 
 const peer = alias(users, 'peer');
 

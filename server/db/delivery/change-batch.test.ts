@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { insertMessage } from '../../testing/database';
-import { testDatabase } from '../../testing/test-database';
+import { insertMessage } from '../../../testing/database';
+import { testDatabase } from '../../../testing/test-database';
 import { applyChanges, createChangeWriter } from './change-batch';
 import { type ChangeOutcome, type ChangeRequest, summariseReactions } from './change-rules';
-import type { GroupOutcome } from './group-writer';
-import type { Db } from './open-database';
-import { messageReactions, messages, uploads } from './schema';
-import { createUpload } from './uploads';
+import type { GroupOutcome } from '../engine/group-writer';
+import type { Db } from '../engine/open-database';
+import { messageReactions, messages, uploads } from '../schema';
+import { createUpload } from '../uploads';
 
 // PGlite in memory; the same tests against a Postgres of yours with TEST_DATABASE_URL (a scratch one).
 const database = testDatabase();

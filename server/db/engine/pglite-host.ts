@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { ensurePrivateDir } from '../security/private-files';
+import { ensurePrivateDir } from '../../security/private-files';
 
 /** The name node-postgres looks for in a socket folder (`host`), for port 5432. */
 const SOCKET_NAME = '.s.PGSQL.5432';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testDatabase } from '../../testing/test-database';
+import { testDatabase } from '../../../testing/test-database';
 import { applyChanges } from './change-batch';
 import { storeMessages } from './message-batch';
 

@@ -4,13 +4,13 @@ import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DataDirPermissionError, ensurePrivateDir } from '../security/private-files';
+import { DataDirPermissionError, ensurePrivateDir } from '../../security/private-files';
 import { DataDirLockedError, lockDataDir } from './data-dir-lock';
 import { openDatabase } from './open-database';
-import { findUserById } from '../../testing/database';
-import { upsertUserFromFirebase } from './users';
+import { findUserById } from '../../../testing/database';
+import { upsertUserFromFirebase } from '../users';
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 const HOLDER = path.join(REPO_ROOT, 'server/test/hold-data-dir.ts');
 
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -1,7 +1,7 @@
 // What each change to a message does (reactions, edits, unsending, deleting for oneself, reading
 // a conversation): refused, already so, or the statements and stream rows that carry it out,
 // decided from what the change batch read under its locks (change-batch.ts runs them).
-import { MAX_REACTIONS_PER_PERSON, type ChangeRefusal, type MessageChange, type Reaction } from '../../lib/contract';
+import { MAX_REACTIONS_PER_PERSON, type ChangeRefusal, type MessageChange, type Reaction } from '../../../lib/contract';
 import {
   addReaction,
   editText,
@@ -17,8 +17,8 @@ import {
 import type { ChangeFor } from './change-stream';
 import { toMessageRow, toUploadRow } from './message-batch-sql';
 import { toMessagePayload, type MessageWithUpload } from './message-payload';
-import type { MessageRow } from './schema';
-import type { Row, Statement } from './script-transaction';
+import type { MessageRow } from '../schema';
+import type { Row, Statement } from '../engine/script-transaction';
 
 /** How long after sending its sender may edit a message, and unsend it (server/config.ts). */
 export interface MessageWindows {

@@ -12,7 +12,7 @@ import { openDatabase } from './open-database';
 import { startPgliteWorker } from './pglite-host';
 import { rows } from './raw-rows';
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 const run = promisify(execFile);
 
 it('gives each client a fresh session, as a Postgres backend would: no prepared statement, setting or open transaction of the one before', async () => {

@@ -1,7 +1,7 @@
 // Script transactions run the message batch's statements prepared once per connection.
 import { expect, it } from 'vitest';
-import { testDatabase } from '../../testing/test-database';
-import './message-batch';
+import { testDatabase } from '../../../testing/test-database';
+import '../delivery/message-batch';
 import { scriptTransaction } from './script-transaction';
 
 // PGlite in memory; the same tests against a Postgres of yours with TEST_DATABASE_URL (a scratch one).

@@ -2,7 +2,7 @@
 // to messages"). Each is an event row at the account's next seq, written in the change's own
 // transaction (change-batch.ts): the same seqs as its messages, so catch-up, the outbox, several
 // nodes and a crash cover changes exactly as they cover messages.
-import type { MessageChange } from '../../lib/contract';
+import type { MessageChange } from '../../../lib/contract';
 
 /** A change as written for one account, before it has a seq. */
 export type ChangeFor = { userId: number } & DistributiveOmit<MessageChange, 'seq'>;

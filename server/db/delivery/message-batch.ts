@@ -1,4 +1,4 @@
-import type { ReplySummary } from '../../lib/contract';
+import type { ReplySummary } from '../../../lib/contract';
 import {
   findRefusedPairs,
   findReplyTargets,
@@ -13,8 +13,8 @@ import {
   type FreshRow,
 } from './message-batch-sql';
 import { toStoredMessage, type NewMessage, type StoredMessage } from './message-payload';
-import type { Db } from './open-database';
-import { NO_ROWS, scriptTransaction, type Row } from './script-transaction';
+import type { Db } from '../engine/open-database';
+import { NO_ROWS, scriptTransaction, type Row } from '../engine/script-transaction';
 
 /**
  * Why one message of a batch was not stored: its recipient does not exist or is inactive (or is

@@ -26,9 +26,9 @@ import {
   type Plan,
 } from './change-rules';
 import { toMessageChange } from './change-stream';
-import { createGroupWriter, type GroupOutcome, type GroupWriter, type WriterLimits } from './group-writer';
-import type { Db } from './open-database';
-import { NO_ROWS, scriptTransaction } from './script-transaction';
+import { createGroupWriter, type GroupOutcome, type GroupWriter, type WriterLimits } from '../engine/group-writer';
+import type { Db } from '../engine/open-database';
+import { NO_ROWS, scriptTransaction } from '../engine/script-transaction';
 
 
 const pairKey = (a: number, b: number) => `pair:${Math.min(a, b)}:${Math.max(a, b)}`;

@@ -1,7 +1,7 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
-import { REPLY_SNIPPET_LENGTH, type MessagePayload, type ReplySummary } from '../../lib/contract';
-import { messages, uploads, type MessageRow, type UploadRow } from './schema';
-import { toAttachment } from './uploads';
+import { REPLY_SNIPPET_LENGTH, type MessagePayload, type ReplySummary } from '../../../lib/contract';
+import { messages, uploads, type MessageRow, type UploadRow } from '../schema';
+import { toAttachment } from '../uploads';
 
 export interface NewMessage {
   senderId: number;

@@ -1,15 +1,15 @@
 import { eq, inArray, or, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { testDatabase } from '../../testing/test-database';
+import { testDatabase } from '../../../testing/test-database';
 import { storeMessages, type BatchOutcome } from './message-batch';
 import type { NewMessage, StoredMessage } from './message-payload';
 import { createMessageWriter, type WriteOutcome } from './message-writer';
-import { insertMessage } from '../../testing/database';
-import { openDatabase } from './open-database';
-import { conversations, messages, users } from './schema';
-import { ScriptError } from './script-transaction';
-import { createUpload } from './uploads';
-import { setUserActive } from './users';
+import { insertMessage } from '../../../testing/database';
+import { openDatabase } from '../engine/open-database';
+import { conversations, messages, users } from '../schema';
+import { ScriptError } from '../engine/script-transaction';
+import { createUpload } from '../uploads';
+import { setUserActive } from '../users';
 
 // PGlite in memory; the same tests against a Postgres of yours with TEST_DATABASE_URL (a scratch one).
 const database = testDatabase();

@@ -1,10 +1,10 @@
 // The statements of a message batch (message-batch.ts), prepared once per connection and run in
 // scripts with their values as literals (script-transaction.ts), and the rows they return as the
 // schema's row types.
-import type { ReplySummary } from '../../lib/contract';
+import type { ReplySummary } from '../../../lib/contract';
 import { replySummarySql } from './message-payload';
-import type { MessageRow, UploadRow } from './schema';
-import { execute, prepared, sqlIntArray, sqlJson, type Row, type Statement } from './script-transaction';
+import type { MessageRow, UploadRow } from '../schema';
+import { execute, prepared, sqlIntArray, sqlJson, type Row, type Statement } from '../engine/script-transaction';
 
 /** A message that gets a row: what is inserted, in the batch's order (`i`). */
 export interface FreshRow {

@@ -7,13 +7,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type ThrowawayPostgres } from '../../testing/postgres';
-import { buildServerBundle } from '../../testing/processes';
+import { startPostgres, type ThrowawayPostgres } from '../../../testing/postgres';
+import { buildServerBundle } from '../../../testing/processes';
 import { migrateWithLock, pendingMigrations } from './migrate';
 import { openDatabase, PendingMigrationsError } from './open-database';
 
 const run = promisify(execFile);
-const MIGRATIONS = path.resolve(import.meta.dirname, '../../drizzle');
+const MIGRATIONS = path.resolve(import.meta.dirname, '../../../drizzle');
 
 let dir: string;
 let postgres: ThrowawayPostgres;
@@ -91,7 +91,7 @@ describe('migrations on Postgres', () => {
     const entry = await buildServerBundle(path.join(dir, 'build'));
     const migrate = path.join(path.dirname(entry), 'migrate.mjs');
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATABASE_URL: url };
-    const cwd = path.resolve(import.meta.dirname, '../..');
+    const cwd = path.resolve(import.meta.dirname, '../../..');
 
     const first = await run(process.execPath, [migrate], { cwd, env });
     expect(first.stdout).toMatch(/were pending: 0000_init/);

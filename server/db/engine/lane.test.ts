@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deferred } from '../../lib/testing/deferred';
+import { deferred } from '../../../lib/testing/deferred';
 import { createKeyedLanes, createLane } from './lane';
 
 describe('createLane', () => {

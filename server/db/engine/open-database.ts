@@ -2,13 +2,13 @@ import path from 'node:path';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { ensurePrivateDir, makeTreePrivate, restrictUmask } from '../security/private-files';
+import { ensurePrivateDir, makeTreePrivate, restrictUmask } from '../../security/private-files';
 import { takeTurns } from './account-turns';
 import { lockDataDir } from './data-dir-lock';
 import { migrateWithLock, pendingMigrations } from './migrate';
 import { exitOnCrash, startPgliteWorker } from './pglite-host';
 import { startUpkeep, type UpkeepOptions } from './pglite-upkeep';
-import * as schema from './schema';
+import * as schema from '../schema';
 
 type Schema = typeof schema;
 /** Either driver: queries in server/db are written against what both have in common. */

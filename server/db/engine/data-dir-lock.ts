@@ -12,7 +12,7 @@ import { rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import fsExt from 'fs-ext-extra-prebuilt';
-import { PRIVATE_FILE_MODE } from '../security/private-files';
+import { PRIVATE_FILE_MODE } from '../../security/private-files';
 
 export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';
