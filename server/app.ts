@@ -6,7 +6,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { createAccountCheck } from './auth/account-check';
 import type { FirebaseTokenVerifier } from './auth/firebase-verifier';
-import { DEFAULT_SESSION_RULES } from './auth/session-rules';
+import { DEFAULT_SESSION_RULES } from './db/session-rules';
 import {
   DEFAULT_EDIT_WINDOW_MS,
   DEFAULT_MAX_SOCKETS_PER_USER,

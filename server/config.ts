@@ -1,6 +1,7 @@
 import nextEnv from '@next/env';
 import { z } from 'zod';
-import { DEFAULT_MAX_SESSIONS_PER_USER, DEFAULT_SESSION_RULES, type SessionRules } from './auth/session-rules';
+import { DEFAULT_MAX_SESSIONS_PER_USER, DEFAULT_SESSION_RULES, type SessionRules } from './db/session-rules';
+import { LOG_LEVELS, type LogLevel } from './logging/logger-options';
 import { blankToUndefined, byteSize, days, duration, flag, optionalText, originList, rateLimit, trustProxy, type TrustProxy } from './env-values';
 import { RATE_LIMIT_NAMES, rateLimitVar, type RateLimitName, type RateLimits, type RateLimitVar } from './security/rate-limit';
 import { DEFAULT_RATE_LIMITS } from './security/rate-limit-defaults';
@@ -12,7 +13,6 @@ import {
   type PushSettings,
 } from './push/push-settings';
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
  * Sockets one user may hold at once, across nodes. 20 is more tabs and devices than anyone keeps
@@ -138,7 +138,6 @@ const envSchema = z.object({
 // What S3-compatible stores without regions (MinIO, Ceph, R2's "auto" aside) expect, and AWS's first.
 const DEFAULT_S3_REGION = 'us-east-1';
 
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';

@@ -2,7 +2,7 @@
 // a Zod schema that takes the variable's text, blank meaning unset, and gives the typed value or
 // a message that says what the variable must look like.
 import { z } from 'zod';
-import { DAY_MS } from './auth/session-rules';
+import { DAY_MS } from './db/session-rules';
 import type { RateLimit } from './security/rate-limit';
 
 // .env files commonly leave variables blank ("DATABASE_URL="); blank means "not set".

@@ -13,7 +13,7 @@ import { waitUntil, within } from '../testing/wait';
 import type { Ack, MessagePayload } from '../lib/contract';
 import { openDatabase } from './db/engine/open-database';
 import { seedDatabase, type SeededUser } from '../testing/seed';
-import { RESTARTING_MSG } from './in-flight';
+import { RESTARTING_MSG } from './realtime/ack';
 
 const USERS = 6;
 /** Sends each client keeps in flight, so some are always mid-way when SIGTERM arrives. */

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RESTARTING_MSG, trackInFlight } from './in-flight';
+import { trackInFlight } from './in-flight';
+import { RESTARTING_MSG } from './realtime/ack';
 import type { RealtimeServer } from './realtime/types';
 
 // A bare HTTP + Socket.IO server with one slow request and one slow event, each finished by the test.

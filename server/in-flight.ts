@@ -3,7 +3,7 @@
 // HTTP connection closes after its current answer instead of staying alive for the next one.
 import type { Server as HttpServer, ServerResponse } from 'node:http';
 import type { Event } from 'socket.io';
-import { errorAck } from './realtime/ack';
+import { errorAck, RESTARTING_MSG } from './realtime/ack';
 import type { RealtimeServer } from './realtime/types';
 
 export interface InFlight {
@@ -16,7 +16,6 @@ export interface InFlight {
 }
 
 const SOCKET_PATH = '/socket.io/';
-export const RESTARTING_MSG = 'The server is restarting; try again.';
 
 /**
  * Tracks `httpServer`'s requests (except Socket.IO's long polls, which only io.close() ends) and

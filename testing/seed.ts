@@ -2,7 +2,7 @@
 // benchmarks, which need many signed-in people and no Firebase in the loop. Never used by the app,
 // so it lives with the harnesses.
 import { sql } from 'drizzle-orm';
-import { generateSessionToken, hashSessionToken } from '../server/auth/session-token';
+import { generateSessionToken, hashSessionToken } from '../server/db/session-token';
 import { openDatabase, type Db, type DatabaseOptions } from '../server/db/engine/open-database';
 import { sessions, users } from '../server/db/schema';
 

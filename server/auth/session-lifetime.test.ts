@@ -10,7 +10,7 @@ import { api, authorizeBody, signIn, startTestServer, uniqueProfile, type Signed
 import { connectSocket, emitWithAck, nextEvent } from '../test/socket-client';
 import { socketTabs } from '../test/tabs';
 import { createFirebaseVerifier } from './firebase-verifier';
-import { DAY_MS } from './session-rules';
+import { DAY_MS } from '../db/session-rules';
 
 const admin = emulatorAdmin();
 afterAll(() => admin.close());

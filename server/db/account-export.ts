@@ -1,6 +1,6 @@
 import { asc, desc, eq } from 'drizzle-orm';
 import type { AccountExport } from '../../lib/contract';
-import { toUser } from '../http/user-dto';
+import { toUser } from './user-dto';
 import { listMessagesAfter, STREAM_READ_ITEMS } from './delivery/stream';
 import type { Db } from './engine/open-database';
 import { blocks, conversations, follows, pushSubscriptions, reports, sessions, uploads, users } from './schema';

@@ -2,7 +2,7 @@
 // recipient's browsers, what they allow a notification to show, who wrote, and whether anything
 // says this message must not notify (muted, blocked, account gone, device signed out).
 import { and, eq, sql } from 'drizzle-orm';
-import type { SessionRules } from '../auth/session-rules';
+import type { SessionRules } from './session-rules';
 import type { Db } from './engine/open-database';
 import { rows } from './engine/raw-rows';
 import { blockedEitherWay } from './safety-rules';

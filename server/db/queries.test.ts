@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSessionToken } from '../auth/session-token';
+import { hashSessionToken } from './session-token';
 import { findUserById, insertMessage, readConversation } from '../../testing/database';
 import { countUnread } from './messages';
 import { openDatabase, type Database, type Db } from './engine/open-database';

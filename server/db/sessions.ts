@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { DEFAULT_MAX_SESSIONS_PER_USER, DEFAULT_SESSION_RULES, type SessionRules } from '../auth/session-rules';
-import { generateSessionToken, hashSessionToken } from '../auth/session-token';
+import { DEFAULT_MAX_SESSIONS_PER_USER, DEFAULT_SESSION_RULES, type SessionRules } from './session-rules';
+import { generateSessionToken, hashSessionToken } from './session-token';
 import type { Db } from './engine/open-database';
 import { sessions, users, type UserRow } from './schema';
 

@@ -12,12 +12,12 @@ import type { Db } from '../db/engine/open-database';
 import { createSession, revokeSession } from '../db/sessions';
 import { deleteSessionPushSubscriptions, deleteUserPushSubscriptions } from '../db/push-subscriptions';
 import { hasAccount, setUserActive, updateSettings, upsertUserFromFirebase } from '../db/users';
-import { limitAddress } from '../security/http-rate-limit';
+import { limitAddress } from './http-rate-limit';
 import type { FileStorage } from '../storage/file-storage';
 import { authenticate, authenticateActive } from './authenticate';
 import { HttpError, parseBody } from './errors';
 import type { PresenceSettingListener, SocketDisconnector, SocketNotifier } from '../realtime/socket-reach';
-import { toUser } from './user-dto';
+import { toUser } from '../db/user-dto';
 
 export interface AccountsRoutesDeps {
   db: Db;

@@ -4,7 +4,7 @@ import { nowActingFor } from '../db/engine/account-turns';
 import type { Db } from '../db/engine/open-database';
 import { findSessionUser, type SessionUser } from '../db/sessions';
 import { noteCaller } from '../logging/request-logging';
-import { limitRequest } from '../security/http-rate-limit';
+import { limitRequest } from './http-rate-limit';
 import { HttpError } from './errors';
 import type { SessionAuth } from '../auth/session-auth';
 

@@ -1,14 +1,13 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
-import type { LogLevel } from '../config';
+import { type LogLevel, loggerOptions, type LogDestination } from '../logging/logger-options';
 import type { TrustProxy } from '../env-values';
-import { loggerOptions, type LogDestination } from '../logging/logger-options';
 import { createRefusalLog, type RefusalLog, type RefusalLogOptions } from '../logging/refusal-log';
 import { actingFor } from '../db/engine/account-turns';
 import { installRequestLogging, requestId } from '../logging/request-logging';
 import { MAX_JSON_BODY_BYTES } from '../security/payload-limits';
-import { installUserRateLimits } from '../security/http-rate-limit';
-import { installLoadShedding } from '../security/load-shedding';
+import { installUserRateLimits } from './http-rate-limit';
+import { installLoadShedding } from './load-shedding';
 import type { RateLimiters } from '../security/rate-limit';
 import { accountsRoutes, type AccountsRoutesDeps } from './accounts-routes';
 import { conversationsRoutes } from './conversations-routes';

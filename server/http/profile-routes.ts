@@ -7,7 +7,7 @@ import type { FileStorage } from '../storage/file-storage';
 import { authenticateActive } from './authenticate';
 import { HttpError, parseBody } from './errors';
 import type { SocketNotifier } from '../realtime/socket-reach';
-import { toUser } from './user-dto';
+import { toUser } from '../db/user-dto';
 
 export interface ProfileRoutesDeps {
   db: Db;

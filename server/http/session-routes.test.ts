@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSessionToken } from '../auth/session-token';
+import { hashSessionToken } from '../db/session-token';
 import { sessions, users } from '../db/schema';
 import { api, signIn, startTestServer, type TestServer } from '../test/helpers';
 

@@ -10,7 +10,7 @@ import { deleteUnsentUpload, findServableUpload, toAttachment } from '../db/uplo
 import { StorageUnavailableError, type FileStorage } from '../storage/file-storage';
 import { FileTooLargeError } from '../storage/write-to-file';
 import { SNIFF_BYTES, sniff } from '../storage/sniff';
-import { limitAddress } from '../security/http-rate-limit';
+import { limitAddress } from './http-rate-limit';
 import { authenticateActive } from './authenticate';
 import { parseRange } from './byte-range';
 import { HttpError } from './errors';

@@ -1,5 +1,7 @@
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
-import type { LogLevel } from '../config';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Where log lines go; stdout when not given. Tests pass a stream that keeps them. */
 export interface LogDestination {

@@ -5,7 +5,7 @@ import { startConfiguredServer, type ConfiguredTestServer } from '../test/config
 import { api, signIn, type SignedInUser } from '../test/helpers';
 import { emitWithAck } from '../test/socket-client';
 import { socketTabs } from '../test/tabs';
-import { MAX_REFUSED_IN_A_ROW } from '../security/socket-rate-limit';
+import { MAX_REFUSED_IN_A_ROW } from '../realtime/socket-rate-limit';
 import { createRefusalLog, REFUSAL_LOG_MAX_KEYS } from './refusal-log';
 
 interface LogLine {

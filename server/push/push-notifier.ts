@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import webPush from 'web-push';
 import type { MessagePayload } from '../../lib/contract';
 import { notificationContent } from '../../lib/notifications/notification-content';
-import type { SessionRules } from '../auth/session-rules';
+import type { SessionRules } from '../db/session-rules';
 import type { Db } from '../db/engine/open-database';
 import { deleteExpiredPushSubscriptions } from '../db/push-subscriptions';
 import { findPushTargets } from '../db/push-targets';

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, MessagePayload, NotificationContent, User } from '../../lib/contract';
 import { startLocalPushService, type LocalPushService, type LocalSubscription } from '../../testing/push-service';
 import { waitUntil } from '../../testing/wait';
-import { DEFAULT_SESSION_RULES } from '../auth/session-rules';
+import { DEFAULT_SESSION_RULES } from '../db/session-rules';
 import { findPushTargets } from '../db/push-targets';
 import { pushSubscriptions, sessions } from '../db/schema';
 import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';

@@ -14,3 +14,6 @@ export function splitArgs(args: unknown[]): { payload: unknown; ack: AckFn } {
 }
 
 export const errorAck = (error: ErrorBody): Ack<never> => ({ error });
+
+/** What a socket event or request gets once a graceful shutdown has begun (in-flight.ts). */
+export const RESTARTING_MSG = 'The server is restarting; try again.';

@@ -4,7 +4,7 @@ import { CHANGE_REFUSALS, type ChangeResult } from '../../lib/contract';
 import type { ChangeWriter } from '../db/delivery/change-batch';
 import type { ChangeOutcome, ChangeRefusal, ChangeRequest, MessageWindows } from '../db/delivery/change-rules';
 import { forAccount } from '../db/delivery/change-stream';
-import { RESTARTING_MSG } from '../in-flight';
+import { RESTARTING_MSG } from './ack';
 import type { FileStorage } from '../storage/file-storage';
 import { fieldError, onEvent, refuse, type Outcome } from './handler';
 import { rooms, type RealtimeSocket } from './types';

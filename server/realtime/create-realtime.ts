@@ -10,7 +10,7 @@ import { originAllowRequest } from '../security/origin';
 import { MAX_SOCKET_PAYLOAD_BYTES } from '../security/payload-limits';
 import type { RateLimiters } from '../security/rate-limit';
 import type { SocketCap } from '../security/socket-cap';
-import { limitEvents } from '../security/socket-rate-limit';
+import { limitEvents } from './socket-rate-limit';
 import { createChangeWriter } from '../db/delivery/change-batch';
 import { type MessageWindows } from '../db/delivery/change-rules';
 import type { FileStorage } from '../storage/file-storage';

@@ -9,7 +9,7 @@ import type { ChangeWriter } from '../db/delivery/change-batch';
 import type { KeyedLanes } from '../db/engine/lane';
 import type { Db } from '../db/engine/open-database';
 import { listStreamAfter } from '../db/delivery/stream';
-import { RESTARTING_MSG } from '../in-flight';
+import { RESTARTING_MSG } from './ack';
 import type { PushNotifier } from '../push/push-notifier';
 import { writeChange } from './change-handlers';
 import { fieldError, onEvent, refuse, type Outcome } from './handler';

@@ -4,7 +4,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Attachment, AuthorizeResponse } from '../../lib/contract';
-import { DEFAULT_SESSION_RULES } from '../auth/session-rules';
+import { DEFAULT_SESSION_RULES } from '../db/session-rules';
 import { reports } from '../db/schema';
 import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';
 import { type EmulatorAccount, emulatorSignIn } from '../test/emulator';

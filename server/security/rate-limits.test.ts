@@ -6,7 +6,7 @@ import { messages } from '../db/schema';
 import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';
 import { api, signIn, type SignedInUser } from '../test/helpers';
 import { connectSocket, emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
-import { MAX_REFUSED_IN_A_ROW } from './socket-rate-limit';
+import { MAX_REFUSED_IN_A_ROW } from '../realtime/socket-rate-limit';
 import { socketTabs } from '../test/tabs';
 import { filesIn, pngBytes, rawUpload } from '../test/uploads';
 

@@ -1,4 +1,4 @@
-import type { LogLevel } from '../config';
+import type { LogLevel } from '../logging/logger-options';
 import type { ParleyServer } from '../app';
 import { RATE_LIMIT_NAMES, type RateLimits } from '../security/rate-limit';
 import type { FileStorage } from '../storage/file-storage';

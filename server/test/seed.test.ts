@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSessionToken } from '../auth/session-token';
+import { hashSessionToken } from '../db/session-token';
 import { openDatabase, type Database, type Db } from '../db/engine/open-database';
 import { sessions } from '../db/schema';
 import { findSessionUser } from '../db/sessions';

@@ -1,12 +1,9 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../http/errors';
+import { HttpError } from './errors';
 import { noteRefusal } from '../logging/request-logging';
+import { SHED_MSG, SHED_RETRY_AFTER_SECONDS } from '../security/shed';
 
-/** The answer to shed work: `msg`, so the client's outbox retries a shed send. */
-export const SHED_MSG = 'The server is busy; try again shortly.';
-/** Seconds a shed HTTP caller is asked to wait: a couple of the samples the decision is made on. */
-export const SHED_RETRY_AFTER_SECONDS = 2;
 /** How often the event-loop delay is sampled, and over how long its mean is taken. */
 const SAMPLE_INTERVAL_MS = 1_000;
 

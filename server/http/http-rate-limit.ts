@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from '../http/errors';
-import { tooManyRequests, type ADDRESS_RATE_LIMITS, type RateLimitName, type RateLimiters } from './rate-limit';
+import { HttpError } from './errors';
+import { tooManyRequests, type ADDRESS_RATE_LIMITS, type RateLimitName, type RateLimiters } from '../security/rate-limit';
 
 type AddressRateLimit = (typeof ADDRESS_RATE_LIMITS)[number];
 

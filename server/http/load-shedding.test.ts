@@ -9,7 +9,7 @@ import { startConfiguredServer, type ConfiguredTestServer } from '../test/config
 import { api, signIn, type SignedInUser } from '../test/helpers';
 import { emitWithAck } from '../test/socket-client';
 import { socketTabs } from '../test/tabs';
-import { SHED_MSG, SHED_RETRY_AFTER_SECONDS } from './load-shedding';
+import { SHED_MSG, SHED_RETRY_AFTER_SECONDS } from '../security/shed';
 
 let t: ConfiguredTestServer;
 let alice: SignedInUser;

@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Event } from 'socket.io';
 import type { ClientToServerEvents } from '../../lib/contract';
-import { errorAck, splitArgs } from '../realtime/ack';
-import { countSocketRefusal } from '../realtime/refusals';
-import type { RealtimeSocket } from '../realtime/types';
-import { SHED_MSG } from './load-shedding';
-import { tooManyRequests, type RateLimitName, type RateLimiters } from './rate-limit';
+import { errorAck, splitArgs } from './ack';
+import { countSocketRefusal } from './refusals';
+import type { RealtimeSocket } from './types';
+import { SHED_MSG } from '../security/shed';
+import { tooManyRequests, type RateLimitName, type RateLimiters } from '../security/rate-limit';
 
 /** Events with a stricter budget of their own; every other event takes from `event`. */
 const EVENT_BUDGETS: Partial<Record<keyof ClientToServerEvents, RateLimitName>> = {

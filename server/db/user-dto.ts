@@ -1,5 +1,5 @@
 import { DEFAULT_NOTIFICATION_PREVIEW, NOTIFICATION_PREVIEWS, type MessagePolicy, type User } from '../../lib/contract';
-import type { UserRow } from '../db/schema';
+import type { UserRow } from './schema';
 
 /** The only shape a user leaves the server in; internal columns (firebase_uid...) stay inside. */
 export function toUser(row: UserRow): User {
