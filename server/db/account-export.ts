@@ -8,17 +8,10 @@ import { toAttachment } from './uploads';
 
 /**
  * Messages read per query while exporting: the export never holds more than this many at once,
- * and no read of it holds the database long (half the sync pages' size per read, db/stream.ts).
+ * and no read of it holds the database long (half the sync pages' size per read, db/delivery/stream.ts).
  */
 const MESSAGE_PAGE = STREAM_READ_ITEMS / 2;
 
-/**
- * After each page the export waits as long as the page took to read, so one export never has
- * more than half of the database's time, however long the history: an export of 10,000 messages
- * read back to back held PGlite most of the time, and everyone's sends queued behind its reads
- * (docs/DECISIONS.md, "One account's flood costs that account"). It takes twice as long instead.
- */
-const PACE = 1;
 
 type Section = Exclude<keyof AccountExport, 'messages'>;
 
@@ -100,12 +93,17 @@ export async function* exportAccount(db: Db, userId: number): AsyncGenerator<str
   for (;;) {
     const started = performance.now();
     const page = await listMessagesAfter(db, userId, after, MESSAGE_PAGE);
-    await new Promise((resolve) => setTimeout(resolve, (performance.now() - started) * PACE));
+    const took = performance.now() - started;
     if (page.messages.length > 0) {
       yield page.messages.map((message) => `${count++ === 0 ? '\n' : ',\n'}${JSON.stringify(message)}`).join('');
       after = page.messages[page.messages.length - 1]!.seq;
     }
     if (!page.hasMore) break;
+    // As long again before the next read, so one export never has more than half of the
+    // database's time however long the history: 10,000 messages read back to back held PGlite
+    // most of the time, and everyone's sends queued behind them (docs/DECISIONS.md, "One
+    // account's flood costs that account"). It takes twice as long instead.
+    await new Promise((resolve) => setTimeout(resolve, took));
   }
   yield '\n]}\n';
 }
