@@ -1,9 +1,5 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// loadConfig() on the variables it is given (config-env-files.test.ts: the .env files).
+import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
   DEFAULT_MAX_SOCKETS_PER_USER,
@@ -306,101 +302,47 @@ describe('loadConfig', () => {
   });
 });
 
-// The .env files are read only from the real process.env, so these run loadConfig() in a child
-// process whose working directory holds a .env.development like the repository's own.
-describe('loadConfig() reading the .env files', () => {
-  const tsx = path.resolve('node_modules/.bin/tsx');
-  const configModule = new URL('./config.ts', import.meta.url).href;
-  let dir: string;
+describe('Web Push', () => {
+  const keys = webPush.generateVAPIDKeys();
+  const vapid = { VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: 'mailto:ops@parley.example' };
 
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'parley-config-'));
-    await writeFile(
-      path.join(dir, '.env.development'),
-      'FIREBASE_PROJECT_ID=from-development\nFIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099\n',
-    );
-    await writeFile(path.join(dir, '.env.production'), 'FIREBASE_PROJECT_ID=from-production\n');
-    await writeFile(
-      path.join(dir, 'print-config.mts'),
-      `import { loadConfig } from ${JSON.stringify(configModule)};\n` +
-        'const c = loadConfig();\n' +
-        'console.log(JSON.stringify({ nodeEnv: c.nodeEnv, dev: c.dev, projectId: c.firebaseProjectId, ' +
-        'emulator: c.firebaseAuthEmulatorHost ?? null, processNodeEnv: process.env.NODE_ENV }));\n',
-    );
+  it('is off in production without keys, generated in development and test', () => {
+    expect(loadConfig({ ...base }).push.vapid).toBeNull();
+    expect(loadConfig({ ...base, NODE_ENV: 'development' }).push.vapid).toBe('generate');
+    expect(loadConfig({ ...base, NODE_ENV: 'test' }).push.vapid).toBe('generate');
   });
-  afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  /** Only PATH and HOME: nothing of this test process's own environment leaks in. */
-  async function configIn(extraEnv: Record<string, string>): Promise<unknown> {
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ...extraEnv };
-    // Next's types declare NODE_ENV always set; leaving it unset is the point here.
-    const options = { cwd: dir, env: env as unknown as NodeJS.ProcessEnv };
-    const { stdout } = await promisify(execFile)(tsx, ['print-config.mts'], options);
-    return JSON.parse(stdout);
-  }
-
-  it('does not load .env.development when NODE_ENV is unset', async () => {
-    expect(await configIn({})).toEqual({
-      nodeEnv: 'production',
-      dev: false,
-      projectId: 'from-production',
-      emulator: null,
-      processNodeEnv: 'production',
+  it('reads a key pair with its subject, and the push services allowed', () => {
+    const config = loadConfig({ ...base, ...vapid, PUSH_ENDPOINT_ORIGINS: 'https://push.example.com, https://*.push.example.net' });
+    expect(config.push).toEqual({
+      vapid: { publicKey: keys.publicKey, privateKey: keys.privateKey, subject: 'mailto:ops@parley.example' },
+      endpointOrigins: ['https://push.example.com', 'https://*.push.example.net'],
     });
   });
 
-  it('loads .env.development under NODE_ENV=development', async () => {
-    expect(await configIn({ NODE_ENV: 'development' })).toEqual({
-      nodeEnv: 'development',
-      dev: true,
-      projectId: 'from-development',
-      emulator: '127.0.0.1:9099',
-      processNodeEnv: 'development',
-    });
+  it.each([
+    [{ VAPID_PUBLIC_KEY: keys.publicKey }, 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together'],
+    [{ VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey }, 'VAPID_SUBJECT: required'],
+    [{ ...vapid, VAPID_PUBLIC_KEY: 'abc' }, 'VAPID_PUBLIC_KEY: must be base64url'],
+    [{ ...vapid, VAPID_PRIVATE_KEY: keys.publicKey }, 'VAPID_PRIVATE_KEY: must be base64url of a 32-byte'],
+    [{ ...vapid, VAPID_SUBJECT: 'ops@parley.example' }, 'VAPID_SUBJECT: must be a mailto:'],
+    [{ VAPID_SUBJECT: 'mailto:a@b.c' }, 'VAPID_SUBJECT set without'],
+    [{ PUSH_ENDPOINT_ORIGINS: 'https://push.example.com/path' }, 'PUSH_ENDPOINT_ORIGINS: "https://push.example.com/path" is not an origin'],
+    [{ PUSH_ENDPOINT_ORIGINS: ' , ' }, 'PUSH_ENDPOINT_ORIGINS: lists no origin'],
+  ])('refuses %j', (env, problem) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow(problem);
   });
 
-  describe('Web Push', () => {
-    const keys = webPush.generateVAPIDKeys();
-    const vapid = { VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: 'mailto:ops@parley.example' };
-
-    it('is off in production without keys, generated in development and test', () => {
-      expect(loadConfig({ ...base }).push.vapid).toBeNull();
-      expect(loadConfig({ ...base, NODE_ENV: 'development' }).push.vapid).toBe('generate');
-      expect(loadConfig({ ...base, NODE_ENV: 'test' }).push.vapid).toBe('generate');
-    });
-
-    it('reads a key pair with its subject, and the push services allowed', () => {
-      const config = loadConfig({ ...base, ...vapid, PUSH_ENDPOINT_ORIGINS: 'https://push.example.com, https://*.push.example.net' });
-      expect(config.push).toEqual({
-        vapid: { publicKey: keys.publicKey, privateKey: keys.privateKey, subject: 'mailto:ops@parley.example' },
-        endpointOrigins: ['https://push.example.com', 'https://*.push.example.net'],
-      });
-    });
-
-    it.each([
-      [{ VAPID_PUBLIC_KEY: keys.publicKey }, 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together'],
-      [{ VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey }, 'VAPID_SUBJECT: required'],
-      [{ ...vapid, VAPID_PUBLIC_KEY: 'abc' }, 'VAPID_PUBLIC_KEY: must be base64url'],
-      [{ ...vapid, VAPID_PRIVATE_KEY: keys.publicKey }, 'VAPID_PRIVATE_KEY: must be base64url of a 32-byte'],
-      [{ ...vapid, VAPID_SUBJECT: 'ops@parley.example' }, 'VAPID_SUBJECT: must be a mailto:'],
-      [{ VAPID_SUBJECT: 'mailto:a@b.c' }, 'VAPID_SUBJECT set without'],
-      [{ PUSH_ENDPOINT_ORIGINS: 'https://push.example.com/path' }, 'PUSH_ENDPOINT_ORIGINS: "https://push.example.com/path" is not an origin'],
-      [{ PUSH_ENDPOINT_ORIGINS: ' , ' }, 'PUSH_ENDPOINT_ORIGINS: lists no origin'],
-    ])('refuses %j', (env, problem) => {
-      expect(() => loadConfig({ ...base, ...env })).toThrow(problem);
-    });
-
-    it('allows endpoints only on the listed push services, by scheme and host', () => {
-      const origins = ['https://fcm.googleapis.com', 'https://*.push.apple.com', 'http://127.0.0.1'];
-      expect(isAllowedEndpoint('https://fcm.googleapis.com/fcm/send/abc', origins)).toBe(true);
-      expect(isAllowedEndpoint('https://api.push.apple.com/3/device/x', origins)).toBe(true);
-      expect(isAllowedEndpoint('http://127.0.0.1:8090/notify/x', origins)).toBe(true);
-      for (const endpoint of [
-        'http://fcm.googleapis.com/fcm/send/abc', 'https://fcm.googleapis.com.evil.example/x', 'https://push.apple.com/x',
-        'https://user:pw@fcm.googleapis.com/x', 'https://127.0.0.1/x', 'not a url', 'https://169.254.169.254/latest',
-      ]) {
-        expect(isAllowedEndpoint(endpoint, origins), endpoint).toBe(false);
-      }
-    });
+  it('allows endpoints only on the listed push services, by scheme and host', () => {
+    const origins = ['https://fcm.googleapis.com', 'https://*.push.apple.com', 'http://127.0.0.1'];
+    expect(isAllowedEndpoint('https://fcm.googleapis.com/fcm/send/abc', origins)).toBe(true);
+    expect(isAllowedEndpoint('https://api.push.apple.com/3/device/x', origins)).toBe(true);
+    expect(isAllowedEndpoint('http://127.0.0.1:8090/notify/x', origins)).toBe(true);
+    for (const endpoint of [
+      'http://fcm.googleapis.com/fcm/send/abc', 'https://fcm.googleapis.com.evil.example/x', 'https://push.apple.com/x',
+      'https://user:pw@fcm.googleapis.com/x', 'https://127.0.0.1/x', 'not a url', 'https://169.254.169.254/latest',
+    ]) {
+      expect(isAllowedEndpoint(endpoint, origins), endpoint).toBe(false);
+    }
   });
 });
