@@ -3,7 +3,7 @@ import { useT } from '@/lib/i18n';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ChatIcon } from '@/components/ui/icons';
 import buttons from '@/components/ui/button.module.css';
-import styles from './thread.module.css';
+import styles from './conversation-not-found.module.css';
 
 /** A conversation URL that names nobody: a wrong id, oneself, or an account that is gone. */
 export function ConversationNotFound() {

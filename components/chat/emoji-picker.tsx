@@ -2,7 +2,7 @@
 import { useEffect, useRef } from 'react';
 import { useLanguage, useT } from '@/lib/i18n';
 import { Modal } from '@/components/ui/modal';
-import styles from './thread.module.css';
+import styles from './emoji-picker.module.css';
 
 interface Props {
   onPick: (emoji: string) => void;

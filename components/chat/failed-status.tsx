@@ -3,7 +3,7 @@ import { useThreadStore } from '@/lib/stores/thread-store';
 import { retryMessage } from '@/lib/realtime/messaging-session';
 import { refusalText } from '@/lib/realtime/send-refusal';
 import { useT } from '@/lib/i18n';
-import styles from './thread.module.css';
+import styles from './failed-status.module.css';
 
 /**
  * A message that did not go: why, and what can be done. Refused for good (a block, the person's

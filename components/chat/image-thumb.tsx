@@ -3,7 +3,6 @@ import { attachmentUrl } from '@/lib/api/attachment-url';
 import type { Attachment } from '@/lib/contract';
 import { useImageViewerStore } from '@/lib/stores/image-viewer-store';
 import { useT } from '@/lib/i18n';
-import thread from './thread.module.css';
 import styles from './image-thumb.module.css';
 
 /** An image the thread shows inline and the viewer can open: one the server sniffed as an image, with its size. */
@@ -21,7 +20,7 @@ export function ImageThumb({ attachment }: { attachment: Attachment & { width: n
   return (
     <button
       type="button"
-      className={`${thread.imageLink} ${styles.open}`}
+      className={`${styles.imageLink} ${styles.open}`}
       aria-haspopup="dialog"
       data-image-id={attachment.id}
       onClick={() => useImageViewerStore.getState().show(attachment.id)}
@@ -29,7 +28,7 @@ export function ImageThumb({ attachment }: { attachment: Attachment & { width: n
       {/* The API serves the upload as stored; its size is known, so there is nothing for next/image to add. */}
       {/* eslint-disable-next-line @next/next/no-img-element */}
       <img
-        className={thread.image}
+        className={styles.image}
         src={attachmentUrl(attachment.url)}
         width={width}
         height={height}

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useViewStore } from '@/lib/stores/view-store';
-import styles from './thread.module.css';
+import styles from './item-frame.module.css';
 
 /** How long a message must stay on screen to count as seen (the newest one, or any unread one). */
 export const SEEN_AFTER_MS = 400;

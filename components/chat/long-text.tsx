@@ -2,11 +2,11 @@ import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { useViewStore } from '@/lib/stores/view-store';
 import { useT } from '@/lib/i18n';
 import { MessageText } from './message-text';
-import styles from './thread.module.css';
+import styles from './long-text.module.css';
 
 /**
  * A message's text, shortened to a dozen lines when it is longer (the height is in
- * thread.module.css, `.text[data-collapsed]`), with "Read more" and "Show less". Whether it is
+ * long-text.module.css, `.textBox[data-collapsed]`), with "Read more" and "Show less". Whether it is
  * long is measured, not counted in characters: it depends on the width and the words. What the
  * reader opened stays open while the list unmounts and remounts it (useViewStore), so scrolling
  * back to it does not change its height under the reader.

@@ -9,7 +9,7 @@ import { fromServer, type ThreadMessage } from '@/lib/stores/thread-messages';
 import { ME, message } from '@/lib/testing/fixtures';
 import { MessageItem } from './message-item';
 
-vi.mock('@/lib/realtime/message-actions', () => ({
+vi.mock('@/lib/realtime/change-requests', () => ({
   reactToMessage: vi.fn(),
   unsendMessage: vi.fn(async () => ({ ok: true as const })),
   withinWindow: vi.fn(() => true),

@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { MAX_MESSAGE_LENGTH } from '@/lib/contract';
-import { editMessage } from '@/lib/realtime/message-actions';
+import { editMessage } from '@/lib/realtime/change-requests';
 import { useEditStore } from '@/lib/stores/edit-store';
 import { useT } from '@/lib/i18n';
-import styles from './thread.module.css';
+import styles from './message-edit.module.css';
 
 interface Props {
   messageId: number;

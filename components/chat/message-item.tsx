@@ -10,7 +10,7 @@ import { ImageThumb, isViewableImage } from './image-thumb';
 import { PaperclipIcon } from '@/components/ui/icons';
 import { ReportDialog } from '@/components/people/report-dialog';
 import { useEditStore } from '@/lib/stores/edit-store';
-import { MessageActions } from './message-actions';
+import { MessageMenu } from './message-menu';
 import { ReplyQuote } from './reply-quote';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { MessageEdit } from './message-edit';
@@ -18,7 +18,7 @@ import { FailedStatus } from './failed-status';
 import { Reactions } from './reactions';
 import { useLongPress } from './use-long-press';
 import { messageKey } from '@/lib/stores/thread-messages';
-import styles from './thread.module.css';
+import styles from './message-item.module.css';
 
 interface Props {
   message: ThreadMessage;
@@ -141,7 +141,7 @@ export const MessageItem = memo(function MessageItem({ message, own, language, s
         {/* Stored messages only (a message on its way has no id yet). Shown on hover or keyboard
             focus, so a group of messages stays compact; on a touch screen, by a long press. */}
         {message.id !== null ? (
-          <MessageActions
+          <MessageMenu
             message={message as ThreadMessage & { id: number }}
             peerId={peerId}
             own={own}

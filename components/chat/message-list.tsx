@@ -14,7 +14,7 @@ import { MessageItem } from './message-item';
 import { ItemFrame, SEEN_AFTER_MS } from './item-frame';
 import { daysBetween, formatDay, parseTime } from './time-format';
 import { useNow } from './use-now';
-import styles from './thread.module.css';
+import styles from './message-list.module.css';
 
 // Virtuoso numbers items from here, counting down as older pages are put in front, so the
 // messages already on screen keep their indexes (and their place) when history arrives.

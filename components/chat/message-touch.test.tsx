@@ -7,7 +7,7 @@ import { ME, message } from '@/lib/testing/fixtures';
 import { MessageItem } from './message-item';
 import { LONG_PRESS_MS } from './use-long-press';
 
-vi.mock('@/lib/realtime/message-actions', () => ({
+vi.mock('@/lib/realtime/change-requests', () => ({
   reactToMessage: vi.fn(async () => ({ ok: true as const })),
   hideMessage: vi.fn(async () => ({ ok: true as const })),
   unsendMessage: vi.fn(async () => ({ ok: true as const })),

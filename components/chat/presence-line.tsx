@@ -3,7 +3,7 @@ import { usePeerPresence } from '@/lib/stores/presence-store';
 import { useIsTyping } from '@/lib/stores/typing-store';
 import { presenceText } from './presence-format';
 import { useNow } from './use-now';
-import styles from './thread.module.css';
+import styles from './presence-line.module.css';
 
 /** Refreshes "Last seen 5 min. ago" often enough that it never reads a minute behind for long. */
 const REFRESH_MS = 30_000;

@@ -1,7 +1,7 @@
 import type { Reaction } from '@/lib/contract';
-import { reactToMessage } from '@/lib/realtime/message-actions';
+import { reactToMessage } from '@/lib/realtime/change-requests';
 import { useT } from '@/lib/i18n';
-import styles from './thread.module.css';
+import styles from './reactions.module.css';
 
 interface Props {
   messageId: number;

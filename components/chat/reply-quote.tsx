@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { ReplySummary } from '@/lib/contract';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useT } from '@/lib/i18n';
-import styles from './thread.module.css';
+import styles from './reply-quote.module.css';
 
 type Translate = ReturnType<typeof useT>;
 

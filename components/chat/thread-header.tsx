@@ -11,7 +11,7 @@ import { FollowButton } from '@/components/people/follow-button';
 import { ProfileCard } from '@/components/people/profile-card';
 import { PresenceLine } from './presence-line';
 import buttons from '@/components/ui/button.module.css';
-import styles from './thread.module.css';
+import styles from './thread-header.module.css';
 
 interface Props {
   peerId: number;

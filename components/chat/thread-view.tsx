@@ -9,7 +9,7 @@ import { useHidingStore, withoutPending } from '@/lib/stores/hiding-store';
 import { useEditStore } from '@/lib/stores/edit-store';
 import { useReplyStore } from '@/lib/stores/reply-store';
 import { CloseIcon } from '@/components/ui/icons';
-import { withinWindow } from '@/lib/realtime/message-actions';
+import { withinWindow } from '@/lib/realtime/change-requests';
 import { messageFromUrl } from '@/lib/routing/conversation-route';
 import { useT } from '@/lib/i18n';
 import { usePeer } from '@/components/people/use-peer';
@@ -21,7 +21,7 @@ import { ImageViewer } from './image-viewer';
 import { MessageList } from './message-list';
 import { ReplyQuote } from './reply-quote';
 import { ThreadHeader } from './thread-header';
-import styles from './thread.module.css';
+import styles from './thread-view.module.css';
 
 // Opening a conversation on a phone should not pop the keyboard over the messages.
 const wideScreen = () => typeof window !== 'undefined' && (window.matchMedia?.('(min-width: 720px)').matches ?? false);

@@ -1,15 +1,15 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { QUICK_REACTIONS } from '@/lib/contract';
-import { reactToMessage, unsendMessage, withinWindow, type ChangeAnswer } from '@/lib/realtime/message-actions';
+import { QUICK_REACTIONS } from '@/lib/contract/index';
+import { reactToMessage, unsendMessage, withinWindow, type ChangeAnswer } from '@/lib/realtime/change-requests';
 import { deleteForMe } from '@/lib/realtime/messaging-session';
 import type { ThreadMessage } from '@/lib/stores/thread-store';
 import { useEditStore } from '@/lib/stores/edit-store';
 import { summaryOf, useReplyStore } from '@/lib/stores/reply-store';
-import { useT } from '@/lib/i18n';
+import { useT } from '@/lib/i18n/index';
 import { Modal } from '@/components/ui/modal';
 import buttons from '@/components/ui/button.module.css';
 import modal from '@/components/ui/modal.module.css';
-import styles from './thread.module.css';
+import styles from './message-menu.module.css';
 
 // The full picker (its code and the emoji data) loads only when someone asks for it.
 const EmojiPicker = lazy(() => import('./emoji-picker'));
@@ -44,7 +44,7 @@ interface Item {
  * themselves, report someone else's). A WAI-ARIA menu button: arrows move, Home/End jump, Escape
  * closes and gives focus back to the button. A long press on the message opens it too.
  */
-export function MessageActions({ message, peerId, own, me, onReport, onFailed, onCopyFailed, openRequest = 0 }: Props) {
+export function MessageMenu({ message, peerId, own, me, onReport, onFailed, onCopyFailed, openRequest = 0 }: Props) {
   const t = useT();
   const id = useId();
   const [open, setOpen] = useState(false);

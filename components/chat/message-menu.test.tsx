@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { initI18n } from '@/lib/i18n';
+import { initI18n } from '@/lib/i18n/index';
 import { useEditStore } from '@/lib/stores/edit-store';
 import { fromServer, type ThreadMessage } from '@/lib/stores/thread-messages';
 import { ME, message } from '@/lib/testing/fixtures';
@@ -15,7 +15,7 @@ const actions = vi.hoisted(() => ({
   unsendMessage: vi.fn(async () => ({ ok: true as const })),
   withinWindow: vi.fn(() => true),
 }));
-vi.mock('@/lib/realtime/message-actions', () => actions);
+vi.mock('@/lib/realtime/change-requests', () => actions);
 vi.mock('@/lib/realtime/messaging-session', () => ({ retryMessage: vi.fn(), deleteForMe: vi.fn() }));
 
 const now = new Date().toISOString();

@@ -3,7 +3,7 @@
 // socket request; the server writes it into the stream of everyone it concerns and tells every
 // tab (docs/DELIVERY.md, "Changes to messages"). The acting tab applies its ack at once.
 import { changeFailureMessage } from '@/lib/api/user-message';
-import type { ChangeResult, Ack } from '@/lib/contract';
+import type { ChangeResult, Ack } from '@/lib/contract/index';
 import { socketService } from '@/lib/socket/socket-service';
 import { applyOwnChange } from './messaging-session';
 
