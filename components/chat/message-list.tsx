@@ -279,15 +279,22 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
   else if (counted.detached !== detached) setCounted({ ...counted, detached });
 
   const [streak] = useState(createFollowStreak);
+  const ownSending = last !== undefined && last.sender_id === me && last.status === 'sending';
   const followOutput = useCallback(
     (isAtBottom: boolean) => {
-      const ownSending = last !== undefined && last.sender_id === me && last.status === 'sending';
       const follow = followFor({ isAtBottom, added, paged, ownSending, sinceFollowedMs: streak.sinceFollowedMs() });
       if (follow) streak.followed();
       return follow;
     },
-    [last, me, added, paged, streak],
+    [ownSending, added, paged, streak],
   );
+  // Given a followOutput, Virtuoso also keeps the list at the bottom by itself: whenever the list
+  // grows just after a render while it was at the bottom. As the list opens, before its messages
+  // are measured, it can pass for being at the bottom, and that took a list opened at the first
+  // unread message (or a quoted one) to the newest, reading everything. So a list opened elsewhere
+  // follows nothing until it has been at the newest message, or the user sends one of their own.
+  const [follows, setFollows] = useState(openAt.align === 'end');
+  if (!follows && (atBottom === true || ownSending)) setFollows(true);
 
   // "Seen" (and when) under the user's latest message the other person has read: where their
   // reading reached (newer messages after it show "Sent").
@@ -350,7 +357,7 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
         computeItemKey={computeItemKey}
         itemContent={itemContent}
         components={components}
-        followOutput={followOutput}
+        followOutput={follows ? followOutput : false}
         alignToBottom
         atBottomThreshold={120}
         atBottomStateChange={setAtBottom}

@@ -54,10 +54,23 @@ interface FakeVirtuosoProps<T, C> {
   computeItemKey: (index: number, item: T) => string;
   components?: { Header?: ComponentType<{ context: C }> };
   initialTopMostItemIndex?: { index: number; align: string };
-  followOutput?: (isAtBottom: boolean) => false | 'auto' | 'smooth';
+  followOutput?: false | ((isAtBottom: boolean) => false | 'auto' | 'smooth');
+  atBottomStateChange?: (atBottom: boolean) => void;
 }
 /** What the list was last given, and how many lists were mounted (a new one opens at its initial index). */
-const virtuoso = vi.hoisted(() => ({ mounts: 0, props: null as null | { initialTopMostItemIndex?: { index: number; align: string }; followOutput?: (isAtBottom: boolean) => unknown } }));
+const virtuoso = vi.hoisted(() => ({
+  mounts: 0,
+  props: null as null | {
+    initialTopMostItemIndex?: { index: number; align: string };
+    followOutput?: false | ((isAtBottom: boolean) => unknown);
+    atBottomStateChange?: (atBottom: boolean) => void;
+  },
+}));
+/** How the list would follow a message added at its end: `false` given for followOutput follows nothing. */
+const follow = (isAtBottom: boolean) => {
+  const given = virtuoso.props?.followOutput;
+  return typeof given === 'function' ? given(isAtBottom) : given;
+};
 vi.mock('react-virtuoso', async () => {
   const { useState } = await import('react');
   return { Virtuoso: function FakeVirtuoso<T, C>(props: FakeVirtuosoProps<T, C>) {
@@ -194,10 +207,11 @@ describe('ThreadView', () => {
       await useThreadStore.getState().loadNewer(2);
     });
     expect(screen.getByText('message 61')).toBeTruthy();
-    expect(virtuoso.props?.followOutput?.(true)).toBe(false);
-    // A live message after it is followed again, as usual.
+    expect(follow(true)).toBe(false);
+    // A live message after it is followed again, as usual, once the reader is at the newest.
+    act(() => virtuoso.props?.atBottomStateChange?.(true));
     act(() => useThreadStore.getState().receiveMessage(2, message(62)));
-    expect(virtuoso.props?.followOutput?.(true)).toBe('smooth');
+    expect(follow(true)).toBe('smooth');
 
     // Another window, then Jump to latest: the list opens at the newest message, though some are unread.
     api.listMessagesAround.mockResolvedValueOnce({ results: [message(5), message(4)], next_cursor: null, newer_cursor: 'newer-than-5' });
@@ -210,6 +224,38 @@ describe('ThreadView', () => {
       await useThreadStore.getState().jumpToLatest(2);
     });
     expect(virtuoso.props?.initialTopMostItemIndex).toEqual({ index: 2, align: 'end' });
+  });
+
+  it('opened at the first unread message, the list follows nothing until the newest has been on screen or the user sends', async () => {
+    // Given a followOutput, Virtuoso also pins the list to the bottom as it grows, and as the list
+    // opens it can pass for being at the bottom: that carried the reader past every unread message.
+    socket.ackResponder = () => new Promise(() => undefined);
+    api.listMessages.mockResolvedValueOnce({ results: [message(3), message(2), message(1)], next_cursor: null });
+    await openThread();
+    expect(virtuoso.props?.initialTopMostItemIndex).toEqual({ index: 0, align: 'start' });
+    expect(virtuoso.props?.followOutput).toBe(false);
+
+    // The newest on screen: the list follows what comes, as usual.
+    act(() => virtuoso.props?.atBottomStateChange?.(true));
+    act(() => useThreadStore.getState().receiveMessage(2, message(4)));
+    expect(follow(true)).toBe('smooth');
+  });
+
+  it('opened at the first unread message, the user’s own message is followed at once', async () => {
+    socket.ackResponder = () => new Promise(() => undefined);
+    await openThread();
+    expect(virtuoso.props?.followOutput).toBe(false);
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'on my way{Enter}');
+    expect(follow(false)).toBe('auto');
+  });
+
+  it('opened at the newest message, the list follows from the start', async () => {
+    api.listMessages.mockResolvedValueOnce({ results: [message(2, { read_at: '2025-01-01T13:00:00.000Z' }), message(1, { read_at: '2025-01-01T13:00:00.000Z' })], next_cursor: null });
+    await openThread();
+    expect(virtuoso.props?.initialTopMostItemIndex).toEqual({ index: 1, align: 'end' });
+    act(() => useThreadStore.getState().receiveMessage(2, message(3)));
+    expect(follow(true)).toBe('smooth');
   });
 
   it('names the person from their profile and offers to follow them', async () => {
