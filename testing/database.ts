@@ -3,7 +3,7 @@
 // server/db/delivery/change-batch.ts).
 import { eq } from 'drizzle-orm';
 import { applyChanges } from '../server/db/delivery/change-batch';
-import { type AccountChange } from '../server/db/delivery/change-rules';
+import { type AccountChange } from '../server/db/delivery/changes/plan';
 import { storeMessages } from '../server/db/delivery/message-batch';
 import type { NewMessage, StoredMessage } from '../server/db/delivery/message-payload';
 import type { Db } from '../server/db/engine/open-database';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { MessageWindows } from '../db/delivery/change-rules';
+import type { MessageWindows } from '../db/delivery/changes/plan';
 import type { Db } from '../db/engine/open-database';
 import { initialCounts } from '../db/messages';
 import { formatIssues } from '../validation';

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { editPayloadSchema, hidePayloadSchema, reactPayloadSchema, unsendPayloadSchema } from '../../lib/contract/schemas';
-import { CHANGE_REFUSALS, type ChangeResult } from '../../lib/contract';
+import { editPayloadSchema, hidePayloadSchema, reactPayloadSchema, readPayloadSchema, unsendPayloadSchema } from '../../lib/contract/schemas';
+import { CHANGE_REFUSALS, type ChangeRefusal, type ChangeResult } from '../../lib/contract';
 import type { ChangeWriter } from '../db/delivery/change-batch';
-import type { ChangeOutcome, ChangeRefusal, ChangeRequest, MessageWindows } from '../db/delivery/change-rules';
+import type { ChangeOutcome, ChangeRequest, MessageWindows } from '../db/delivery/changes/plan';
 import { forAccount } from '../db/delivery/change-stream';
 import { RESTARTING_MSG } from './ack';
 import type { FileStorage } from '../storage/file-storage';
@@ -15,13 +15,15 @@ const NOT_NOW = {
   closing: refuse({ msg: RESTARTING_MSG }),
 };
 
-export type WrittenChange = Exclude<ChangeOutcome, { refused: ChangeRefusal }>;
+const userNotFound = () => refuse({ msg: 'User not found.' });
+
+type WrittenChange = Exclude<ChangeOutcome, { refused: ChangeRefusal }>;
 
 /**
  * Gives the request to the change writer: what it wrote, or the socket's answer when it wrote
  * nothing: a refusal (a field error, unless `refused` says otherwise), or not now (`msg`).
  */
-export async function writeChange(
+async function writeChange(
   changes: ChangeWriter,
   request: ChangeRequest,
   refused: (refusal: ChangeRefusal) => Outcome<never> = (refusal) => fieldError(CHANGE_REFUSALS[refusal]),
@@ -46,10 +48,11 @@ export interface ChangeHandlerDeps {
 }
 
 /**
- * `react`, `edit`, `unsend` and `hide`: changes to a message, each written to the stream of every
- * account it concerns in the change batch's transaction (db/change-batch.ts), then sent live as
- * `message_change` to every socket of those accounts, this one included, each with its own seq.
- * The ack carries the caller's change, or null when nothing changed.
+ * `react`, `edit`, `unsend`, `hide` and `read`: changes to messages, each written to the stream of
+ * every account it concerns in the change batch's transaction (db/delivery/change-batch.ts; each
+ * kind's rule in db/delivery/changes/), then sent live as `message_change` to every socket of
+ * those accounts, this one included, each with its own seq. A change to one message is answered
+ * with the caller's change, or null when nothing changed; a read with the unread counts.
  */
 export function registerChangeHandlers(socket: RealtimeSocket, { changes, windows, storage, log }: ChangeHandlerDeps): void {
   const answer = async (request: ChangeRequest): Promise<Outcome<ChangeResult>> => {
@@ -77,4 +80,30 @@ export function registerChangeHandlers(socket: RealtimeSocket, { changes, window
     answer({ kind: 'unsend', actorId, messageId, windowMs: windows.unsendWindowMs }),
   );
   onEvent(socket, log, 'hide', hidePayloadSchema, ({ message_id: messageId }, actorId) => answer({ kind: 'hide', actorId, messageId }));
+
+  onEvent(socket, log, 'read', readPayloadSchema, async ({ user_id: peerId, up_to: upTo }, userId) => {
+    if (peerId === userId) return fieldError('user_id: You have no conversation with yourself.');
+    // A change like the others (db/change-batch.ts). A deleted account's conversation stays on the
+    // other side, badge included: it can be read; a deactivated one's is not found. Up to a
+    // message: those after it stay unread, and a read never goes back.
+    const written = await writeChange(changes, { kind: 'read', actorId: userId, peerId, upTo: upTo ?? null }, userNotFound);
+    if ('error' in written) return written.error;
+    const count = written.unreadTotals.get(userId) ?? 0;
+    const unreadCount = written.conversationUnread ?? 0;
+    // Nothing newly read (all of it already was, or up_to is before the first unread): the other
+    // tabs already show these numbers, so only the asking one is answered.
+    if (written.changes.length === 0) return { data: { count, unread_count: unreadCount } };
+    return {
+      data: { count, unread_count: unreadCount },
+      broadcast: () => {
+        // Every tab, this one included, so all of them show the same numbers.
+        const room = socket.nsp.to(rooms.user(userId));
+        room.emit('message_count', { count });
+        room.emit('conversation_read', { user_id: peerId, unread_count: unreadCount });
+        // The stream's record of it: `read` for the reader's tabs, the receipt `seen` for the peer's.
+        for (const change of written.changes) socket.nsp.to(rooms.user(change.userId)).emit('message_change', forAccount(change));
+      },
+    };
+  });
+
 }

@@ -12,7 +12,7 @@ import type { RateLimiters } from '../security/rate-limit';
 import type { SocketCap } from '../security/socket-cap';
 import { limitEvents } from './socket-rate-limit';
 import { createChangeWriter } from '../db/delivery/change-batch';
-import { type MessageWindows } from '../db/delivery/change-rules';
+import { type MessageWindows } from '../db/delivery/changes/plan';
 import type { FileStorage } from '../storage/file-storage';
 import type { RefusalLog } from '../logging/refusal-log';
 import { registerAccountHandlers } from './account-handlers';
@@ -145,7 +145,7 @@ export function createRealtime(
     socket.use(sessionCheck.watch(socket, socketLog));
     socket.use(limitEvents(socket, { limiters, overloaded, log: socketLog }));
     registerAccountHandlers(socket, db, presence, windows, socketLog);
-    registerMessageHandlers(socket, db, writer, changes, socketLog, syncs, push);
+    registerMessageHandlers(socket, db, writer, socketLog, syncs, push);
     registerVisibilityHandler(socket, visibility, socketLog);
     registerChangeHandlers(socket, { changes, windows, storage, log: socketLog });
     registerFollowHandlers(socket, db, presence, limiters, socketLog);

@@ -1,17 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { SYNC_PAGE_MAX } from '../../lib/contract/constants';
 import { SEND_REFUSALS } from '../../lib/contract/socket';
-import { readPayloadSchema, sendPayloadSchema, syncPayloadSchema } from '../../lib/contract/schemas';
+import { sendPayloadSchema, syncPayloadSchema } from '../../lib/contract/schemas';
 import type { Refusal } from '../db/delivery/message-batch';
 import type { MessageWriter } from '../db/delivery/message-writer';
-import { forAccount } from '../db/delivery/change-stream';
-import type { ChangeWriter } from '../db/delivery/change-batch';
 import type { KeyedLanes } from '../db/engine/lane';
 import type { Db } from '../db/engine/open-database';
 import { listStreamAfter } from '../db/delivery/stream';
 import { RESTARTING_MSG } from './ack';
 import type { PushNotifier } from '../push/push-notifier';
-import { writeChange } from './change-handlers';
 import { fieldError, onEvent, refuse, type Outcome } from './handler';
 import { rooms, type RealtimeSocket } from './types';
 
@@ -34,12 +31,11 @@ const notNow = {
   closing: refuse({ msg: RESTARTING_MSG }),
 };
 
-/** `send`, `read` and `sync`: direct messages, the unread counts they move, and catch-up; `changes` writes reads. */
+/** `send` and `sync`: direct messages and catch-up. */
 export function registerMessageHandlers(
   socket: RealtimeSocket,
   db: Db,
   writer: MessageWriter,
-  changes: ChangeWriter,
   log: FastifyBaseLogger,
   syncs: KeyedLanes,
   push?: PushNotifier,
@@ -73,31 +69,6 @@ export function registerMessageHandlers(
         socket.to(rooms.user(userId)).emit('message_sent', message);
         // After the ack, in the background: a push to the recipient's browsers if no tab of theirs is in view.
         push?.messageStored(forRecipient);
-      },
-    };
-  });
-
-  onEvent(socket, log, 'read', readPayloadSchema, async ({ user_id: peerId, up_to: upTo }, userId) => {
-    if (peerId === userId) return fieldError('user_id: You have no conversation with yourself.');
-    // A change like the others (db/change-batch.ts). A deleted account's conversation stays on the
-    // other side, badge included: it can be read; a deactivated one's is not found. Up to a
-    // message: those after it stay unread, and a read never goes back.
-    const written = await writeChange(changes, { kind: 'read', actorId: userId, peerId, upTo: upTo ?? null }, userNotFound);
-    if ('error' in written) return written.error;
-    const count = written.unreadTotals.get(userId) ?? 0;
-    const unreadCount = written.conversationUnread ?? 0;
-    // Nothing newly read (all of it already was, or up_to is before the first unread): the other
-    // tabs already show these numbers, so only the asking one is answered.
-    if (written.changes.length === 0) return { data: { count, unread_count: unreadCount } };
-    return {
-      data: { count, unread_count: unreadCount },
-      broadcast: () => {
-        // Every tab, this one included, so all of them show the same numbers.
-        const room = socket.nsp.to(rooms.user(userId));
-        room.emit('message_count', { count });
-        room.emit('conversation_read', { user_id: peerId, unread_count: unreadCount });
-        // The stream's record of it: `read` for the reader's tabs, the receipt `seen` for the peer's.
-        for (const change of written.changes) socket.nsp.to(rooms.user(change.userId)).emit('message_change', forAccount(change));
       },
     };
   });

@@ -13,18 +13,9 @@ import {
   type MessageTarget,
   type VersionRow,
 } from './change-batch-sql';
-import {
-  VERSIONED,
-  decideMessageChange,
-  decideRead,
-  toAccount,
-  toFound,
-  toUnread,
-  type ChangeOutcome,
-  type ChangeRequest,
-  type Found,
-  type Plan,
-} from './change-rules';
+import { decideMessageChange, toAccount, toFound } from './change-rules';
+import { VERSIONED, type ChangeOutcome, type ChangeRequest, type Found, type Plan } from './changes/plan';
+import { decideRead, toUnread } from './changes/read';
 import { toMessageChange } from './change-stream';
 import { createGroupWriter, type GroupOutcome, type GroupWriter, type WriterLimits } from '../engine/group-writer';
 import type { Db } from '../engine/open-database';

@@ -1,0 +1,32 @@
+// Deleting a message for oneself ("Delete for me"): any message of the conversation, for the
+// caller's devices only.
+import { hideMessage, markRead, takeUnread } from '../change-batch-sql';
+import { toMessagePayload } from '../message-payload';
+import type { Decision, MessageCase } from './plan';
+
+export function decideHide({ request, context, accounts, now }: MessageCase<'hide'>): Decision {
+  const { message, peer } = context;
+  const own = message.senderId === request.actorId;
+  // For the caller only, on all their devices. A received message still unread is read from
+  // now on (no receipt): gone from the thread, it could never be read otherwise. The change
+  // carries the conversation's newest message the caller still sees, for the list's preview.
+  const unread = !own && message.readAt === null;
+  const receipts = (accounts.get(request.actorId)?.readReceipts ?? false) && peer.readReceipts;
+  return {
+    writes: [
+      hideMessage(request.actorId, message.id),
+      ...(unread ? [markRead(message.id, now), takeUnread(request.actorId, peer.id, 1)] : []),
+    ],
+    events: [
+      {
+        userId: request.actorId,
+        kind: 'hide',
+        message_id: message.id,
+        peer_id: peer.id,
+        preview: context.preview ? toMessagePayload(context.preview, request.actorId, receipts) : null,
+        ...(unread ? { unread_count: Math.max(context.recipientUnread - 1, 0) } : {}),
+      },
+    ],
+    totals: unread ? [request.actorId] : [],
+  };
+}

@@ -1,0 +1,114 @@
+// What every kind of change shares: the request as asked, what the change batch read under its
+// locks (the accounts, the message as its actor may see it), and the plan a kind's rule answers
+// with (the statements and stream rows that carry it out). Each kind's rule has its own file here.
+import type { ChangeRefusal, MessageChange, Reaction } from '../../../../lib/contract';
+import type { ChangeFor } from '../change-stream';
+import type { MessageWithUpload } from '../message-payload';
+import type { MessageRow } from '../../schema';
+import type { Statement } from '../../engine/script-transaction';
+
+/** How long after sending its sender may edit a message, and unsend it (server/config.ts). */
+export interface MessageWindows {
+  editWindowMs: number;
+  unsendWindowMs: number;
+}
+
+/** One change as asked for; `windowMs`: how long after sending its sender may still do it. */
+export type ChangeRequest =
+  | { kind: 'react'; actorId: number; messageId: number; emoji: string; add: boolean }
+  | { kind: 'edit'; actorId: number; messageId: number; text: string; windowMs: number }
+  | { kind: 'unsend'; actorId: number; messageId: number; windowMs: number }
+  | { kind: 'hide'; actorId: number; messageId: number }
+  /** `upTo`: the newest message read (null: all of them). */
+  | { kind: 'read'; actorId: number; peerId: number; upTo: number | null };
+
+export type AccountChange = MessageChange & { userId: number };
+
+export type ChangeOutcome =
+  | { refused: ChangeRefusal }
+  | {
+      /** One per account concerned, each at that account's seq; empty when it was already so. */
+      changes: AccountChange[];
+      /** Accounts whose unread total moved (and a reader's, always), with the total now (for message_count). */
+      unreadTotals: Map<number, number>;
+      /** A file no message carries any more: removed from storage once the transaction committed. */
+      removedStorageKey?: string;
+      /** For a read: the reader's unread count of that conversation after it. */
+      conversationUnread?: number;
+    };
+
+/** An account as the batch locked it. */
+export interface Account {
+  lastSeq: number;
+  active: boolean;
+  deleted: boolean;
+  readReceipts: boolean;
+}
+
+/** A message as its actor may see it, with what the rules need, read under the locks. */
+export interface Found {
+  message: MessageRow;
+  hidden: boolean;
+  blocked: boolean;
+  peer: { id: number; active: boolean; deleted: boolean; readReceipts: boolean };
+  reactionRows: ReactionRow[];
+  storageKey: string | null;
+  /** Another message carries its upload. */
+  carried: boolean;
+  /** The recipient's unread counter with the sender. */
+  recipientUnread: number;
+  /** For `hide`: the conversation's newest other message the actor sees. */
+  preview: MessageWithUpload | null;
+}
+
+/** One person's reaction; `at` in ms (the column's precision). */
+export interface ReactionRow {
+  emoji: string;
+  userId: number;
+  at: number;
+}
+
+/** What one change writes, and what it answers once committed. */
+export interface Plan {
+  writes: Statement[];
+  events: ChangeFor[];
+  /** The changed message's sender, for a change to its own state (its versions: one per side). */
+  senderId?: number;
+  /** Accounts whose unread total to answer with. */
+  totals: number[];
+  removedStorageKey?: string;
+  /** For a read: the reader's unread count of that conversation after it. */
+  conversationUnread?: number;
+}
+
+/** What a planned change answers: refused, already so, or the plan to carry out. */
+export type Decision = { refused: ChangeRefusal } | Plan;
+
+export const UNCHANGED: Plan = { writes: [], events: [], totals: [] };
+
+/** The kinds that change one message's own state, so a client compares them with its version. */
+export const VERSIONED = new Set<MessageChange['kind']>(['reaction', 'edit', 'unsend']);
+
+/** Still inside its window (ms after it was sent), by the database's clock. */
+export const withinWindow = (message: MessageRow, now: Date, windowMs: number) => now.getTime() - message.createdAt.getTime() <= windowMs;
+
+/** Both sides' change to a message, each with the other as the conversation. */
+export function forBoth(message: MessageRow, change: { kind: 'reaction'; reactions: Reaction[] } | { kind: 'edit'; text: string; edited_at: string } | { kind: 'unsend' }): [ChangeFor, ChangeFor] {
+  return [
+    { userId: message.senderId, message_id: message.id, peer_id: message.recipientId, ...change },
+    { userId: message.recipientId, message_id: message.id, peer_id: message.senderId, ...change },
+  ];
+}
+
+/** What a kind's rule decides a change to one message from. */
+export interface MessageCase<Kind extends ChangeRequest['kind']> {
+  request: Extract<ChangeRequest, { kind: Kind }>;
+  /** The message as its actor may see it: found, and not deleted for them. */
+  context: Found;
+  accounts: Map<number, Account>;
+  /** The database's clock. */
+  now: Date;
+}
+
+/** For reactions and edits, the two must still be able to talk. */
+export const mayNotTalk = (context: Found) => context.blocked || context.peer.deleted;

@@ -1,0 +1,28 @@
+// Unsending one's own message, within the unsend window: both sides keep a "Message deleted" row.
+import { removeUpload, takeUnread, unsendMessage } from '../change-batch-sql';
+import { UNCHANGED, forBoth, withinWindow, type Decision, type MessageCase } from './plan';
+
+export function decideUnsend({ request, context, now }: MessageCase<'unsend'>): Decision {
+  const { message } = context;
+  const own = message.senderId === request.actorId;
+  // Its text, attachment and reactions go and the row stays as "Message deleted". Still
+  // unread, it stops counting: read from now on (no receipt), one less on the recipient's
+  // counter. Its upload goes too when no other message carries it.
+  if (!own) return { refused: 'not_yours' };
+  if (message.deletedAt) return UNCHANGED;
+  if (!withinWindow(message, now, request.windowMs)) return { refused: 'too_late' };
+  const unread = message.readAt === null;
+  const removing = message.attachmentId !== null && !context.carried;
+  const [forSender, forRecipient] = forBoth(message, { kind: 'unsend' });
+  return {
+    writes: [
+      unsendMessage(message.id, now),
+      ...(removing ? [removeUpload(message.attachmentId!)] : []),
+      ...(unread ? [takeUnread(message.recipientId, message.senderId, 1)] : []),
+    ],
+    events: [forSender, { ...forRecipient, ...(unread ? { unread_count: Math.max(context.recipientUnread - 1, 0) } : {}) }],
+    senderId: message.senderId,
+    totals: unread ? [message.recipientId] : [],
+    ...(removing && context.storageKey ? { removedStorageKey: context.storageKey } : {}),
+  };
+}
