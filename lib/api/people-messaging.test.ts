@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Page, User, UserSummary } from '@/lib/contract';
 import { updateSettings } from './accounts';
 import { listConversations, listMessages } from './conversations';
-import { getProfile, listFollowers, listFollowing, searchUsers } from './users';
+import { getProfile, searchUsers } from './users';
 
 let requests: Request[];
 let bodies: string[];
@@ -62,16 +62,10 @@ describe('people and messaging api', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 
-  it('getProfile and the follow lists use the user id and the cursor', async () => {
+  it('getProfile uses the user id', async () => {
     respondWith(emptyPage);
     await getProfile(5);
-    await listFollowers(5);
-    await listFollowing(5, 'abc');
-    expect(requests.map((_, index) => sent(index))).toEqual([
-      'GET /api/users/5',
-      'GET /api/users/5/followers',
-      'GET /api/users/5/following?cursor=abc',
-    ]);
+    expect(sent()).toBe('GET /api/users/5');
   });
 
   it('listConversations and listMessages page by cursor', async () => {

@@ -1,5 +1,5 @@
-// People endpoints (docs/API.md): search, profiles, follow lists. Read over REST, in pages.
-import type { Page, Profile, SearchResult, UserSummary } from '@/lib/contract';
+// People endpoints (docs/API.md) the client reads over REST: search (in pages) and profiles.
+import type { Page, Profile, SearchResult } from '@/lib/contract';
 import { USER_SEARCH_DEFAULT_LIMIT, USER_SEARCH_MAX_QUERY } from '@/lib/contract';
 import { api } from './client';
 
@@ -16,16 +16,4 @@ export function searchUsers(q: string, { signal, limit = USER_SEARCH_DEFAULT_LIM
 
 export function getProfile(id: number): Promise<Profile> {
   return api.get(`users/${id}`).json<Profile>();
-}
-
-function cursorParams(cursor?: string | null): Record<string, string> {
-  return cursor ? { cursor } : {};
-}
-
-export function listFollowers(id: number, cursor?: string | null): Promise<Page<UserSummary>> {
-  return api.get(`users/${id}/followers`, { searchParams: cursorParams(cursor) }).json<Page<UserSummary>>();
-}
-
-export function listFollowing(id: number, cursor?: string | null): Promise<Page<UserSummary>> {
-  return api.get(`users/${id}/following`, { searchParams: cursorParams(cursor) }).json<Page<UserSummary>>();
 }

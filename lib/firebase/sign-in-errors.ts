@@ -5,7 +5,7 @@
 // messages ("Firebase: Error (auth/internal-error).") are English and name codes: they go to the
 // console, never on screen.
 
-/** The sentences, under `signInErrors` in the sign-in screen's texts (en-sign-in.ts, es.ts, fr.ts). */
+/** The sentences, under `signInErrors` in the sign-in screen's texts (en-sign-in.ts, es-sign-in.ts, fr-sign-in.ts). */
 export const SIGN_IN_FAILURES = [
   'popupClosed',
   'popupBlocked',

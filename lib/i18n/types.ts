@@ -4,7 +4,8 @@ import type { en } from './locales/en';
 
 type ExtraPluralForms = { [key: `${string}_${'zero' | 'two' | 'few' | 'many'}`]: string };
 
-type TranslationOf<T> = { [K in keyof T]: T[K] extends string ? string : TranslationOf<T[K]> } & ExtraPluralForms;
+/** A translation of English texts `T` (all of English, or one of its parts): the same keys, any text. */
+export type TranslationOf<T> = { [K in keyof T]: T[K] extends string ? string : TranslationOf<T[K]> } & ExtraPluralForms;
 
 export type Messages = typeof en;
 export type Translation = TranslationOf<Messages>;

@@ -1,13 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AccountInfo } from '@/lib/contract';
-import { decideAfterLoad, runGuard, type GuardDeps } from './guard';
-import { areaOf, decideRoute } from '@/lib/routing/route-guard';
+import { decideAfterLoad, loadUser, type GuardDeps } from './guard';
+import { areaOf, decideRoute, runRouteGuard, type RouteGuardDeps } from '@/lib/routing/route-guard';
 
 const active: AccountInfo = { id: 7, username: 'ada', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true };
 
-function fakeDeps(token: string | null, info: () => Promise<AccountInfo>) {
+function routeDeps(token: string | null) {
+  return { getStoredToken: vi.fn(() => token), navigate: vi.fn() } satisfies RouteGuardDeps;
+}
+
+function fakeDeps(info: () => Promise<AccountInfo>) {
   return {
-    getStoredToken: vi.fn(() => token),
     fetchAccountInfo: vi.fn(info),
     initSocket: vi.fn(),
     publishUser: vi.fn(),
@@ -47,34 +50,41 @@ describe('guard decisions', () => {
   });
 });
 
-describe('runGuard', () => {
-  it('blocks the account screen when signed in, before anything loads or renders', async () => {
-    const deps = fakeDeps('Bearer abc', async () => active);
-    await expect(runGuard('/account', deps)).resolves.toBe('blocked');
+// The session layout's half (SessionGuard): the stored token alone decides, and a redirect is made at once.
+describe('runRouteGuard', () => {
+  it('blocks the account screen when signed in: redirected to /main, the user never to be loaded', () => {
+    const deps = routeDeps('Bearer abc');
+    expect(runRouteGuard('/account', deps)).toBe('blocked');
     expect(deps.navigate).toHaveBeenCalledExactlyOnceWith('/main');
-    expect(deps.fetchAccountInfo).not.toHaveBeenCalled();
-    expect(deps.publishUser).not.toHaveBeenCalled();
   });
 
-  it('allows the account screen when signed out', async () => {
-    const deps = fakeDeps(null, async () => active);
-    await expect(runGuard('/account', deps)).resolves.toBe('allow');
+  it('allows the account screen when signed out', () => {
+    const deps = routeDeps(null);
+    expect(runRouteGuard('/account', deps)).toBe('allow');
     expect(deps.navigate).not.toHaveBeenCalled();
   });
 
-  it('sends a signed-out visitor of main to /account without calling the API', async () => {
-    const deps = fakeDeps(null, async () => active);
-    await expect(runGuard('/main', deps)).resolves.toBe('blocked');
+  it('sends a signed-out visitor of main to /account, leaving nothing to load', () => {
+    const deps = routeDeps(null);
+    expect(runRouteGuard('/main', deps)).toBe('blocked');
     expect(deps.navigate).toHaveBeenCalledExactlyOnceWith('/account');
-    expect(deps.fetchAccountInfo).not.toHaveBeenCalled();
   });
 
-  it('with a token and an active user: socket init with the id, user published, allowed', async () => {
+  it('with a token, main waits for the user to be loaded, without a redirect', () => {
+    const deps = routeDeps('Bearer abc');
+    expect(runRouteGuard('main', deps)).toBe('load-user');
+    expect(deps.navigate).not.toHaveBeenCalled();
+  });
+});
+
+// The main area's half (MainGate): with a token, the user is loaded before the area shows.
+describe('loadUser', () => {
+  it('an active user: socket init with the id, user published, allowed', async () => {
     const order: string[] = [];
-    const deps = fakeDeps('Bearer abc', async () => active);
+    const deps = fakeDeps(async () => active);
     deps.initSocket.mockImplementation(() => order.push('init'));
     deps.publishUser.mockImplementation(() => order.push('publish'));
-    await expect(runGuard('main', deps)).resolves.toBe('allow');
+    await expect(loadUser(deps)).resolves.toBe('allow');
     expect(deps.initSocket).toHaveBeenCalledWith(7);
     expect(deps.publishUser).toHaveBeenCalledWith(active);
     expect(order).toEqual(['init', 'publish']);
@@ -83,8 +93,8 @@ describe('runGuard', () => {
   });
 
   it('an inactive user is signed out and sent to /account', async () => {
-    const deps = fakeDeps('Bearer abc', async () => ({ ...active, is_active: false }));
-    await expect(runGuard('/main', deps)).resolves.toBe('blocked');
+    const deps = fakeDeps(async () => ({ ...active, is_active: false }));
+    await expect(loadUser(deps)).resolves.toBe('blocked');
     expect(deps.signOut).toHaveBeenCalledOnce();
     expect(deps.navigate).toHaveBeenCalledExactlyOnceWith('/account');
     expect(deps.initSocket).not.toHaveBeenCalled();
@@ -92,8 +102,8 @@ describe('runGuard', () => {
   });
 
   it('a failed account info call signs out and blocks', async () => {
-    const deps = fakeDeps('Bearer abc', () => Promise.reject(new Error('Service Unavailable')));
-    await expect(runGuard('/main', deps)).resolves.toBe('blocked');
+    const deps = fakeDeps(() => Promise.reject(new Error('Service Unavailable')));
+    await expect(loadUser(deps)).resolves.toBe('blocked');
     expect(deps.signOut).toHaveBeenCalledOnce();
     expect(deps.navigate).toHaveBeenCalledExactlyOnceWith('/account');
     expect(deps.publishUser).not.toHaveBeenCalled();
@@ -101,8 +111,8 @@ describe('runGuard', () => {
 
   it('offline, waits for the network before loading the user: no call, no sign-out meanwhile', async () => {
     let online!: () => void;
-    const deps = { ...fakeDeps('Bearer abc', async () => active), waitUntilOnline: vi.fn(() => new Promise<void>((resolve) => (online = resolve))) };
-    const result = runGuard('/main', deps);
+    const deps = { ...fakeDeps(async () => active), waitUntilOnline: vi.fn(() => new Promise<void>((resolve) => (online = resolve))) };
+    const result = loadUser(deps);
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(deps.fetchAccountInfo).not.toHaveBeenCalled();
     expect(deps.signOut).not.toHaveBeenCalled();

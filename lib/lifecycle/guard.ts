@@ -1,5 +1,5 @@
-// The sign-in guard (docs/CLIENT-RULES.md, "Routes and the guard") as pure decisions plus runners with injected
-// effects, so every branch is testable without React. The route decisions live in route-guard.ts
+// The sign-in guard (docs/CLIENT-RULES.md, "Routes and the guard") as pure decisions plus the runner that
+// loads the user, its effects injected, so every branch is testable without React. The route decisions live in route-guard.ts
 // (light, for the shared session layout); loading the user needs the API, the socket and the stores.
 import type { AccountInfo } from '@/lib/contract';
 import { fetchAccountInfo } from '@/lib/api/accounts';
@@ -7,9 +7,8 @@ import { followUserLanguage } from './user-language';
 import { navigate } from '@/lib/navigation';
 import { startMessagingSession } from '@/lib/realtime/messaging-session';
 import { publishUser } from '@/lib/stores/session-store';
-import { runRouteGuard, type GuardResult } from '@/lib/routing/route-guard';
+import type { GuardResult } from '@/lib/routing/route-guard';
 import { signOut } from '@/lib/session/sign-out';
-import { getStoredToken } from '@/lib/session/storage';
 
 
 export type LoadDecision = { kind: 'allow'; user: AccountInfo } | { kind: 'sign-out'; to: '/account' };
@@ -22,7 +21,6 @@ export function decideAfterLoad(outcome: LoadOutcome): LoadDecision {
 }
 
 export interface GuardDeps {
-  getStoredToken: () => string | null;
   fetchAccountInfo: () => Promise<AccountInfo>;
   /** Hands the user id to the real-time socket's initialisation (with the session around it). */
   initSocket: (id: number) => void;
@@ -50,7 +48,6 @@ function publishWithLanguage(user: AccountInfo): void {
 }
 
 const defaultDeps: GuardDeps = {
-  getStoredToken,
   fetchAccountInfo,
   initSocket: (id) => startMessagingSession(id),
   publishUser: publishWithLanguage,
@@ -82,13 +79,4 @@ export async function loadUser(deps: Partial<GuardDeps> = {}): Promise<GuardResu
   effects.initSocket(after.user.id);
   effects.publishUser(after.user);
   return 'allow';
-}
-
-/**
- * Decides and performs the whole guard for a pathname or area. The caller renders the route only
- * on 'allow', so a blocked route (the account screen while signed in, say) never renders.
- */
-export async function runGuard(route: string, deps: Partial<GuardDeps> = {}): Promise<GuardResult> {
-  const decision = runRouteGuard(route, { getStoredToken, navigate, ...deps });
-  return decision === 'load-user' ? loadUser(deps) : decision;
 }

@@ -1,23 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Conversation, ConversationPage, MessagePayload, Page } from '@/lib/contract';
+// The messaging session's life: what it does once started (the list read, the connection's
+// status), catching up by seq after a reconnect, and its end (starting again, signing out).
+import { describe, expect, it, vi } from 'vitest';
+import type { ConversationPage, MessagePayload, Page } from '@/lib/contract';
 import { signOut } from '@/lib/session/sign-out';
-import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
-import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
 import { createMemoryOutboxStorage } from '@/lib/outbox/outbox-storage';
 import { useConnectionStore } from '@/lib/stores/connection-store';
-import { selectUnreadFor, useConversationsStore } from '@/lib/stores/conversations-store';
+import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useCounterStore } from '@/lib/stores/counter-store';
-import { usePeopleStore } from '@/lib/stores/people-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { deferred, settle } from '@/lib/testing/deferred';
-import { account, conversation, ME, message, user } from '@/lib/testing/fixtures';
-import { isMessagingSessionActive, onFollowed, startMessagingSession, stopMessagingSession } from './messaging-session';
-import { setNavigator } from '@/lib/navigation';
+import { conversation, ME, message, user } from '@/lib/testing/fixtures';
+import { sendMessage, startMessagingSession, stopMessagingSession } from './messaging-session';
 import { useViewStore } from '@/lib/stores/view-store';
 import { FIRST_PAGE_LIMIT } from './catch-up';
 import { openConversation } from '../routing/conversation-route';
-import { getProfile } from '@/lib/api/users';
+import { openAndSee, reads, setUpMessagingSession, socket, start, unreadFrom } from '@/lib/testing/session-harness';
 
 const api = vi.hoisted(() => ({
   listConversations: vi.fn<(cursor?: string | null) => Promise<ConversationPage>>(),
@@ -29,49 +27,8 @@ vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
   (await import('@/lib/socket/testing/fake-service')).fakeSocketServiceModule(await importOriginal()),
 );
 
-let visibility: DocumentVisibilityState;
-let socket: FakeSocket;
-
-/** Opens the conversation and scrolls its newest message into view, as the thread list reports. */
-function openAndSee(peerId: number): void {
-  openConversation(peerId);
-  useViewStore.getState().setSeesLatest(true);
-}
-
-function setVisibility(state: DocumentVisibilityState): void {
-  visibility = state;
-  document.dispatchEvent(new Event('visibilitychange'));
-}
-
-const unreadFrom = (peerId: number) => selectUnreadFor(useConversationsStore.getState(), peerId);
-const reads = () => socket.sentEvents('read').map(([, payload]) => payload);
-
-async function start(rows: Conversation[] = [conversation(2, message(1), 2)]): Promise<void> {
-  api.listConversations.mockResolvedValue({ results: rows, next_cursor: null, last_seq: 1 });
-  startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
-  socket = connectFakeSocket(ME);
-  socket.ackResponder = async (event) => {
-    if (event === 'sync') return { data: { messages: [], changes: [], through: 1, last_seq: 1, has_more: false } };
-    return event === 'read' ? { data: { count: 0, unread_count: 0 } } : { data: null };
-  };
-  await settle();
-}
-
-describe('messaging session', () => {
-  beforeEach(() => {
-    resetFakeSocketService();
-    setNavigator(vi.fn());
-    window.history.replaceState(null, '', '/main');
-    api.listConversations.mockReset();
-    api.listMessages.mockReset();
-    api.listMessages.mockResolvedValue({ results: [message(1)], next_cursor: null });
-    visibility = 'visible';
-    vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility);
-  });
-
-  afterEach(() => {
-    stopMessagingSession();
-  });
+describe('messaging session: start, catch-up and stop', () => {
+  setUpMessagingSession();
 
   it('loads the conversation list once started', async () => {
     await start();
@@ -79,230 +36,11 @@ describe('messaging session', () => {
     expect(unreadFrom(2)).toBe(2);
   });
 
-  it('message_count sets the unread total, whatever it was', async () => {
-    await start();
-    useCounterStore.getState().setUnread(9);
-    socket.serverEmits('message_count', { count: 4 });
-    expect(useCounterStore.getState().unread).toBe(4);
-    socket.serverEmits('message_count', { count: 0 });
-    expect(useCounterStore.getState().unread).toBe(0);
-  });
-
-  it('each message adds one to the unread total', async () => {
-    await start();
-    socket.serverEmits('message_count', { count: 2 });
-    socket.serverEmits('message', message(5, { sender_id: 3 }));
-    socket.serverEmits('message', message(6, { sender_id: 3 }));
-    expect(useCounterStore.getState().unread).toBe(4);
-  });
-
-  it('followed notifies subscribers with false, whatever the payload, until they unsubscribe', async () => {
-    await start();
-    const listener = vi.fn();
-    const unsubscribe = onFollowed(listener);
-    const payload = { follower_id: ME, followee_id: 3, following: true, followers_count: 1 };
-    socket.serverEmits('followed', payload);
-    expect(listener).toHaveBeenCalledExactlyOnceWith(false);
-    unsubscribe();
-    socket.serverEmits('followed', { ...payload, following: false });
-    expect(listener).toHaveBeenCalledTimes(1);
-  });
-
   it('the connection status reaches its store, including what happened before the session started', async () => {
     await start();
     expect(useConnectionStore.getState().status).toBe('connected');
     socket.transportDrops();
     expect(useConnectionStore.getState().status).toBe('connecting');
-  });
-
-  it('a message from someone not open: +1 badge, row on top, no read', async () => {
-    await start([conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]);
-    socket.serverEmits('message', message(5));
-    expect(useCounterStore.getState().unread).toBe(1);
-    expect(unreadFrom(2)).toBe(1);
-    expect(useConversationsStore.getState().conversations[0]?.user.id).toBe(2);
-    expect(reads()).toEqual([]);
-  });
-
-  it('opening a conversation with unread messages sets the receiver and emits read', async () => {
-    await start();
-    openAndSee(2);
-    await settle();
-    expect(useSessionStore.getState().receiver).toBe(2);
-    expect(reads()).toEqual([{ user_id: 2, up_to: 1 }]);
-    expect(unreadFrom(2)).toBe(0);
-    expect(useThreadStore.getState().threads[2]?.status).toBe('ready');
-  });
-
-  it('opening a conversation puts it in the URL, and reads nothing until its newest message is on screen', async () => {
-    await start();
-    openConversation(2);
-    await settle();
-    expect(window.location.pathname).toBe('/main/2');
-    expect(useSessionStore.getState().receiver).toBe(2);
-    expect(reads()).toEqual([]);
-    expect(unreadFrom(2)).toBe(2);
-    useViewStore.getState().setSeesLatest(true);
-    await settle();
-    expect(reads()).toEqual([{ user_id: 2, up_to: 1 }]);
-    expect(unreadFrom(2)).toBe(0);
-  });
-
-  it('reads only as far as the user has seen: the badge and the thread follow the server’s answer', async () => {
-    api.listMessages.mockResolvedValue({ results: [1, 2, 3, 4, 5].map((id) => message(id)), next_cursor: null });
-    await start([conversation(2, message(5), 5)]);
-    openConversation(2);
-    await settle();
-    expect(reads()).toEqual([]);
-    socket.ackResponder = async () => ({ data: { count: 2, unread_count: 2 } });
-    useViewStore.getState().noteSeen(2, 3);
-    await settle();
-    expect(reads()).toEqual([{ user_id: 2, up_to: 3 }]);
-    expect(unreadFrom(2)).toBe(2);
-    expect(useThreadStore.getState().threads[2]?.messages.map((m) => [m.id, m.read_at === null])).toEqual([
-      [1, false],
-      [2, false],
-      [3, false],
-      [4, true],
-      [5, true],
-    ]);
-    // Seen already: nothing more to read.
-    useViewStore.getState().noteSeen(2, 2);
-    await settle();
-    expect(reads()).toHaveLength(1);
-  });
-
-  it('scrolled up in the open conversation: a new message stays unread (badge +1, no read) until scrolled down', async () => {
-    await start([conversation(2, message(1), 0)]);
-    openAndSee(2);
-    await settle();
-    useViewStore.getState().setSeesLatest(false);
-    socket.serverEmits('message', message(6));
-    expect(reads()).toEqual([]);
-    expect(unreadFrom(2)).toBe(1);
-    expect(useThreadStore.getState().threads[2]?.messages.at(-1)).toMatchObject({ id: 6, read_at: null });
-    useViewStore.getState().setSeesLatest(true);
-    expect(reads()).toEqual([{ user_id: 2, up_to: 6 }]);
-    await settle();
-    expect(unreadFrom(2)).toBe(0);
-    // Read here: the thread's copy says so too (the "new messages" line counts from it).
-    expect(useThreadStore.getState().threads[2]?.messages.at(-1)?.read_at).not.toBeNull();
-  });
-
-  it('opening one without unread messages emits nothing', async () => {
-    await start([conversation(2, message(1), 0)]);
-    openAndSee(2);
-    openAndSee(4);
-    expect(reads()).toEqual([]);
-  });
-
-  it('the unread total is only ever set by message_count, not by reading', async () => {
-    await start();
-    useCounterStore.getState().setUnread(2);
-    openAndSee(2);
-    await settle();
-    expect(useCounterStore.getState().unread).toBe(2);
-    socket.serverEmits('message_count', { count: 0 });
-    expect(useCounterStore.getState().unread).toBe(0);
-  });
-
-  it('a refused read leaves the badge as it was', async () => {
-    await start();
-    socket.ackResponder = async () => ({ error: { msg: 'Not allowed.' } });
-    openAndSee(2);
-    await settle();
-    expect(reads()).toHaveLength(1);
-    expect(unreadFrom(2)).toBe(2);
-  });
-
-  it('a message in the open conversation, tab visible: read at once, badge unchanged, thread updated', async () => {
-    await start([conversation(2, message(1), 0)]);
-    openAndSee(2);
-    await settle();
-    const badges: number[] = [];
-    const stopWatching = useConversationsStore.subscribe(() => badges.push(unreadFrom(2)));
-    socket.serverEmits('message', message(6));
-    stopWatching();
-    expect(reads()).toEqual([{ user_id: 2, up_to: 6 }]);
-    expect(badges.length).toBeGreaterThan(0);
-    expect(badges.every((badge) => badge === 0)).toBe(true);
-    expect(useThreadStore.getState().threads[2]?.messages.map((m) => m.id)).toEqual([1, 6]);
-  });
-
-  it('a refused read of a message read on arrival leaves it unread on its badge', async () => {
-    await start([conversation(2, message(1), 0)]);
-    openAndSee(2);
-    socket.ackResponder = async () => ({ error: { msg: 'Not connected.' } });
-    socket.serverEmits('message', message(6));
-    await settle();
-    expect(unreadFrom(2)).toBe(1);
-  });
-
-  it('tab hidden: the message stays unread until the tab is visible again', async () => {
-    await start([conversation(2, message(1), 0)]);
-    openAndSee(2);
-    setVisibility('hidden');
-    socket.serverEmits('message', message(6));
-    expect(reads()).toEqual([]);
-    expect(unreadFrom(2)).toBe(1);
-    setVisibility('visible');
-    expect(reads()).toEqual([{ user_id: 2, up_to: 6 }]);
-    await settle();
-    expect(unreadFrom(2)).toBe(0);
-  });
-
-  it('message_sent from another device: row moves up, thread gets it, nothing unread', async () => {
-    await start([conversation(3, message(2, { sender_id: 3 })), conversation(2, message(1))]);
-    await useThreadStore.getState().loadThread(2);
-    socket.serverEmits('message_sent', message(9, { sender_id: ME, recipient_id: 2 }));
-    expect(useConversationsStore.getState().conversations[0]).toMatchObject({ user: { id: 2 }, unread_count: 0 });
-    expect(useThreadStore.getState().threads[2]?.messages.map((m) => m.id)).toEqual([1, 9]);
-    expect(useCounterStore.getState().unread).toBe(0);
-  });
-
-  it('conversation_read from another device sets that badge to what is left unread', async () => {
-    await start();
-    socket.serverEmits('conversation_read', { user_id: 2, unread_count: 1 });
-    expect(unreadFrom(2)).toBe(1);
-    socket.serverEmits('conversation_read', { user_id: 2, unread_count: 0 });
-    expect(unreadFrom(2)).toBe(0);
-  });
-
-  it('user_updated shows the new name and photo everywhere the person is: their row, profile and search result, or the header', async () => {
-    await start([conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]);
-    useSessionStore.getState().publishUser(account({ username: 'Me', email: 'me@example.com' }));
-    usePeopleStore.setState({ searchResults: [{ ...user(2), can_message: true }, { ...user(4), can_message: true }], profiles: { 2: { ...user(2), followers_count: 1, following_count: 0, blocked: false, can_message: true } } });
-    socket.serverEmits('user_updated', { id: 2, username: 'Ada', avatar: '/api/uploads/abc/avatar.webp' });
-    const changed = { username: 'Ada', avatar: '/api/uploads/abc/avatar.webp' };
-    expect(useConversationsStore.getState().conversations.map((row) => row.user)).toEqual([user(3), { ...user(2), ...changed }]);
-    expect(usePeopleStore.getState().profiles[2]).toMatchObject({ ...changed, followers_count: 1 });
-    expect(usePeopleStore.getState().searchResults).toEqual([{ ...user(2), can_message: true, ...changed }, { ...user(4), can_message: true }]);
-    socket.serverEmits('user_updated', { id: ME, username: 'Me, renamed', avatar: null });
-    expect(useSessionStore.getState().user).toMatchObject({ id: ME, username: 'Me, renamed', email: 'me@example.com' });
-  });
-
-  it('user_updated: a deleted account shows as deleted on its row and profile, and the open conversation’s person is read again', async () => {
-    await start([conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]);
-    usePeopleStore.setState({ profiles: { 2: { ...user(2), followers_count: 1, following_count: 0, blocked: false, can_message: true } } });
-    socket.serverEmits('user_updated', { id: 2, username: null, avatar: null, deleted: true });
-    expect(useConversationsStore.getState().conversations.find((row) => row.user.id === 2)?.user).toMatchObject({ username: null, deleted: true });
-    expect(usePeopleStore.getState().profiles[2]).toMatchObject({ deleted: true, can_message: false });
-
-    openConversation(3);
-    await settle();
-    const profile = vi.mocked(getProfile);
-    profile.mockClear();
-    socket.serverEmits('user_updated', { id: 3, username: 'user3', avatar: null });
-    expect(profile).toHaveBeenCalledExactlyOnceWith(3);
-  });
-
-  it('followed and follower update the follow state', async () => {
-    await start();
-    usePeopleStore.getState().rememberUsers([user(3)]);
-    socket.serverEmits('followed', { follower_id: ME, followee_id: 3, following: true, followers_count: 1 });
-    socket.serverEmits('follower', { follower_id: 4, followee_id: ME, following: true, followers_count: 1 });
-    expect(usePeopleStore.getState().follows[3]?.following).toBe(true);
-    expect(usePeopleStore.getState().followsYou[4]).toBe(true);
   });
 
   it('after a reconnect it syncs from its cursor: missed messages reach the open thread, the list is read again', async () => {
@@ -415,7 +153,8 @@ describe('messaging session', () => {
     await start();
     openAndSee(2);
     signOut();
-    expect(isMessagingSessionActive()).toBe(false);
+    // No session any more: the composer's send has no outbox to go through.
+    await expect(sendMessage(2, 'hello')).resolves.toMatchObject({ status: 'failed', error: 'Not signed in.' });
     expect(useConversationsStore.getState().conversations).toEqual([]);
     expect(useThreadStore.getState().threads).toEqual({});
     // Sign-out removes only the token (the receiver value stays); the next session starts with none.

@@ -273,10 +273,6 @@ export function stopMessagingSession(): void {
   current?.stop();
 }
 
-export function isMessagingSessionActive(): boolean {
-  return current !== null;
-}
-
 const NO_SESSION = 'Not signed in.';
 
 /** The composer's send: through the outbox of the running session. Typing to them stops. */
@@ -307,7 +303,7 @@ export function stopTyping(peerId: number): void {
 }
 
 /**
- * The ack of the user's own change to a message (lib/realtime/message-actions.ts): applied at once
+ * The ack of the user's own change to a message (lib/realtime/change-requests.ts): applied at once
  * (the same change arriving live afterwards is then not newer and changes nothing) and its seq noted.
  */
 export function applyOwnChange(change: MessageChange): void {
@@ -323,7 +319,11 @@ export function retryMessage(clientId: string): Promise<SendResult> {
   return current.sender.retry(clientId);
 }
 
-/** `followed` events, as subscribers hear them: the value false. Returns the unsubscribe. */
+/**
+ * `followed` events, as subscribers hear them: the value false (SPEC.md, "Follow stream": the
+ * session boundary's contract, kept exact though the app itself reads the follow state from the
+ * people store). Returns the unsubscribe.
+ */
 export function onFollowed(listener: FollowedListener): () => void {
   followedListeners.add(listener);
   return () => void followedListeners.delete(listener);

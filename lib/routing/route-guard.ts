@@ -29,7 +29,7 @@ export interface RouteGuardDeps {
 
 /**
  * The decision from the stored token alone, redirect performed: 'load-user' means the route
- * may be shown only once the current user is loaded (runGuard / loadUser in guard.ts).
+ * may be shown only once the current user is loaded (loadUser in guard.ts, run by the main area's gate).
  */
 export function runRouteGuard(route: string, deps: Partial<RouteGuardDeps> = {}): GuardResult | 'load-user' {
   const effects: RouteGuardDeps = { getStoredToken, navigate, ...deps };

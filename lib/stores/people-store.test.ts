@@ -1,8 +1,9 @@
+import { renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Page, Profile, SearchResult, UserSummary } from '@/lib/contract';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
 import { deferred, settle, type Deferred } from '@/lib/testing/deferred';
-import { selectFollowView, usePeopleStore } from './people-store';
+import { useFollowView, usePeopleStore } from './people-store';
 
 const users = vi.hoisted(() => ({
   searchUsers: vi.fn<(q: string, options?: { signal?: AbortSignal }) => Promise<Page<SearchResult>>>(),
@@ -25,6 +26,13 @@ const profile = (user: UserSummary, followers = 1, following = 1): Profile => ({
 });
 const people = () => usePeopleStore.getState();
 
+/** This person's follow state as a component shows it (through useFollowView). */
+function shownFollow(user: SearchResult) {
+  const { result, unmount } = renderHook(() => useFollowView(user));
+  unmount();
+  return result.current;
+}
+
 describe('people store: search', () => {
   beforeEach(() => {
     usePeopleStore.getState().reset();
@@ -38,7 +46,7 @@ describe('people store: search', () => {
     await people().search('  b ');
     expect(users.searchUsers).toHaveBeenCalledExactlyOnceWith('b', { signal: expect.any(AbortSignal) });
     expect(people()).toMatchObject({ searchQuery: 'b', searchResults: [bob, bea], searchStatus: 'ready' });
-    expect(selectFollowView(people(), bob)).toEqual({ following: false, followsYou: true, pending: false, error: null });
+    expect(shownFollow(bob)).toEqual({ following: false, followsYou: true, pending: false, error: null });
     expect(people().follows[3]?.following).toBe(true);
   });
 
@@ -216,7 +224,7 @@ describe('people store: following', () => {
     people().applyFollower(payload);
     expect(people().profiles[7]?.followers_count).toBe(1);
     expect(people().profiles[3]).toMatchObject({ follows_you: true, following_count: 5 });
-    expect(selectFollowView(people(), bea)).toMatchObject({ following: true, followsYou: true });
+    expect(shownFollow(bea)).toMatchObject({ following: true, followsYou: true });
   });
 
   it('an ack arriving after a reset (sign-out) changes nothing', async () => {

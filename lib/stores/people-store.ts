@@ -230,6 +230,7 @@ export interface FollowView {
 
 type FollowSubject = Pick<UserSummary, 'id' | 'is_following' | 'follows_you'>;
 
+/** Follow state of a user as a component shows it; the summary's own fields until we know more. */
 function followView(entry: FollowState | undefined, followsYou: boolean | undefined, user: FollowSubject): FollowView {
   return {
     following: entry?.following ?? user.is_following,
@@ -237,11 +238,6 @@ function followView(entry: FollowState | undefined, followsYou: boolean | undefi
     pending: entry?.pending ?? false,
     error: entry?.error ?? null,
   };
-}
-
-/** Follow state of a user as a component shows it; the summary's own fields until we know more. */
-export function selectFollowView(state: PeopleState, user: FollowSubject): FollowView {
-  return followView(state.follows[user.id], state.followsYou[user.id], user);
 }
 
 export const useProfile = (id: number) => usePeopleStore((state) => state.profiles[id]);

@@ -1,0 +1,64 @@
+// What the messaging session's tests share (messaging-session.test.ts, session-events.test.ts): a
+// session started for ME over the fake socket with a conversation list, the tab's visibility under
+// the test's control, and what the tests read back. The test files mock the API and the socket
+// service themselves (vi.mock belongs in a test file); this module uses those mocks.
+import { afterEach, beforeEach, vi } from 'vitest';
+import { listConversations, listMessages } from '@/lib/api/conversations';
+import type { Conversation } from '@/lib/contract';
+import { setNavigator } from '@/lib/navigation';
+import { createMemoryOutboxStorage } from '@/lib/outbox/outbox-storage';
+import { openConversation } from '@/lib/routing/conversation-route';
+import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
+import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
+import { selectUnreadFor, useConversationsStore } from '@/lib/stores/conversations-store';
+import { useViewStore } from '@/lib/stores/view-store';
+import { settle } from '@/lib/testing/deferred';
+import { conversation, ME, message } from '@/lib/testing/fixtures';
+import { startMessagingSession, stopMessagingSession } from '@/lib/realtime/messaging-session';
+
+let visibility: DocumentVisibilityState;
+/** The server's end of the session's connection, once start() has connected it. */
+export let socket: FakeSocket;
+
+/** Each test starts from a fresh fake socket service, a visible tab on /main, and ends with the session stopped. */
+export function setUpMessagingSession(): void {
+  beforeEach(() => {
+    resetFakeSocketService();
+    setNavigator(vi.fn());
+    window.history.replaceState(null, '', '/main');
+    vi.mocked(listConversations).mockReset();
+    vi.mocked(listMessages).mockReset();
+    vi.mocked(listMessages).mockResolvedValue({ results: [message(1)], next_cursor: null });
+    visibility = 'visible';
+    vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility);
+  });
+
+  afterEach(() => {
+    stopMessagingSession();
+  });
+}
+
+/** Opens the conversation and scrolls its newest message into view, as the thread list reports. */
+export function openAndSee(peerId: number): void {
+  openConversation(peerId);
+  useViewStore.getState().setSeesLatest(true);
+}
+
+export function setVisibility(state: DocumentVisibilityState): void {
+  visibility = state;
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
+export const unreadFrom = (peerId: number) => selectUnreadFor(useConversationsStore.getState(), peerId);
+export const reads = () => socket.sentEvents('read').map(([, payload]) => payload);
+
+export async function start(rows: Conversation[] = [conversation(2, message(1), 2)]): Promise<void> {
+  vi.mocked(listConversations).mockResolvedValue({ results: rows, next_cursor: null, last_seq: 1 });
+  startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
+  socket = connectFakeSocket(ME);
+  socket.ackResponder = async (event) => {
+    if (event === 'sync') return { data: { messages: [], changes: [], through: 1, last_seq: 1, has_more: false } };
+    return event === 'read' ? { data: { count: 0, unread_count: 0 } } : { data: null };
+  };
+  await settle();
+}
