@@ -288,11 +288,9 @@ export function MessageList({ peerId, name }: { peerId: number; name: string }) 
     },
     [ownSending, added, paged, streak],
   );
-  // Given a followOutput, Virtuoso also keeps the list at the bottom by itself: whenever the list
-  // grows just after a render while it was at the bottom. As the list opens, before its messages
-  // are measured, it can pass for being at the bottom, and that took a list opened at the first
-  // unread message (or a quoted one) to the newest, reading everything. So a list opened elsewhere
-  // follows nothing until it has been at the newest message, or the user sends one of their own.
+  // Given a followOutput, Virtuoso also pins a list that grows right after a render while at the
+  // bottom, as an opening list seems to be before it is measured: one opened elsewhere follows
+  // nothing until it has been at the newest or the user sends (docs/DECISIONS.md).
   const [follows, setFollows] = useState(openAt.align === 'end');
   if (!follows && (atBottom === true || ownSending)) setFollows(true);
 
