@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, AuthorizeResponse, SyncResult } from '../../lib/contract';
 import { savePushSubscription } from '../db/push-subscriptions';
 import { pushSubscriptions, sessions, users } from '../db/schema';
@@ -8,7 +8,7 @@ import { startConfiguredServer, type ConfiguredTestServer } from '../test/config
 import { emulatorAdmin, emulatorSignIn } from '../test/emulator';
 import { api, authorizeBody, signIn, startTestServer, uniqueProfile, type SignedInUser, type TestServer } from '../test/helpers';
 import { connectSocket, emitWithAck, nextEvent } from '../test/socket-client';
-import { socketTabs } from '../test/tabs';
+import { serverWithTabs } from '../test/tabs';
 import { createFirebaseVerifier } from './firebase-verifier';
 import { DAY_MS } from '../db/session-rules';
 
@@ -61,14 +61,10 @@ describe('session lifetimes', () => {
 });
 
 describe('Firebase accounts disabled or deleted', () => {
-  let t: ConfiguredTestServer;
-  const tabs = socketTabs(() => t);
-  beforeAll(async () => {
-    // Checked on every request and event: the interval's effect is tested below on its own.
-    t = await startConfiguredServer({ captureLogs: true, config: { sessions: { idleMs: 30 * DAY_MS, maxMs: 90 * DAY_MS, checkIntervalMs: 0 } } });
-  });
-  afterEach(() => tabs.closeAll());
-  afterAll(() => t.close());
+  // Checked on every request and event: the interval's effect is tested below on its own.
+  const { t, tabs } = serverWithTabs(() =>
+    startConfiguredServer({ captureLogs: true, config: { sessions: { idleMs: 30 * DAY_MS, maxMs: 90 * DAY_MS, checkIntervalMs: 0 } } }),
+  );
 
   it('ends every session of a disabled account at its next call, and refuses its next handshake; its browsers get no pushes', async () => {
     const carol = await signIn(t.url, 'Carol');
@@ -138,13 +134,9 @@ describe('Firebase accounts disabled or deleted', () => {
 });
 
 describe('sockets that only listen', () => {
-  let t: TestServer;
-  const tabs = socketTabs(() => t);
-  beforeAll(async () => {
-    t = await startTestServer({ config: { sessions: { idleMs: 30 * DAY_MS, maxMs: 90 * DAY_MS, checkIntervalMs: 1_000 } } });
-  });
-  afterEach(() => tabs.closeAll());
-  afterAll(() => t.close());
+  const { t, tabs } = serverWithTabs(() =>
+    startTestServer({ config: { sessions: { idleMs: 30 * DAY_MS, maxMs: 90 * DAY_MS, checkIntervalMs: 1_000 } } }),
+  );
 
   it('are checked by a sweep and disconnected once their session is over, without sending anything', async () => {
     const jo = await signIn(t.url, 'Jo');

@@ -2,31 +2,18 @@
 // what the other side of its conversations sees afterwards (docs/DECISIONS.md).
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountExport, Ack, Attachment, AuthorizeResponse, ConversationPage, MessagePayload, Page } from '../../lib/contract';
+import { describe, expect, it } from 'vitest';
+import type { AccountExport, Attachment, AuthorizeResponse, ConversationPage, MessagePayload, Page } from '../../lib/contract';
 import { storeMessages } from '../db/delivery/message-batch';
 import { savePushSubscription } from '../db/push-subscriptions';
 import { pushSubscriptions, reports, sessions, uploads, users } from '../db/schema';
-import { api, authorizeBody, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
-import { emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
-import { socketTabs } from '../test/tabs';
+import { api, authorizeBody, signIn, startTestServer, type SignedInUser } from '../test/helpers';
+import { emitWithAck, nextEvent, sendAccepted } from '../test/socket-client';
+import { serverWithTabs } from '../test/tabs';
 import { filesIn, pngBytes, rawUpload } from '../test/uploads';
 
-let t: TestServer;
-const tabs = socketTabs(() => t);
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterEach(() => tabs.closeAll());
-afterAll(() => t.close());
+const { t, tabs } = serverWithTabs(() => startTestServer());
 
-const send = async (socket: ClientSocket, to: SignedInUser, text: string, attachmentId?: string) => {
-  const ack = await emitWithAck<Ack<MessagePayload>>(socket, 'send', {
-    client_id: randomUUID(), recipient_id: to.user.id, text, ...(attachmentId && { attachment_id: attachmentId }),
-  });
-  if (!('data' in ack)) throw new Error(JSON.stringify(ack));
-  return ack.data;
-};
 async function sessionOf(user: SignedInUser): Promise<number> {
   const [row] = await t.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.user.id));
   return row!.id;
@@ -42,8 +29,8 @@ describe('GET /api/accounts/export', () => {
     const [amy, bea] = await Promise.all([signIn(t.url, 'Amy'), signIn(t.url, 'Bea')]);
     const [amyTab, beaTab] = await Promise.all([tabs.open(amy), tabs.open(bea)]);
     const photo = await upload(amy);
-    await send(amyTab, bea, 'hello Bea', photo.id);
-    await send(beaTab, amy, 'hi Amy');
+    await sendAccepted(amyTab, bea, 'hello Bea', { attachment_id: photo.id });
+    await sendAccepted(beaTab, amy, 'hi Amy');
     await emitWithAck(amyTab, 'follow', { user_id: bea.user.id, follow: true });
     await emitWithAck(beaTab, 'follow', { user_id: amy.user.id, follow: true });
     const cal = await signIn(t.url, 'Cal');
@@ -115,9 +102,9 @@ describe('DELETE /api/accounts/me', () => {
     const [fin, gus] = await Promise.all([signIn(t.url, 'Fin'), signIn(t.url, 'Gus')]);
     const [finTab, gusTab] = await Promise.all([tabs.open(fin), tabs.open(gus)]);
     const photo = await upload(fin);
-    await send(finTab, gus, 'with a photo', photo.id);
-    await send(finTab, gus, 'unread too');
-    await send(gusTab, fin, 'reply');
+    await sendAccepted(finTab, gus, 'with a photo', { attachment_id: photo.id });
+    await sendAccepted(finTab, gus, 'unread too');
+    await sendAccepted(gusTab, fin, 'reply');
     await emitWithAck(gusTab, 'follow', { user_id: fin.user.id, follow: true });
     await savePushSubscription(t.db, {
       endpoint: `https://fcm.googleapis.com/fcm/send/${randomUUID()}`, p256dh: 'BPublicKey', auth: 'auth', userId: fin.user.id, sessionId: await sessionOf(fin),
@@ -164,7 +151,7 @@ describe('DELETE /api/accounts/me', () => {
   it('keeps reports about the account, and a new sign-in with the same Firebase account starts a new, empty one', async () => {
     const [hal, ivy] = await Promise.all([signIn(t.url, 'Hal'), signIn(t.url, 'Ivy')]);
     const halTab = await tabs.open(hal);
-    const message = await send(halTab, ivy, 'nasty');
+    const message = await sendAccepted(halTab, ivy, 'nasty');
     const filed = await api<{ id: number }>(t.url, '/reports', { method: 'POST', token: ivy.bearer, json: { message_id: message.id, reason: 'harassment' } });
     expect((await api(t.url, '/accounts/me', { method: 'DELETE', token: hal.bearer })).status).toBe(204);
     expect(await t.db.select({ text: reports.messageText }).from(reports).where(eq(reports.id, filed.body.id))).toEqual([{ text: 'nasty' }]);

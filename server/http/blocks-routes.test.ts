@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Ack, BlockedUser, ConversationPage, FollowedPayload, MessageCountPayload, MessagePayload, Page, SafetyChange, UserSummary } from '../../lib/contract';
-import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
-import { emitWithAck, type ClientSocket } from '../test/socket-client';
-import { record, socketTabs } from '../test/tabs';
+import { describe, expect, it } from 'vitest';
+import type { Ack, BlockedUser, ConversationPage, FollowedPayload, MessageCountPayload, Page, SafetyChange, UserSummary } from '../../lib/contract';
+import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
+import { emitWithAck, send, type ClientSocket } from '../test/socket-client';
+import { record, serverWithTabs } from '../test/tabs';
 
-let t: TestServer;
-const tabs = socketTabs(() => t);
-beforeAll(async () => {
-  t = await startTestServer({ inMemory: true });
-});
-afterEach(() => tabs.closeAll());
-afterAll(() => t.close());
+const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true }));
 
 const CANNOT_FOLLOW = { error: { non_field_errors: ["user_id: You can't follow this person."] } };
-const send = (socket: ClientSocket, to: SignedInUser, text: string) =>
-  emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: to.user.id, text });
 const follow = (socket: ClientSocket, user: SignedInUser) =>
   emitWithAck<Ack<FollowedPayload>>(socket, 'follow', { user_id: user.user.id, follow: true });
 const block = (by: SignedInUser, whom: number, method: 'PUT' | 'DELETE' = 'PUT') =>

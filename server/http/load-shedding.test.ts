@@ -2,31 +2,25 @@
 // transient answer, except the probes (and accounts/info and init, whose refusal the client would
 // not retry). The lag is real: this test keeps the loop busy in its own process, where the server runs.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterEach, beforeAll, expect, it } from 'vitest';
 import type { Ack } from '../../lib/contract';
 import { waitUntil } from '../../testing/wait';
-import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';
+import { startConfiguredServer } from '../test/configured-server';
 import { api, signIn, type SignedInUser } from '../test/helpers';
 import { emitWithAck } from '../test/socket-client';
-import { socketTabs } from '../test/tabs';
+import { serverWithTabs } from '../test/tabs';
 import { SHED_MSG, SHED_RETRY_AFTER_SECONDS } from '../security/shed';
 
-let t: ConfiguredTestServer;
+// Far below the default, so that the loop this test keeps busy is well past it on any machine.
+const { t, tabs } = serverWithTabs(() => startConfiguredServer({ config: { shedEventLoopDelayMs: 30 } }));
 let alice: SignedInUser;
 let bob: SignedInUser;
-const tabs = socketTabs(() => t);
 let stopBlocking = () => {};
 
 beforeAll(async () => {
-  // Far below the default, so that the loop this test keeps busy is well past it on any machine.
-  t = await startConfiguredServer({ config: { shedEventLoopDelayMs: 30 } });
   [alice, bob] = await Promise.all([signIn(t.url, 'Alice'), signIn(t.url, 'Bob')]);
 });
-afterEach(() => {
-  stopBlocking();
-  tabs.closeAll();
-});
-afterAll(() => t.close());
+afterEach(() => stopBlocking());
 
 /** Keeps the event loop blocked 100 ms at a time, with a moment's gap for everything else to run. */
 function blockTheLoop(): () => void {

@@ -1,22 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Ack, ChangeResult, MessageSearchResult, Page } from '../../lib/contract';
 import { MESSAGE_SEARCH_MAX_QUERY, MESSAGE_SEARCH_PAGE_SIZE } from '../../lib/contract';
 import { insertMessage } from '../../testing/database';
 import { highlightRanges } from '../db/message-search';
-import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
+import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck } from '../test/socket-client';
-import { socketTabs } from '../test/tabs';
+import { serverWithTabs } from '../test/tabs';
 
-let t: TestServer;
-const tabs = socketTabs(() => t);
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  tabs.closeAll();
-  await t.close();
-});
+const { t, tabs } = serverWithTabs(() => startTestServer());
 
 const store = async (from: SignedInUser, to: SignedInUser, text: string) =>
   (await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text })).message;

@@ -1,25 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Ack, ConversationPage, MessagePayload } from '../../lib/contract';
+import { describe, expect, it } from 'vitest';
+import type { ConversationPage } from '../../lib/contract';
 import { messages, reports } from '../db/schema';
-import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
-import { emitWithAck, type ClientSocket } from '../test/socket-client';
-import { record, socketTabs } from '../test/tabs';
+import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
+import { sendAccepted } from '../test/socket-client';
+import { record, serverWithTabs } from '../test/tabs';
 
-let t: TestServer;
-const tabs = socketTabs(() => t);
-beforeAll(async () => {
-  t = await startTestServer({ inMemory: true });
-});
-afterEach(() => tabs.closeAll());
-afterAll(() => t.close());
+const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true }));
 
-const send = async (socket: ClientSocket, to: SignedInUser, text: string) => {
-  const ack = await emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: to.user.id, text });
-  if (!('data' in ack)) throw new Error(JSON.stringify(ack));
-  return ack.data;
-};
 const mute = (user: SignedInUser, peerId: number, body: unknown) =>
   api(t.url, `/conversations/${peerId}`, { method: 'PATCH', token: user.bearer, json: body });
 const report = (user: SignedInUser, body: unknown) => api<{ id: number; created_at: string }>(t.url, '/reports', { method: 'POST', token: user.bearer, json: body });
@@ -28,7 +16,7 @@ describe('muting a conversation', () => {
   it('is stored on the user’s row: the list shows it, the badge stays, other devices hear of it, the peer sees nothing', async () => {
     const [uma, vic] = await Promise.all([signIn(t.url, 'Uma'), signIn(t.url, 'Vic')]);
     const [vicTab, umaOther] = await Promise.all([tabs.open(vic), tabs.open(uma)]);
-    await send(vicTab, uma, 'psst');
+    await sendAccepted(vicTab, uma, 'psst');
     const changes = record(umaOther, 'safety_changed');
 
     expect(await mute(uma, vic.user.id, { muted: true })).toMatchObject({ status: 200, body: { user_id: vic.user.id, muted: true } });
@@ -38,7 +26,7 @@ describe('muting a conversation', () => {
     expect(await list(uma)).toEqual([[true, 1]]);
     expect(await list(vic)).toEqual([[false, 0]]);
     // A new message keeps it muted and still counts.
-    await send(vicTab, uma, 'again');
+    await sendAccepted(vicTab, uma, 'again');
     expect(await list(uma)).toEqual([[true, 2]]);
 
     expect((await mute(uma, vic.user.id, { muted: false })).status).toBe(200);
@@ -57,7 +45,7 @@ describe('reports', () => {
   it('reports a received message with a snapshot of its text, and a person', async () => {
     const [yul, zed] = await Promise.all([signIn(t.url, 'Yul'), signIn(t.url, 'Zed')]);
     const zedTab = await tabs.open(zed);
-    const message = await send(zedTab, yul, 'buy cheap pills');
+    const message = await sendAccepted(zedTab, yul, 'buy cheap pills');
 
     const filed = await report(yul, { message_id: message.id, reason: 'spam', details: '  third time today ' });
     expect(filed).toMatchObject({ status: 201, body: { id: expect.any(Number), created_at: expect.stringMatching(/Z$/) } });
@@ -89,8 +77,8 @@ describe('reports', () => {
   it('answers 404 alike for a message one sent, someone else’s, or none', async () => {
     const [ada, bo, cy] = await Promise.all([signIn(t.url, 'Ada'), signIn(t.url, 'Bo'), signIn(t.url, 'Cy')]);
     const [adaTab, boTab] = await Promise.all([tabs.open(ada), tabs.open(bo)]);
-    const mine = await send(adaTab, bo, 'mine');
-    const theirs = await send(boTab, cy, 'between others');
+    const mine = await sendAccepted(adaTab, bo, 'mine');
+    const theirs = await sendAccepted(boTab, cy, 'between others');
     const notFound = { status: 404, body: { msg: 'Message not found.' } };
     expect(await report(ada, { message_id: mine.id, reason: 'spam' })).toMatchObject(notFound);
     expect(await report(ada, { message_id: theirs.id, reason: 'spam' })).toMatchObject(notFound);

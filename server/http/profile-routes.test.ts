@@ -1,20 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Attachment, AuthorizeResponse, ConversationPage, Page, Profile, User, UserSummary } from '../../lib/contract';
 import { insertMessage } from '../../testing/database';
 import { deleteUnattachedUploads } from '../db/upload-sweep';
-import { api, authorizeBody, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
+import { api, authorizeBody, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { connectSocket, emitWithAck } from '../test/socket-client';
-import { record, socketTabs } from '../test/tabs';
+import { record, serverWithTabs } from '../test/tabs';
 import { eventually, filesIn, pngBytes, rawUpload } from '../test/uploads';
 
-let t: TestServer;
-const tabs = socketTabs(() => t);
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterEach(() => tabs.closeAll());
-afterAll(() => t.close());
+const { t, tabs } = serverWithTabs(() => startTestServer());
 
 const patch = (json: unknown, token?: string) => api<User>(t.url, '/accounts/profile', { method: 'PATCH', json, token });
 const info = (user: SignedInUser) => api<User>(t.url, '/accounts/info', { token: user.bearer }).then((response) => response.body);

@@ -1,20 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Ack, ChangeResult, MessagePayload, ThreadPage } from '../../lib/contract';
 import { insertMessage } from '../../testing/database';
-import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
+import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck } from '../test/socket-client';
-import { socketTabs } from '../test/tabs';
+import { serverWithTabs } from '../test/tabs';
 
-let t: TestServer;
-const tabs = socketTabs(() => t);
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await tabs.closeAll();
-  await t.close();
-});
+const { t, tabs } = serverWithTabs(() => startTestServer());
 
 const get = (viewer: SignedInUser, peer: SignedInUser, query: string) =>
   api<ThreadPage>(t.url, `/conversations/${peer.user.id}/messages?${query}`, { token: viewer.bearer });

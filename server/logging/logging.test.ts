@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Ack, Attachment, MessagePayload } from '../../lib/contract';
-import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Attachment } from '../../lib/contract';
+import { startConfiguredServer } from '../test/configured-server';
 import { redactUrl } from './logger-options';
 import { api, signIn, type SignedInUser } from '../test/helpers';
-import { emitWithAck } from '../test/socket-client';
-import { socketTabs } from '../test/tabs';
+import { send } from '../test/socket-client';
+import { serverWithTabs } from '../test/tabs';
 
 interface LogLine {
   level: number;
@@ -21,22 +21,15 @@ interface LogLine {
 const DEBUG = 20;
 const INFO = 30;
 const ERROR = 50;
-let t: ConfiguredTestServer;
+const { t, tabs } = serverWithTabs(() => startConfiguredServer({ captureLogs: true }));
 let alice: SignedInUser;
 let bob: SignedInUser;
-const tabs = socketTabs(() => t);
 beforeAll(async () => {
-  t = await startConfiguredServer({ captureLogs: true });
   [alice, bob] = await Promise.all([signIn(t.url, 'Alice'), signIn(t.url, 'Bob')]);
 });
-afterEach(() => tabs.closeAll());
-afterAll(() => t.close());
 
 const lines = (): LogLine[] => t.logLines.map((line) => JSON.parse(line) as LogLine);
 const everything = () => t.logLines.join('\n');
-
-const send = (socket: Parameters<typeof emitWithAck>[0], text: string, recipient = bob) =>
-  emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: recipient.user.id, text });
 
 describe('what never reaches the logs', () => {
   it('keeps ID tokens, session tokens and message text out, through a whole session', async () => {
@@ -45,7 +38,7 @@ describe('what never reaches the logs', () => {
     expect(info.status).toBe(200);
     const tab = await tabs.open(carol);
     const text = `distinctive-${randomUUID()}`;
-    expect(await send(tab, text)).toMatchObject({ data: { text } });
+    expect(await send(tab, bob, text)).toMatchObject({ data: { text } });
     // Whatever code might one day log these under their usual names is redacted too.
     t.server.app.log.info(
       {
@@ -81,7 +74,7 @@ describe('what never reaches the logs', () => {
     await t.db.execute(sql.raw(`ALTER TABLE messages ADD CONSTRAINT no_boom CHECK (position('boom-' in text) = 0)`));
     try {
       const tab = await tabs.open(alice);
-      expect(await send(tab, `the text ${marker}`)).toEqual({ error: { msg: 'Internal server error' } });
+      expect(await send(tab, bob, `the text ${marker}`)).toEqual({ error: { msg: 'Internal server error' } });
       await expect.poll(() => lines().some((line) => line.msg === 'socket event failed')).toBe(true);
       const failure = lines().find((line) => line.msg === 'socket event failed');
       // The failure itself is logged in full (with its stack), only the values are gone.
@@ -178,7 +171,7 @@ describe('faults', () => {
   it('counts a refused socket event, its detail at debug with the socket and user ids and no stack', async () => {
     const tab = await tabs.open(alice);
     const error = { non_field_errors: ['recipient_id: You cannot message yourself.'] };
-    expect(await send(tab, 'to myself', alice)).toEqual({ error });
+    expect(await send(tab, alice, 'to myself')).toEqual({ error });
     await expect.poll(() => lines().some((line) => line.msg === 'socket event refused' && line.socketId === tab.id)).toBe(true);
     const refusal = lines().find((line) => line.msg === 'socket event refused' && line.socketId === tab.id);
     expect(refusal).toMatchObject({ level: DEBUG, userId: alice.user.id, event: 'send', error });

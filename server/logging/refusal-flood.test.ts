@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ack } from '../../lib/contract';
-import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';
+import { startConfiguredServer } from '../test/configured-server';
 import { api, signIn, type SignedInUser } from '../test/helpers';
 import { emitWithAck } from '../test/socket-client';
-import { socketTabs } from '../test/tabs';
+import { serverWithTabs } from '../test/tabs';
 import { MAX_REFUSED_IN_A_ROW } from '../realtime/socket-rate-limit';
 import { createRefusalLog, REFUSAL_LOG_MAX_KEYS } from './refusal-log';
 
@@ -19,22 +19,18 @@ interface LogLine {
 const FLOOD = 300;
 
 describe('log volume under a flood of refusals, at the production level (info)', () => {
-  let t: ConfiguredTestServer;
-  let alice: SignedInUser;
-  let bob: SignedInUser;
-  const tabs = socketTabs(() => t);
-  beforeAll(async () => {
-    t = await startConfiguredServer({
+  const { t, tabs } = serverWithTabs(() =>
+    startConfiguredServer({
       captureLogs: true,
       // Summed up when the test says (flush), not by the clock mid-flood.
       refusalLog: { intervalMs: 3_600_000 },
       config: { logLevel: 'info', rateLimits: { typing: { perSecond: 0.01, burst: 1 }, request: { perSecond: 0.01, burst: 1 } } },
-    });
+    }),
+  );
+  let alice: SignedInUser;
+  let bob: SignedInUser;
+  beforeAll(async () => {
     [alice, bob] = await Promise.all([signIn(t.url, 'Alice'), signIn(t.url, 'Bob')]);
-  });
-  afterAll(async () => {
-    tabs.closeAll();
-    await t.close();
   });
 
   it('writes one summary line per caller and reason, whatever the number of refusals', async () => {

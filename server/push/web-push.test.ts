@@ -6,24 +6,22 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import webPush from 'web-push';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Ack, MessagePayload, NotificationContent, User } from '../../lib/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NotificationContent, User } from '../../lib/contract';
 import { startLocalPushService, type LocalPushService, type LocalSubscription } from '../../testing/push-service';
 import { waitUntil } from '../../testing/wait';
 import { DEFAULT_SESSION_RULES } from '../db/session-rules';
 import { findPushTargets } from '../db/push-targets';
 import { pushSubscriptions, sessions } from '../db/schema';
-import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
-import { emitWithAck, type ClientSocket } from '../test/socket-client';
-import { socketTabs } from '../test/tabs';
+import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
+import { emitWithAck, sendAccepted, type ClientSocket } from '../test/socket-client';
+import { serverWithTabs } from '../test/tabs';
 
 const vapid = { ...webPush.generateVAPIDKeys(), subject: 'mailto:tests@parley.example' };
-let t: TestServer;
 let service: LocalPushService;
 /** A push service that answers every push with 404 Not Found (a subscription it never knew). */
 let notFound: Server;
 let notFoundUrl: string;
-const tabs = socketTabs(() => t);
 
 beforeAll(async () => {
   service = await startLocalPushService();
@@ -33,14 +31,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => notFound.listen(0, '127.0.0.1', resolve));
   notFoundUrl = `http://127.0.0.1:${(notFound.address() as AddressInfo).port}`;
-  t = await startTestServer({ inMemory: true, push: { vapid, endpointOrigins: ['http://127.0.0.1'] } });
 }, 60_000);
-afterEach(() => tabs.closeAll());
+// Registered before the server's: after hooks run in reverse, so these close after the server does.
 afterAll(async () => {
-  await t?.close();
   await service?.close();
   notFound?.close();
 });
+const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true, push: { vapid, endpointOrigins: ['http://127.0.0.1'] } }));
 
 async function subscribe(user: SignedInUser | string): Promise<LocalSubscription> {
   const local = await service.subscribe(vapid.publicKey);
@@ -48,12 +45,6 @@ async function subscribe(user: SignedInUser | string): Promise<LocalSubscription
   const response = await api(t.url, '/push/subscriptions', { method: 'POST', token: bearer, json: local.subscription });
   expect(response.status).toBe(201);
   return local;
-}
-
-async function send(from: ClientSocket, to: SignedInUser, text: string): Promise<MessagePayload> {
-  const ack = await emitWithAck<Ack<MessagePayload>>(from, 'send', { client_id: randomUUID(), recipient_id: to.user.id, text });
-  if (!('data' in ack)) throw new Error(JSON.stringify(ack));
-  return ack.data;
 }
 
 /** The pushes the subscription received, parsed, once there are `count` of them. */
@@ -146,7 +137,7 @@ describe('delivery', () => {
   it('pushes the text and the sender by default, decrypted by the push service', async () => {
     const { alice, bob, aliceTab } = await pair();
     const local = await subscribe(bob);
-    const message = await send(aliceTab, bob, 'Lunch at 1?');
+    const message = await sendAccepted(aliceTab, bob, 'Lunch at 1?');
     const [push] = await pushes(local, 1);
     expect(push).toEqual({
       title: 'Alice Sender',
@@ -169,12 +160,12 @@ describe('delivery', () => {
       notification_preview: 'sender',
       notification_sound: false,
     });
-    await send(aliceTab, bob, 'a secret plan');
+    await sendAccepted(aliceTab, bob, 'a secret plan');
     const [senderOnly] = await pushes(local, 1);
     expect(senderOnly).toMatchObject({ title: 'Alice Sender', body: 'New message', peer_id: alice.user.id, silent: true, preview: 'sender' });
 
     await settings({ notification_preview: 'none', language: 'fr' });
-    await send(aliceTab, bob, 'another secret');
+    await sendAccepted(aliceTab, bob, 'another secret');
     const [, hidden] = await pushes(local, 2);
     expect(hidden).toEqual({
       title: 'Parley',
@@ -194,7 +185,7 @@ describe('delivery', () => {
   it('pushes to every browser of the recipient', async () => {
     const { bob, aliceTab } = await pair();
     const [laptop, phone] = [await subscribe(bob), await subscribe(bob)];
-    await send(aliceTab, bob, 'to both');
+    await sendAccepted(aliceTab, bob, 'to both');
     expect((await pushes(laptop, 1))[0]?.body).toBe('to both');
     expect((await pushes(phone, 1))[0]?.body).toBe('to both');
   });
@@ -207,16 +198,16 @@ describe('no push', () => {
     const [bobVisible, bobHidden] = await Promise.all([tabs.open(bob), tabs.open(bob)]);
     expect(await emitWithAck(bobHidden, 'visibility', { visible: false })).toEqual({ data: { visible: false } });
     expect(await emitWithAck(bobVisible, 'visibility', { visible: true })).toEqual({ data: { visible: true } });
-    await send(aliceTab, bob, 'seen in the tab');
+    await sendAccepted(aliceTab, bob, 'seen in the tab');
     await emitWithAck(bobVisible, 'visibility', { visible: false });
-    await send(aliceTab, bob, 'tab hidden now');
+    await sendAccepted(aliceTab, bob, 'tab hidden now');
     await emitWithAck(bobVisible, 'visibility', { visible: true });
     bobVisible.close(); // a visible tab that goes away stops counting
     await waitUntil(async () => !(await t.server.io.in(`user:${bob.user.id}`).fetchSockets()).some((s) => s.id === bobVisible.id), {
       timeoutMs: 5_000,
       what: 'the closed tab to leave the server',
     });
-    await send(aliceTab, bob, 'tab closed');
+    await sendAccepted(aliceTab, bob, 'tab closed');
     const received = await pushes(local, 2);
     expect(received.map((push) => push.body)).toEqual(['tab hidden now', 'tab closed']);
   });
@@ -224,14 +215,14 @@ describe('no push', () => {
   it('for a conversation the recipient muted, until they unmute it', async () => {
     const { alice, bob, aliceTab } = await pair();
     const local = await subscribe(bob);
-    await send(aliceTab, bob, 'first');
+    await sendAccepted(aliceTab, bob, 'first');
     await pushes(local, 1);
     const setMuted = async (muted: boolean) =>
       expect((await api(t.url, `/conversations/${alice.user.id}`, { method: 'PATCH', token: bob.bearer, json: { muted } })).status).toBe(200);
     await setMuted(true);
-    await send(aliceTab, bob, 'muted one');
+    await sendAccepted(aliceTab, bob, 'muted one');
     await setMuted(false);
-    await send(aliceTab, bob, 'unmuted again');
+    await sendAccepted(aliceTab, bob, 'unmuted again');
     const received = await pushes(local, 2);
     expect(received.map((push) => push.body)).toEqual(['first', 'unmuted again']);
   });
@@ -239,7 +230,7 @@ describe('no push', () => {
   it('between people one of whom blocked the other: the send is refused, and a block made after a message was stored wins over its push', async () => {
     const { alice, bob, aliceTab } = await pair();
     const local = await subscribe(bob);
-    await send(aliceTab, bob, 'before the block');
+    await sendAccepted(aliceTab, bob, 'before the block');
     await pushes(local, 1);
     const targets = () => findPushTargets(t.db, bob.user.id, alice.user.id, DEFAULT_SESSION_RULES);
     expect(await targets()).not.toBeNull();
@@ -283,14 +274,14 @@ describe('no push', () => {
 
     const targets = await findPushTargets(t.db, bob.user.id, alice.user.id, DEFAULT_SESSION_RULES);
     expect(targets?.subscriptions.map((row) => row.endpoint)).toEqual([live.subscription.endpoint]);
-    await send(aliceTab, bob, 'to the live one');
+    await sendAccepted(aliceTab, bob, 'to the live one');
     expect((await pushes(live, 1))[0]?.body).toBe('to the live one');
   });
 
   it('to a deleted account, whose subscriptions all go', async () => {
     const { alice, bob, aliceTab } = await pair();
     await subscribe(bob);
-    await send(aliceTab, bob, 'hello');
+    await sendAccepted(aliceTab, bob, 'hello');
     expect((await api(t.url, '/accounts/me', { method: 'DELETE', token: bob.bearer })).status).toBe(204);
     expect(await endpointsOf(bob.user.id)).toEqual([]);
     expect(await findPushTargets(t.db, bob.user.id, alice.user.id, DEFAULT_SESSION_RULES)).toBeNull();
@@ -306,7 +297,7 @@ describe('no push', () => {
     const alive = await subscribe(bob);
     expect((await endpointsOf(bob.user.id)).sort()).toEqual([expired, alive].map((s) => s.subscription.endpoint).concat(missing.endpoint).sort());
 
-    await send(aliceTab, bob, 'who is still there?');
+    await sendAccepted(aliceTab, bob, 'who is still there?');
     expect((await pushes(alive, 1))[0]?.body).toBe('who is still there?');
     await waitUntil(async () => (await endpointsOf(bob.user.id)).length === 1, { timeoutMs: 5_000, what: 'the gone subscriptions to be removed' });
     expect(await endpointsOf(bob.user.id)).toEqual([alive.subscription.endpoint]);
@@ -328,10 +319,10 @@ describe('the send path', () => {
       const { subscription } = await service.subscribe(vapid.publicKey);
       const endpoint = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/push/x`;
       expect((await api(t.url, '/push/subscriptions', { method: 'POST', token: bob.bearer, json: { ...subscription, endpoint } })).status).toBe(201);
-      const first = await send(aliceTab, bob, 'one');
+      const first = await sendAccepted(aliceTab, bob, 'one');
       await pushArrived;
       // The push service holds the first push; sends go on being acked meanwhile.
-      const second = await send(aliceTab, bob, 'two');
+      const second = await sendAccepted(aliceTab, bob, 'two');
       expect(second.id).toBeGreaterThan(first.id);
       expect(held.length).toBeGreaterThanOrEqual(1);
     } finally {

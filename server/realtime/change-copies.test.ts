@@ -4,20 +4,14 @@
 // a seq it already holds must find nothing to tell them apart (docs/DELIVERY.md, "Changes to
 // messages").
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Ack, ChangeResult, MessageChange, SyncResult } from '../../lib/contract';
 import { insertMessage } from '../../testing/database';
-import { signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
+import { signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck, type ClientSocket } from '../test/socket-client';
-import { record, socketTabs } from '../test/tabs';
+import { record, serverWithTabs } from '../test/tabs';
 
-let t: TestServer;
-const tabs = socketTabs(() => t);
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterEach(() => tabs.closeAll());
-afterAll(() => t.close());
+const { t, tabs } = serverWithTabs(() => startTestServer());
 
 const store = async (from: SignedInUser, to: SignedInUser, text: string) =>
   (await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text })).message;

@@ -1,22 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Ack, Attachment, ChangeResult, ConversationPage, MessageChange, MessageCountPayload, MessagePayload, Page } from '../../lib/contract';
 import { MAX_REACTIONS_PER_PERSON, QUICK_REACTIONS } from '../../lib/contract';
 import { insertMessage } from '../../testing/database';
 import { messages, users } from '../db/schema';
-import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
+import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
-import { record, socketTabs } from '../test/tabs';
+import { record, serverWithTabs } from '../test/tabs';
 import { filesIn, rawUpload } from '../test/uploads';
 
-let t: TestServer;
-const tabs = socketTabs(() => t);
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterEach(() => tabs.closeAll());
-afterAll(() => t.close());
+const { t, tabs } = serverWithTabs(() => startTestServer());
 
 const store = async (from: SignedInUser, to: SignedInUser, text = 'hello') =>
   (await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text })).message;

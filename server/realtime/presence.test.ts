@@ -1,22 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_PRESENCE_SUBSCRIPTIONS, type Ack, type PresencePayload, type PresenceSubscribeResult, type User } from '../../lib/contract';
 import { delay } from '../../testing/wait';
 import { users } from '../db/schema';
-import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
+import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
-import { record, socketTabs } from '../test/tabs';
+import { record, serverWithTabs } from '../test/tabs';
 
 /** Short, so the tests wait little; long enough that a reconnect inside it is not a race. */
 const GRACE_MS = 400;
-let t: TestServer;
-const tabs = socketTabs(() => t);
-beforeAll(async () => {
-  t = await startTestServer({ inMemory: true, presence: { offlineGraceMs: GRACE_MS } });
-});
-afterEach(() => tabs.closeAll());
-afterAll(() => t.close());
+const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true, presence: { offlineGraceMs: GRACE_MS } }));
 
 const subscribe = async (tab: ClientSocket, ids: number[]) => {
   const ack = await emitWithAck<Ack<PresenceSubscribeResult>>(tab, 'presence_subscribe', { user_ids: ids });

@@ -1,20 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Ack, Profile, PresenceSubscribeResult, User, UserUpdatedPayload } from '../../lib/contract';
 import { insertMessage } from '../../testing/database';
-import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
+import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
-import { record, socketTabs } from '../test/tabs';
+import { record, serverWithTabs } from '../test/tabs';
 
 // What may be done with someone (deleted, who may message them) reaches those showing them at
 // once: their conversation peers, and any socket following them (presence_subscribe), seen or not.
-let t: TestServer;
-const tabs = socketTabs(() => t);
-beforeAll(async () => {
-  t = await startTestServer({ inMemory: true });
-});
-afterEach(() => tabs.closeAll());
-afterAll(() => t.close());
+const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true }));
 
 const follow = async (tab: ClientSocket, ids: number[]) => {
   const ack = await emitWithAck<Ack<PresenceSubscribeResult>>(tab, 'presence_subscribe', { user_ids: ids });

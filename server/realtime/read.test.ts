@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, Conversation, MessageCountPayload, MessagePayload, Page, ReadResult } from '../../lib/contract';
 import { insertMessage } from '../../testing/database';
 import { setUserActive } from '../db/users';
-import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
+import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck, nextEvent } from '../test/socket-client';
-import { record, socketTabs } from '../test/tabs';
+import { record, serverWithTabs } from '../test/tabs';
 
-let t: TestServer;
+const { t, tabs } = serverWithTabs(() => startTestServer());
 let alice: SignedInUser;
-const tabs = socketTabs(() => t);
 beforeAll(async () => {
-  t = await startTestServer();
   alice = await signIn(t.url, 'Alice');
 });
-afterEach(() => tabs.closeAll());
-afterAll(() => t.close());
 
 const store = (from: number, to: number) =>
   insertMessage(t.db, { senderId: from, recipientId: to, clientId: randomUUID(), text: 'unread' });

@@ -12,7 +12,7 @@ import { createServer, type ParleyServer } from '../app';
 import type { FirebaseTokenVerifier } from '../auth/firebase-verifier';
 import { openDatabase, type Database } from '../db/engine/open-database';
 import { seedUsers, type SeededUser } from '../../testing/seed';
-import { connectSocket, emitWithAck, type ClientSocket } from '../test/socket-client';
+import { connectSocket, emitWithAck, sendAccepted, type ClientSocket } from '../test/socket-client';
 import { connectRedis, retryDelay } from './redis-adapter';
 
 // Every session here is seeded: nothing signs in, and every account is in good standing.
@@ -47,12 +47,6 @@ async function openTab(url: string, user: SeededUser): Promise<ClientSocket> {
   const ack = await emitWithAck<Ack<InitPayload>>(socket, 'init', { id: user.id });
   if (!('data' in ack)) throw new Error(`init failed: ${JSON.stringify(ack)}`);
   return socket;
-}
-
-async function send(socket: ClientSocket, to: SeededUser, text: string): Promise<MessagePayload> {
-  const ack = await emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: to.id, text });
-  if (!('data' in ack)) throw new Error(`send refused: ${JSON.stringify(ack)}`);
-  return ack.data;
 }
 
 async function readiness(url: string): Promise<{ status: number; body: unknown }> {
@@ -93,7 +87,7 @@ describe('the Redis adapter', () => {
     const [first, second] = nodes as [(typeof nodes)[0], (typeof nodes)[0]];
     const [aliceTab, bobTab] = await Promise.all([openTab(first.url, alice), openTab(second.url, bob)]);
     const received = receive(bobTab, 'across nodes');
-    const sent = await send(aliceTab, bob, 'across nodes');
+    const sent = await sendAccepted(aliceTab, bob, 'across nodes');
     expect((await received).id).toBe(sent.id);
   });
 
@@ -104,14 +98,14 @@ describe('the Redis adapter', () => {
     await redis.kill();
     // Storing and acknowledging do not need Redis; the broadcast waits in ioredis' offline queue.
     const duringOutage = receive(bobTab, 'while Redis was down');
-    const queued = await send(aliceTab, bob, 'while Redis was down');
+    const queued = await sendAccepted(aliceTab, bob, 'while Redis was down');
     // Meanwhile the nodes tell the load balancer they are not ready.
     for (const node of nodes) expect(await readiness(node.url)).toEqual({ status: 503, body: { msg: 'Redis unreachable.' } });
     await redis.start();
 
     expect((await duringOutage).id).toBe(queued.id);
     const afterwards = receive(bobTab, 'after the restart');
-    const sent = await send(aliceTab, bob, 'after the restart');
+    const sent = await sendAccepted(aliceTab, bob, 'after the restart');
     expect((await afterwards).id).toBe(sent.id);
     // Both nodes are up and ready again.
     for (const node of nodes) {

@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ack, Attachment, MessagePayload } from '../../lib/contract';
-import { signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
+import { signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck, nextEvent } from '../test/socket-client';
-import { socketTabs } from '../test/tabs';
+import { serverWithTabs } from '../test/tabs';
 import { pngBytes } from '../test/uploads';
 
-let t: TestServer;
+const { t, tabs } = serverWithTabs(() => startTestServer());
 let alice: SignedInUser;
 let bob: SignedInUser;
-const tabs = socketTabs(() => t);
 beforeAll(async () => {
-  t = await startTestServer();
   [alice, bob] = await Promise.all([signIn(t.url, 'Alice'), signIn(t.url, 'Bob')]);
 });
-afterEach(() => tabs.closeAll());
-afterAll(() => t.close());
 
 async function uploadPng(user: SignedInUser, name: string): Promise<Attachment> {
   const response = await fetch(`${t.url}/api/uploads`, {

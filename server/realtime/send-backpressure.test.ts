@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,14 +5,13 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Ack, MessagePayload } from '../../lib/contract';
 import { createMessageWriter, type MessageWriter } from '../db/delivery/message-writer';
 import { createAccountCheck } from '../auth/account-check';
 import { DEFAULT_SESSION_RULES } from '../db/session-rules';
 import { openDatabase, type Database } from '../db/engine/open-database';
 import { messages } from '../db/schema';
 import { seedUsers, type SeededUser } from '../../testing/seed';
-import { connectSocket, emitWithAck, type ClientSocket } from '../test/socket-client';
+import { connectSocket, emitWithAck, send, type ClientSocket } from '../test/socket-client';
 import { RESTARTING_MSG } from './ack';
 import { createRateLimiters } from '../security/rate-limit';
 import { createLocalSocketCap } from '../security/socket-cap';
@@ -81,8 +79,6 @@ async function openTab(user: SeededUser): Promise<ClientSocket> {
   await emitWithAck(socket, 'init', { id: user.id });
   return socket;
 }
-const send = (socket: ClientSocket, text: string) =>
-  emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: bob.id, text });
 
 /** Holds the database until release(): the writer's next transaction waits behind this one. */
 function holdDatabase() {
@@ -96,15 +92,15 @@ describe('send back-pressure', () => {
   it('answers a send beyond the cap at once with a `msg` error (retried by the outbox), and stores the ones it took', async () => {
     const tab = await openTab(alice);
     const hold = holdDatabase();
-    const first = send(tab, 'taken');
+    const first = send(tab, bob, 'taken');
     await expect.poll(() => writer.pending).toBe(1);
 
-    expect(await send(tab, 'turned away')).toEqual({ error: { msg: 'Too many messages right now, try again shortly.' } });
+    expect(await send(tab, bob, 'turned away')).toEqual({ error: { msg: 'Too many messages right now, try again shortly.' } });
     await hold.release();
     expect(await first).toEqual({ data: expect.objectContaining({ text: 'taken', seq: 1 }) });
     expect((await database.db.select().from(messages)).map((m) => m.text)).toEqual(['taken']);
     // Room again once the queue has drained.
-    expect(await send(tab, 'later')).toEqual({ data: expect.objectContaining({ text: 'later', seq: 2 }) });
+    expect(await send(tab, bob, 'later')).toEqual({ data: expect.objectContaining({ text: 'later', seq: 2 }) });
   });
 });
 
@@ -112,11 +108,11 @@ describe('realtime close', () => {
   it('commits and acks the sends it took before Socket.IO closes, and answers new ones with a `msg` error', async () => {
     const tab = await openTab(alice);
     const hold = holdDatabase();
-    const taken = send(tab, 'taken before close');
+    const taken = send(tab, bob, 'taken before close');
     await expect.poll(() => writer.pending).toBe(1);
 
     const closed = realtime.close();
-    expect(await send(tab, 'sent while closing')).toEqual({ error: { msg: RESTARTING_MSG } });
+    expect(await send(tab, bob, 'sent while closing')).toEqual({ error: { msg: RESTARTING_MSG } });
     await hold.release();
     expect(await taken).toEqual({ data: expect.objectContaining({ text: 'taken before close' }) });
     await closed;

@@ -2,24 +2,16 @@
 // refused with one field error that does not say which rule applied.
 import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Ack, FollowedPayload, MessagePayload, Profile, User } from '../../lib/contract';
 import { messages } from '../db/schema';
-import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
-import { emitWithAck, type ClientSocket } from '../test/socket-client';
-import { socketTabs } from '../test/tabs';
+import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
+import { emitWithAck, send, type ClientSocket } from '../test/socket-client';
+import { serverWithTabs } from '../test/tabs';
 
-let t: TestServer;
-const tabs = socketTabs(() => t);
-beforeAll(async () => {
-  t = await startTestServer({ inMemory: true });
-});
-afterEach(() => tabs.closeAll());
-afterAll(() => t.close());
+const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true }));
 
 const CANNOT = { error: { non_field_errors: ["recipient_id: You can't message this person."] } };
-const send = (socket: ClientSocket, recipient: SignedInUser, text = 'hello') =>
-  emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: recipient.user.id, text });
 const follow = (socket: ClientSocket, user: SignedInUser, on = true) =>
   emitWithAck<Ack<FollowedPayload>>(socket, 'follow', { user_id: user.user.id, follow: on });
 const block = (by: SignedInUser, whom: SignedInUser, method: 'PUT' | 'DELETE' = 'PUT') =>

@@ -1,24 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_LENGTH, type Ack, type Conversation, type MessagePayload, type Page } from '../../lib/contract';
 import { messages } from '../db/schema';
 import { createUpload } from '../db/uploads';
 import { setUserActive } from '../db/users';
-import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
+import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
-import { record, socketTabs } from '../test/tabs';
+import { record, serverWithTabs } from '../test/tabs';
 
-let t: TestServer;
+const { t, tabs } = serverWithTabs(() => startTestServer());
 let alice: SignedInUser;
 let bob: SignedInUser;
-const tabs = socketTabs(() => t);
 beforeAll(async () => {
-  t = await startTestServer();
   [alice, bob] = await Promise.all([signIn(t.url, 'Alice'), signIn(t.url, 'Bob')]);
 });
-afterEach(() => tabs.closeAll());
-afterAll(() => t.close());
 
 const send = (socket: ClientSocket, payload: Record<string, unknown>) =>
   emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), text: 'hello', ...payload });

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { io as connect, type Socket } from 'socket.io-client';
-import { MAX_MESSAGE_LENGTH, type Ack, type MessagePayload } from '../../lib/contract';
+import { io as connect } from 'socket.io-client';
+import { MAX_MESSAGE_LENGTH } from '../../lib/contract';
 import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
+import { send, type ClientSocket } from '../test/socket-client';
 import { pngBytes, rawUpload } from '../test/uploads';
 import { MAX_JSON_BODY_BYTES, MAX_SOCKET_PAYLOAD_BYTES } from './payload-limits';
 
@@ -16,13 +16,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Transport = 'polling' | 'websocket';
-const open: Socket[] = [];
+const open: ClientSocket[] = [];
 afterEach(() => {
   for (const socket of open.splice(0)) socket.close();
 });
 
-async function initialisedTab(user: SignedInUser, transport: Transport): Promise<Socket> {
-  const socket = connect(t.url, { auth: { token: user.bearer }, transports: [transport], reconnection: false, forceNew: true });
+async function initialisedTab(user: SignedInUser, transport: Transport): Promise<ClientSocket> {
+  const socket: ClientSocket = connect(t.url, { auth: { token: user.bearer }, transports: [transport], reconnection: false, forceNew: true });
   open.push(socket);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
@@ -31,11 +31,6 @@ async function initialisedTab(user: SignedInUser, transport: Transport): Promise
   await socket.timeout(5_000).emitWithAck('init', { id: user.user.id });
   return socket;
 }
-
-const send = (socket: Socket, text: string) =>
-  socket.timeout(5_000).emitWithAck('send', { client_id: randomUUID(), recipient_id: bob.user.id, text }) as Promise<
-    Ack<MessagePayload>
-  >;
 
 it('keeps the socket limit well above the largest legitimate send', () => {
   // Every UTF-16 unit escaped as \uXXXX: 6 bytes each.
@@ -48,18 +43,18 @@ describe.each<Transport>(['websocket', 'polling'])('socket payload limit (%s)', 
     const socket = await initialisedTab(alice, transport);
     // Control characters: each one a 6-byte \u00XX escape in the JSON packet.
     const text = 'a' + '\u0001'.repeat(MAX_MESSAGE_LENGTH - 1);
-    const ack = await send(socket, text);
+    const ack = await send(socket, bob, text);
     expect('data' in ack && ack.data.text).toBe(text);
   });
 
   it('closes the connection on an oversized packet, and the server carries on', async () => {
     const socket = await initialisedTab(alice, transport);
     const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
-    const ack = send(socket, 'x'.repeat(MAX_SOCKET_PAYLOAD_BYTES + 1));
+    const ack = send(socket, bob, 'x'.repeat(MAX_SOCKET_PAYLOAD_BYTES + 1));
     expect(await closed).toMatch(/^transport (close|error)$/);
     await expect(ack).rejects.toThrow(); // never answered
     const again = await initialisedTab(alice, transport);
-    const normal = await send(again, 'still here');
+    const normal = await send(again, bob, 'still here');
     expect('data' in normal && normal.data.text).toBe('still here');
   });
 });

@@ -1,38 +1,31 @@
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Ack, FollowedPayload, MessagePayload } from '../../lib/contract';
+import { describe, expect, it } from 'vitest';
+import type { Ack, FollowedPayload } from '../../lib/contract';
 import { messages } from '../db/schema';
-import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';
+import { startConfiguredServer } from '../test/configured-server';
 import { api, signIn, type SignedInUser } from '../test/helpers';
-import { connectSocket, emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
+import { connectSocket, emitWithAck, nextEvent, send } from '../test/socket-client';
 import { MAX_REFUSED_IN_A_ROW } from '../realtime/socket-rate-limit';
-import { socketTabs } from '../test/tabs';
+import { serverWithTabs } from '../test/tabs';
 import { filesIn, pngBytes, rawUpload } from '../test/uploads';
 
 // So slow a refill that nothing comes back during a test: the burst is all there is.
 const HOURLY = 1 / 3600;
-let t: ConfiguredTestServer;
-const tabs = socketTabs(() => t);
-beforeAll(async () => {
-  t = await startConfiguredServer({
-    config: {
-      rateLimits: {
-        send: { perSecond: HOURLY, burst: 3 },
-        follow: { perSecond: HOURLY, burst: 2 },
-        search: { perSecond: HOURLY, burst: 2 },
-        upload: { perSecond: HOURLY, burst: 1 },
-        export: { perSecond: HOURLY, burst: 1 },
-        page: { perSecond: HOURLY, burst: 2 },
-        typing: { perSecond: HOURLY, burst: 2 },
-        presence: { perSecond: HOURLY, burst: 1 },
-        connect: { perSecond: HOURLY, burst: 3 },
-      },
+const { t, tabs } = serverWithTabs(() => startConfiguredServer({
+  config: {
+    rateLimits: {
+      send: { perSecond: HOURLY, burst: 3 },
+      follow: { perSecond: HOURLY, burst: 2 },
+      search: { perSecond: HOURLY, burst: 2 },
+      upload: { perSecond: HOURLY, burst: 1 },
+      export: { perSecond: HOURLY, burst: 1 },
+      page: { perSecond: HOURLY, burst: 2 },
+      typing: { perSecond: HOURLY, burst: 2 },
+      presence: { perSecond: HOURLY, burst: 1 },
+      connect: { perSecond: HOURLY, burst: 3 },
     },
-  });
-});
-afterEach(() => tabs.closeAll());
-afterAll(() => t.close());
+  },
+}));
 
 const TOO_MANY = /^Too many requests\. Try again in (\d+) s\.$/;
 /** The N of "Try again in N s.": a whole number of seconds, no more than the hour a token takes. */
@@ -42,9 +35,6 @@ function waitIn(msg: unknown): number {
   expect(seconds).toBeLessThanOrEqual(3600);
   return seconds;
 }
-
-const send = (socket: ClientSocket, recipientId: number, text: string) =>
-  emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: recipientId, text });
 
 describe('socket rate limits', () => {
   it('refuses a send over the limit with a transient {msg} error ack, across all of the user’s tabs', async () => {

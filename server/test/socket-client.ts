@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../lib/contract';
+import type { Ack, ClientToServerEvents, MessagePayload, SendPayload, ServerToClientEvents } from '../../lib/contract';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -36,4 +37,20 @@ export function nextEvent<T>(socket: ClientSocket, event: string, ms = WAIT_MS):
 /** Emits and waits for the ack, with a timeout so a missing ack fails the test instead of hanging it. */
 export function emitWithAck<T>(socket: ClientSocket, event: string, ...args: unknown[]): Promise<T> {
   return (socket as unknown as Socket).timeout(WAIT_MS).emitWithAck(event, ...args) as Promise<T>;
+}
+
+/** Whom a test sends to: a signed-in user (helpers.ts), a seeded one (testing/seed.ts) or an id. */
+type Recipient = { user: { id: number } } | { id: number } | number;
+
+/** Sends a message with a fresh client_id; resolves with the ack: the stored message or the refusal. */
+export function send(socket: ClientSocket, to: Recipient, text = 'hello', extra: Partial<SendPayload> = {}): Promise<Ack<MessagePayload>> {
+  const recipientId = typeof to === 'number' ? to : 'user' in to ? to.user.id : to.id;
+  return emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: recipientId, text, ...extra });
+}
+
+/** `send` for a test that needs the message stored: resolves with it, throws with the refusal. */
+export async function sendAccepted(...args: Parameters<typeof send>): Promise<MessagePayload> {
+  const ack = await send(...args);
+  if (!('data' in ack)) throw new Error(`send refused: ${JSON.stringify(ack)}`);
+  return ack.data;
 }

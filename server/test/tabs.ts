@@ -1,3 +1,4 @@
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Ack, InitPayload, ServerToClientEvents } from '../../lib/contract';
 import type { SignedInUser, TestServer } from './helpers';
 import { connectSocket, emitWithAck, type ClientSocket } from './socket-client';
@@ -19,6 +20,27 @@ export function socketTabs(getServer: () => TestServer) {
       for (const socket of open.splice(0)) socket.close();
     },
   };
+}
+
+type SocketTabs = ReturnType<typeof socketTabs>;
+
+/**
+ * A socket test file's server and tabs (or a describe block's): `start()` runs before the tests
+ * and its server closes after them; tabs close after each test. `t` is filled in once the server
+ * has started, so helpers written beside the tests can use it as they would the server itself.
+ */
+export function serverWithTabs<S extends TestServer>(start: () => Promise<S>): { t: S; tabs: SocketTabs } {
+  const t = {} as S;
+  const tabs = socketTabs(() => t);
+  let started: S | undefined;
+  beforeAll(async () => {
+    started = await start();
+    Object.assign(t, started);
+  });
+  afterEach(() => tabs.closeAll());
+  // Unset when start() failed: its error is then the one the run reports.
+  afterAll(() => started?.close());
+  return { t, tabs };
 }
 
 /** Every payload of `event` the socket receives from now on, in order. */
