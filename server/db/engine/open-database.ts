@@ -37,7 +37,7 @@ export interface DatabaseOptions {
   /** PGlite's worker died while open. Default: one line on stderr and the process exits. */
   onPgliteCrash?: (error: Error) => void;
   /** PGlite only: how often its vacuums run (pglite-upkeep.ts); tests shorten them. */
-  pgliteUpkeep?: Pick<UpkeepOptions, 'hotMs' | 'fullMs'>;
+  pgliteUpkeep?: Pick<UpkeepOptions, 'hotMs' | 'fullMs' | 'analyzeMs'>;
 }
 
 export class PendingMigrationsError extends Error {

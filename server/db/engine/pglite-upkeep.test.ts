@@ -42,6 +42,24 @@ describe('PGlite upkeep', () => {
     expect(index?.options).toContain('gin_pending_list_limit=256');
   });
 
+  it('analyzes every table at start, then each one autovacuum would (50 rows + 10 % changed)', async () => {
+    const fresh = await openDatabase({ pgliteDir: 'memory', pgliteUpkeep: { hotMs: 60_000, fullMs: 60_000, analyzeMs: 50 } });
+    try {
+      const analyzed = (table: string) =>
+        rows<{ at: Date | string | null; tuples: number | string }>(
+          fresh.db,
+          sql`select s.last_analyze as at, c.reltuples as tuples from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.relname = ${table}`,
+        ).then(([row]) => ({ at: row?.at ?? null, tuples: Number(row?.tuples ?? -1) }));
+      // At start: planner statistics for every table, which PGlite does not keep across a restart.
+      await vi.waitFor(async () => expect((await analyzed('messages')).at).not.toBeNull(), { timeout: 10_000, interval: 20 });
+      await fresh.db.execute(sql`insert into users (firebase_uid, username, social_type) select 'stats-' || i, 'S' || i, 'google' from generate_series(1, 300) as i`);
+      // Without a new analysis the planner would still take users for an empty table.
+      await vi.waitFor(async () => expect((await analyzed('users')).tuples).toBe(300), { timeout: 10_000, interval: 20 });
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('runs one vacuum at a time, reports a failure and goes on; stopping waits for the run in progress', async () => {
     let finish = () => {};
     const statements: string[] = [];
@@ -60,7 +78,7 @@ describe('PGlite upkeep', () => {
     const upkeep = startUpkeep(pool as never, { hotMs: 10, fullMs: 60_000, onError: (error) => failures.push(String(error)) });
     await vi.waitFor(() => expect(statements).toHaveLength(2));
     expect(failures).toEqual(['Error: disk full']);
-    expect(statements[1]).toBe('vacuum conversations, users');
+    expect(statements).toEqual(['analyze', 'vacuum conversations, users']);
     // The second run hangs: ticks meanwhile start nothing.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(statements).toHaveLength(2);
