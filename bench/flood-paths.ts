@@ -30,6 +30,8 @@ export interface FloodTally {
   evicted: number;
   connectFailures: number;
   durationMs: number;
+  /** The flooding process's own CPU over the flood, % of one core: it shares the machine with the server. */
+  cpuPercent: number;
 }
 
 export interface FloodJob {
@@ -46,7 +48,7 @@ const PAUSE_MS = 100;
 const DOWNLOAD_BYTES = 4_000_000;
 
 export function newTally(): FloodTally {
-  return { answered: 0, rateLimited: 0, busy: 0, otherErrors: 0, timedOut: 0, evicted: 0, connectFailures: 0, durationMs: 0 };
+  return { answered: 0, rateLimited: 0, busy: 0, otherErrors: 0, timedOut: 0, evicted: 0, connectFailures: 0, durationMs: 0, cpuPercent: 0 };
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

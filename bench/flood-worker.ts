@@ -9,6 +9,7 @@ const tally = newTally();
 const open = new Set<Socket>();
 let running = true;
 const started = performance.now();
+const cpuStart = process.cpuUsage();
 
 process.on('message', (message: { start?: FloodJob; stop?: boolean }) => {
   if (message.start) {
@@ -19,6 +20,8 @@ process.on('message', (message: { start?: FloodJob; stop?: boolean }) => {
   if (message.stop) {
     running = false;
     tally.durationMs = Math.round(performance.now() - started);
+    const cpu = process.cpuUsage(cpuStart);
+    tally.cpuPercent = Math.round(((cpu.user + cpu.system) / 1000 / tally.durationMs) * 1000) / 10;
     for (const socket of open) socket.close();
     process.send?.({ tally });
     setTimeout(() => process.exit(0), 100);

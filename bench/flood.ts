@@ -25,6 +25,8 @@ interface FloodPhase {
   health: Record<string, number | string>;
   serverCpuPercent: number;
   loopDelay: ProbeReport['loopDelay'];
+  /** The server's memory at the phase's end. */
+  memory: ProbeReport['memory'];
 }
 
 interface FloodPathResult {
@@ -145,6 +147,7 @@ async function measure(server: MeasuredProcess, url: string, senders: ConnectedC
     health: rounded(percentiles(health)),
     serverCpuPercent: cpu,
     loopDelay: report.loopDelay,
+    memory: report.memory,
   };
 }
 
@@ -253,7 +256,7 @@ function describe({ path: floodPath, quiet, flooded, attacker }: FloodPathResult
   return (
     `${floodPath}: receive p50/p99 ${quiet.receive.p50}/${quiet.receive.p99} → ${flooded.receive.p50}/${flooded.receive.p99} ms; ` +
     `refused ${flooded.refused}; CPU ${quiet.serverCpuPercent}% → ${flooded.serverCpuPercent}%` +
-    (attacker ? `; flood ${rate(attacker.answered)}/s answered, ${rate(attacker.rateLimited)}/s limited, ${rate(attacker.busy)}/s busy, ${attacker.evicted} evicted` : '')
+    (attacker ? `; flood ${rate(attacker.answered)}/s answered, ${rate(attacker.rateLimited)}/s limited, ${rate(attacker.busy)}/s busy, ${attacker.evicted} evicted, flood process CPU ${attacker.cpuPercent}%` : '')
   );
 }
 

@@ -78,7 +78,8 @@ const HELP = `npm run bench -- [options]
   --flood-paths a,b       flood: the paths flooded, one after another (default all: ${FLOOD_PATHS.join(', ')})
   --flood-loops K         flood: sockets or requests in flight the flooding account keeps (20, the
                           per-user socket cap)
-  --flood-duration S      flood: seconds measured quiet, then as long flooded, per path (15)
+  --flood-duration S      flood: seconds measured quiet, then as long flooded, per path (30: 600
+                          sends a phase, so a p99 is not just its 3rd-worst)
   --flood-victims V       flood: other people sending 2 msg/s each, to V more (10)
   --flood-thread T        flood: messages the flooding account has, so its syncs, pages and
                           exports read full pages (10000)
@@ -186,7 +187,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     postgres: values.postgres,
     nodes: number('nodes', 1, 1),
     floodLoops: number('flood-loops', 20, 5),
-    floodDurationS: number('flood-duration', 15, 2),
+    floodDurationS: number('flood-duration', 30, 2),
     floodVictims: number('flood-victims', 10, 4),
     floodThread: number('flood-thread', 10_000, 600),
     floodPaths: floodPaths(values['flood-paths']),

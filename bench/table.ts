@@ -139,10 +139,12 @@ export function buildTable(results: BenchResults): Row[] {
       const p99Ratio = ratio(Number(flooded.receive.p99), Number(quiet.receive.p99));
       const perS = (n: number) => (attacker ? round(n / (attacker.durationMs / 1000), 0) : 0);
       const answered = attacker ? `; the flood: ${perS(attacker.answered)} answered / ${perS(attacker.rateLimited)} limited / ${perS(attacker.busy)} busy per s` : '';
+      // Older figure files have no flood-process CPU.
+      const cpu = `; server CPU ${quiet.serverCpuPercent}% → ${flooded.serverCpuPercent}%${attacker?.cpuPercent === undefined ? '' : `, the flood's own process ${attacker.cpuPercent}%`}`;
       add(
         'flood',
         `${floodPath} (${loops} × ${FLOOD_PATH_LOAD[floodPath]}): another user's send→receive p50 / p99, quiet → flooded`,
-        `${ms(quiet.receive.p50)} / ${ms(quiet.receive.p99)} → ${ms(flooded.receive.p50)} / ${ms(flooded.receive.p99)} (p99 ${x(p99Ratio)}); ${flooded.refused} of ${flooded.sent} refused${answered}`,
+        `${ms(quiet.receive.p50)} / ${ms(quiet.receive.p99)} → ${ms(flooded.receive.p50)} / ${ms(flooded.receive.p99)} (p99 ${x(p99Ratio)}); ${flooded.refused} of ${flooded.sent} refused${answered}${cpu}`,
         'flooded p99 ≤ 2× quiet',
         judge(applies, p99Ratio <= 2 && flooded.refused === 0),
       );
