@@ -15,11 +15,17 @@ export async function isEmulatorUp(host) {
 }
 
 /**
- * @param {{ host: string, config: string, extraArgs?: string[], timeoutMs?: number }} options
+ * `reuse: false` refuses an emulator already answering on `host` instead of using it: under CI the
+ * run must own what it tests against (another run's emulator stopped halfway through one of ours,
+ * and 182 tests failed with ECONNREFUSED).
+ * @param {{ host: string, config: string, extraArgs?: string[], timeoutMs?: number, reuse?: boolean }} options
  * @returns {Promise<import('node:child_process').ChildProcess | null>} null when one was already running
  */
-export async function startAuthEmulator({ host, config, extraArgs = [], timeoutMs = 90_000 }) {
-  if (await isEmulatorUp(host)) return null;
+export async function startAuthEmulator({ host, config, extraArgs = [], timeoutMs = 90_000, reuse = true }) {
+  if (await isEmulatorUp(host)) {
+    if (reuse) return null;
+    throw new Error(`An Auth emulator is already answering on ${host}, and this run must start its own: stop the other run (or its emulator) first.`);
+  }
   const child = spawn(
     'node_modules/.bin/firebase',
     ['emulators:start', '--only', 'auth', '--project', DEMO_PROJECT_ID, '--config', config, ...extraArgs],

@@ -19,7 +19,8 @@ const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /**
- * Reuses an emulator already answering on its port, otherwise starts one and stops it afterwards;
+ * Reuses an emulator already answering on its port (outside CI: a developer's `npm run dev`),
+ * otherwise starts one and stops it afterwards;
  * meanwhile makes the database every test server copies (a new PGlite runs initdb and every
  * migration: 5 s on an idle machine, 10-20 s on a busy one, once per test file before this).
  */
@@ -32,7 +33,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const template = path.join(templateRoot, 'db');
   // null: one was already running; it is not ours to stop.
   const [emulator, made] = await Promise.allSettled([
-    startAuthEmulator({ host: EMULATOR_HOST, config: emulatorConfig(), timeoutMs: START_TIMEOUT_MS }),
+    startAuthEmulator({ host: EMULATOR_HOST, config: emulatorConfig(), timeoutMs: START_TIMEOUT_MS, reuse: !process.env.CI }),
     openDatabase({ pgliteDir: template }).then((database) => database.close()),
   ]);
   process.umask(umask);
