@@ -75,8 +75,6 @@ async function main(): Promise<void> {
     },
     'limits',
   );
-  console.log(`Parley ready on http://localhost:${port}`);
-
   const shutdown = (signal: string) => {
     server.app.log.info(`${signal} received, shutting down`);
     setTimeout(() => {
@@ -97,6 +95,10 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
+  // Only now: whoever waits for this line may stop the server the moment it reads it. Printed
+  // before the handlers, a loaded machine let a test's SIGTERM land between the two and end the
+  // process by the signal's default (exit code null, not 0).
+  console.log(`Parley ready on http://localhost:${port}`);
 }
 
 main().catch((error: unknown) => {
