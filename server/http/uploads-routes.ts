@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_UPLOAD_BYTES, type Attachment, type UploadUsage } from '../../lib/contract';
@@ -221,21 +222,9 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage, uploadQuotaBy
     // No account to charge: the client's address pays one per file and one per MiB it is sent (HEAD: none).
     const sent = request.method === 'HEAD' ? 0 : range ? range.end - range.start + 1 : row.size;
     await limitAddress(request, 'download', 1 + Math.floor(sent / DOWNLOAD_POINT_BYTES));
-    // HEAD answers from the row alone: no need to open the file, or fetch the object, to discard
-    // it. (Fastify's HEAD route keeps our Content-Length only for a stream: an empty one.)
-    let stream: Readable | null = Readable.from([]);
-    if (request.method !== 'HEAD') {
-      try {
-        stream = await storage.read(row.storageKey, range);
-      } catch (error) {
-        if (error instanceof StorageUnavailableError) throw storageUnavailable(request, error);
-        throw error;
-      }
-      if (!stream) throw notFound();
-    }
     const isImage = row.mimeType.startsWith('image/');
     if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${row.size}`);
-    return reply
+    reply
       .header('content-type', row.mimeType === 'text/plain' ? 'text/plain; charset=utf-8' : row.mimeType)
       .header('content-length', String(range ? range.end - range.start + 1 : row.size))
       .header('accept-ranges', 'bytes')
@@ -243,7 +232,34 @@ export function uploadsRoutes(app: FastifyInstance, { db, storage, uploadQuotaBy
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', "default-src 'none'; sandbox")
       .header('content-disposition', isImage ? 'inline' : attachmentDisposition(row.name))
-      .header('cache-control', 'private, max-age=31536000, immutable')
-      .send(stream);
+      .header('cache-control', 'private, max-age=31536000, immutable');
+    // HEAD answers from the row alone: no need to open the file, or fetch the object, to discard
+    // it. (Fastify's HEAD route keeps our Content-Length only for a stream: an empty one.)
+    if (request.method === 'HEAD') return reply.send(Readable.from([]));
+    // A local file is sent through reused buffers (storage/send-file.ts): the reply is ours from
+    // its head on, so a failure after it can only cut the response short.
+    if (storage.open) {
+      const file = await storage.open(row.storageKey);
+      if (!file) throw notFound();
+      reply.hijack();
+      try {
+        await file.send(range ?? { start: 0, end: row.size - 1 }, reply.raw, reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
+      } catch {
+        // A client that went away mid-file is the usual reason, and nothing to log.
+        reply.raw.destroy();
+      } finally {
+        await file.close();
+      }
+      return reply;
+    }
+    let stream: Readable | null;
+    try {
+      stream = await storage.read(row.storageKey, range);
+    } catch (error) {
+      if (error instanceof StorageUnavailableError) throw storageUnavailable(request, error);
+      throw error;
+    }
+    if (!stream) throw notFound();
+    return reply.send(stream);
   });
 }

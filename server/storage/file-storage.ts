@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { sendFile, type OpenFile } from './send-file';
 import { writeToFile } from './write-to-file';
 import { ensurePrivateDir } from '../security/private-files';
 
@@ -24,6 +25,11 @@ export interface FileStorage {
   write(key: string, stream: Readable, options: { maxBytes: number }): Promise<{ bytes: number }>;
   /** The stored bytes (only `range` of them if given, which must lie inside the file), or null when there is no such file. */
   read(key: string, range?: ByteRange): Promise<Readable | null>;
+  /**
+   * A local folder only: the file opened to be sent through reused buffers (send-file.ts), or null
+   * when there is no such file. Without it (an object store) a download streams `read`.
+   */
+  open?(key: string): Promise<OpenFile | null>;
   /** Removing a file that is not there is not an error. */
   remove(key: string): Promise<void>;
 }
@@ -107,6 +113,19 @@ export function createLocalFileStorage(dir: string): FileStorage {
       try {
         const handle = await open(fileOf(key), 'r');
         return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
+
+    async open(key) {
+      try {
+        const handle = await open(fileOf(key), 'r');
+        return {
+          send: (range, response, status, headers) => sendFile(handle, range, response, status, headers),
+          close: () => handle.close(),
+        };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
         throw error;
