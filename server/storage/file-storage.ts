@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { sendFile, type OpenFile } from './send-file';
+import { sendFile } from './send-file';
 import { writeToFile } from './write-to-file';
 import { ensurePrivateDir } from '../security/private-files';
 
@@ -11,6 +12,12 @@ import { ensurePrivateDir } from '../security/private-files';
 export interface ByteRange {
   start: number;
   end: number;
+}
+
+/** A local file opened for one download: `send` writes the whole response (send-file.ts), `close` lets the file go. */
+export interface OpenFile {
+  send(range: ByteRange, response: ServerResponse, status: number, headers: OutgoingHttpHeaders): Promise<void>;
+  close(): Promise<void>;
 }
 
 /**
@@ -123,7 +130,7 @@ export function createLocalFileStorage(dir: string): FileStorage {
       try {
         const handle = await open(fileOf(key), 'r');
         return {
-          send: (range, response, status, headers) => sendFile(handle, range, response, status, headers),
+          send: (range, response, status, headers) => sendFile(handle, range.start, range.end, response, status, headers),
           close: () => handle.close(),
         };
       } catch (error) {

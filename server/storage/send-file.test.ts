@@ -25,7 +25,7 @@ beforeAll(async () => {
     next.ended = (async () => {
       const handle = await open(next.file ?? file(), 'r');
       try {
-        await sendFile(handle, range, response, 206, { 'content-length': String(range.end - range.start + 1) });
+        await sendFile(handle, range.start, range.end, response, 206, { 'content-length': String(range.end - range.start + 1) });
       } catch (error) {
         response.destroy();
         throw error;

@@ -7,7 +7,6 @@
 // last to the kernel (the write's callback).
 import type { FileHandle } from 'node:fs/promises';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { ByteRange } from './file-storage';
 
 const PIECE_BYTES = 64 * 1024;
 /** Spare buffers kept between downloads (4 MiB); more are made when more downloads run at once. */
@@ -30,23 +29,17 @@ function write(response: ServerResponse, piece: Buffer): Promise<void> {
   });
 }
 
-/** A local file opened for one download: `send` writes the response (sendFile), `close` lets the file go. */
-export interface OpenFile {
-  send(range: ByteRange, response: ServerResponse, status: number, headers: OutgoingHttpHeaders): Promise<void>;
-  close(): Promise<void>;
-}
-
 /**
- * Writes the response's head, then `range` of the open file (all of it: 0 to size - 1), then ends
- * it. Rejects if the file is shorter than the range or the response fails or closes; the head is
+ * Writes the response's head, then bytes `start` to `end` (both included) of the open file, then
+ * ends it. Rejects if the file is shorter than the range or the response fails or closes; the head is
  * sent by then, so the caller can only destroy the response. The handle is the caller's to close.
  */
-export async function sendFile(handle: FileHandle, range: ByteRange, response: ServerResponse, status: number, headers: OutgoingHttpHeaders): Promise<void> {
+export async function sendFile(handle: FileHandle, start: number, end: number, response: ServerResponse, status: number, headers: OutgoingHttpHeaders): Promise<void> {
   response.writeHead(status, headers);
   const buffer = spare.pop() ?? Buffer.allocUnsafeSlow(PIECE_BYTES);
-  let position = range.start;
-  while (position <= range.end) {
-    const { bytesRead } = await handle.read(buffer, 0, Math.min(PIECE_BYTES, range.end - position + 1), position);
+  let position = start;
+  while (position <= end) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(PIECE_BYTES, end - position + 1), position);
     if (bytesRead === 0) throw new Error('the file is shorter than its range');
     // A failure leaves the buffer to the garbage collector: the response may still hold the piece.
     await write(response, bytesRead === PIECE_BYTES ? buffer : buffer.subarray(0, bytesRead));
