@@ -15,7 +15,7 @@ export interface ByteRange {
 }
 
 /** A local file opened for one download: `send` writes the whole response (send-file.ts), `close` lets the file go. */
-export interface OpenFile {
+interface OpenFile {
   send(range: ByteRange, response: ServerResponse, status: number, headers: OutgoingHttpHeaders): Promise<void>;
   close(): Promise<void>;
 }
