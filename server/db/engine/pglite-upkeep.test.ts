@@ -55,6 +55,33 @@ describe('PGlite upkeep', () => {
       await fresh.db.execute(sql`insert into users (firebase_uid, username, social_type) select 'stats-' || i, 'S' || i, 'google' from generate_series(1, 300) as i`);
       // Without a new analysis the planner would still take users for an empty table.
       await vi.waitFor(async () => expect((await analyzed('users')).tuples).toBe(300), { timeout: 10_000, interval: 20 });
+      // Of its columns only the fixed-width ones, which are cheap to gather: text and expression
+      // statistics wait for the full run, so no minutely analysis holds the database long.
+      const columns = await rows<{ name: string }>(fresh.db, sql`select attname as name from pg_stats where tablename = 'users' order by attname`);
+      expect(columns.map((column) => column.name)).toContain('id');
+      expect(columns.map((column) => column.name)).not.toContain('username');
+      // And not again until it has changed enough again (that analysis leaves n_mod_since_analyze alone).
+      const count = () =>
+        rows<{ count: number | string }>(fresh.db, sql`select analyze_count as count from pg_stat_user_tables where relname = 'users'`).then(([row]) => Number(row?.count));
+      const after = await count();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await count()).toBe(after);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('refreshes every table’s full statistics, text and expression indexes included, with the quarter-hourly vacuum', async () => {
+    const fresh = await openDatabase({ pgliteDir: 'memory', pgliteUpkeep: { hotMs: 60_000, fullMs: 300, analyzeMs: 60_000 } });
+    try {
+      await fresh.db.execute(sql`insert into users (firebase_uid, username, social_type) select 'full-' || i, 'F' || i, 'google' from generate_series(1, 300) as i`);
+      await vi.waitFor(
+        async () => {
+          const columns = await rows<{ name: string }>(fresh.db, sql`select attname as name from pg_stats where tablename = 'users'`);
+          expect(columns.map((column) => column.name)).toEqual(expect.arrayContaining(['id', 'username']));
+        },
+        { timeout: 10_000, interval: 50 },
+      );
     } finally {
       await fresh.close();
     }
