@@ -23,7 +23,7 @@ const EXPLAINED_ERRORS = new Set(['ConfigError', 'DataDirLockedError', 'DataDirP
  */
 async function openObjectStorage(config: Config): Promise<{ storage: S3FileStorage; unreachable: string | null } | undefined> {
   if (!config.objectStorage) return undefined;
-  const storage = createS3FileStorage(config.objectStorage, { spoolDir: path.join(config.dataDir, 'spool') });
+  const storage = await createS3FileStorage(config.objectStorage, { spoolDir: path.join(config.dataDir, 'spool') });
   const check = await storage.check();
   if (check.ok) return { storage, unreachable: null };
   if (!check.refused) return { storage, unreachable: check.reason };

@@ -25,7 +25,7 @@ const spool = () => path.join(dir, 'spool');
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'parley-s3-uploads-'));
   s3 = await startS3(path.join(dir, 's3'));
-  storage = createS3FileStorage(s3.settings, { spoolDir: spool() });
+  storage = await createS3FileStorage(s3.settings, { spoolDir: spool() });
   t = await startObservedServer({ storage });
   alice = await signIn(t.url, 'Alice');
 });

@@ -30,7 +30,7 @@ describe.each(['local folder', 'S3-compatible bucket'])('GET /api/uploads/:id/:n
   let storage: S3FileStorage | undefined;
   let attachment: Attachment;
   beforeAll(async () => {
-    storage = kind === 'local folder' ? undefined : createS3FileStorage(s3.settings, { spoolDir: path.join(dir, 'spool') });
+    storage = kind === 'local folder' ? undefined : await createS3FileStorage(s3.settings, { spoolDir: path.join(dir, 'spool') });
     t = await startTestServer({ inMemory: true, storage });
     alice = await signIn(t.url, 'Alice');
     const response = await fetch(`${t.url}/api/uploads`, {

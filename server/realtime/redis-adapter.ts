@@ -1,8 +1,10 @@
 // Socket.IO across several nodes (REDIS_URL): every broadcast goes through Redis so a user's
-// sockets on other nodes get it too. Without REDIS_URL nothing here runs (in-process adapter).
-import { createAdapter } from '@socket.io/redis-streams-adapter';
+// sockets on other nodes get it too. Without REDIS_URL nothing here runs (in-process adapter), and
+// the Redis client and adapter packages are not even loaded (2.7 MB of heap a node without Redis
+// would carry for nothing: docs/DECISIONS.md, "Optional backends load only when configured").
+import type { createAdapter } from '@socket.io/redis-streams-adapter';
+import type { Redis } from 'ioredis';
 import { withTimeout } from '../with-timeout';
-import { Redis } from 'ioredis';
 
 /** An outage starting (with the error that revealed it) or ending. */
 type RedisOutageEvent = { down: true; error: Error } | { down: false };
@@ -63,6 +65,7 @@ export function retryDelay(times: number): number {
  * process: the client has an `error` listener, and so do the adapter's own duplicates.
  */
 export async function connectRedis(url: string, { connectTimeoutMs = CONNECT_TIMEOUT_MS } = {}): Promise<RedisLink> {
+  const [{ Redis }, { createAdapter }] = await Promise.all([import('ioredis'), import('@socket.io/redis-streams-adapter')]);
   const client = new Redis(url, {
     connectionName: 'parley',
     retryStrategy: retryDelay,

@@ -33,7 +33,7 @@ interface Subject {
 
 // One contract, both implementations: what the upload routes (and the sweeper, and account
 // deletion) rely on must hold whether files live on this node's disk or in a bucket.
-const implementations: [string, () => Subject][] = [
+const implementations: [string, () => Subject | Promise<Subject>][] = [
   [
     'local folder',
     () => {
@@ -43,9 +43,9 @@ const implementations: [string, () => Subject][] = [
   ],
   [
     'S3-compatible bucket',
-    () => {
+    async () => {
       const spool = path.join(dir, 'spool');
-      const storage = createS3FileStorage(s3.settings, { spoolDir: spool });
+      const storage = await createS3FileStorage(s3.settings, { spoolDir: spool });
       return {
         storage,
         held: async () => [...(await s3.objectKeys()), ...(await filesIn(spool)), ...(await s3.openMultipartUploads())],
@@ -56,8 +56,8 @@ const implementations: [string, () => Subject][] = [
 
 describe.each(implementations)('file storage: %s', (_name, make) => {
   let subject: Subject;
-  beforeAll(() => {
-    subject = make();
+  beforeAll(async () => {
+    subject = await make();
   });
   afterAll(() => (subject.storage as Partial<S3FileStorage>).close?.());
 
@@ -110,10 +110,10 @@ describe('S3 file storage when the bucket is away or refuses', () => {
   const spool = () => path.join(dir, 'spool-away');
 
   it('checks at start: fine, refused (no such bucket, wrong secret) or not answering', async () => {
-    const fine = createS3FileStorage(s3.settings, { spoolDir: spool() });
-    const missing = createS3FileStorage({ ...s3.settings, bucket: 'no-such-bucket' }, { spoolDir: spool() });
-    const wrongKey = createS3FileStorage({ ...s3.settings, secretAccessKey: 'wrong' }, { spoolDir: spool() });
-    const nobody = createS3FileStorage({ ...s3.settings, endpoint: `http://127.0.0.1:${await freePort()}` }, { spoolDir: spool() });
+    const fine = await createS3FileStorage(s3.settings, { spoolDir: spool() });
+    const missing = await createS3FileStorage({ ...s3.settings, bucket: 'no-such-bucket' }, { spoolDir: spool() });
+    const wrongKey = await createS3FileStorage({ ...s3.settings, secretAccessKey: 'wrong' }, { spoolDir: spool() });
+    const nobody = await createS3FileStorage({ ...s3.settings, endpoint: `http://127.0.0.1:${await freePort()}` }, { spoolDir: spool() });
     try {
       expect(await fine.check()).toEqual({ ok: true });
       expect(await s3.objectKeys()).toEqual([]); // its probe object is gone again
@@ -126,7 +126,7 @@ describe('S3 file storage when the bucket is away or refuses', () => {
   });
 
   it('fails writes, reads and removals with StorageUnavailableError, leaving no spooled file', async () => {
-    const storage = createS3FileStorage(s3.settings, { spoolDir: spool() });
+    const storage = await createS3FileStorage(s3.settings, { spoolDir: spool() });
     await storage.write('kept', chunks('still here'), { maxBytes: 100 });
     await s3.stop();
     try {

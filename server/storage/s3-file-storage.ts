@@ -3,7 +3,6 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { checkKey, lazyDirectory, StorageUnavailableError, tempFileIn, type FileStorage } from './file-storage';
 import { writeToFile } from './write-to-file';
 
@@ -72,7 +71,10 @@ function describeError(error: unknown): string {
  * Content-MD5: an upload the client abandons never reaches the bucket, the store checks it got
  * exactly the bytes we checked, and a failed PUT can be sent again (docs/DECISIONS.md, "Uploads").
  */
-export function createS3FileStorage(settings: ObjectStorageSettings, { spoolDir }: { spoolDir: string }): S3FileStorage {
+export async function createS3FileStorage(settings: ObjectStorageSettings, { spoolDir }: { spoolDir: string }): Promise<S3FileStorage> {
+  // Loaded here, not at the top: a node without S3_BUCKET never carries the SDK (4.4 MB of heap;
+  // docs/DECISIONS.md, "Optional backends load only when configured").
+  const { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
   const { bucket } = settings;
   const client = new S3Client({
     region: settings.region,
