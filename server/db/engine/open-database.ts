@@ -37,7 +37,7 @@ export interface DatabaseOptions {
   /** PGlite's worker died while open. Default: one line on stderr and the process exits. */
   onPgliteCrash?: (error: Error) => void;
   /** PGlite only: how often its vacuums run (pglite-upkeep.ts); tests shorten them. */
-  pgliteUpkeep?: Pick<UpkeepOptions, 'hotMs' | 'fullMs' | 'analyzeMs'>;
+  pgliteUpkeep?: Pick<UpkeepOptions, 'hotMs' | 'fullMs' | 'analyzeMs' | 'onError'>;
 }
 
 export class PendingMigrationsError extends Error {
@@ -118,7 +118,10 @@ async function openPglite(dir: string | null, migrationsFolder: string, onCrash:
   try {
     const database = await openPool(pool, migrationsFolder);
     // A failed vacuum leaves the database as it was: one line, and the next run tries again.
-    const upkeep = startUpkeep(pool, { ...upkeepOptions, onError: (error, statement) => process.stderr.write(`PGlite upkeep: ${statement} failed: ${String(error)}\n`) });
+    const upkeep = startUpkeep(pool, {
+      onError: (error, statement) => process.stderr.write(`PGlite upkeep: ${statement} failed: ${String(error)}\n`),
+      ...upkeepOptions,
+    });
     return {
       db: database.db,
       close: async () => {

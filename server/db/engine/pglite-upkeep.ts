@@ -30,15 +30,16 @@ const ANALYZE_CHECK_MS = 60_000;
 /** Autovacuum's defaults (autovacuum_analyze_threshold, autovacuum_analyze_scale_factor). */
 const ANALYZE_THRESHOLD = 50;
 const ANALYZE_SCALE_FACTOR = 0.1;
-const TABLES = `select quote_ident(relname) as name from pg_stat_user_tables order by relname`;
+// Schema-qualified: drizzle keeps its migrations table in its own schema, outside the search path.
+const TABLES = `select format('%I.%I', schemaname, relname) as name from pg_stat_user_tables order by schemaname, relname`;
 /**
  * Each table's changes since its last full analysis and its fixed-width columns. (An analysis of
  * some columns leaves n_mod_since_analyze alone, so the upkeep counts from where its own last one was.)
  */
-const CHANGED_TABLES = `select quote_ident(s.relname) as name, s.n_mod_since_analyze as changed, s.n_live_tup as live,
+const CHANGED_TABLES = `select format('%I.%I', s.schemaname, s.relname) as name, s.n_mod_since_analyze as changed, s.n_live_tup as live,
     string_agg(quote_ident(a.attname), ', ' order by a.attnum) as columns
   from pg_stat_user_tables s join pg_attribute a on a.attrelid = s.relid and a.attnum > 0 and not a.attisdropped and a.attlen > 0
-  group by s.relname, s.n_mod_since_analyze, s.n_live_tup order by s.relname`;
+  group by s.schemaname, s.relname, s.n_mod_since_analyze, s.n_live_tup order by 1`;
 
 export interface UpkeepOptions {
   hotMs?: number;
