@@ -5,8 +5,11 @@ import { randomBytes } from 'node:crypto';
 import type { Socket } from 'socket.io-client';
 import { connectOne, type BenchUser } from './clients';
 
-export const FLOOD_PATHS = ['sync', 'thread', 'export', 'churn', 'download', 'read', 'init'] as const;
+export const FLOOD_PATHS = ['sync', 'thread', 'export', 'churn', 'download', 'read', 'init', 'cpu'] as const;
 export type FloodPath = (typeof FLOOD_PATHS)[number];
+
+/** Paths the server never refuses (nothing is asked of it): their flooded phase starts at once. */
+export const UNLIMITED_PATHS: ReadonlySet<FloodPath> = new Set(['cpu']);
 
 /** What each path does, for the table. */
 export const FLOOD_PATH_LOAD: Record<FloodPath, string> = {
@@ -17,6 +20,7 @@ export const FLOOD_PATH_LOAD: Record<FloodPath, string> = {
   download: 'unauthenticated loops of GET /uploads/:id/:name (a 4 MB file), each read to the end',
   read: 'sockets at the per-user cap, each looping `read`',
   init: 'sockets at the per-user cap, each looping `init`',
+  cpu: 'no request at all: the flooding process only keeps a third of a core busy (a control: what sharing the machine costs)',
 };
 
 export interface FloodTally {
@@ -46,6 +50,8 @@ export interface FloodJob {
 const ACK_TIMEOUT_MS = 10_000;
 const PAUSE_MS = 100;
 const DOWNLOAD_BYTES = 4_000_000;
+const CPU_BUSY_MS = 3;
+const CPU_REST_MS = 7;
 
 export function newTally(): FloodTally {
   return { answered: 0, rateLimited: 0, busy: 0, otherErrors: 0, timedOut: 0, evicted: 0, connectFailures: 0, durationMs: 0, cpuPercent: 0 };
@@ -156,6 +162,16 @@ export async function runFloodPath(job: FloodJob, tally: FloodTally, running: ()
       return void (await Promise.all(loops.map(() => httpLoop(() => `${url}/api/accounts/export`, auth))));
     case 'churn':
       return void (await Promise.all(loops.map(() => churnLoop())));
+    case 'cpu':
+      // Asks the server nothing: busy 3 ms in every 10, about what the download flood's own process uses.
+      triedOne();
+      for (let turn = 1; turn < job.loops; turn++) triedOne();
+      while (running()) {
+        const until = performance.now() + CPU_BUSY_MS;
+        while (performance.now() < until);
+        await pause(CPU_REST_MS);
+      }
+      return;
     case 'download': {
       const file = await uploadFile(url, auth);
       // No token: the URL is the capability, so anyone holding it can ask for it.

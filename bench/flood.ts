@@ -4,12 +4,22 @@
 // (quiet), then again while one account floods that path as fast as answers come back (flooded,
 // bench/flood-worker.ts, a process of its own). Reported per path from the same run: another
 // user's send→receive p50 / p99 quiet and flooded, and how the flood was answered.
+//
+// Quiet and flooded take turns, ROUNDS times per path, and each phase's figures pool its rounds:
+// this machine's own background (another process, a slower minute) then falls on both phases
+// alike instead of on whichever ran during it. The flooding process runs at the lowest CPU
+// priority: an attacker's machine is not the server's, and here the two share two cores, so its
+// own CPU (a fifth of a core reading 20 MB/s of downloads) would otherwise be counted against the
+// server. It still floods at its limits: its tally says how many it was answered and refused. A
+// flooded phase begins once the server has refused the flood (its burst spent, which a quiet
+// phase may have refilled): what is measured is an account flooding at its sustained limit.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { setPriority } from 'node:os';
 import path from 'node:path';
 import { RATE_LIMIT_NAMES, rateLimitVar } from '../server/security/rate-limit';
 import { closeAll, connectAll, type BenchUser, type ConnectedClient } from './clients';
-import { type FloodPath, type FloodTally } from './flood-paths';
+import { newTally, UNLIMITED_PATHS, type FloodPath, type FloodTally } from './flood-paths';
 import { freePort, startServer, type MeasuredProcess, type ProbeReport } from './processes';
 import { delay, percentiles, round, rounded } from './stats';
 
@@ -32,6 +42,8 @@ interface FloodPhase {
 interface FloodPathResult {
   path: FloodPath;
   loops: number;
+  /** Quiet then flooded, this many times; each phase's figures pool its rounds (older figure files: 1). */
+  rounds?: number;
   quiet: FloodPhase;
   flooded: FloodPhase;
   attacker: FloodTally | null;
@@ -44,6 +56,8 @@ export interface FloodResult {
   perVictimRate: number;
   attackerMessages: number;
   durationS: number;
+  /** Quiet then flooded, this many times per path (older figure files: 1). */
+  rounds?: number;
   paths: FloodPathResult[];
 }
 
@@ -57,6 +71,8 @@ export interface FloodOptions {
   durationS: number;
   /** Other users sending, each to a partner of their own. */
   victims: number;
+  /** Quiet then flooded, this many times per path, durationS / rounds each time. */
+  rounds: number;
   /** Messages the flooding account already has, so its syncs, pages and exports read full pages. */
   thread: number;
   paths: readonly FloodPath[];
@@ -70,15 +86,47 @@ const HEALTH_EVERY_MS = 100;
 const ACK_TIMEOUT_MS = 10_000;
 /** After the last send, how long its message may still arrive. */
 const RECEIVE_GRACE_MS = 3_000;
-/** The flood's first second (bursts, connections) is not measured; nor the second after it stops. */
+/** The flood is measured from a second after it was first refused (its burst spent), to its end. */
 const STRIDE_MS = 1_000;
 /** After a flood, the server is quiet again once this many sends in a row are acked within SETTLED_MS. */
 const SETTLED_IN_A_ROW = 5;
 const SETTLED_MS = 100;
 const SETTLE_MAX_MS = 60_000;
-const WARMUP_S = 5;
+/** A freshly started server compiles its hot paths in its first seconds: sends at the people's pace, not measured. */
+const WARMUP_S = 15;
+/** The lowest CPU priority (nice 19), for the flooding process. */
+const LOWEST_PRIORITY = 19;
 
-async function measure(server: MeasuredProcess, url: string, senders: ConnectedClient[], partners: ConnectedClient[], durationS: number): Promise<FloodPhase> {
+/** One stretch of sends, as measured: pooled with the phase's other rounds by summarize. */
+interface PhaseSamples {
+  receive: number[];
+  ack: number[];
+  health: number[];
+  refused: number;
+  cpuSeconds: number;
+  elapsedS: number;
+  report: ProbeReport;
+}
+
+function summarize(rounds: PhaseSamples[]): FloodPhase {
+  const all = (pick: (round: PhaseSamples) => number[]) => rounds.flatMap(pick);
+  const elapsedS = rounds.reduce((sum, one) => sum + one.elapsedS, 0);
+  const cpuSeconds = rounds.reduce((sum, one) => sum + one.cpuSeconds, 0);
+  // The round whose event loop was held longest speaks for the phase; memory as it ended.
+  const worst = rounds.reduce((a, b) => (b.report.loopDelay.max > a.report.loopDelay.max ? b : a));
+  return {
+    receive: rounded(percentiles(all((one) => one.receive))),
+    ack: rounded(percentiles(all((one) => one.ack))),
+    sent: all((one) => one.ack).length,
+    refused: rounds.reduce((sum, one) => sum + one.refused, 0),
+    health: rounded(percentiles(all((one) => one.health))),
+    serverCpuPercent: round((cpuSeconds / elapsedS) * 100, 1),
+    loopDelay: worst.report.loopDelay,
+    memory: rounds[rounds.length - 1]!.report.memory,
+  };
+}
+
+async function measure(server: MeasuredProcess, url: string, senders: ConnectedClient[], partners: ConnectedClient[], durationS: number): Promise<PhaseSamples> {
   const receive: number[] = [];
   const ack: number[] = [];
   const health: number[] = [];
@@ -133,33 +181,32 @@ async function measure(server: MeasuredProcess, url: string, senders: ConnectedC
   await Promise.all([...sending, pinging]);
   const elapsedS = (performance.now() - started) / 1000;
   const report = await server.probe('report');
-  const cpu = round(((server.cpuSeconds() - cpuStart) / elapsedS) * 100, 1);
+  const cpuSeconds = server.cpuSeconds() - cpuStart;
   const graceUntil = performance.now() + RECEIVE_GRACE_MS;
   while (waiting.size > 0 && performance.now() < graceUntil) await delay(50);
   for (const partner of partners) partner.socket.off('message', onMessage);
   // Never received: infinitely late, so a percentile past the received share shows it.
   for (let i = 0; i < waiting.size; i++) receive.push(Infinity);
-  return {
-    receive: rounded(percentiles(receive)),
-    ack: rounded(percentiles(ack)),
-    sent: ack.length,
-    refused,
-    health: rounded(percentiles(health)),
-    serverCpuPercent: cpu,
-    loopDelay: report.loopDelay,
-    memory: report.memory,
-  };
+  return { receive, ack, health, refused, cpuSeconds, elapsedS, report };
 }
 
 const READY_TIMEOUT_MS = 60_000;
+/** A flood the server has not refused by then has no limit within reach: measured as it is. */
+const LIMITED_TIMEOUT_MS = 30_000;
 
 function startAttacker(job: { url: string; user: BenchUser; peerId: number; path: FloodPath; loops: number }) {
   const child: ChildProcess = fork(path.join(import.meta.dirname, 'flood-worker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   let tally: (value: FloodTally | null) => void = () => {};
+  let limit: () => void = () => {};
+  const limited = new Promise<void>((resolve) => {
+    limit = resolve;
+    setTimeout(resolve, LIMITED_TIMEOUT_MS).unref();
+  });
   const tallied = new Promise<FloodTally | null>((resolve) => (tally = resolve));
   const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the flood of ${job.path} did not start within ${READY_TIMEOUT_MS / 1000} s`)), READY_TIMEOUT_MS);
-    child.on('message', (message: { ready?: boolean; tally?: FloodTally; failed?: string }) => {
+    child.on('message', (message: { ready?: boolean; limited?: boolean; tally?: FloodTally; failed?: string }) => {
+      if (message.limited) limit();
       if (message.ready) {
         clearTimeout(timer);
         resolve();
@@ -174,6 +221,7 @@ function startAttacker(job: { url: string; user: BenchUser; peerId: number; path
     });
   });
   ready.catch(() => undefined);
+  if (child.pid !== undefined) setPriority(child.pid, LOWEST_PRIORITY);
   child.send({ start: job });
   let stopping: Promise<FloodTally | null> | undefined;
   const stop = () => {
@@ -183,10 +231,10 @@ function startAttacker(job: { url: string; user: BenchUser; peerId: number; path
     }
     return stopping;
   };
-  return { ready, stop };
+  return { ready, limited, stop };
 }
 
-export async function runFlood({ dir, entry, seed, log, loops, durationS, victims, thread, paths, profilePrefix }: FloodOptions): Promise<FloodResult> {
+export async function runFlood({ dir, entry, seed, log, loops, durationS, victims, rounds, thread, paths, profilePrefix }: FloodOptions): Promise<FloodResult> {
   // User 1 floods (with a thread of `thread` messages with user 2, whom it also marks read); then
   // pairs of other people.
   const { users } = await seed(dir, 2 + 2 * victims, 'flood', ['--thread', String(thread), '--conversations', '1']);
@@ -198,41 +246,70 @@ export async function runFlood({ dir, entry, seed, log, loops, durationS, victim
   const server = await startServer({ entry, port, dataDir: path.join(dir, 'data-flood'), logFile: path.join(dir, 'server-flood.log'), env: defaults });
   let clients: ConnectedClient[] = [];
   const results: FloodPathResult[] = [];
+  const roundS = durationS / rounds;
   try {
     clients = await connectAll(people, { urls: [url], concurrency: 20 });
     const senders = clients.filter((_, index) => index % 2 === 0);
     const partners = clients.filter((_, index) => index % 2 === 1);
-    log(`  ${senders.length} people sending ${PER_VICTIM_RATE}/s each; the flooding account has ${thread} messages; ${loops} loops per path`);
-    // A freshly started server compiles its hot paths during its first seconds: not measured.
-    await measure(server, url, senders, partners, Math.min(WARMUP_S, durationS));
+    log(`  ${senders.length} people sending ${PER_VICTIM_RATE}/s each; the flooding account has ${thread} messages; ${loops} loops per path; ${rounds} rounds of ${round(roundS, 1)} s quiet, ${round(roundS, 1)} s flooded`);
+    await measure(server, url, senders, partners, WARMUP_S);
     for (const floodPath of paths) {
-      const quiet = await measure(server, url, senders, partners, durationS);
-      const attack = startAttacker({ url, user: attacker, peerId: attackerPeer.id, path: floodPath, loops });
-      let flooded: FloodPhase;
+      const quiet: PhaseSamples[] = [];
+      const flooded: PhaseSamples[] = [];
+      const tallies: FloodTally[] = [];
       let profileFile: string | undefined;
-      try {
-        await attack.ready;
-        await delay(STRIDE_MS);
-        if (profilePrefix) {
-          profileFile = `${profilePrefix}-${floodPath}.cpuprofile`;
-          await server.probe('profile-start');
+      for (let turn = 0; turn < rounds; turn++) {
+        quiet.push(await measure(server, url, senders, partners, roundS));
+        const attack = startAttacker({ url, user: attacker, peerId: attackerPeer.id, path: floodPath, loops });
+        try {
+          await attack.ready;
+          // At its limits: its burst spent (a quiet phase may have refilled it), then a second more.
+          if (!UNLIMITED_PATHS.has(floodPath)) await attack.limited;
+          await delay(STRIDE_MS);
+          // The first round's flood is profiled: one file per path.
+          const profiling = profilePrefix !== undefined && turn === 0;
+          if (profiling) {
+            profileFile = `${profilePrefix}-${floodPath}.cpuprofile`;
+            await server.probe('profile-start');
+          }
+          flooded.push(await measure(server, url, senders, partners, roundS));
+          if (profiling) await server.probe('profile-stop', { file: profileFile });
+        } finally {
+          await attack.stop();
         }
-        flooded = await measure(server, url, senders, partners, durationS);
-        if (profileFile) await server.probe('profile-stop', { file: profileFile });
-      } finally {
-        await attack.stop();
+        const tally = await attack.stop();
+        if (tally) tallies.push(tally);
+        await settle(senders, partners);
       }
-      const tally = await attack.stop();
-      const result = { path: floodPath, loops, quiet, flooded, attacker: tally, ...(profileFile ? { profileFile } : {}) };
+      const result: FloodPathResult = {
+        path: floodPath,
+        loops,
+        rounds,
+        quiet: summarize(quiet),
+        flooded: summarize(flooded),
+        attacker: tallies.length === rounds ? addTallies(tallies) : null,
+        ...(profileFile ? { profileFile } : {}),
+      };
       results.push(result);
       log(`  ${describe(result)}`);
-      await settle(senders, partners);
     }
-    return { victims: senders.length, perVictimRate: PER_VICTIM_RATE, attackerMessages: thread, durationS, paths: results };
+    return { victims: senders.length, perVictimRate: PER_VICTIM_RATE, attackerMessages: thread, durationS, rounds, paths: results };
   } finally {
     closeAll(clients);
     await server.stop();
   }
+}
+
+/** The flood's rounds as one: counts and time added, CPU weighted by time. */
+function addTallies(tallies: FloodTally[]): FloodTally {
+  const total = newTally();
+  let cpuMs = 0;
+  for (const tally of tallies) {
+    for (const key of Object.keys(total) as (keyof FloodTally)[]) if (key !== 'cpuPercent') total[key] += tally[key];
+    cpuMs += (tally.cpuPercent / 100) * tally.durationMs;
+  }
+  total.cpuPercent = total.durationMs > 0 ? round((cpuMs / total.durationMs) * 100, 1) : 0;
+  return total;
 }
 
 /**

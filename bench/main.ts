@@ -209,6 +209,7 @@ async function main(): Promise<void> {
         loops: options.floodLoops,
         durationS: options.floodDurationS,
         victims: options.floodVictims,
+        rounds: options.floodRounds,
         thread: options.floodThread,
         paths: options.floodPaths,
         ...(options.profile ? { profilePrefix: path.join(resultsDir, `${stamp}-flood`) } : {}),

@@ -36,6 +36,7 @@ export interface BenchOptions {
   floodLoops: number;
   floodDurationS: number;
   floodVictims: number;
+  floodRounds: number;
   floodThread: number;
   floodPaths: FloodPath[];
   /** Delivery: the steady load again with 10 % of the users typing and following presence, reported beside it. */
@@ -80,7 +81,10 @@ const HELP = `npm run bench -- [options]
                           per-user socket cap)
   --flood-duration S      flood: seconds measured quiet, then as long flooded, per path (30: 600
                           sends a phase, so a p99 is not just its 3rd-worst)
-  --flood-victims V       flood: other people sending 2 msg/s each, to V more (10)
+  --flood-victims V       flood: other people sending 2 msg/s each, to V more (20: 1,200 sends a
+                          phase, so a p99 is its 12th-worst)
+  --flood-rounds R        flood: quiet then flooded, R times per path, S / R seconds each; each
+                          phase pools its rounds, so the machine's background falls on both (3)
   --flood-thread T        flood: messages the flooding account has, so its syncs, pages and
                           exports read full pages (10000)
   --typing                delivery: after the steady phase, the same load again while 10% of the users
@@ -134,6 +138,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'flood-paths': { type: 'string' },
       'flood-duration': { type: 'string' },
       'flood-victims': { type: 'string' },
+      'flood-rounds': { type: 'string' },
       'flood-thread': { type: 'string' },
       typing: { type: 'boolean', default: false },
       push: { type: 'boolean', default: false },
@@ -188,7 +193,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     nodes: number('nodes', 1, 1),
     floodLoops: number('flood-loops', 20, 5),
     floodDurationS: number('flood-duration', 30, 2),
-    floodVictims: number('flood-victims', 10, 4),
+    floodVictims: number('flood-victims', 20, 4),
+    floodRounds: number('flood-rounds', 3, 1),
     floodThread: number('flood-thread', 10_000, 600),
     floodPaths: floodPaths(values['flood-paths']),
     typing: values.typing,

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { phaseOf } from './delivery';
-import { FLOOD_PATH_LOAD } from './flood-paths';
+import { FLOOD_PATH_LOAD, UNLIMITED_PATHS } from './flood-paths';
 import type { LighthouseResult } from './frontend/lighthouse';
 import type { BenchResults, Row } from './results';
 import { kib, ms, round } from './stats';
@@ -134,7 +134,7 @@ export function buildTable(results: BenchResults): Row[] {
   if (flood?.paths) {
     // Judged at the full run's size only: a smoke run's few sends make p99 one sample.
     const applies = flood.durationS >= 10 && flood.victims >= 10;
-    add('flood', 'load', `${flood.victims} people × ${flood.perVictimRate} msg/s; one account floods each path in turn (${flood.durationS} s quiet, then ${flood.durationS} s flooded); it has ${flood.attackerMessages} messages`);
+    add('flood', 'load', `${flood.victims} people × ${flood.perVictimRate} msg/s; one account floods each path in turn (${flood.durationS} s quiet, then ${flood.durationS} s flooded${(flood.rounds ?? 1) > 1 ? `, in ${flood.rounds} rounds that take turns` : ''}); it has ${flood.attackerMessages} messages`);
     for (const { path: floodPath, loops, quiet, flooded, attacker } of flood.paths) {
       const p99Ratio = ratio(Number(flooded.receive.p99), Number(quiet.receive.p99));
       const perS = (n: number) => (attacker ? round(n / (attacker.durationMs / 1000), 0) : 0);
@@ -145,8 +145,8 @@ export function buildTable(results: BenchResults): Row[] {
         'flood',
         `${floodPath} (${loops} × ${FLOOD_PATH_LOAD[floodPath]}): another user's send→receive p50 / p99, quiet → flooded`,
         `${ms(quiet.receive.p50)} / ${ms(quiet.receive.p99)} → ${ms(flooded.receive.p50)} / ${ms(flooded.receive.p99)} (p99 ${x(p99Ratio)}); ${flooded.refused} of ${flooded.sent} refused${answered}${cpu}`,
-        'flooded p99 ≤ 2× quiet',
-        judge(applies, p99Ratio <= 2 && flooded.refused === 0),
+        // The control asks the server nothing: what sharing the machine costs, not a target.
+        ...(UNLIMITED_PATHS.has(floodPath) ? [] : (['flooded p99 ≤ 2× quiet', judge(applies, p99Ratio <= 2 && flooded.refused === 0)] as const)),
       );
     }
   }
