@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, lt, lte, sql } from 'drizzle-orm';
-import type { MessagePayload } from '../../lib/contract';
+import { THREAD_PAGE_SIZE, type MessagePayload } from '../../lib/contract';
 import { attachmentOf, messageColumns, toMessagePayload } from './delivery/message-payload';
 import type { Db } from './engine/open-database';
 import { toKeysetPage, type KeysetPage } from './engine/paging';
@@ -25,12 +25,36 @@ const inPair = (userId: number, peerId: number) =>
   );
 
 /**
+ * Rows one statement of a thread page reads at most: the app's page (THREAD_PAGE_SIZE) and the
+ * row that says whether there is another. A page of 100 read in one statement held PGlite's one
+ * connection for 8–16 ms, and the others' sends waited behind it; in two, each holds it half as
+ * long and another account's work takes its turn between them (db/engine/account-turns.ts).
+ */
+const THREAD_READ_ROWS = THREAD_PAGE_SIZE + 1;
+
+/**
  * Up to `limit + 1` messages of the pair past `bound` in one direction (older: id < bound, or
- * <= with `inclusive`; newer: id > bound), without the ones userId hid, nearest first. The pair
+ * <= with `inclusive`; newer: id > bound), without the ones userId hid, nearest first, read
+ * THREAD_READ_ROWS at a time, each read taking up after the last one's farthest id. The pair
  * condition is the whole authorisation: every row has userId on one side. Served by
  * messages_pair_idx, one range scan either way, no sort.
  */
-function threadRows(db: Db, userId: number, peerId: number, direction: 'older' | 'newer', bound: number | null, limit: number, inclusive = false) {
+async function threadRows(db: Db, userId: number, peerId: number, direction: 'older' | 'newer', bound: number | null, limit: number, inclusive = false) {
+  const found: Awaited<ReturnType<typeof threadRead>> = [];
+  let from = bound;
+  let fromInclusive = inclusive;
+  for (;;) {
+    const count = Math.min(limit + 1 - found.length, THREAD_READ_ROWS);
+    const read = await threadRead(db, userId, peerId, direction, from, count, fromInclusive);
+    found.push(...read);
+    if (read.length < count || found.length > limit) return found;
+    from = read[read.length - 1]!.message.id;
+    fromInclusive = false;
+  }
+}
+
+/** One statement of threadRows: at most `count` rows past `bound`. */
+function threadRead(db: Db, userId: number, peerId: number, direction: 'older' | 'newer', bound: number | null, count: number, inclusive = false) {
   const boundCondition =
     bound === null ? undefined : direction === 'newer' ? gt(messages.id, bound) : inclusive ? lte(messages.id, bound) : lt(messages.id, bound);
   return db
@@ -39,7 +63,7 @@ function threadRows(db: Db, userId: number, peerId: number, direction: 'older' |
     .leftJoin(uploads, attachmentOf)
     .where(and(inPair(userId, peerId), boundCondition, notHiddenFor(userId)))
     .orderBy(direction === 'newer' ? asc(messages.id) : desc(messages.id))
-    .limit(limit + 1);
+    .limit(count);
 }
 
 /** A thread page, newest first; `older`/`newer`: the keyset (message id) of the next page each way, null at either end. */

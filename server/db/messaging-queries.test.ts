@@ -5,7 +5,7 @@ import { listConversations } from './conversations';
 import { insertMessage, readConversation } from '../../testing/database';
 import { countUnread, initialCounts, listThread } from './messages';
 import { openDatabase, type Database, type Db } from './engine/open-database';
-import { conversations, messages } from './schema';
+import { conversations, messageHidden, messages } from './schema';
 import { createUpload } from './uploads';
 import { setUserActive, upsertUserFromFirebase } from './users';
 
@@ -88,6 +88,25 @@ describe('listThread', () => {
     } while (cursor !== null);
     expect(sizes).toEqual([50, 50, 20]);
     expect(seen).toEqual(sent.map((m) => m.id).reverse());
+  });
+
+  it('reads a page larger than one statement’s rows in turn: the same 100 newest, hidden ones left out, and the right cursor', async () => {
+    const [a, b, c] = [await newUser(), await newUser(), await newUser()];
+    const sent: MessagePayload[] = [];
+    for (let i = 0; i < 130; i++) {
+      sent.push(await send(i % 2 === 0 ? a.id : b.id, i % 2 === 0 ? b.id : a.id));
+      if (i % 7 === 0) await send(c.id, a.id);
+    }
+    // Hidden by a on both sides of the first statement's last row (the 51st newest).
+    const hidden = [sent[130 - 50]!.id, sent[130 - 52]!.id];
+    for (const messageId of hidden) await db.insert(messageHidden).values({ userId: a.id, messageId });
+    const visible = sent.map((m) => m.id).filter((id) => !hidden.includes(id)).reverse();
+    const page = await listThread(db, a.id, b.id, null, 100, false);
+    expect(page.results.map((m) => m.id)).toEqual(visible.slice(0, 100));
+    expect(page.next).toBe(visible[99]);
+    const rest = await listThread(db, a.id, b.id, page.next, 100, false);
+    expect(rest.results.map((m) => m.id)).toEqual(visible.slice(100));
+    expect(rest.next).toBeNull();
   });
 
   it('ends with a null cursor when the page is exactly full', async () => {

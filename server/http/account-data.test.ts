@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { AccountExport, Attachment, AuthorizeResponse, ConversationPage, MessagePayload, Page } from '../../lib/contract';
+import { EXPORT_READ_MESSAGES, exportAccount, restAfterRead } from '../db/account-export';
 import { storeMessages } from '../db/delivery/message-batch';
 import { savePushSubscription } from '../db/push-subscriptions';
 import { pushSubscriptions, reports, sessions, uploads, users } from '../db/schema';
@@ -94,6 +95,20 @@ describe('GET /api/accounts/export', () => {
     expect(await Promise.all([first, second, abandoned])).toEqual([300, 300, 'aborted']);
     // Each starts once the one before it has been sent, never side by side.
     expect(events).toEqual(['one started', 'one sent', 'two started', 'two sent']);
+  });
+
+  it('rests between its reads of the messages, three times as long as each took, and not after the last', async () => {
+    const [hal, ivy] = await Promise.all([signIn(t.url, 'Hal'), signIn(t.url, 'Ivy')]);
+    // Two and a half reads' worth: three reads, so two rests.
+    const count = EXPORT_READ_MESSAGES * 2 + EXPORT_READ_MESSAGES / 2;
+    await storeMessages(t.db, Array.from({ length: count }, (_, i) => ({ senderId: hal.user.id, recipientId: ivy.user.id, clientId: randomUUID(), text: `m${i}` })));
+    const rests: number[] = [];
+    let text = '';
+    for await (const piece of exportAccount(t.db, hal.user.id, async (ms) => void rests.push(ms))) text += piece;
+    expect((JSON.parse(text) as AccountExport).messages).toHaveLength(count);
+    expect(rests).toHaveLength(2);
+    expect(rests.every((ms) => ms > 0)).toBe(true);
+    expect(restAfterRead(10)).toBe(30);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   CONVERSATION_PAGE_SIZE,
@@ -31,6 +31,18 @@ const threadQuery = z
     message: 'around: Not with a cursor: the page around a message starts its own cursors.',
   });
 
+/**
+ * What a thread page takes from the `page` budget: one per THREAD_PAGE_SIZE messages its `limit`
+ * lets it read, so the app's pages cost one and the largest two. Read before validation: a limit
+ * the route will refuse pays for the largest page.
+ */
+export function threadPageCost(request: FastifyRequest): number {
+  const raw = (request.query as Record<string, unknown> | undefined)?.limit;
+  if (raw === undefined) return 1;
+  const limit = typeof raw === 'string' && /^\d{1,3}$/.test(raw) ? Number(raw) : THREAD_MAX_LIMIT;
+  return Math.ceil(Math.min(Math.max(limit, 1), THREAD_MAX_LIMIT) / THREAD_PAGE_SIZE);
+}
+
 export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): void {
   app.get('/conversations', async (request): Promise<ConversationPage> => {
     const { user } = await authenticateActive(db, request);
@@ -48,8 +60,9 @@ export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): v
 
   // Only ever the caller's own conversation with :userId: the caller is always one side of the pair.
   // `around` and a newer ('n') cursor answer a window with cursors both ways (ThreadPage).
-  // Its own budget (`page`): the most expensive read an account can ask for over HTTP.
-  app.get('/conversations/:userId/messages', { config: { rateLimit: 'page' } }, async (request): Promise<ThreadPage> => {
+  // Its own budget (`page`): the most expensive read an account can ask for over HTTP, paid by the
+  // rows it may read (threadPageCost).
+  app.get('/conversations/:userId/messages', { config: { rateLimit: 'page', rateCost: threadPageCost } }, async (request): Promise<ThreadPage> => {
     const { user } = await authenticateActive(db, request);
     const { userId } = parseBody(threadParams, request.params);
     const { cursor, around, limit } = parseBody(threadQuery, request.query);

@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route's own budget; unset: the default `request` budget every authenticated route takes from. */
     rateLimit?: RateLimitName;
+    /** What a request takes from that budget, from what it asks for (before validation); unset: one. */
+    rateCost?: (request: FastifyRequest) => number;
     /** A refused request closes the connection instead of having its body drained (uploads). */
     closeOnRefusal?: boolean;
     /** Never shed for load (security/load-shedding.ts): the probes, and accounts/info. */
@@ -24,13 +26,13 @@ export function installUserRateLimits(app: FastifyInstance, limiters: RateLimite
 }
 
 /**
- * Takes one action from the route's budget for the user, or throws 429 `{msg}` with Retry-After
+ * Takes one action (or the route's `rateCost`) from the route's budget for the user, or throws 429 `{msg}` with Retry-After
  * (seconds). Called by authenticate(), so every authenticated route is limited, right after the
  * session is known and before any validation or work: refused requests cost as little as possible.
  */
 export async function limitRequest(request: FastifyRequest, userId: number): Promise<void> {
-  const { rateLimit = 'request', closeOnRefusal = false } = request.routeOptions.config;
-  const verdict = await request.server.userRateLimiters[rateLimit].take(userId);
+  const { rateLimit = 'request', rateCost, closeOnRefusal = false } = request.routeOptions.config;
+  const verdict = await request.server.userRateLimiters[rateLimit].take(userId, rateCost?.(request) ?? 1);
   if (!verdict.allowed) throw refusal(verdict.retryAfterSeconds, closeOnRefusal);
 }
 

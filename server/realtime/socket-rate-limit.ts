@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Event } from 'socket.io';
 import type { ClientToServerEvents } from '../../lib/contract';
+import { SYNC_PAGE_MAX } from '../../lib/contract/constants';
+import { STREAM_READ_ITEMS } from '../db/delivery/stream';
 import { errorAck, splitArgs } from './ack';
 import { countSocketRefusal } from './refusals';
 import type { RealtimeSocket } from './types';
@@ -15,6 +17,22 @@ const EVENT_BUDGETS: Partial<Record<keyof ClientToServerEvents, RateLimitName>> 
   typing: 'typing',
   presence_subscribe: 'presence',
 };
+
+/**
+ * A sync page is paid for by the reads of STREAM_READ_ITEMS it may take, which its `limit`
+ * decides before anything is read: one for up to 100 items, five for the largest page. A payload
+ * the handler will refuse pays for the largest (it is refused for its rate first, then its shape).
+ */
+export function syncReads(payload: unknown): number {
+  const limit = typeof payload === 'object' && payload !== null ? (payload as { limit?: unknown }).limit : undefined;
+  const items = typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= SYNC_PAGE_MAX ? limit : SYNC_PAGE_MAX;
+  return Math.ceil(items / STREAM_READ_ITEMS);
+}
+
+/** What an event takes from its budget: one, or what its payload asks the server to do. */
+function eventCost(event: unknown, args: unknown[]): number {
+  return event === 'sync' ? syncReads(splitArgs(args).payload) : 1;
+}
 
 /**
  * Never shed: init and sync are how a client recovers after a reconnect, and it does not retry
@@ -59,7 +77,7 @@ export function limitEvents(socket: RealtimeSocket, { limiters, overloaded, log 
       countSocketRefusal(socket, 'shed: server busy');
       return refuse(SHED_MSG);
     }
-    limiters[eventBudget(event)].take(socket.data.userId).then(
+    limiters[eventBudget(event)].take(socket.data.userId, eventCost(event, args)).then(
       (verdict) => {
         if (verdict.allowed) {
           refusedInARow = 0;

@@ -13,14 +13,19 @@ import type { RateLimits } from './rate-limit';
  * - search 5/s, burst 20: the client debounces typing at 300 ms (about 3/s at most).
  * - upload 30/min, burst 20: sharing a batch of photos at once. Bytes are budgeted by the quota
  *   (UPLOAD_QUOTA), not here.
- * - sync 2/s, burst 30: a reconnect catches up in pages of 500; 30 pages is 15,000 missed
- *   messages at once (the catch-up benchmark's 10,000 is 20). Each page reads up to 500 rows, the
- *   most expensive read a socket can ask for; on PGlite it runs on the event loop, so a steady
- *   flood of them is what slowed everyone else down (bench, "flood").
- * - page 3/s, burst 30: a page of one conversation's messages (GET …/messages), the most
- *   expensive read over HTTP (up to 100 messages). Opening a conversation takes one, hovering a
- *   row one, scrolling back one a screenful; 30 is a fling through a long history. Before it had
- *   its own, one account read twenty pages a second under `request` and slowed everyone's sends.
+ * - sync 2/s, burst 150, in reads of 100 items, taken when the page is asked for by the most its
+ *   `limit` lets it read (up to 100 items one, the default 500 five): a reconnect catches up
+ *   15,000 missed messages at once (the catch-up benchmark's 10,000 is 101 reads), and its first
+ *   page of 100 and the live gap fills of a few items cost one. A page of more than one read
+ *   comes out of the burst (the steady window holds two), so past the burst an account reads about
+ *   two hundred items a second. Each read is among the most expensive a socket can ask for; one
+ *   account asking for 500 items from the start again and again, four pages a second, took most
+ *   of a core and doubled everyone's p99 (bench, "flood").
+ * - page 3/s, burst 30, in pages of 50 messages (the app's page is one, the largest, 100, two):
+ *   a page of one conversation's messages (GET …/messages), the most expensive read over HTTP.
+ *   Opening a conversation takes one, hovering a row one, scrolling back one a screenful; 30 is a
+ *   fling through a long history. Before it had its own, one account read twenty pages a second
+ *   under `request` and slowed everyone's sends; at one point each for pages of 100, six a second.
  * - event 10/s, burst 50: every other socket event (init, read, and any added later). A read per
  *   conversation opened and an init per tab connecting never come near it; each read is two
  *   events to every tab of the user, so this also bounds their fan-out.
@@ -52,7 +57,7 @@ export const DEFAULT_RATE_LIMITS = {
   send: { perSecond: 5, burst: 50 },
   follow: { perSecond: 2, burst: 20 },
   follow_pair: { perSecond: 1 / 600, burst: 4 },
-  sync: { perSecond: 2, burst: 30 },
+  sync: { perSecond: 2, burst: 150 },
   page: { perSecond: 3, burst: 30 },
   search: { perSecond: 5, burst: 20 },
   upload: { perSecond: 30 / 60, burst: 20 },

@@ -19,10 +19,11 @@ const { t, tabs } = serverWithTabs(() => startConfiguredServer({
       search: { perSecond: HOURLY, burst: 2 },
       upload: { perSecond: HOURLY, burst: 1 },
       export: { perSecond: HOURLY, burst: 1 },
-      page: { perSecond: HOURLY, burst: 2 },
+      page: { perSecond: HOURLY, burst: 3 },
       typing: { perSecond: HOURLY, burst: 2 },
       presence: { perSecond: HOURLY, burst: 1 },
       connect: { perSecond: HOURLY, burst: 3 },
+      sync: { perSecond: HOURLY, burst: 6 },
     },
   },
 }));
@@ -90,6 +91,19 @@ describe('what a flood of one account costs it', () => {
     expect(await closed).toBe('io server disconnect');
   });
 
+  it('prices a sync page by the reads its limit allows: up to 250 items three, up to 100 one, the largest five', async () => {
+    const [alice, bob] = await Promise.all([signIn(t.url, 'Alice'), signIn(t.url, 'Bob')]);
+    const [aliceTab, bobTab] = await Promise.all([tabs.open(alice), tabs.open(bob)]);
+    const sync = (tab: typeof aliceTab, payload: object) => emitWithAck<Ack<unknown>>(tab, 'sync', { after: 0, ...payload });
+    const TOO_MANY_ACK = { error: { msg: expect.stringMatching(TOO_MANY) } };
+    // Pages of more than one read come out of the burst (five here; its steady window holds one).
+    expect(await sync(aliceTab, { limit: 250 })).toMatchObject({ data: { messages: [] } });
+    for (let i = 0; i < 2; i += 1) expect(await sync(aliceTab, { limit: 100 })).toMatchObject({ data: { messages: [] } });
+    expect(await sync(aliceTab, { limit: 1 })).toEqual(TOO_MANY_ACK);
+    expect(await sync(bobTab, {})).toMatchObject({ data: { messages: [] } });
+    expect(await sync(bobTab, { limit: 100 })).toEqual(TOO_MANY_ACK);
+  });
+
   it('prices every socket opened: past the account’s budget a handshake is refused, other people still connect', async () => {
     const [alice, bob] = await Promise.all([signIn(t.url, 'Alice'), signIn(t.url, 'Bob')]);
     for (let i = 0; i < 3; i += 1) (await connectSocket(t.url, alice.bearer)).close();
@@ -123,9 +137,10 @@ describe('HTTP rate limits', () => {
     expect((await exportData(bob)).status).toBe(200);
   });
 
-  it('holds pages of a conversation to their own budget, whatever their mode', async () => {
+  it('holds pages of a conversation to their own budget, whatever their mode, a page of up to 100 paying two', async () => {
     const [alice, bob] = await Promise.all([signIn(t.url, 'Page reader'), signIn(t.url, 'Page writer')]);
     const page = (query: string) => api<{ msg?: string }>(t.url, `/conversations/${bob.user.id}/messages${query}`, { token: alice.bearer });
+    // Three in the budget: the app's page (50) one, the largest two, and then nothing.
     expect((await page('')).status).toBe(200);
     expect((await page('?limit=100')).status).toBe(200);
     const refused = await page('?around=1');
