@@ -101,7 +101,20 @@ describe('listThread', () => {
     const hidden = [sent[130 - 50]!.id, sent[130 - 52]!.id];
     for (const messageId of hidden) await db.insert(messageHidden).values({ userId: a.id, messageId });
     const visible = sent.map((m) => m.id).filter((id) => !hidden.includes(id)).reverse();
-    const page = await listThread(db, a.id, b.id, null, 100, false);
+    // Counted: two statements of at most 51 rows, never one of 101.
+    let statements = 0;
+    const counted = new Proxy(db, {
+      get: (target, key, receiver) => {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (key !== 'select' || typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          statements += 1;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const page = await listThread(counted, a.id, b.id, null, 100, false);
+    expect(statements).toBe(2);
     expect(page.results.map((m) => m.id)).toEqual(visible.slice(0, 100));
     expect(page.next).toBe(visible[99]);
     const rest = await listThread(db, a.id, b.id, page.next, 100, false);
