@@ -164,8 +164,7 @@ export async function runFloodPath(job: FloodJob, tally: FloodTally, running: ()
       return void (await Promise.all(loops.map(() => churnLoop())));
     case 'cpu':
       // Asks the server nothing: busy 3 ms in every 10, about what the download flood's own process uses.
-      triedOne();
-      for (let turn = 1; turn < job.loops; turn++) triedOne();
+      ready();
       while (running()) {
         const until = performance.now() + CPU_BUSY_MS;
         while (performance.now() < until);

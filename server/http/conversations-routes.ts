@@ -10,6 +10,7 @@ import { hasConversation, listConversations } from '../db/conversations';
 import { listThread, listThreadAround, listThreadNewer, streamStateOf, type ThreadWindow } from '../db/messages';
 import type { Db } from '../db/engine/open-database';
 import { findConversationPeer } from '../db/users';
+import { costOfLimit } from '../security/rate-limit';
 import { authenticateActive } from './authenticate';
 import { conversationCursor, encodeCursor, threadCursor } from './cursor';
 import { HttpError, parseBody } from './errors';
@@ -31,17 +32,9 @@ const threadQuery = z
     message: 'around: Not with a cursor: the page around a message starts its own cursors.',
   });
 
-/**
- * What a thread page takes from the `page` budget: one per THREAD_PAGE_SIZE messages its `limit`
- * lets it read, so the app's pages cost one and the largest two. Read before validation: a limit
- * the route will refuse pays for the largest page.
- */
-export function threadPageCost(request: FastifyRequest): number {
-  const raw = (request.query as Record<string, unknown> | undefined)?.limit;
-  if (raw === undefined) return 1;
-  const limit = typeof raw === 'string' && /^\d{1,3}$/.test(raw) ? Number(raw) : THREAD_MAX_LIMIT;
-  return Math.ceil(Math.min(Math.max(limit, 1), THREAD_MAX_LIMIT) / THREAD_PAGE_SIZE);
-}
+/** A thread page is paid for by the THREAD_PAGE_SIZE messages its `limit` lets it read: the app's pages one, the largest two. */
+const PAGE_PRICING = { absent: THREAD_PAGE_SIZE, max: THREAD_MAX_LIMIT, unit: THREAD_PAGE_SIZE };
+export const threadPageCost = (request: FastifyRequest): number => costOfLimit((request.query as Record<string, unknown> | undefined)?.limit, PAGE_PRICING);
 
 export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): void {
   app.get('/conversations', async (request): Promise<ConversationPage> => {

@@ -26,8 +26,8 @@ export function installUserRateLimits(app: FastifyInstance, limiters: RateLimite
 }
 
 /**
- * Takes one action (or the route's `rateCost`) from the route's budget for the user, or throws 429 `{msg}` with Retry-After
- * (seconds). Called by authenticate(), so every authenticated route is limited, right after the
+ * Takes one action (or the route's `rateCost`) from the route's budget for the user, or throws
+ * 429 `{msg}` with Retry-After (seconds). Called by authenticate(), so every authenticated route is limited, right after the
  * session is known and before any validation or work: refused requests cost as little as possible.
  */
 export async function limitRequest(request: FastifyRequest, userId: number): Promise<void> {

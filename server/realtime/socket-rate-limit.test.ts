@@ -8,7 +8,7 @@ describe('syncReads', () => {
   });
 
   it('prices a payload the handler will refuse as the largest page', () => {
-    for (const payload of [undefined, null, 'sync', 7, [], { limit: 0 }, { limit: 501 }, { limit: 2.5 }, { limit: '100' }, { limit: Number.NaN }]) {
+    for (const payload of [undefined, null, 'sync', 7, [], { limit: 0 }, { limit: 501 }, { limit: 2.5 }, { limit: '1e2' }, { limit: Number.NaN }]) {
       expect(syncReads(payload)).toBe(5);
     }
   });

@@ -7,7 +7,7 @@ import { errorAck, splitArgs } from './ack';
 import { countSocketRefusal } from './refusals';
 import type { RealtimeSocket } from './types';
 import { SHED_MSG } from '../security/shed';
-import { tooManyRequests, type RateLimitName, type RateLimiters } from '../security/rate-limit';
+import { costOfLimit, tooManyRequests, type RateLimitName, type RateLimiters } from '../security/rate-limit';
 
 /** Events with a stricter budget of their own; every other event takes from `event`. */
 const EVENT_BUDGETS: Partial<Record<keyof ClientToServerEvents, RateLimitName>> = {
@@ -18,20 +18,20 @@ const EVENT_BUDGETS: Partial<Record<keyof ClientToServerEvents, RateLimitName>> 
   presence_subscribe: 'presence',
 };
 
-/**
- * A sync page is paid for by the reads of STREAM_READ_ITEMS it may take, which its `limit`
- * decides before anything is read: one for up to 100 items, five for the largest page. A payload
- * the handler will refuse pays for the largest (it is refused for its rate first, then its shape).
- */
-export function syncReads(payload: unknown): number {
-  const limit = typeof payload === 'object' && payload !== null ? (payload as { limit?: unknown }).limit : undefined;
-  const items = typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= SYNC_PAGE_MAX ? limit : SYNC_PAGE_MAX;
-  return Math.ceil(items / STREAM_READ_ITEMS);
-}
+/** A sync page is paid for by the reads of STREAM_READ_ITEMS its `limit` lets it take: one for up to 100 items, five for the largest. */
+const SYNC_PRICING = { absent: SYNC_PAGE_MAX, max: SYNC_PAGE_MAX, unit: STREAM_READ_ITEMS };
+export const syncReads = (payload: unknown): number =>
+  costOfLimit(typeof payload === 'object' && payload !== null ? (payload as { limit?: unknown }).limit : undefined, SYNC_PRICING);
 
-/** What an event takes from its budget: one, or what its payload asks the server to do. */
+/** Events that take more than one point: what their payload asks the server to do. */
+const EVENT_COSTS: Partial<Record<keyof ClientToServerEvents, (payload: unknown) => number>> = {
+  sync: syncReads,
+};
+
+/** What an event takes from its budget (own keys only, as eventBudget). */
 function eventCost(event: unknown, args: unknown[]): number {
-  return event === 'sync' ? syncReads(splitArgs(args).payload) : 1;
+  const cost = typeof event === 'string' && Object.hasOwn(EVENT_COSTS, event) ? EVENT_COSTS[event as keyof ClientToServerEvents] : undefined;
+  return cost ? cost(splitArgs(args).payload) : 1;
 }
 
 /**

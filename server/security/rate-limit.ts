@@ -39,6 +39,27 @@ export const tooManyRequests = (retryAfterSeconds: number) => ({
   msg: `Too many requests. Try again in ${retryAfterSeconds} s.`,
 });
 
+/** How a read that says how much it wants (its `limit`) is priced: costOfLimit. */
+export interface LimitPricing {
+  /** Items when it gives no limit. */
+  absent: number;
+  /** The most it may ask for; a limit it will be refused for pays for this many. */
+  max: number;
+  /** Items per point. */
+  unit: number;
+}
+
+/**
+ * What a read takes from its budget, decided by its `limit` (a number, or a query string's
+ * digits) before anything is read: one point per `unit` items it may read. A limit its handler
+ * will refuse pays for the largest read: it is refused for its rate first, then its shape.
+ */
+export function costOfLimit(raw: unknown, { absent, max, unit }: LimitPricing): number {
+  const limit = raw === undefined ? absent : typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : raw;
+  const items = typeof limit === 'number' && Number.isInteger(limit) && limit >= 1 && limit <= max ? limit : max;
+  return Math.ceil(items / unit);
+}
+
 const ALLOWED: RateVerdict = { allowed: true };
 const unlimited: RateLimiter = { take: async () => ALLOWED };
 const KEY_PREFIX = 'parley:rate';
