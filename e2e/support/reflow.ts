@@ -3,6 +3,7 @@
 // work at 320 CSS pixels wide without scrolling sideways.
 import { expect, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
 import { newPerson } from '../fixtures';
+import { goOffline } from './network';
 import { DESKTOP, signedIn, userIdOf } from './people';
 import { readStorage } from './storage';
 
@@ -113,12 +114,18 @@ export async function crowdedConversation(browser: Browser, viewerOptions: Brows
   await viewer.send('Shall I bring anything?');
   await expect(thread.getByTestId('seen')).toBeVisible();
 
+  // Written offline and blocked before it goes: once the viewer's screen learns of the block (any
+  // read of the peer's profile after it says so), the message box gives way, so the message must
+  // already wait in the outbox when the block lands. It is refused as it leaves.
   const { token } = await readStorage(peer.page);
   const block = `/api/users/${await userIdOf(viewer)}/block`;
+  await goOffline(viewer.page.context());
+  await viewer.send('Hello? Are you there?');
+  await expect(thread.getByText('Waiting for connection…')).toBeVisible();
   const blocked = await peer.page.request.put(block, { headers: { Authorization: token ?? '' } });
   expect(blocked.status()).toBe(200);
-  await viewer.send('Hello? Are you there?');
-  await expect(thread.getByRole('button', { name: 'Remove this unsent message' })).toBeVisible();
+  await viewer.page.context().setOffline(false);
+  await expect(thread.getByRole('button', { name: 'Remove this unsent message' })).toBeVisible({ timeout: 20_000 });
   // Unblocked at once, which the viewer is not told (the refusal's answer hid the composer): the
   // refused message stays as it is.
   const unblocked = await peer.page.request.delete(block, { headers: { Authorization: token ?? '' } });
