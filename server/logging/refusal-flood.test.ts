@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ack } from '../../lib/contract';
 import { startConfiguredServer } from '../test/configured-server';
 import { api, signIn, type SignedInUser } from '../test/helpers';
-import { emitWithAck } from '../test/socket-client';
+import { connectSocket, emitWithAck } from '../test/socket-client';
 import { serverWithTabs } from '../test/tabs';
 import { MAX_REFUSED_IN_A_ROW } from '../realtime/socket-rate-limit';
 import { createRefusalLog, REFUSAL_LOG_MAX_KEYS } from './refusal-log';
@@ -63,6 +63,32 @@ describe('log volume under a flood of refusals, at the production level (info)',
     const tabsOpened = Math.ceil(FLOOD / perTab);
     expect(written.filter((line) => line.msg === 'socket connected')).toHaveLength(tabsOpened);
     expect(written).toHaveLength(4 + tabsOpened);
+  });
+});
+
+describe('log volume under a reconnect loop past the connect budget', () => {
+  const { t } = serverWithTabs(() =>
+    startConfiguredServer({
+      captureLogs: true,
+      refusalLog: { intervalMs: 3_600_000 },
+      config: { logLevel: 'info', rateLimits: { connect: { perSecond: 0.01, burst: 1 } } },
+    }),
+  );
+
+  it('counts each refused handshake into the account’s summary line, nothing per attempt', async () => {
+    const alice = await signIn(t.url, 'Alice');
+    const before = t.logLines.length;
+    const first = await connectSocket(t.url, alice.bearer);
+    const attempts = 50;
+    for (let i = 0; i < attempts; i++) await expect(connectSocket(t.url, alice.bearer)).rejects.toThrow(/^Too many requests/);
+    first.close();
+    t.server.app.refusals.flush();
+
+    const written = t.logLines.slice(before).map((line) => JSON.parse(line) as LogLine);
+    expect(written.filter((line) => line.msg === 'refused')).toMatchObject([{ who: `account ${alice.user.id}`, reason: 'rate limited: connect', count: attempts }]);
+    // Besides the one socket let in (its connection and end): the summary alone.
+    const aboutTheSocket = new Set(['socket connected', 'socket disconnected']);
+    expect(written.filter((line) => !aboutTheSocket.has(line.msg ?? '')).map((line) => line.msg)).toEqual(['refused']);
   });
 });
 

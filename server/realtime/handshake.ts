@@ -31,7 +31,10 @@ export function handshakeAuth(db: Db, log: FastifyBaseLogger, { rules, accountCh
       // Every socket opened is priced, so a reconnect storm runs out of budget (config.ts, `connect`).
       const verdict = await connections.take(session.user.id);
       if (!verdict.allowed) {
-        log.info({ socketId: socket.id, retryAfterSeconds: verdict.retryAfterSeconds }, 'socket handshake rate limited');
+        // Counted into the account's summary line like every refusal, never a line each: an
+        // account reconnecting in a loop would otherwise write one per attempt.
+        log.debug({ socketId: socket.id, retryAfterSeconds: verdict.retryAfterSeconds }, 'socket handshake rate limited');
+        countSocketRefusal(socket, 'rate limited: connect', undefined, session.user.id);
         return next(new Error(tooManyRequests(verdict.retryAfterSeconds).msg));
       }
       socket.data.userId = session.user.id;

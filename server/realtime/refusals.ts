@@ -9,7 +9,10 @@ export function countRefusalsOf(io: RealtimeServer, refusals: RefusalLog): void 
   byServer.set(io, refusals);
 }
 
-/** Counts one refusal of this socket's account (its address before the handshake has said whose it is). */
-export function countSocketRefusal(socket: RealtimeSocket, reason: string, sample?: string): void {
-  byServer.get(socket.nsp.server)?.count(refusedCaller(socket.data.userId, socket.handshake.address), reason, sample);
+/**
+ * Counts one refusal of this socket's account (its address before the handshake has said whose it
+ * is; `userId` when the handshake knows the account but refuses the socket).
+ */
+export function countSocketRefusal(socket: RealtimeSocket, reason: string, sample?: string, userId = socket.data.userId): void {
+  byServer.get(socket.nsp.server)?.count(refusedCaller(userId, socket.handshake.address), reason, sample);
 }
