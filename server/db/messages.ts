@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, lte, sql, type Placeholder } from 'drizzle-orm';
 import { THREAD_PAGE_SIZE, type MessagePayload } from '../../lib/contract';
 import { attachmentOf, messageColumns, toMessagePayload } from './delivery/message-payload';
 import type { Db } from './engine/open-database';
@@ -15,7 +15,7 @@ export async function streamStateOf(db: Db, userId: number): Promise<{ lastSeq: 
 }
 
 /** Messages `userId` deleted for themselves are left out of everything they read. */
-export const notHiddenFor = (userId: number) =>
+export const notHiddenFor = (userId: number | Placeholder) =>
   sql`not exists (select 1 from message_hidden h where h.user_id = ${userId} and h.message_id = ${messages.id})`;
 
 const inPair = (userId: number, peerId: number) =>

@@ -1,7 +1,8 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { DEFAULT_MAX_SESSIONS_PER_USER, DEFAULT_SESSION_RULES, type SessionRules } from './session-rules';
 import { generateSessionToken, hashSessionToken } from './session-token';
 import type { Db } from './engine/open-database';
+import { preparedQuery } from './engine/prepared-query';
 import { sessions, users, type UserRow } from './schema';
 
 // last_used_at drives the idle lifetime (counted in days): one write per minute is precise enough.
@@ -14,12 +15,16 @@ export interface SessionUser {
 
 /** Issued, not revoked, used within the idle lifetime and younger than the absolute one. */
 export function live(rules: Pick<SessionRules, 'idleMs' | 'maxMs'>): SQL | undefined {
-  return and(
-    isNull(sessions.revokedAt),
-    sql`${sessions.lastUsedAt} > now() - make_interval(secs => ${rules.idleMs / 1000})`,
-    sql`${sessions.createdAt} > now() - make_interval(secs => ${rules.maxMs / 1000})`,
-  );
+  return liveWithin(rules.idleMs / 1000, rules.maxMs / 1000);
 }
+
+/** live, with the lifetimes in seconds as values or as a prepared query's placeholders. */
+const liveWithin = (idleS: number | Placeholder, maxS: number | Placeholder) =>
+  and(
+    isNull(sessions.revokedAt),
+    sql`${sessions.lastUsedAt} > now() - make_interval(secs => ${idleS})`,
+    sql`${sessions.createdAt} > now() - make_interval(secs => ${maxS})`,
+  );
 
 /**
  * Returns the raw token, which is shown to the client once; only its hash is stored. Past
@@ -45,13 +50,26 @@ export async function createSession(db: Db, userId: number, maxPerUser = DEFAULT
   return { token, sessionId: row.id, ended: ended.map(({ id }) => id) };
 }
 
-async function findLive(db: Db, match: SQL, rules: Pick<SessionRules, 'idleMs' | 'maxMs'>): Promise<SessionUser | null> {
-  const [row] = await db
-    .select({ sessionId: sessions.id, lastUsedAt: sessions.lastUsedAt, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(match, live(rules)))
-    .limit(1);
+/** A live session (see live) and its user, found by the token's hash or by the session's id. */
+const liveSession = (by: 'token' | 'id') =>
+  preparedQuery((db) =>
+    db
+      .select({ sessionId: sessions.id, lastUsedAt: sessions.lastUsedAt, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(
+          by === 'token' ? eq(sessions.tokenHash, sql.placeholder('key')) : eq(sessions.id, sql.placeholder('key')),
+          liveWithin(sql.placeholder('idleS'), sql.placeholder('maxS')),
+        ),
+      )
+      .limit(1)
+      .prepare(`live_session_by_${by}`),
+  );
+const LIVE_SESSION = { token: liveSession('token'), id: liveSession('id') };
+
+async function findLive(db: Db, by: keyof typeof LIVE_SESSION, key: string | number, rules: Pick<SessionRules, 'idleMs' | 'maxMs'>): Promise<SessionUser | null> {
+  const [row] = await LIVE_SESSION[by](db).execute({ key, idleS: rules.idleMs / 1000, maxS: rules.maxMs / 1000 });
   if (!row) return null;
   // Using a session keeps it alive (the idle lifetime counts from here).
   if (Date.now() - row.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
@@ -65,12 +83,12 @@ async function findLive(db: Db, match: SQL, rules: Pick<SessionRules, 'idleMs' |
  * Inactive users are returned.
  */
 export function findSessionUser(db: Db, rawToken: string, rules: SessionRules = DEFAULT_SESSION_RULES): Promise<SessionUser | null> {
-  return findLive(db, eq(sessions.tokenHash, hashSessionToken(rawToken)), rules);
+  return findLive(db, 'token', hashSessionToken(rawToken), rules);
 }
 
 /** findSessionUser by session id: an open socket checking its session again. */
 export function findSessionById(db: Db, sessionId: number, rules: SessionRules = DEFAULT_SESSION_RULES): Promise<SessionUser | null> {
-  return findLive(db, eq(sessions.id, sessionId), rules);
+  return findLive(db, 'id', sessionId, rules);
 }
 
 /** Revokes every session of the user still unrevoked; returns their ids. */

@@ -7,6 +7,7 @@ import { toMessageChange } from './change-stream';
 import { attachmentOf, messageColumns, toMessagePayload } from './message-payload';
 import { notHiddenFor } from '../messages';
 import type { Db } from '../engine/open-database';
+import { preparedQuery } from '../engine/prepared-query';
 import { rows } from '../engine/raw-rows';
 import { messages, uploads, users } from '../schema';
 
@@ -25,23 +26,8 @@ interface StreamMessage {
  * account has read receipts on; a sent message's receipt also needs its recipient's.
  */
 async function messagesAfter(db: Db, userId: number, after: number, limit: number, viewerReceipts: boolean): Promise<StreamMessage[]> {
-  const side = (userColumn: PgColumn, seqColumn: PgColumn, peerColumn: PgColumn) =>
-    db
-      .select({
-        ...messageColumns,
-        peerReceipts: peer.readReceipts,
-        hidden: sql<boolean>`not ${notHiddenFor(userId)}`,
-      })
-      .from(messages)
-      .innerJoin(peer, eq(peer.id, peerColumn))
-      .leftJoin(uploads, attachmentOf)
-      .where(and(eq(userColumn, userId), gt(seqColumn, after)))
-      .orderBy(asc(seqColumn))
-      .limit(limit + 1);
-  const [sent, received] = await Promise.all([
-    side(messages.senderId, messages.senderSeq, messages.recipientId),
-    side(messages.recipientId, messages.recipientSeq, messages.senderId),
-  ]);
+  const values = { user: userId, after, rows: limit + 1 };
+  const [sent, received] = await Promise.all([SENT_AFTER(db).execute(values), RECEIVED_AFTER(db).execute(values)]);
   return [...sent, ...received]
     .map((row) => {
       const payload = toMessagePayload(row, userId, viewerReceipts && row.peerReceipts);
@@ -49,6 +35,26 @@ async function messagesAfter(db: Db, userId: number, after: number, limit: numbe
     })
     .sort((a, b) => a.seq - b.seq);
 }
+
+/** One side's messages of an account after a seq, in seq order: prepared, as every sync and export reads them. */
+const sideAfter = (userColumn: PgColumn, seqColumn: PgColumn, peerColumn: PgColumn, name: string) =>
+  preparedQuery((db) =>
+    db
+      .select({
+        ...messageColumns,
+        peerReceipts: peer.readReceipts,
+        hidden: sql<boolean>`not ${notHiddenFor(sql.placeholder('user'))}`,
+      })
+      .from(messages)
+      .innerJoin(peer, eq(peer.id, peerColumn))
+      .leftJoin(uploads, attachmentOf)
+      .where(and(eq(userColumn, sql.placeholder('user')), gt(seqColumn, sql.placeholder('after'))))
+      .orderBy(asc(seqColumn))
+      .limit(sql.placeholder('rows'))
+      .prepare(name),
+  );
+const SENT_AFTER = sideAfter(messages.senderId, messages.senderSeq, messages.recipientId, 'stream_sent_after');
+const RECEIVED_AFTER = sideAfter(messages.recipientId, messages.recipientSeq, messages.senderId, 'stream_received_after');
 
 interface StreamChange {
   seq: number;
