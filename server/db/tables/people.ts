@@ -24,6 +24,8 @@ export const users = pgTable('users', {
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
   /** The seq of the newest message this account sent or received (messages.sender_seq/recipient_seq). */
   lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
+  /** The seq of the account's newest private item (account_events: the conversation model's account stream). */
+  accountSeq: bigint('account_seq', { mode: 'number' }).notNull().default(0),
   /**
    * When the Firebase account was last found enabled (or last asked, when Firebase did not
    * answer): every node reads it, so a user's account is checked once per interval in all
