@@ -80,10 +80,8 @@ export interface FloodOptions {
   profilePrefix?: string;
 }
 
-// Below the default send limit (5/s): these are people, and must never meet the limiter. Four a
-// second each: 2,400 sends a phase, so its p99 is the 24th-worst (at 2/s, the 12th-worst moved
-// ±40 % between runs of the same code).
-const PER_VICTIM_RATE = 4;
+// Below the default send limit (5/s): these are people, and must never meet the limiter.
+const PER_VICTIM_RATE = 2;
 const HEALTH_EVERY_MS = 100;
 const ACK_TIMEOUT_MS = 10_000;
 /** After the last send, how long its message may still arrive. */
