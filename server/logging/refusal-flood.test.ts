@@ -75,20 +75,25 @@ describe('log volume under a reconnect loop past the connect budget', () => {
     }),
   );
 
-  it('counts each refused handshake into the account’s summary line, nothing per attempt', async () => {
+  it('refuses a reconnect loop before reading its session, counted into one summary line, nothing per attempt', async () => {
     const alice = await signIn(t.url, 'Alice');
     const before = t.logLines.length;
     const first = await connectSocket(t.url, alice.bearer);
     const attempts = 50;
     for (let i = 0; i < attempts; i++) await expect(connectSocket(t.url, alice.bearer)).rejects.toThrow(/^Too many requests/);
     first.close();
+    // Refused by the token's budget before its session is read: once the session has ended, the
+    // answer is still the budget's, not "Unauthorized" (which only reading the session can say).
+    expect((await api(t.url, '/accounts/logout', { method: 'POST', token: alice.bearer })).status).toBeLessThan(300);
+    await expect(connectSocket(t.url, alice.bearer)).rejects.toThrow(/^Too many requests/);
     t.server.app.refusals.flush();
 
     const written = t.logLines.slice(before).map((line) => JSON.parse(line) as LogLine);
-    expect(written.filter((line) => line.msg === 'refused')).toMatchObject([{ who: `account ${alice.user.id}`, reason: 'rate limited: connect', count: attempts }]);
-    // Besides the one socket let in (its connection and end): the summary alone.
-    const aboutTheSocket = new Set(['socket connected', 'socket disconnected']);
-    expect(written.filter((line) => !aboutTheSocket.has(line.msg ?? '')).map((line) => line.msg)).toEqual(['refused']);
+    // The account is not known before its session is read: the refusals count against the address.
+    expect(written.filter((line) => line.msg === 'refused')).toMatchObject([{ who: 'address 127.0.0.1', reason: 'rate limited: connect', count: attempts + 1 }]);
+    // Besides the one socket let in (its connection and end) and the logout's request: the summary alone.
+    const expected = new Set(['socket connected', 'socket disconnected', 'request completed']);
+    expect(written.filter((line) => !expected.has(line.msg ?? '')).map((line) => line.msg)).toEqual(['refused']);
   });
 });
 

@@ -3,6 +3,7 @@ import type { ExtendedError } from 'socket.io';
 import { parseBearerToken } from '../auth/bearer';
 import type { Db } from '../db/engine/open-database';
 import { findSessionUser } from '../db/sessions';
+import { hashSessionToken } from '../db/session-token';
 import type { SessionAuth } from '../auth/session-auth';
 import { countSocketRefusal } from './refusals';
 import { tooManyRequests, type RateLimiter } from '../security/rate-limit';
@@ -10,7 +11,8 @@ import type { RealtimeSocket } from './types';
 
 /**
  * Refuses the connection unless auth.token is a live (unrevoked, unexpired) session of an active
- * user whose Firebase account is not disabled or deleted, and within the user's `connect` budget.
+ * user whose Firebase account is not disabled or deleted, and within the `connect` budget of the
+ * token and of the user.
  */
 export function handshakeAuth(db: Db, log: FastifyBaseLogger, { rules, accountCheck }: SessionAuth, connections: RateLimiter) {
   return async (socket: RealtimeSocket, next: (err?: ExtendedError) => void) => {
@@ -23,20 +25,25 @@ export function handshakeAuth(db: Db, log: FastifyBaseLogger, { rules, accountCh
     const auth: unknown = socket.handshake.auth;
     const token = parseBearerToken((auth as { token?: unknown } | null)?.token);
     if (!token) return unauthorized('no token');
+    // Counted into the caller's summary line like every refusal, never a line each: an account
+    // reconnecting in a loop would otherwise write one per attempt.
+    const limited = (retryAfterSeconds: number, userId?: number) => {
+      log.debug({ socketId: socket.id, retryAfterSeconds }, 'socket handshake rate limited');
+      countSocketRefusal(socket, 'rate limited: connect', undefined, userId);
+      next(new Error(tooManyRequests(retryAfterSeconds).msg));
+    };
     try {
+      // Every socket opened is priced (config.ts, `connect`), by its token first: a client that
+      // keeps reconnecting past its budget is refused before its session is read, so its refusals
+      // cost the database nothing. Then by its account, which all its devices share.
+      const byToken = await connections.take(`token:${hashSessionToken(token)}`);
+      if (!byToken.allowed) return limited(byToken.retryAfterSeconds);
       const session = await findSessionUser(db, token, rules);
       if (!session) return unauthorized('unknown, revoked or expired session');
       if (!session.user.isActive) return unauthorized('deactivated account');
       if (!(await accountCheck.stillValid(session.user))) return unauthorized('firebase account disabled or deleted');
-      // Every socket opened is priced, so a reconnect storm runs out of budget (config.ts, `connect`).
-      const verdict = await connections.take(session.user.id);
-      if (!verdict.allowed) {
-        // Counted into the account's summary line like every refusal, never a line each: an
-        // account reconnecting in a loop would otherwise write one per attempt.
-        log.debug({ socketId: socket.id, retryAfterSeconds: verdict.retryAfterSeconds }, 'socket handshake rate limited');
-        countSocketRefusal(socket, 'rate limited: connect', undefined, session.user.id);
-        return next(new Error(tooManyRequests(verdict.retryAfterSeconds).msg));
-      }
+      const byAccount = await connections.take(session.user.id);
+      if (!byAccount.allowed) return limited(byAccount.retryAfterSeconds, session.user.id);
       socket.data.userId = session.user.id;
       socket.data.sessionId = session.sessionId;
       next();

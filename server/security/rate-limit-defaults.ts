@@ -31,7 +31,8 @@ import type { RateLimits } from './rate-limit';
  *   events to every tab of the user, so this also bounds their fan-out.
  * - connect 1/s, burst 40: a socket opened (its handshake). Twice the socket cap at once (every
  *   tab of a browser reopened), then one a second: a network coming back reconnects each tab
- *   once. A reconnect storm reads the session and the account's counts every time; this prices it.
+ *   once. A reconnect storm reads the session and the account's counts every time; this prices it,
+ *   per token (taken before the session is read, so a refusal reads nothing) and per account.
  * - request 10/s, burst 100: every authenticated HTTP request without a budget of its own. Opening
  *   the app costs a handful; scrolling a thread a page a second.
  * - export 6/h, burst 3: a download of all the account's data reads its whole history; a person
