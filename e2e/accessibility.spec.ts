@@ -51,6 +51,8 @@ for (const scheme of ['light', 'dark'] as const) {
       // Alice's last message and no "Sent" left (for a moment the text is seen and the file is not).
       await expect(alice.thread(bobName.name).getByTestId('seen')).toBeVisible();
       await expect(alice.thread(bobName.name).getByText('Sent', { exact: true }).filter({ visible: true })).toHaveCount(0);
+      // And every message of Alice's acknowledged: one still sending is drawn faded for that moment.
+      await expect(alice.thread(bobName.name).locator('[data-own="true"]:not([data-status="sent"])')).toHaveCount(0);
       await expectNoA11yViolations(alice.page, testInfo, `main-conversation-${label}`);
       await attachScreen(alice.page, testInfo, `main-conversation-${label}`);
 

@@ -121,7 +121,7 @@ export async function crowdedConversation(browser: Browser, viewerOptions: Brows
   const block = `/api/users/${await userIdOf(viewer)}/block`;
   await goOffline(viewer.page.context());
   await viewer.send('Hello? Are you there?');
-  await expect(thread.getByText('Waiting for connection…')).toBeVisible();
+  await expect(thread.locator('[data-own="true"][data-status="sending"]').getByText('Hello? Are you there?')).toBeVisible();
   const blocked = await peer.page.request.put(block, { headers: { Authorization: token ?? '' } });
   expect(blocked.status()).toBe(200);
   await viewer.page.context().setOffline(false);
