@@ -44,7 +44,7 @@ it('moves node A’s clients to node B when A is killed (kill -9), losing nothin
   await waitUntil(() => ackedSince(group, killedAt) >= ACKED_AROUND_FAULT, { timeoutMs: PROGRESS_TIMEOUT_MS, what: 'traffic after the kill' });
   going = false;
   await writing;
-  const { settled, verdict } = await settleAndVerify(group.clients, cluster.database.db);
+  const { settled, verdict, modelFaults } = await settleAndVerify(group.clients, cluster.database.db);
   report('Cluster: kill -9 of node A', [
     ['sent / acked / stored', `${verdict.sent} / ${verdict.acked} / ${verdict.stored}`],
     ['lost / duplicates', `${verdict.lost} / ${verdict.duplicatesStored + verdict.duplicatesReceived}`],
@@ -58,6 +58,7 @@ it('moves node A’s clients to node B when A is killed (kill -9), losing nothin
   expect(verdict.acked).toBe(verdict.sent);
   expect(verdict.lost).toBe(0);
   expect(verdict.duplicatesStored + verdict.duplicatesReceived).toBe(0);
+  expect(modelFaults).toEqual([]);
   // Every reconnection through A's balancer after the kill went to B.
   const afterKill = routedTo(viaA, killedAt);
   expect(afterKill.length).toBeGreaterThanOrEqual(onA.length);
@@ -96,7 +97,7 @@ it('loses nothing acknowledged when Redis restarts mid-traffic, and cross-node d
   }).catch(() => undefined); // asserted below, after the check of what was stored
   going = false;
   await writing;
-  const { settled, verdict } = await settleAndVerify(group.clients, cluster.database.db);
+  const { settled, verdict, modelFaults } = await settleAndVerify(group.clients, cluster.database.db);
   const resumedAt = crossNodeDelivered(group, backAt);
   const errors = [...a.errorLines(), ...b.errorLines()];
   report('Cluster: Redis restart', [
@@ -114,6 +115,7 @@ it('loses nothing acknowledged when Redis restarts mid-traffic, and cross-node d
   expect(verdict.acked).toBe(verdict.sent);
   expect(verdict.lost).toBe(0);
   expect(verdict.duplicatesStored + verdict.duplicatesReceived).toBe(0);
+  expect(modelFaults).toEqual([]);
   expect(resumedAt, 'messages sent after Redis was back did not cross nodes live both ways').not.toBeNull();
   expect(resumedAt! - backAt, 'cross-node delivery both ways after Redis was back (ms)').toBeLessThanOrEqual(RESUME_LIMIT_MS);
   // Neither node crashed or restarted; both answer.
@@ -153,7 +155,7 @@ it('hands node A’s clients to node B on a graceful stop (SIGTERM): ready turns
   await waitUntil(() => ackedSince(group, stoppedAt) >= ACKED_AROUND_FAULT, { timeoutMs: PROGRESS_TIMEOUT_MS, what: 'traffic after the stop' });
   going = false;
   await writing;
-  const { settled, verdict } = await settleAndVerify(group.clients, cluster.database.db);
+  const { settled, verdict, modelFaults } = await settleAndVerify(group.clients, cluster.database.db);
   const firstRefusal = readyAnswers.indexOf(503);
   report('Cluster: graceful stop (SIGTERM) of node A', [
     ['sent / acked / stored', `${verdict.sent} / ${verdict.acked} / ${verdict.stored}`],
@@ -174,6 +176,7 @@ it('hands node A’s clients to node B on a graceful stop (SIGTERM): ready turns
   expect(verdict.acked).toBe(verdict.sent);
   expect(verdict.lost).toBe(0);
   expect(verdict.duplicatesStored + verdict.duplicatesReceived).toBe(0);
+  expect(modelFaults).toEqual([]);
   // A closed its clients' sockets only after it stopped accepting: every reconnection through A's
   // balancer went to B.
   const afterStop = routedTo(viaA, stoppedAt);

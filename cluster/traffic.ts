@@ -4,6 +4,7 @@ import { pick, seededRandom } from '../faults/random';
 import { SimClient, allCaughtUp } from '../faults/sim-client';
 import { readStoredMessages, verify, type Verdict } from '../faults/verify';
 import type { Db } from '../server/db/engine/open-database';
+import { conversationModelFaults } from '../testing/conversation-model';
 import type { SeededUser } from '../testing/seed';
 import { delay, waitUntil, within } from '../testing/wait';
 
@@ -54,7 +55,10 @@ export function traffic(clients: SimClient[], options: { everyMs: number; seed: 
  * Waits until every outbox is empty and every client holds all it should (`settled`, with why not
  * when it timed out), then checks what they hold against Postgres.
  */
-export async function settleAndVerify(clients: SimClient[], db: Db): Promise<{ settled: string; verdict: Verdict }> {
+export async function settleAndVerify(
+  clients: SimClient[],
+  db: Db,
+): Promise<{ settled: string; verdict: Verdict; modelFaults: Awaited<ReturnType<typeof conversationModelFaults>> }> {
   const settled = await waitUntil(() => allCaughtUp(clients), {
     timeoutMs: SETTLE_TIMEOUT_MS,
     everyMs: 50,
@@ -71,5 +75,6 @@ export async function settleAndVerify(clients: SimClient[], db: Db): Promise<{ s
   const ids = new Set(clients.map((client) => client.userId));
   // The database holds other tests' messages too; this group only writes among itself.
   const stored = (await readStoredMessages(db)).filter((row) => ids.has(row.senderId) || ids.has(row.recipientId));
-  return { settled, verdict: verify(clients, stored) };
+  // The conversation model written beside the pairs, whole across nodes (every test's rows).
+  return { settled, verdict: verify(clients, stored), modelFaults: await conversationModelFaults(db) };
 }

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../server/db/engine/open-database';
+import { conversationModelFaults } from '../testing/conversation-model';
 import type { SeededUser } from '../testing/seed';
 import { delay, within } from '../testing/wait';
 import { pick, sample, seededRandom } from './random';
@@ -158,9 +159,11 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
   const database = await openDatabase({ dataDir });
   let stored: Awaited<ReturnType<typeof readStoredMessages>>;
   let states: Awaited<ReturnType<typeof readStoredStates>>;
+  let modelFaults: Awaited<ReturnType<typeof conversationModelFaults>>;
   try {
     stored = await readStoredMessages(database.db);
     states = await readStoredStates(database.db);
+    modelFaults = await conversationModelFaults(database.db);
   } finally {
     // Awaited here: a drizzle query's finally() does not wait for its callback, so the database
     // was still closing (and its folder still locked) when afterAll removed it.
@@ -209,6 +212,8 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
 
   expect(verdict.failures, `server output:\n${server.tail(20)}`).toEqual({});
   expect(views.failures).toEqual({});
+  // The conversation model written beside the pairs came through the kills whole too.
+  expect(modelFaults).toEqual([]);
   expect(sum((c) => c.inbox.changeCount)).toBeGreaterThan(0);
   expect(verdict.sent).toBeGreaterThan((USERS * TRAFFIC_MS) / WRITE_EVERY_MS / 2);
   expect(verdict.acked).toBe(verdict.sent);

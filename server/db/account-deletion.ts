@@ -27,6 +27,17 @@ export async function deleteAccount(db: Db, userId: number): Promise<{ storageKe
     await tx.delete(follows).where(or(eq(follows.followerId, userId), eq(follows.followeeId, userId)));
     await tx.delete(blocks).where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));
     await tx.delete(conversations).where(eq(conversations.userId, userId));
+    // The conversation model beside the pairs (not read yet): the account leaves its conversations
+    // as the migration recorded earlier deletions, keeping its window there (its member row and
+    // list row say until when). Found through its own list rows, keyed by the account.
+    await tx.execute(sql`
+      with left_conversations as (
+        update account_conversations set left_at = now() where user_id = ${userId} and left_at is null
+        returning conversation_id
+      )
+      update conversation_members set left_seq = c.last_seq, left_at = now(), left_reason = 'deleted'
+      from left_conversations l join conversations_v2 c on c.id = l.conversation_id
+      where conversation_members.conversation_id = l.conversation_id and conversation_members.user_id = ${userId}`);
     const [tombstone] = await tx
       .update(users)
       .set({

@@ -1,21 +1,30 @@
 // The conversation model's expand migration (0017) on a database the previous release wrote, on
-// both engines: the rows are written by the pair model's own code (this release still runs it), the
-// migration adds the conversation model beside it, and what the pair model answers (order, unread
-// counts, receipts, mutes, reactions, hidden messages, a deleted account) is what the new rows say.
-import { mkdtemp, rm } from 'node:fs/promises';
+// both engines: testing/recorded/pair-release.sql holds the rows that release's own code stored
+// for the story below (testing/recorded/record-pair-release.ts, which says how to record it again),
+// the migration adds the conversation model beside them, and what the pair model answers (order,
+// unread counts, receipts, mutes, reactions, hidden messages, a deleted account) is what the new
+// rows say.
+//
+// The story, with ids in order (users 1–6: Ana, Bo, Cy, Di, Ed, Fay; message m-n is id n):
+// Ana and Bo: Ana sends m-1…m-3, Bo m-4 and m-5; Bo reads up to m-2 (m-3 stays unread), Ana reads
+// all of Bo's with receipts on both sides; Bo reacts to m-1, Ana edits m-2, Bo hides m-4 for
+// himself; Ana sends m-6 and m-7 and unsends m-6 while unread; Bo hides m-7 while unread, then m-8
+// arrives: m-3 and m-8 stay unread for him. Ana and Cy, who has receipts off: m-9…m-11, Cy reads,
+// never seen. Di writes m-12, m-13, Ana m-14, Di m-15, and Ana mutes Di: Di's stay unread. Ed writes
+// m-16 to Ana, Ana m-17 to Ed, Bo m-18 to Ed, then Ed deletes his account; Fay never wrote.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startEngine, type Engine } from '../../testing/engines';
+import { conversationModelFaults } from '../../testing/conversation-model';
 import { MIGRATIONS, migrationsBefore } from '../../testing/migrations';
-import { deleteAccount } from './account-deletion';
-import { setMuted } from './conversations';
-import { applyChanges } from './delivery/change-batch';
-import type { ChangeRequest } from './delivery/changes/plan';
 import { storeMessages } from './delivery/message-batch';
 import { openDatabase, type Db } from './engine/open-database';
 import { rows } from './engine/raw-rows';
+
+const RECORDED = path.resolve(import.meta.dirname, '../../testing/recorded/pair-release.sql');
 
 let dir: string;
 let before: string;
@@ -24,25 +33,6 @@ beforeAll(async () => {
   before = await migrationsBefore('_conversations_expand', path.join(dir, 'before'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
-
-const LONG_AGO = 24 * 60 * 60 * 1000;
-let sent = 0;
-
-/** Stores messages as the previous release did, one batch each, and answers their ids. */
-async function send(db: Db, ...pairs: [number, number][]): Promise<number[]> {
-  const ids: number[] = [];
-  for (const [senderId, recipientId] of pairs) {
-    const [outcome] = await storeMessages(db, [{ senderId, recipientId, clientId: `m-${++sent}`, text: `message ${sent}` }]);
-    if (!outcome || !('stored' in outcome)) throw new Error(`not stored: ${JSON.stringify(outcome)}`);
-    ids.push(outcome.stored.message.id);
-  }
-  return ids;
-}
-
-async function change(db: Db, request: ChangeRequest): Promise<void> {
-  const [outcome] = await applyChanges(db, [request]);
-  if (!outcome || 'refused' in outcome || 'error' in outcome) throw new Error(`change refused: ${JSON.stringify(outcome)}`);
-}
 
 /** What the pair model holds, as the previous release reads it. */
 const pairModel = async (db: Db) => ({
@@ -64,35 +54,10 @@ describe.each(ENGINES)('on %s', (name) => {
     const options = await engine.fresh();
     const old = await openDatabase({ ...options, migrationsFolder: before });
     const { db } = old;
-    await db.execute(sql`insert into users (firebase_uid, username, social_type) values
-      ('a', 'Ana', 'google'), ('b', 'Bo', 'google'), ('c', 'Cy', 'google'), ('d', 'Di', 'google'), ('e', 'Ed', 'google'), ('f', 'Fay', 'google')`);
-    const [ana, bo, cy, di, ed] = [1, 2, 3, 4, 5];
-    await db.execute(sql`update users set read_receipts = false where id = ${cy}`);
-
-    // Ana and Bo: Bo reads part way (one of Ana's stays unread), Ana reads all of Bo's with receipts
-    // on both sides; a reaction, an edit, a message Bo hides for himself, one Ana unsends unread.
-    const [a1, a2] = await send(db, [ana, bo], [ana, bo], [ana, bo]);
-    const [b1, b2] = await send(db, [bo, ana], [bo, ana]);
-    await change(db, { kind: 'read', actorId: bo, peerId: ana, upTo: a2! });
-    await change(db, { kind: 'read', actorId: ana, peerId: bo, upTo: null });
-    await change(db, { kind: 'react', actorId: bo, messageId: a1!, emoji: '👍', add: true });
-    await change(db, { kind: 'edit', actorId: ana, messageId: a2!, text: 'edited', windowMs: LONG_AGO });
-    await change(db, { kind: 'hide', actorId: bo, messageId: b1! });
-    const [a4, a5] = await send(db, [ana, bo], [ana, bo]);
-    await change(db, { kind: 'unsend', actorId: ana, messageId: a4!, windowMs: LONG_AGO });
-    // Bo hides one of Ana's while it is unread, then a newer one arrives: Ana's third and the newest
-    // stay unread for him.
-    await change(db, { kind: 'hide', actorId: bo, messageId: a5! });
-    await send(db, [ana, bo]);
-
-    // Ana and Cy, who has receipts off: read, never seen. Ana mutes Di, whose messages stay unread.
-    await send(db, [ana, cy], [cy, ana], [ana, cy]);
-    await change(db, { kind: 'read', actorId: cy, peerId: ana, upTo: null });
-    await send(db, [di, ana], [di, ana], [ana, di], [di, ana]);
-    expect(await setMuted(db, ana, di, true)).toBe(true);
-    // Ed writes with Ana and Bo, then deletes his account; Fay never wrote to anyone.
-    await send(db, [ed, ana], [ana, ed], [bo, ed]);
-    await deleteAccount(db, ed);
+    // The dump's shape: comment lines, then statements each ending a line with `;`.
+    const recorded = (await readFile(RECORDED, 'utf8')).split('\n').filter((line) => !line.startsWith('--')).join('\n');
+    for (const statement of recorded.split(/;\n/).filter((text) => text.trim())) await db.execute(sql.raw(statement));
+    const [ana, bo, cy, di, ed, fay] = [1, 2, 3, 4, 5, 6];
     const stored = await pairModel(db);
     await old.close();
 
@@ -143,8 +108,8 @@ describe.each(ENGINES)('on %s', (name) => {
         from conversation_members order by conversation_id, user_id`);
       const seqOf = (id: number) => messages.find((message) => message.id === id)!.seq;
       const member = (conversation: number, user: number) => members.find((row) => row.conversation_id === heads[conversation]!.id && row.user_id === user);
-      expect(member(0, bo)).toMatchObject({ role: 'member', read_seq: seqOf(a2!), seen_seq: seqOf(a2!), seen: true, wrote: true, joined_seq: 0, left_seq: null });
-      expect(member(0, ana)).toMatchObject({ read_seq: 8, seen_seq: seqOf(b2!), seen: true, wrote: true });
+      expect(member(0, bo)).toMatchObject({ role: 'member', read_seq: seqOf(2), seen_seq: seqOf(2), seen: true, wrote: true, joined_seq: 0, left_seq: null });
+      expect(member(0, ana)).toMatchObject({ read_seq: 8, seen_seq: seqOf(5), seen: true, wrote: true });
       expect(member(1, cy)).toMatchObject({ read_seq: 3, seen_seq: 0, seen: false, wrote: true });
       expect(member(2, ana)).toMatchObject({ read_seq: 0, wrote: true });
       // The deleted account's memberships ended where the conversations stood; the other side's go on.
@@ -164,6 +129,21 @@ describe.each(ENGINES)('on %s', (name) => {
       expect(await rows(db, sql`select count(*)::int as wrong from message_hidden h join messages m on m.id = h.message_id where h.conversation_id is distinct from m.conversation_id`)).toEqual([{ wrong: 0 }]);
       expect(await rows(db, sql`select count(*)::int as hidden from message_hidden where conversation_id is not null`)).toEqual([{ hidden: 2 }]);
       expect(await rows(db, sql`select max(account_seq)::int as seq from users`)).toEqual([{ seq: 0 }]);
+      expect(await conversationModelFaults(db)).toEqual([]);
+
+      // This release's writer carries on where the backfill stopped: Ana and Bo's conversation at
+      // its next seq, Fay's first message a new conversation, none to the deleted account.
+      const outcomes = await storeMessages(db, [
+        { senderId: bo, recipientId: ana, clientId: 'after-1', text: 'after' },
+        { senderId: fay, recipientId: cy, clientId: 'after-2', text: 'hello' },
+        { senderId: ana, recipientId: ed, clientId: 'after-3', text: 'gone' },
+      ]);
+      expect(outcomes.map((outcome) => ('stored' in outcome ? 'stored' : outcome.refused))).toEqual(['stored', 'stored', 'recipient']);
+      expect(await rows(db, sql`select client_id, conversation_id::int, seq::int from messages where client_id like 'after-%' order by id`)).toEqual([
+        { client_id: 'after-1', conversation_id: heads[0]!.id, seq: 9 },
+        { client_id: 'after-2', conversation_id: heads.at(-1)!.id + 1, seq: 1 },
+      ]);
+      expect(await conversationModelFaults(db)).toEqual([]);
     } finally {
       await migrated.close();
     }

@@ -10,7 +10,7 @@ import { storeMessages } from './message-batch';
 // conversations, and growing with the data. Here, on tables large enough for the planner to
 // tell a scan from a probe, every generic plan must reach the big tables by their keys only.
 const database = testDatabase();
-const BIG_TABLES = ['messages', 'conversations', 'users'];
+const BIG_TABLES = ['messages', 'conversations', 'users', 'conversations_v2', 'conversation_members'];
 const USERS = 2_000;
 const MESSAGES = 40_000;
 
@@ -48,7 +48,13 @@ beforeAll(async () => {
     await client.query(`insert into conversations (user_id, peer_id, last_message_id, last_message_at, unread_count)
       select sender_id, recipient_id, max(id), max(created_at), 0 from messages where sender_id > ${first} group by 1, 2
       on conflict do nothing`);
-    await client.query('analyze users, messages, conversations');
+    // The conversation model beside them: a direct conversation per pair, with its two members.
+    await client.query(`insert into conversations_v2 (kind, direct_low, direct_high, member_count, last_seq)
+      select 'direct', least(sender_id, recipient_id), greatest(sender_id, recipient_id), 2, count(*) from messages
+      where sender_id > ${first} group by 2, 3 on conflict do nothing`);
+    await client.query(`insert into conversation_members (conversation_id, user_id)
+      select id, direct_low from conversations_v2 union all select id, direct_high from conversations_v2 on conflict do nothing`);
+    await client.query('analyze users, messages, conversations, conversations_v2, conversation_members');
   });
 }, 120_000);
 
@@ -72,8 +78,9 @@ describe('the batches reach messages, conversations and accounts by their keys',
     ['batch_lock_users', () => `execute batch_lock_users('{${a},${b}}')`],
     ['batch_find_stored', () => `execute batch_find_stored('[{"s":${a},"c":"plan-1"}]')`],
     ['batch_find_refused_pairs', () => `execute batch_find_refused_pairs('[{"s":${a},"r":${b}}]')`],
+    ['batch_find_direct_conversations', () => `execute batch_find_direct_conversations('[{"l":${Math.min(a, b)},"h":${Math.max(a, b)}}]')`],
     ['batch_find_reply_targets', () => `execute batch_find_reply_targets('[{"s":${a},"m":${messageId}}]')`],
-    ['batch_write', () => `execute batch_write('{${a},${b}}', '{1000,1000}', '[{"i":0,"sender_id":${a},"recipient_id":${b},"client_id":"plan-x","text":"x","attachment_id":null,"reply_to_id":null,"sender_seq":1000,"recipient_seq":1000}]')`],
+    ['batch_write', () => `execute batch_write('{${a},${b}}', '{1000,1000}', '[{"i":0,"sender_id":${a},"recipient_id":${b},"client_id":"plan-x","text":"x","attachment_id":null,"reply_to_id":null,"sender_seq":1000,"recipient_seq":1000,"conversation_id":1,"seq":1000}]')`],
     ['change_lock_users', () => `execute change_lock_users('[{"a":${a},"m":${messageId}}]', '{${a},${b}}')`],
     ['change_find_messages', () => `execute change_find_messages('[{"a":${a},"m":${messageId},"p":true}]')`],
     ['change_find_unread', () => `execute change_find_unread('[{"u":${b},"p":${a}}]')`],

@@ -17,6 +17,10 @@ export interface FreshRow {
   reply_to_id: number | null;
   sender_seq: number;
   recipient_seq: number;
+  /** The pair's direct conversation, or null when this batch creates it (seq 1, 2… then). */
+  conversation_id: number | null;
+  /** The message's place in its conversation's stream. */
+  seq: number;
 }
 
 
@@ -71,6 +75,21 @@ const FIND_REFUSED_PAIRS = prepared('batch_find_refused_pairs', ['json'], `
       and (ru.message_policy = 'nobody' or follow.found is null))`);
 
 /**
+ * The direct conversations of the batch's pairs (each pair as its smaller id, then its larger), with
+ * their newest seq, from which the batch numbers its messages. Read without a row lock: every
+ * writer of a direct conversation's head holds both its people's user locks, taken just before
+ * (a message batch, an account deletion), so the head cannot move until this batch commits.
+ */
+export const findDirectConversations = (pairs: readonly { low: number; high: number }[]): Statement =>
+  execute(FIND_DIRECT_CONVERSATIONS, sqlJson(pairs.map(({ low, high }) => ({ l: low, h: high }))));
+
+const FIND_DIRECT_CONVERSATIONS = prepared('batch_find_direct_conversations', ['json'], `
+  select c.id, c.direct_low, c.direct_high, c.last_seq
+  from json_to_recordset($1) as p(l int, h int)
+  cross join lateral (select id, direct_low, direct_high, last_seq from conversations_v2
+    where kind = 'direct' and direct_low = p.l and direct_high = p.h limit 1) c`);
+
+/**
  * The messages the batch answers (reply_to), each with its sides, whether the answering sender
  * hid it, and the summary a reply carries: checked in JS against each message of the batch.
  */
@@ -110,6 +129,17 @@ const ATTACH = `
  * users are locked, the message is inserted right here: server/db/tables/messages.ts says why).
  * Uploads carried for the first time are marked attached, which takes them out of the sweeper's
  * reach.
+ *
+ * The same statement writes the conversation model beside the pairs (docs/design/conversations.md,
+ * step 2: nothing reads it yet). Each message carries its direct conversation and its seq there;
+ * each conversation's head moves to its newest message once, whatever the number of messages, and
+ * notes the transaction (`changed_xid`). A pair's first message creates its conversation: its id
+ * is drawn from the identity's sequence first (a CTE with a volatile function runs once), because
+ * its messages need it and its head needs their ids; with it, both members (`wrote` for whoever
+ * sent) and both accounts' list rows. Members who wrote for the first time are marked so. The
+ * head and members of a new conversation are inserted after the messages that name them; the
+ * foreign keys are checked at the end of the statement. Heads and members are reached by key,
+ * `= any(array(…))`, for the reason users are (a plan for any batch would otherwise hash a scan).
  */
 export const writeBatch = (fresh: readonly FreshRow[], lastSeqs: ReadonlyMap<number, number>): Statement =>
   execute(
@@ -124,14 +154,22 @@ const writeBatchText = (attaching: boolean) => `
     update users set last_seq = v.last_seq
     from unnest($1::int[], $2::bigint[]) as v(id, last_seq)
     where users.id = v.id and users.id = any($1::int[])
-  ), inserted as (
-    insert into messages (sender_id, recipient_id, client_id, text, attachment_id, reply_to_id, sender_seq, recipient_seq)
-    select sender_id, recipient_id, client_id, "text", attachment_id, reply_to_id, sender_seq, recipient_seq
+  ), fresh as (
+    select *, least(sender_id, recipient_id) as low, greatest(sender_id, recipient_id) as high
     from json_to_recordset($3) as r(
       i int, sender_id int, recipient_id int, client_id text, "text" text, attachment_id text, reply_to_id bigint,
-      sender_seq bigint, recipient_seq bigint)
-    order by i
-    returning id, sender_id, recipient_id, client_id, attachment_id, created_at
+      sender_seq bigint, recipient_seq bigint, conversation_id bigint, seq bigint)
+  ), created as (
+    select low, high, nextval(pg_get_serial_sequence('conversations_v2', 'id')) as id
+    from fresh where conversation_id is null group by low, high
+  ), inserted as (
+    insert into messages (sender_id, recipient_id, client_id, text, attachment_id, reply_to_id, sender_seq, recipient_seq,
+      conversation_id, seq, version)
+    select f.sender_id, f.recipient_id, f.client_id, f."text", f.attachment_id, f.reply_to_id, f.sender_seq, f.recipient_seq,
+      coalesce(f.conversation_id, c.id), f.seq, f.seq
+    from fresh f left join created c on f.conversation_id is null and c.low = f.low and c.high = f.high
+    order by f.i
+    returning id, sender_id, recipient_id, client_id, attachment_id, created_at, conversation_id, seq
   ),${attaching ? ATTACH : ''} sides as (
     select sender_id as user_id, recipient_id as peer_id, id, created_at, 0 as unread from inserted
     union all
@@ -146,6 +184,34 @@ const writeBatchText = (attaching: boolean) => `
         then excluded.last_message_at else conversations.last_message_at end,
       last_message_id = greatest(conversations.last_message_id, excluded.last_message_id),
       unread_count = conversations.unread_count + excluded.unread_count
+  ), newest as (
+    select distinct on (conversation_id) conversation_id, seq, id, created_at from inserted
+    order by conversation_id, seq desc
+  ), heads_moved as (
+    update conversations_v2 set last_seq = newest.seq, last_message_seq = newest.seq, last_message_id = newest.id,
+      last_message_at = newest.created_at, changed_xid = pg_current_xact_id()
+    from newest where conversations_v2.id = any(array(select conversation_id from newest)) and conversations_v2.id = newest.conversation_id
+  ), heads_created as (
+    insert into conversations_v2
+      (id, kind, direct_low, direct_high, created_at, last_seq, last_message_seq, last_message_id, last_message_at, member_count, changed_xid)
+      overriding system value
+    select c.id, 'direct', c.low, c.high, newest.created_at, newest.seq, newest.seq, newest.id, newest.created_at, 2, pg_current_xact_id()
+    from created c join newest on newest.conversation_id = c.id
+  ), members_created as (
+    insert into conversation_members (conversation_id, user_id, wrote, joined_at)
+    select c.id, side.user_id, exists (select 1 from inserted where conversation_id = c.id and sender_id = side.user_id), newest.created_at
+    from created c join newest on newest.conversation_id = c.id
+    cross join lateral (values (c.low, c.high), (c.high, c.low)) as side(user_id, peer_id)
+  ), accounts_created as (
+    insert into account_conversations (user_id, conversation_id, kind, peer_id)
+    select side.user_id, c.id, 'direct', side.peer_id
+    from created c cross join lateral (values (c.low, c.high), (c.high, c.low)) as side(user_id, peer_id)
+  ), writers as (
+    update conversation_members set wrote = true
+    from (select distinct conversation_id, sender_id from inserted) w
+    where conversation_members.conversation_id = any(array(select conversation_id from inserted))
+      and conversation_members.conversation_id = w.conversation_id and conversation_members.user_id = w.sender_id
+      and not conversation_members.wrote
   )
   select id, sender_id, client_id, created_at from inserted`;
 

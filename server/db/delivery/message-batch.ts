@@ -1,5 +1,6 @@
 import type { ReplySummary } from '../../../lib/contract';
 import {
+  findDirectConversations,
   findRefusedPairs,
   findReplyTargets,
   findStored,
@@ -33,6 +34,9 @@ type Plan = BatchOutcome | { fresh: number; repeat: boolean };
 
 const keyOf = (senderId: number, clientId: string) => `${senderId}:${clientId}`;
 const pairOf = (senderId: number, recipientId: number) => `${senderId}>${recipientId}`;
+/** A pair's direct conversation: its two people, the smaller id first. */
+const directOf = (a: number, b: number) => ({ low: Math.min(a, b), high: Math.max(a, b) });
+const directKey = ({ low, high }: { low: number; high: number }) => `${low}:${high}`;
 
 /**
  * Stores a batch of messages in ONE transaction with a fixed handful of statements, whatever its
@@ -46,7 +50,8 @@ const pairOf = (senderId: number, recipientId: number) => `${senderId}>${recipie
  * smaller one of the same account. In the same round trip, one query finds the pairs already
  * stored (a statement of its own, so it sees what another process's batch on the same users
  * committed while this one waited for the locks), one finds the pairs that may not talk (blocks,
- * "who can message me"; findRefusedPairs) and one reads the attachments. Seqs are counted
+ * "who can message me"; findRefusedPairs), one reads the pairs' direct conversations and one the
+ * attachments. Seqs are counted (each account's, and each conversation's beside them)
  * in JS from the locked rows, then ONE statement writes everything and the transaction commits, in
  * a second round trip (message-batch-sql.ts has the statements). Raw SQL on purpose: this is the
  * hot path, and per statement drizzle's query builder cost more CPU than the database.
@@ -57,12 +62,14 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
   // The uploads the batch names, to check them; a stored row comes with its own (findStored).
   const attachmentIds = [...new Set(batch.flatMap((message) => (message.attachmentId ? [message.attachmentId] : [])))];
   const pairs = new Map(batch.map((message) => [pairOf(message.senderId, message.recipientId), message]));
+  const directs = new Map(batch.map((message) => directOf(message.senderId, message.recipientId)).map((pair) => [directKey(pair), pair]));
   const answered = batch.flatMap((message) => (message.replyToId ? [{ senderId: message.senderId, replyToId: message.replyToId }] : []));
   return scriptTransaction(db, async (tx) => {
-    const [locked = [], found = [], refusedPairs = [], targetRows = [], uploadRows = []] = await tx.run([
+    const [locked = [], found = [], refusedPairs = [], headRows = [], targetRows = [], uploadRows = []] = await tx.run([
       lockUsers(userIds),
       findStored(batch),
       findRefusedPairs([...pairs.values()]),
+      findDirectConversations([...directs.values()]),
       // Always a statement, so the uploads keep their place in the answer.
       answered.length > 0 ? findReplyTargets(answered) : NO_ROWS,
       ...(attachmentIds.length > 0 ? [findUploads(attachmentIds)] : []),
@@ -72,7 +79,7 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
     for (const row of targetRows) {
       if (row.hidden === true) continue;
       targets.set(keyOf(Number(row.answering_sender_id), String(row.id)), {
-        pair: [Number(row.sender_id), Number(row.recipient_id)].sort((a, b) => a - b).join(':'),
+        pair: directKey(directOf(Number(row.sender_id), Number(row.recipient_id))),
         summary: toReplySummary(row.reply),
       });
     }
@@ -84,6 +91,10 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
         keyOf(Number(row.sender_id), row.client_id as string),
         { message: toMessageRow(row), upload: row.upload ? toUploadRow(row.upload as Row) : null, reply: toReplySummary(row.reply) },
       ]),
+    );
+    // Each pair's direct conversation and its newest seq; a pair without one gets it with its first message.
+    const heads = new Map<string, { id: number | null; lastSeq: number }>(
+      headRows.map((row) => [directKey({ low: Number(row.direct_low), high: Number(row.direct_high) }), { id: Number(row.id), lastSeq: Number(row.last_seq) }]),
     );
     const uploadsById = new Map(uploadRows.map((row) => toUploadRow(row)).map((row) => [row.id, row]));
 
@@ -106,13 +117,16 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
       if (attachmentId !== null && uploadsById.get(attachmentId)?.ownerId !== message.senderId) {
         return { refused: 'attachment' };
       }
+      const pair = directKey(directOf(message.senderId, message.recipientId));
       const replyToId = message.replyToId ?? null;
       if (replyToId !== null) {
         const target = targets.get(keyOf(message.senderId, String(replyToId)));
-        const pair = [message.senderId, message.recipientId].sort((a, b) => a - b).join(':');
         if (!target || target.pair !== pair) return { refused: 'reply_to' };
         replies.set(fresh.length, target.summary);
       }
+      let head = heads.get(pair);
+      if (!head) heads.set(pair, (head = { id: null, lastSeq: 0 }));
+      head.lastSeq += 1;
       sender.lastSeq += 1;
       recipient.lastSeq += 1;
       lastSeqs.set(message.senderId, sender.lastSeq).set(message.recipientId, recipient.lastSeq);
@@ -127,6 +141,8 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
         reply_to_id: replyToId,
         sender_seq: sender.lastSeq,
         recipient_seq: recipient.lastSeq,
+        conversation_id: head.id,
+        seq: head.lastSeq,
       });
       return { fresh: fresh.length - 1, repeat: false };
     });

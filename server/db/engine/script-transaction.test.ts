@@ -15,6 +15,7 @@ const preparedHere = async () =>
 
 it('prepares the batch statements on a connection before its first transaction, once', async () => {
   const expected = [
+    { name: 'batch_find_direct_conversations', types: '{json}' },
     { name: 'batch_find_refused_pairs', types: '{json}' },
     { name: 'batch_find_reply_targets', types: '{json}' },
     { name: 'batch_find_stored', types: '{json}' },

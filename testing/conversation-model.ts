@@ -1,0 +1,65 @@
+// The conversation model written beside the pairs (docs/design/conversations.md, step 2), checked
+// against the pair model it must mirror: every message in its pair's direct conversation at a seq of
+// its own, gapless; each head at its newest message; both people members, each with a list row
+// that agrees. Run after tests and fault runs that store messages through the batch; an empty
+// answer means the model holds. Each fault names the row and the rule it breaks.
+import { sql } from 'drizzle-orm';
+import type { Db } from '../server/db/engine/open-database';
+import { rows } from '../server/db/engine/raw-rows';
+
+type Fault = { fault: string; id: string | number | null };
+
+const CHECKS: Record<string, ReturnType<typeof sql>> = {
+  // Messages between two people, each in their direct conversation.
+  'message outside its direct conversation': sql`
+    select m.id from messages m left join conversations_v2 c on c.id = m.conversation_id
+    where m.sender_id <> m.recipient_id and (c.id is null or c.kind <> 'direct' or m.seq is null
+      or c.direct_low <> least(m.sender_id, m.recipient_id) or c.direct_high <> greatest(m.sender_id, m.recipient_id))`,
+  // Seqs 1…n exactly once per conversation, in the order the messages were stored.
+  'seqs not 1…n': sql`
+    select conversation_id as id from messages where conversation_id is not null
+    group by conversation_id having count(distinct seq) <> count(*) or max(seq) <> count(*) or min(seq) <> 1`,
+  'seq order differs from id order': sql`
+    select id from (select id, seq, row_number() over (partition by conversation_id order by id) as n
+      from messages where conversation_id is not null) numbered where seq <> n`,
+  // The head at its newest message, with its two members.
+  'head not at its newest message': sql`
+    select c.id from conversations_v2 c
+    left join lateral (select id, seq, created_at from messages where conversation_id = c.id order by seq desc limit 1) m on true
+    where m.id is null or c.last_seq <> m.seq or c.last_message_seq <> m.seq or c.last_message_id <> m.id
+      or c.last_message_at <> m.created_at or c.changed_xid is null`,
+  'two conversations for one pair': sql`
+    select min(id) as id from conversations_v2 where kind = 'direct' group by direct_low, direct_high having count(*) > 1`,
+  'members not its two people': sql`
+    select c.id from conversations_v2 c
+    where c.member_count <> 2 or (select array_agg(user_id order by user_id) from conversation_members where conversation_id = c.id)
+      is distinct from array[c.direct_low, c.direct_high]`,
+  // A member wrote exactly when they sent one; left exactly when their account was deleted.
+  'member wrote flag wrong': sql`
+    select cm.conversation_id as id from conversation_members cm
+    where cm.wrote <> exists (select 1 from messages where conversation_id = cm.conversation_id and sender_id = cm.user_id)`,
+  'member left state wrong': sql`
+    select cm.conversation_id as id from conversation_members cm join users u on u.id = cm.user_id
+    where (u.deleted_at is not null) <> (cm.left_reason is not distinct from 'deleted' and cm.left_at is not null and cm.left_seq is not null)
+      or (u.deleted_at is null and (cm.left_at is not null or cm.left_seq is not null))`,
+  // Each member's list row, and no other.
+  'list row differs from its member': sql`
+    select cm.conversation_id as id from conversation_members cm join conversations_v2 c on c.id = cm.conversation_id
+    left join account_conversations a on a.user_id = cm.user_id and a.conversation_id = cm.conversation_id
+    where a.user_id is null or a.kind <> c.kind
+      or a.peer_id is distinct from (case when cm.user_id = c.direct_low then c.direct_high else c.direct_low end)
+      or a.left_at is distinct from cm.left_at`,
+  'list row without a member': sql`
+    select a.conversation_id as id from account_conversations a
+    left join conversation_members cm on cm.user_id = a.user_id and cm.conversation_id = a.conversation_id
+    where cm.user_id is null`,
+};
+
+/** Every way the conversation model differs from the pairs it mirrors (empty: none). */
+export async function conversationModelFaults(db: Db): Promise<Fault[]> {
+  const faults: Fault[] = [];
+  for (const [fault, query] of Object.entries(CHECKS)) {
+    for (const row of await rows<{ id: string | number | null }>(db, query)) faults.push({ fault, id: row.id });
+  }
+  return faults;
+}
