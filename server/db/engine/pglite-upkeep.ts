@@ -9,8 +9,12 @@
 // Nor does anything keep the planner's statistics, and PGlite forgets them at every restart. With
 // none, the planner takes the messages table for a few pages and sorts a whole history to return
 // its first rows: a sync page of 500 from the start of a 10,000-message account cost 166 ms
-// instead of 78 (BENCHMARKS.md, "flood"). So the upkeep analyzes everything once at start, then
-// each table autovacuum would have (more than 50 rows + 10 % changed since its last analysis).
+// instead of 78 (BENCHMARKS.md, "flood"). So the upkeep analyzes at start every table that holds
+// more than the 10 pages the planner assumes of one never analyzed, then each table autovacuum
+// would (more than 50 rows + 10 % changed since its last analysis). Not the small ones at start:
+// an empty table analyzed is planned as empty, and the plans a prepared statement keeps then scan
+// it whole as it grows until the next analysis; at 1,000 new messages a second that held the send
+// path at 600 a second, 10 s behind (BENCHMARKS.md, "Conversations written twice").
 //
 // Every statement holds the one database while it runs, so none may hold it long. A whole
 // `analyze messages` takes ~190 ms on 14,000 messages, most of it evaluating the search index's
@@ -21,8 +25,12 @@
 // vacuum, one table per statement so other queries run between them.
 import type pg from 'pg';
 
-/** The tables rewritten on every send: vacuumed often (each run is cheap, they hold one row per account or pair). */
-const HOT_TABLES = ['conversations', 'users'] as const;
+/**
+ * The tables rewritten on every send: vacuumed often (each run is cheap, they hold one row per
+ * account, pair or conversation). Also the ones a pair's first message adds to, which a vacuum
+ * keeps sized for the planner while they grow.
+ */
+const HOT_TABLES = ['conversations', 'users', 'conversations_v2', 'conversation_members', 'account_conversations'] as const;
 const HOT_VACUUM_MS = 10_000;
 /** Everything else (reads, reactions and edits rewrite messages; GIN's pending list is merged), with full planner statistics. */
 const FULL_VACUUM_MS = 15 * 60_000;
@@ -32,6 +40,9 @@ const ANALYZE_THRESHOLD = 50;
 const ANALYZE_SCALE_FACTOR = 0.1;
 // Schema-qualified: drizzle keeps its migrations table in its own schema, outside the search path.
 const TABLES = `select format('%I.%I', schemaname, relname) as name from pg_stat_user_tables order by schemaname, relname`;
+/** The tables larger than the planner's guess for one never analyzed (10 pages). */
+const SIZED_TABLES = `select format('%I.%I', schemaname, relname) as name from pg_stat_user_tables
+  where pg_relation_size(relid) > 10 * current_setting('block_size')::int order by schemaname, relname`;
 /**
  * Each table's changes since its last full analysis and its fixed-width columns. (An analysis of
  * some columns leaves n_mod_since_analyze alone, so the upkeep counts from where its own last one was.)
@@ -91,15 +102,18 @@ export function startUpkeep(
         if ((await query(`analyze ${table.name} (${table.columns})`)) !== null) changedAtLastAnalysis.set(table.name, changed);
       }
     });
+  // Each whole analysis resets its table's count of changes.
+  const analyzeEach = async (tables: string) => {
+    for (const table of (await query<{ name: string }>(tables)) ?? []) await query(`analyze ${table.name}`);
+  };
   const vacuumAndAnalyzeAll = () =>
     start(async () => {
       await query('vacuum');
-      // Each whole analysis resets its table's count of changes.
       changedAtLastAnalysis.clear();
-      for (const table of (await query<{ name: string }>(TABLES)) ?? []) await query(`analyze ${table.name}`);
+      await analyzeEach(TABLES);
     });
 
-  run('analyze');
+  start(() => analyzeEach(SIZED_TABLES));
   const timers = [
     setInterval(() => run(`vacuum ${HOT_TABLES.join(', ')}`), hotMs),
     setInterval(vacuumAndAnalyzeAll, fullMs),
