@@ -4,6 +4,7 @@
 import { test, expect, newPerson } from './fixtures';
 import { AccountPage } from './pages/account-page';
 import { expectNoA11yViolations } from './support/axe';
+import { goOffline } from './support/network';
 import { DESKTOP, PHONE, signedIn } from './support/people';
 import { attachScreen } from './support/screens';
 
@@ -51,10 +52,15 @@ for (const scheme of ['light', 'dark'] as const) {
       // Alice's last message and no "Sent" left (for a moment the text is seen and the file is not).
       await expect(alice.thread(bobName.name).getByTestId('seen')).toBeVisible();
       await expect(alice.thread(bobName.name).getByText('Sent', { exact: true }).filter({ visible: true })).toHaveCount(0);
-      // And every message of Alice's acknowledged: one still sending is drawn faded for that moment.
-      await expect(alice.thread(bobName.name).locator('[data-own="true"]:not([data-status="sent"])')).toHaveCount(0);
       await expectNoA11yViolations(alice.page, testInfo, `main-conversation-${label}`);
       await attachScreen(alice.page, testInfo, `main-conversation-${label}`);
+      // A message waiting for the connection is drawn as waiting, its text as readable as any.
+      await goOffline(alice.page.context());
+      await alice.send('Written on the train.');
+      await expect(alice.thread(bobName.name).locator('[data-own="true"][data-status="sending"]').getByText('Written on the train.')).toBeVisible();
+      await expectNoA11yViolations(alice.page, testInfo, `main-conversation-waiting-${label}`);
+      await alice.page.context().setOffline(false);
+      await expect(alice.thread(bobName.name).locator('[data-own="true"]:not([data-status="sent"])')).toHaveCount(0);
 
       if (layout === 'phone') await alice.page.goBack();
       await alice.searchBox.fill(bobName.name.slice(0, 5));
