@@ -137,8 +137,8 @@ const ATTACH = `
  * is drawn from the identity's sequence first (a CTE with a volatile function runs once), because
  * its messages need it and its head needs their ids; with it, both members (`wrote` for whoever
  * sent) and both accounts' list rows. Members who wrote for the first time are marked so. The
- * head and members of a new conversation are inserted after the messages that name them; the
- * foreign keys are checked at the end of the statement. Heads and members are reached by key,
+ * head of a new conversation is inserted after the messages, members and list rows that name it
+ * (no foreign key names it: server/db/tables/conversations.ts). Heads and members are reached by key,
  * `= any(array(…))`, for the reason users are (a plan for any batch would otherwise hash a scan).
  */
 export const writeBatch = (fresh: readonly FreshRow[], lastSeqs: ReadonlyMap<number, number>): Statement =>
