@@ -26,8 +26,8 @@ const CHECKS: Record<string, ReturnType<typeof sql>> = {
   'head not at its newest message': sql`
     select c.id from conversations_v2 c
     left join lateral (select id, seq, created_at from messages where conversation_id = c.id order by seq desc limit 1) m on true
-    where m.id is null or c.last_seq <> m.seq or c.last_message_seq <> m.seq or c.last_message_id <> m.id
-      or c.last_message_at <> m.created_at or c.changed_xid is null`,
+    where m.id is null or c.last_seq <> m.seq or c.last_message_seq is distinct from m.seq or c.last_message_id is distinct from m.id
+      or c.last_message_at is distinct from m.created_at or c.changed_xid is null`,
   'two conversations for one pair': sql`
     select min(id) as id from conversations_v2 where kind = 'direct' group by direct_low, direct_high having count(*) > 1`,
   'members not its two people': sql`
@@ -42,6 +42,15 @@ const CHECKS: Record<string, ReturnType<typeof sql>> = {
     select cm.conversation_id as id from conversation_members cm join users u on u.id = cm.user_id
     where (u.deleted_at is not null) <> (cm.left_reason is not distinct from 'deleted' and cm.left_at is not null and cm.left_seq is not null)
       or (u.deleted_at is null and (cm.left_at is not null or cm.left_seq is not null))`,
+  // Nothing is numbered in a direct conversation after one of its two people left it.
+  'message after a member left': sql`
+    select cm.conversation_id as id from conversation_members cm join conversations_v2 c on c.id = cm.conversation_id
+    where cm.left_seq is not null and cm.left_seq <> c.last_seq`,
+  // No foreign key holds them to a head (0018): rows of a conversation that does not exist.
+  'member of no conversation': sql`
+    select cm.conversation_id as id from conversation_members cm left join conversations_v2 c on c.id = cm.conversation_id where c.id is null`,
+  'list row of no conversation': sql`
+    select a.conversation_id as id from account_conversations a left join conversations_v2 c on c.id = a.conversation_id where c.id is null`,
   // Each member's list row, and no other.
   'list row differs from its member': sql`
     select cm.conversation_id as id from conversation_members cm join conversations_v2 c on c.id = cm.conversation_id

@@ -59,10 +59,14 @@ it('keeps every conversation row on real users and its pair\'s newest message th
   expect(own.map((row) => Number(row.user_id)).sort((x, y) => x - y)).toEqual([a, a, a, c, d].sort((x, y) => x - y));
 });
 
-it('a deletion racing a batch to that account leaves no row of the deleted account', async () => {
+it('a deletion racing a batch to or from that account leaves no row of the deleted account', async () => {
   const pairs = await Promise.all(Array.from({ length: 5 }, async () => [await newUser(), await newUser()] as const));
   await Promise.all(
-    pairs.flatMap(([sender, doomed]) => [deleteAccount(database.db, doomed), storeMessages(database.db, [msg(sender, doomed), msg(sender, doomed)])]),
+    pairs.flatMap(([sender, doomed]) => [
+      deleteAccount(database.db, doomed),
+      storeMessages(database.db, [msg(sender, doomed), msg(sender, doomed)]),
+      storeMessages(database.db, [msg(doomed, sender)]),
+    ]),
   );
   expect(await broken()).toEqual([]);
   expect(await conversationModelFaults(database.db)).toEqual([]);
@@ -124,7 +128,8 @@ it('a deleted account leaves its conversations where they stood, and nothing mor
   const [a, b] = [await newUser(), await newUser()];
   await storeMessages(database.db, [msg(a, b), msg(b, a)]);
   await deleteAccount(database.db, b);
-  expect(kinds(await storeMessages(database.db, [msg(a, b)]))).toEqual(['recipient']);
+  // Neither to it nor from it (a batch that waited for the deletion's lock finds the tombstone).
+  expect(kinds(await storeMessages(database.db, [msg(a, b), msg(b, a)]))).toEqual(['recipient', 'sender']);
   const ab = await conversationOf(a, b);
   expect(
     await rows(database.db, sql`select m.user_id, m.left_seq::int, m.left_reason, a.left_at is not null as listed_left from conversation_members m

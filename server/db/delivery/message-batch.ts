@@ -19,7 +19,7 @@ import { NO_ROWS, scriptTransaction, type Row } from '../engine/script-transacti
 
 /**
  * Why one message of a batch was not stored: its recipient does not exist or is inactive (or is
- * the sender), its attachment is not an upload of the sender's, the sender no longer exists, or
+ * the sender), its attachment is not an upload of the sender's, the sender no longer exists or is inactive, or
  * the sender may not message the recipient (a block either way, or the recipient's "who can
  * message me" setting for a new conversation; one kind, so the refusal never says which), or the
  * message it answers is not one of this conversation's that the sender still sees (unknown,
@@ -109,7 +109,9 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
       if (first !== undefined) return { fresh: first, repeat: true };
       const sender = accounts.get(message.senderId);
       const recipient = accounts.get(message.recipientId);
-      if (!sender) return { refused: 'sender' };
+      // A deleted (or deactivated) account sends nothing: a batch that waited for the lock its
+      // deletion held finds the tombstone here.
+      if (!sender?.active) return { refused: 'sender' };
       if (!recipient?.active || message.recipientId === message.senderId) return { refused: 'recipient' };
       if (refused.has(pairOf(message.senderId, message.recipientId))) return { refused: 'not_allowed' };
       const attachmentId = message.attachmentId ?? null;
