@@ -76,9 +76,11 @@ const FIND_REFUSED_PAIRS = prepared('batch_find_refused_pairs', ['json'], `
 
 /**
  * The direct conversations of the batch's pairs (each pair as its smaller id, then its larger), with
- * their newest seq, from which the batch numbers its messages. Read without a row lock: every
- * writer of a direct conversation's head holds both its people's user locks, taken just before
- * (a message batch, an account deletion), so the head cannot move until this batch commits.
+ * their newest seq, from which the batch numbers its messages. Read without a row lock: the
+ * message batch is the only writer of heads, and it holds both people's user locks, taken just
+ * before, so the head cannot move until this batch commits. (An account deletion writes only its
+ * own member and list rows, reading the head's seq under its own user lock, which any batch to or
+ * from it takes too.)
  */
 export const findDirectConversations = (pairs: readonly { low: number; high: number }[]): Statement =>
   execute(FIND_DIRECT_CONVERSATIONS, sqlJson(pairs.map(({ low, high }) => ({ l: low, h: high }))));
@@ -137,8 +139,8 @@ const ATTACH = `
  * is drawn from the identity's sequence first (a CTE with a volatile function runs once), because
  * its messages need it and its head needs their ids; with it, both members (`wrote` for whoever
  * sent) and both accounts' list rows. Members who wrote for the first time are marked so. The
- * head of a new conversation is inserted after the messages, members and list rows that name it
- * (no foreign key names it: server/db/tables/conversations.ts). Heads and members are reached by key,
+ * head of a new conversation is inserted in the same statement as the messages, members and list
+ * rows that name it (no foreign key names it: server/db/tables/conversations.ts). Heads and members are reached by key,
  * `= any(array(…))`, for the reason users are (a plan for any batch would otherwise hash a scan).
  */
 export const writeBatch = (fresh: readonly FreshRow[], lastSeqs: ReadonlyMap<number, number>): Statement =>

@@ -8,9 +8,9 @@
 // the tables can be distributed by conversation (docs/DEPLOY.md). Nothing keys to a conversation
 // with a foreign key, as nothing keys to the pair model's conversations: a direct conversation is
 // created by its first message, in the send path's one statement with its members and list rows,
-// and each key would be a lookup per row there, one whose plan PGlite keeps from when the table
-// was small (a sequential scan: 0.45 ms a key at 4,000 conversations, until the next analysis;
-// 0018). Their one writer holds the conversation's people locked. Keys to users stay.
+// and each key would be a lookup per row there (0018; docs/DECISIONS.md, "Conversations, not
+// pairs: the expand step"). Their one writer holds the conversation's people locked, and
+// testing/conversation-model.ts checks for rows of no conversation. Keys to users stay.
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, customType, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAtMs } from './columns';
