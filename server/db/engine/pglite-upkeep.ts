@@ -102,13 +102,14 @@ export function startUpkeep(
         if ((await query(`analyze ${table.name} (${table.columns})`)) !== null) changedAtLastAnalysis.set(table.name, changed);
       }
     });
-  // Each whole analysis resets its table's count of changes.
+  // One table per statement, so other queries run between them.
   const analyzeEach = async (tables: string) => {
     for (const table of (await query<{ name: string }>(tables)) ?? []) await query(`analyze ${table.name}`);
   };
   const vacuumAndAnalyzeAll = () =>
     start(async () => {
       await query('vacuum');
+      // Each whole analysis resets its table's count of changes.
       changedAtLastAnalysis.clear();
       await analyzeEach(TABLES);
     });
