@@ -64,6 +64,27 @@ test('the phone header’s icons keep their size on a fresh load', async ({ peop
   expect(await layoutProblems(alice.page)).toEqual([]);
 });
 
+test('the conversation list’s spinner waits in the middle of the phone, away from its edges', async ({ people }) => {
+  const alice = await people.signIn('alice', PHONE);
+  // The list's first page held until measured: the spinner stays.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await alice.page.route((url) => url.pathname === '/api/conversations', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await alice.page.reload();
+  const spinner = alice.page.getByRole('main').getByRole('status');
+  await expect(spinner).toBeVisible({ timeout: 30_000 });
+  const box = (await spinner.boundingBox({ timeout: 5_000 }))!;
+  const window = alice.page.viewportSize()!;
+  // Its own box, not the turning ring's: the same wherever the ring is in its turn.
+  expect(Math.abs(box.x + box.width / 2 - window.width / 2)).toBeLessThan(2);
+  expect(box.x).toBeGreaterThan(16);
+  release();
+  await expect(spinner).toBeHidden();
+});
+
 test('the desktop page is exactly the window: a wheel over the header or a jump to a message moves nothing', async ({ browser }, testInfo) => {
   const { viewer } = await crowdedConversation(browser, DESKTOP);
   const { page } = viewer;

@@ -53,7 +53,13 @@ export function ConversationList() {
   });
   const open = useCallback((peerId: number) => openConversation(peerId), []);
 
-  if (status === 'idle' || status === 'loading') return <Spinner label={t('common.loading')} />;
+  if (status === 'idle' || status === 'loading') {
+    return (
+      <div className={styles.loading}>
+        <Spinner label={t('common.loading')} />
+      </div>
+    );
+  }
 
   if (status === 'error') {
     return (
