@@ -45,7 +45,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     if (emulator.status === 'rejected') throw emulator.reason;
     if (made.status === 'rejected') throw made.reason;
-    await clearEmulatorAccounts();
+    // Only an emulator this run started: one it reuses may be serving another run's tests, whose
+    // tokens would stop verifying mid-test (a developer's run beside a CI run on one machine).
+    if (child) await clearEmulatorAccounts();
   } catch (error) {
     await teardown();
     throw error;
