@@ -1,7 +1,9 @@
-// The conversation model written beside the pairs (docs/design/conversations.md, step 2), checked
-// against the pair model it must mirror: every message in its pair's direct conversation at a seq of
-// its own, gapless; each head at its newest message; both people members, each with a list row
-// that agrees. Run after tests and fault runs that store messages through the batch; an empty
+// The conversation model written beside the pairs (docs/design/conversations.md, steps 2 and 3),
+// checked against the pair model it must mirror: every message in its pair's direct conversation,
+// each message and change at a seq of its own, gapless; each head at its newest; each message at
+// its latest change; both people members, each with a list row that agrees, their read position
+// leaving exactly the pair's unread count, their receipt and mute the pair's; each account's
+// private items gapless. Run after tests and fault runs that write through the batches; an empty
 // answer means the model holds. Each fault names the row and the rule it breaks.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../server/db/engine/open-database';
@@ -15,19 +17,67 @@ const CHECKS: Record<string, ReturnType<typeof sql>> = {
     select m.id from messages m left join conversations_v2 c on c.id = m.conversation_id
     where m.sender_id <> m.recipient_id and (c.id is null or c.kind <> 'direct' or m.seq is null
       or c.direct_low <> least(m.sender_id, m.recipient_id) or c.direct_high <> greatest(m.sender_id, m.recipient_id))`,
-  // Seqs 1…n exactly once per conversation, in the order the messages were stored.
+  // Seqs 1…n exactly once per conversation, messages and changes alike; messages in the order stored.
   'seqs not 1…n': sql`
-    select conversation_id as id from messages where conversation_id is not null
+    select conversation_id as id from (
+      select conversation_id, seq from messages where conversation_id is not null
+      union all select conversation_id, seq from conversation_events) stream
     group by conversation_id having count(distinct seq) <> count(*) or max(seq) <> count(*) or min(seq) <> 1`,
   'seq order differs from id order': sql`
-    select id from (select id, seq, row_number() over (partition by conversation_id order by id) as n
-      from messages where conversation_id is not null) numbered where seq <> n`,
-  // The head at its newest message, with its two members.
-  'head not at its newest message': sql`
+    select id from (select id, seq, lag(seq) over (partition by conversation_id order by id) as before
+      from messages where conversation_id is not null) numbered where seq <= before`,
+  // The head at the end of its stream and at its newest message, with its two members.
+  'head not at its newest': sql`
     select c.id from conversations_v2 c
     left join lateral (select id, seq, created_at from messages where conversation_id = c.id order by seq desc limit 1) m on true
-    where m.id is null or c.last_seq <> m.seq or c.last_message_seq is distinct from m.seq or c.last_message_id is distinct from m.id
-      or c.last_message_at is distinct from m.created_at or c.changed_xid is null`,
+    left join lateral (select max(seq) as seq from conversation_events where conversation_id = c.id) e on true
+    where m.id is null or c.last_seq <> greatest(m.seq, coalesce(e.seq, 0)) or c.last_message_seq is distinct from m.seq
+      or c.last_message_id is distinct from m.id or c.last_message_at is distinct from m.created_at or c.changed_xid is null`,
+  // Each change once, in its message's conversation; the message at its latest change's seq and state.
+  'change outside its message\'s conversation': sql`
+    select e.conversation_id as id from conversation_events e left join messages m on m.id = e.message_id
+    where e.message_id is not null and (m.id is null or m.conversation_id is distinct from e.conversation_id)`,
+  'message version not its latest change': sql`
+    select m.id from messages m
+    left join lateral (select max(seq) as seq from conversation_events where conversation_id = m.conversation_id and message_id = m.id) e on true
+    where m.conversation_id is not null and m.version is distinct from coalesce(e.seq, m.seq)`,
+  'message differs from its latest change': sql`
+    select m.id from messages m
+    cross join lateral (select kind, state from conversation_events where conversation_id = m.conversation_id and message_id = m.id
+      order by seq desc limit 1) e
+    where case e.kind
+      when 'unsend' then m.deleted_at is null
+      when 'edit' then m.text is distinct from e.state->>'text' or m.edited_at is distinct from (e.state->>'edited_at')::timestamptz
+      when 'reaction' then m.reactions is distinct from e.state->'reactions'
+      else true end`,
+  'reaction or hidden row outside its message\'s conversation': sql`
+    select r.message_id as id from message_reactions r join messages m on m.id = r.message_id where r.conversation_id is distinct from m.conversation_id
+    union all
+    select h.message_id from message_hidden h join messages m on m.id = h.message_id where h.conversation_id is distinct from m.conversation_id`,
+  // Each member's position leaves unread exactly what the pair's counter says; receipt and mute the pair's.
+  'derived unread differs from the counter': sql`
+    select cm.conversation_id as id from conversation_members cm
+    join conversations_v2 c on c.id = cm.conversation_id
+    join account_conversations a on a.user_id = cm.user_id and a.conversation_id = cm.conversation_id
+    join conversations p on p.user_id = cm.user_id and p.peer_id = a.peer_id
+    where cm.left_at is null and p.unread_count <> (select count(*) from messages m
+      where m.conversation_id = cm.conversation_id and m.seq > cm.read_seq and m.seq <= c.last_seq
+        and m.sender_id <> cm.user_id and m.deleted_at is null
+        and not exists (select 1 from message_hidden h where h.user_id = cm.user_id and h.message_id = m.id))`,
+  'receipt differs from the messages seen': sql`
+    select cm.conversation_id as id from conversation_members cm
+    where cm.seen_seq > cm.read_seq or cm.seen_seq <> coalesce((select max(seq) from messages m
+      where m.conversation_id = cm.conversation_id and m.sender_id <> cm.user_id and m.seen_at is not null), 0)`,
+  'mute differs from the pair': sql`
+    select cm.conversation_id as id from conversation_members cm
+    join account_conversations a on a.user_id = cm.user_id and a.conversation_id = cm.conversation_id
+    join conversations p on p.user_id = cm.user_id and p.peer_id = a.peer_id
+    where cm.muted <> p.muted`,
+  // Each account's private items at 1…account_seq, once each.
+  'account items not 1…account_seq': sql`
+    select u.id from users u
+    left join lateral (select count(*) as n, max(seq) as last, min(seq) as first from account_events where user_id = u.id) e on true
+    where u.account_seq <> coalesce(e.last, 0) or e.n <> coalesce(e.last, 0) or (e.n > 0 and e.first <> 1)`,
   'two conversations for one pair': sql`
     select min(id) as id from conversations_v2 where kind = 'direct' group by direct_low, direct_high having count(*) > 1`,
   'members not its two people': sql`
@@ -42,10 +92,12 @@ const CHECKS: Record<string, ReturnType<typeof sql>> = {
     select cm.conversation_id as id from conversation_members cm join users u on u.id = cm.user_id
     where (u.deleted_at is not null) <> (cm.left_reason is not distinct from 'deleted' and cm.left_at is not null and cm.left_seq is not null)
       or (u.deleted_at is null and (cm.left_at is not null or cm.left_seq is not null))`,
-  // Nothing is numbered in a direct conversation after one of its two people left it.
+  // No message in a direct conversation after one of its two people left it (a change may come:
+  // the other can still unsend their own).
   'message after a member left': sql`
     select cm.conversation_id as id from conversation_members cm join conversations_v2 c on c.id = cm.conversation_id
-    where cm.left_seq is not null and cm.left_seq <> c.last_seq`,
+    where cm.left_seq is not null and (cm.left_seq > c.last_seq
+      or exists (select 1 from messages m where m.conversation_id = cm.conversation_id and m.seq > cm.left_seq))`,
   // No foreign key holds them to a head (0018): rows of a conversation that does not exist.
   'member of no conversation': sql`
     select cm.conversation_id as id from conversation_members cm left join conversations_v2 c on c.id = cm.conversation_id where c.id is null`,

@@ -8,6 +8,9 @@ import { conversationModelFaults } from '../../testing/conversation-model';
 import { testDatabase } from '../../testing/test-database';
 import { deleteAccount } from './account-deletion';
 import { blockUser } from './blocks';
+import { setMuted } from './conversations';
+import { applyChanges } from './delivery/change-batch';
+import type { ChangeRequest } from './delivery/changes/plan';
 import { storeMessages } from './delivery/message-batch';
 import type { NewMessage } from './delivery/message-payload';
 import { rows } from './engine/raw-rows';
@@ -139,5 +142,78 @@ it('a deleted account leaves its conversations where they stood, and nothing mor
     { user_id: a, left_seq: null, left_reason: null, listed_left: false },
     { user_id: b, left_seq: 2, left_reason: 'deleted', listed_left: true },
   ]);
+  expect(await conversationModelFaults(database.db)).toEqual([]);
+});
+
+it('a reaction, an edit and an unsend each take the conversation\'s next seq once, for both; a read, a hide and a mute are the actor\'s own items', async () => {
+  const [a, b] = [await newUser(), await newUser()];
+  const ids = (await storeMessages(database.db, [msg(a, b), msg(a, b), msg(a, b), msg(b, a)])).map((outcome) => ('stored' in outcome ? outcome.stored.message.id : 0));
+  const [m1, m2, m3, m4] = ids as [number, number, number, number];
+  const changes: ChangeRequest[] = [
+    { kind: 'react', actorId: b, messageId: m1, emoji: '👍', add: true },
+    { kind: 'edit', actorId: a, messageId: m2, text: 'edited', windowMs: 60_000 },
+    { kind: 'unsend', actorId: a, messageId: m3, windowMs: 60_000 },
+    { kind: 'read', actorId: b, peerId: a, upTo: m1 },
+    { kind: 'hide', actorId: a, messageId: m4 },
+  ];
+  expect((await applyChanges(database.db, changes)).every((outcome) => 'changes' in outcome)).toBe(true);
+  expect(await setMuted(database.db, a, b, true)).toBe(true);
+  expect(await setMuted(database.db, a, b, true)).toBe(true);
+  const ab = (await conversationOf(a, b))!;
+
+  expect(await rows(database.db, sql`select seq::int, message_id::int, actor_id, kind from conversation_events where conversation_id = ${ab.id} order by seq`)).toEqual([
+    { seq: 5, message_id: m1, actor_id: b, kind: 'reaction' },
+    { seq: 6, message_id: m2, actor_id: a, kind: 'edit' },
+    { seq: 7, message_id: m3, actor_id: a, kind: 'unsend' },
+  ]);
+  expect(await conversationOf(a, b)).toMatchObject({ last_seq: 7 });
+  expect(await rows(database.db, sql`select id::int, version::int from messages where conversation_id = ${ab.id} order by seq`)).toEqual([
+    { id: m1, version: 5 },
+    { id: m2, version: 6 },
+    { id: m3, version: 7 },
+    { id: m4, version: 4 },
+  ]);
+  // b read up to m1 (m2 still unread, m3 unsent): the position, the receipt, one item for b's devices.
+  expect(await rows(database.db, sql`select user_id, read_seq::int, seen_seq::int, muted from conversation_members where conversation_id = ${ab.id} order by user_id`)).toEqual([
+    { user_id: a, read_seq: 0, seen_seq: 0, muted: true },
+    { user_id: b, read_seq: 1, seen_seq: 1, muted: false },
+  ]);
+  // A mute that changes nothing is no item.
+  expect(await rows(database.db, sql`select user_id, seq::int, kind, state from account_events where conversation_id = ${ab.id} order by user_id, seq`)).toEqual([
+    { user_id: a, seq: 1, kind: 'hide', state: { message_id: m4, preview_id: m3, unread_count: 0 } },
+    { user_id: a, seq: 2, kind: 'muted', state: { muted: true } },
+    { user_id: b, seq: 1, kind: 'read', state: { read_seq: 1, unread_count: 1 } },
+  ]);
+
+  // The next message follows the changes.
+  await storeMessages(database.db, [msg(b, a)]);
+  expect(await conversationOf(a, b)).toMatchObject({ last_seq: 8 });
+  expect(await conversationModelFaults(database.db)).toEqual([]);
+});
+
+it('the model check names what no longer mirrors the pairs', async () => {
+  const [a, b] = [await newUser(), await newUser()];
+  const [sent] = await storeMessages(database.db, [msg(a, b)]);
+  const id = 'stored' in sent! ? sent.stored.message.id : 0;
+  await applyChanges(database.db, [{ kind: 'react', actorId: b, messageId: id, emoji: '🎉', add: true }]);
+  const { id: conversation } = (await conversationOf(a, b))!;
+  const faultsAfter = async (tamper: ReturnType<typeof sql>, undo: ReturnType<typeof sql>) => {
+    await database.db.execute(tamper);
+    const found = await conversationModelFaults(database.db);
+    await database.db.execute(undo);
+    return found.map((fault) => fault.fault);
+  };
+  expect(await faultsAfter(sql`update conversation_members set read_seq = 1 where conversation_id = ${conversation} and user_id = ${b}`, sql`update conversation_members set read_seq = 0 where conversation_id = ${conversation} and user_id = ${b}`)).toEqual([
+    'derived unread differs from the counter',
+  ]);
+  expect(await faultsAfter(sql`update messages set version = 1 where id = ${id}`, sql`update messages set version = 2 where id = ${id}`)).toEqual(['message version not its latest change']);
+  expect(await faultsAfter(sql`update messages set reactions = '[]' where id = ${id}`, sql`update messages set reactions = ${JSON.stringify([{ emoji: '🎉', user_ids: [b] }])}::jsonb where id = ${id}`)).toEqual([
+    'message differs from its latest change',
+  ]);
+  expect(await faultsAfter(sql`update conversations_v2 set last_seq = 1 where id = ${conversation}`, sql`update conversations_v2 set last_seq = 2 where id = ${conversation}`)).toEqual(['head not at its newest']);
+  expect(await faultsAfter(sql`update conversation_members set muted = true where conversation_id = ${conversation} and user_id = ${b}`, sql`update conversation_members set muted = false where conversation_id = ${conversation} and user_id = ${b}`)).toEqual([
+    'mute differs from the pair',
+  ]);
+  expect(await faultsAfter(sql`update users set account_seq = 1 where id = ${b}`, sql`update users set account_seq = 0 where id = ${b}`)).toEqual(['account items not 1…account_seq']);
   expect(await conversationModelFaults(database.db)).toEqual([]);
 });

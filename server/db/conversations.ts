@@ -4,7 +4,7 @@ import { attachmentOf, messageColumns, toMessagePayload } from './delivery/messa
 import type { Db } from './engine/open-database';
 import { toKeysetPage, type KeysetPage } from './engine/paging';
 import { userSummaryColumns } from './people';
-import { hasBlocked } from './safety-rules';
+import { hasBlocked, lockUsersInOrder } from './safety-rules';
 import { conversations, messages, uploads, users } from './schema';
 
 /**
@@ -73,14 +73,35 @@ export async function listConversations(
   };
 }
 
-/** Mutes or unmutes the user's conversation with peerId; false when they have none. */
+/**
+ * Mutes or unmutes the user's conversation with peerId; false when they have none. The
+ * conversation model gets it too: the member's mute, and a `muted` item at the account's next
+ * seq when it changed (the account's row locked first, as every writer of its seqs locks it).
+ */
 export async function setMuted(db: Db, userId: number, peerId: number, muted: boolean): Promise<boolean> {
-  const updated = await db
-    .update(conversations)
-    .set({ muted })
-    .where(and(eq(conversations.userId, userId), eq(conversations.peerId, peerId)))
-    .returning({ peerId: conversations.peerId });
-  return updated.length > 0;
+  return db.transaction(async (tx) => {
+    await lockUsersInOrder(tx, [userId]);
+    const updated = await tx
+      .update(conversations)
+      .set({ muted })
+      .where(and(eq(conversations.userId, userId), eq(conversations.peerId, peerId)))
+      .returning({ peerId: conversations.peerId });
+    if (updated.length === 0) return false;
+    await tx.execute(sql`
+      with member as (
+        update conversation_members set muted = ${muted}
+        where conversation_id = (select conversation_id from account_conversations where user_id = ${userId} and peer_id = ${peerId})
+          and user_id = ${userId} and muted <> ${muted}
+        returning conversation_id
+      ), account as (
+        update users set account_seq = account_seq + 1 where id = ${userId} and exists (select 1 from member)
+        returning account_seq
+      )
+      insert into account_events (user_id, seq, conversation_id, kind, state)
+      select ${userId}, account.account_seq, member.conversation_id, 'muted', jsonb_build_object('muted', ${muted}::boolean)
+      from member, account`);
+    return true;
+  });
 }
 
 /** The user has a conversation with peerId (a message went either way: both sides get a row). */

@@ -84,7 +84,14 @@ describe('the batches reach messages, conversations and accounts by their keys',
     ['change_lock_users', () => `execute change_lock_users('[{"a":${a},"m":${messageId}}]', '{${a},${b}}')`],
     ['change_find_messages', () => `execute change_find_messages('[{"a":${a},"m":${messageId},"p":true}]')`],
     ['change_find_unread', () => `execute change_find_unread('[{"u":${b},"p":${a}}]')`],
-    ['change_append', () => `execute change_append('[{"u":${a},"s":1000,"k":"edit","m":${messageId},"st":{}}]', '{${a}}', '{1000}', '[{"m":${messageId},"sv":1000,"rv":null}]')`],
+    [
+      'change_append',
+      () =>
+        `execute change_append('[{"u":${a},"s":1000,"k":"edit","m":${messageId},"st":{}}]', '{${a}}', '{1000}', '{7}', ` +
+        `'[{"u":${a},"s":7,"c":1,"k":"read","st":{}}]', '[{"c":1,"s":1000,"m":${messageId},"a":${a},"k":"edit","st":{}}]', '{1}', '{1000}', ` +
+        `'[{"m":${messageId},"sv":1000,"rv":null,"cv":1000}]')`,
+    ],
+    ['change_move_read', () => `execute change_move_read(1, ${b}, 1000, true, now())`],
     ['change_unread_totals', () => `execute change_unread_totals('{${a},${b}}')`],
   ])('%s', async (_name, statement) => {
     // EXPLAIN of a write plans it without running it.

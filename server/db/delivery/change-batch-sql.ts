@@ -3,7 +3,7 @@
 import { messageRowSql } from './message-batch-sql';
 import { replySummarySql } from './message-payload';
 import { unreadTotalSql } from '../messages';
-import { execute, prepared, sqlInt, sqlIntArray, sqlJson, sqlText, type Statement } from '../engine/script-transaction';
+import { execute, prepared, sqlInt, sqlIntArray, sqlIntOrNull, sqlJson, sqlText, type Statement } from '../engine/script-transaction';
 
 /** A change to one message, as the batch's reads take it: who asks, which message, what for. */
 export interface MessageTarget {
@@ -28,7 +28,7 @@ export const lockChangeUsers = (targets: readonly MessageTarget[], readers: read
 // (json_to_recordset is guessed at 100 rows), joins would hash a scan of messages or
 // conversations instead, and without the LIMIT the planner flattens the LATERAL into a join.
 const LOCK = prepared('change_lock_users', ['json', 'int[]'], `
-  select id, last_seq, is_active, deleted_at is not null as deleted, read_receipts from users
+  select id, last_seq, account_seq, is_active, deleted_at is not null as deleted, read_receipts from users
   where id = any(array(
     select unnest(array[m.sender_id, m.recipient_id])
     from json_to_recordset($1) as k(a int, m bigint)
@@ -41,14 +41,16 @@ const LOCK = prepared('change_lock_users', ['json', 'int[]'], `
  * Each message as its actor may see it, read under the locks: none for a message that is not the
  * actor's. With it, what the rules need (hidden by the actor, a block either way, the other side's
  * account), its reactions (each person's, with when), its upload's storage key and whether another
- * message carries that upload, the recipient's unread counter with the sender, and for `preview`,
- * the conversation's newest other message the actor sees, as JSON with its upload and reply.
+ * message carries that upload, the recipient's unread counter with the sender, its conversation
+ * and that conversation's newest seq (the batch is the heads' other writer, under the same locks
+ * as the message batch), and for `preview`, the conversation's newest other message the actor
+ * sees, as JSON with its upload and reply.
  */
 export const findChangeMessages = (targets: readonly MessageTarget[]): Statement =>
   execute(FIND_MESSAGES, sqlJson(targets.map(({ actorId, messageId, preview }) => ({ a: actorId, m: messageId, p: preview }))));
 
 const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
-  select k.a as actor_id, ${messageRowSql('m')},
+  select k.a as actor_id, ${messageRowSql('m')}, m.conversation_id, cv.last_seq as conversation_last_seq,
     exists (select 1 from message_hidden h where h.user_id = k.a and h.message_id = m.id) as hidden,
     (exists (select 1 from blocks b where b.blocker_id = k.a and b.blocked_id = p.id)
       or exists (select 1 from blocks b where b.blocker_id = p.id and b.blocked_id = k.a)) as blocked,
@@ -73,28 +75,30 @@ const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
   cross join lateral (select * from messages where id = k.m and k.a in (sender_id, recipient_id) limit 1) m
   cross join lateral (select * from users where id = case when k.a = m.sender_id then m.recipient_id else m.sender_id end limit 1) p
   left join lateral (select storage_key from uploads where id = m.attachment_id limit 1) u on true
-  left join lateral (select unread_count from conversations where user_id = m.recipient_id and peer_id = m.sender_id limit 1) c on true`);
+  left join lateral (select unread_count from conversations where user_id = m.recipient_id and peer_id = m.sender_id limit 1) c on true
+  left join lateral (select last_seq from conversations_v2 where id = m.conversation_id limit 1) cv on true`);
 
 /**
  * For each conversation read (reader, peer, up to which message; null: all): the peer's messages
- * up to there the reader has not read (how many, the newest id), the counter, and whether either
- * has blocked the other.
+ * up to there the reader has not read (how many, the newest id and its conversation and seq), the
+ * counter, and whether either has blocked the other.
  */
 export const findUnread = (reads: readonly { userId: number; peerId: number; upTo: number | null }[]): Statement =>
   execute(FIND_UNREAD, sqlJson(reads.map(({ userId, peerId, upTo }) => ({ u: userId, p: peerId, t: upTo }))));
 
 const FIND_UNREAD = prepared('change_find_unread', ['json'], `
-  select k.u as user_id, k.p as peer_id, k.t as up_to_asked, x.unread, x.up_to, c.unread_count,
+  select k.u as user_id, k.p as peer_id, k.t as up_to_asked, x.unread, x.up_to, n.conversation_id, n.seq as up_to_seq, c.unread_count,
     (exists (select 1 from blocks b where b.blocker_id = k.u and b.blocked_id = k.p)
       or exists (select 1 from blocks b where b.blocker_id = k.p and b.blocked_id = k.u)) as blocked
   from json_to_recordset($1) as k(u int, p int, t bigint)
   cross join lateral (select count(*) as unread, max(m.id) as up_to from messages m
     where m.recipient_id = k.u and m.sender_id = k.p and m.read_at is null and (k.t is null or m.id <= k.t)) x
+  left join lateral (select conversation_id, seq from messages where id = x.up_to limit 1) n on true
   left join lateral (select unread_count from conversations where user_id = k.u and peer_id = k.p limit 1) c on true`);
 
 // The writes: one small prepared statement each, run in the batch's second script.
-const ADD_REACTION = prepared('change_add_reaction', ['bigint', 'int', 'text', 'timestamptz'], `
-  insert into message_reactions (message_id, user_id, emoji, created_at) values ($1, $2, $3, $4)`);
+const ADD_REACTION = prepared('change_add_reaction', ['bigint', 'int', 'text', 'timestamptz', 'bigint'], `
+  insert into message_reactions (message_id, user_id, emoji, created_at, conversation_id) values ($1, $2, $3, $4, $5)`);
 const REMOVE_REACTION = prepared('change_remove_reaction', ['bigint', 'int', 'text'], `
   delete from message_reactions where message_id = $1 and user_id = $2 and emoji = $3`);
 const SET_REACTIONS = prepared('change_set_reactions', ['bigint', 'jsonb'], `update messages set reactions = $2 where id = $1`);
@@ -104,18 +108,24 @@ const UNSEND = prepared('change_unsend', ['bigint', 'timestamptz'], `
   update messages set text = '', attachment_id = null, deleted_at = $2, reactions = '[]', read_at = coalesce(read_at, $2)
   where id = $1`);
 const REMOVE_UPLOAD = prepared('change_remove_upload', ['text'], `delete from uploads where id = $1`);
-const HIDE = prepared('change_hide', ['int', 'bigint'], `insert into message_hidden (user_id, message_id) values ($1, $2)`);
+const HIDE = prepared('change_hide', ['int', 'bigint', 'bigint'], `insert into message_hidden (user_id, message_id, conversation_id) values ($1, $2, $3)`);
 const MARK_READ = prepared('change_mark_read', ['bigint', 'timestamptz'], `update messages set read_at = $2 where id = $1`);
 const READ_CONVERSATION = prepared('change_read_conversation', ['int', 'int', 'timestamptz', 'boolean', 'bigint'], `
   update messages set read_at = $3, seen_at = case when $4 then $3 else seen_at end
   where recipient_id = $1 and sender_id = $2 and read_at is null and id <= $5`);
+// The reader's position in the conversation model: never back, and the receipt with it when allowed.
+const MOVE_READ = prepared('change_move_read', ['bigint', 'int', 'bigint', 'boolean', 'timestamptz'], `
+  update conversation_members set read_seq = greatest(read_seq, $3),
+    seen_seq = case when $4 then greatest(seen_seq, $3) else seen_seq end,
+    seen_at = case when $4 and $3 > seen_seq then $5 else seen_at end
+  where conversation_id = $1 and user_id = $2`);
 const TAKE_UNREAD = prepared('change_take_unread', ['int', 'int', 'int'], `
   update conversations set unread_count = greatest(unread_count - $3, 0) where user_id = $1 and peer_id = $2`);
 
 const at = (date: Date) => sqlText(date.toISOString());
 
-export const addReaction = (messageId: number, userId: number, emoji: string, when: Date) =>
-  execute(ADD_REACTION, sqlInt(messageId), sqlInt(userId), sqlText(emoji), at(when));
+export const addReaction = (messageId: number, conversationId: number | null, userId: number, emoji: string, when: Date) =>
+  execute(ADD_REACTION, sqlInt(messageId), sqlInt(userId), sqlText(emoji), at(when), sqlIntOrNull(conversationId));
 export const removeReaction = (messageId: number, userId: number, emoji: string) =>
   execute(REMOVE_REACTION, sqlInt(messageId), sqlInt(userId), sqlText(emoji));
 export const setReactions = (messageId: number, reactions: unknown) => execute(SET_REACTIONS, sqlInt(messageId), sqlJson(reactions));
@@ -123,11 +133,15 @@ export const editText = (messageId: number, text: string, when: Date) => execute
 /** Text, attachment and reactions gone, read from now on if it was not. */
 export const unsendMessage = (messageId: number, when: Date) => execute(UNSEND, sqlInt(messageId), at(when));
 export const removeUpload = (uploadId: string) => execute(REMOVE_UPLOAD, sqlText(uploadId));
-export const hideMessage = (userId: number, messageId: number) => execute(HIDE, sqlInt(userId), sqlInt(messageId));
+export const hideMessage = (userId: number, messageId: number, conversationId: number | null) =>
+  execute(HIDE, sqlInt(userId), sqlInt(messageId), sqlIntOrNull(conversationId));
 export const markRead = (messageId: number, when: Date) => execute(MARK_READ, sqlInt(messageId), at(when));
 /** The peer's unread messages to the reader, up to `upTo`, read at `when` (and seen, with receipts on both sides). */
 export const readConversationRows = (userId: number, peerId: number, upTo: number, when: Date, seen: boolean) =>
   execute(READ_CONVERSATION, sqlInt(userId), sqlInt(peerId), at(when), seen ? 'true' : 'false', sqlInt(upTo));
+/** The reader has read the conversation up to `seq` (and the peer may see so, with `seen`). */
+export const moveReadPosition = (conversationId: number, userId: number, seq: number, seen: boolean, when: Date) =>
+  execute(MOVE_READ, sqlInt(conversationId), sqlInt(userId), sqlInt(seq), seen ? 'true' : 'false', at(when));
 /** `count` fewer unread on the user's conversation with the peer (never below zero). */
 export const takeUnread = (userId: number, peerId: number, count: number) => execute(TAKE_UNREAD, sqlInt(userId), sqlInt(peerId), sqlInt(count));
 
@@ -140,35 +154,94 @@ export interface EventRow {
   st: Record<string, unknown>;
 }
 
-/** A message's new version on either side (null: that side's is unchanged). */
+/** An account's private item (account_events): the account, its seq, the conversation, what kind, the state. */
+export interface AccountEventRow {
+  u: number;
+  s: number;
+  c: number;
+  k: string;
+  st: Record<string, unknown>;
+}
+
+/** A change in a conversation, for all its members (conversation_events): the conversation, its seq, the message, who, what kind, the state. */
+export interface ConversationEventRow {
+  c: number;
+  s: number;
+  m: number;
+  a: number;
+  k: string;
+  st: Record<string, unknown>;
+}
+
+/** A message's new versions: each side's in the pair model, the conversation's (null: unchanged). */
 export interface VersionRow {
   m: number;
   sv: number | null;
   rv: number | null;
+  cv: number | null;
+}
+
+/** Where each stream touched now ends: per account, both seqs; per conversation, its seq. */
+interface StreamEnds {
+  accounts: ReadonlyMap<number, { lastSeq: number; accountSeq: number }>;
+  conversations: ReadonlyMap<number, number>;
+}
+
+/** Every stream row of a change batch, one statement: see APPEND. */
+export interface StreamRows {
+  events: readonly EventRow[];
+  accountEvents: readonly AccountEventRow[];
+  conversationEvents: readonly ConversationEventRow[];
+  versions: readonly VersionRow[];
+  ends: StreamEnds;
 }
 
 /**
- * One statement: the event rows, the accounts' new last_seq and the messages' versions (each
- * UPDATE also names its rows by key, `= any(…)`, or the planner would hash a scan of the table to
- * join the values); returns
- * the rows as stored (jsonb orders the state's keys its own way, and what goes out must be what
- * `sync` returns for that seq).
+ * One statement: the rows of every stream the batch wrote (each account's pair-model events and
+ * private items, each conversation's events), where each stream now ends (the accounts' two seqs,
+ * the heads) and the messages' versions. Each UPDATE also names its rows by key, `= any(…)`, or
+ * the planner would hash a scan of the table to join the values. Returns the pair-model rows as
+ * stored (jsonb orders the state's keys its own way, and what goes out must be what `sync`
+ * returns for that seq).
  */
-export const appendEvents = (events: readonly EventRow[], lastSeqs: ReadonlyMap<number, number>, versions: readonly VersionRow[]): Statement =>
-  execute(APPEND, sqlJson(events), sqlIntArray([...lastSeqs.keys()]), sqlIntArray([...lastSeqs.values()]), sqlJson(versions));
+export const appendEvents = ({ events, accountEvents, conversationEvents, versions, ends }: StreamRows): Statement => {
+  const accounts = [...ends.accounts];
+  return execute(
+    APPEND,
+    sqlJson(events),
+    sqlIntArray(accounts.map(([id]) => id)),
+    sqlIntArray(accounts.map(([, end]) => end.lastSeq)),
+    sqlIntArray(accounts.map(([, end]) => end.accountSeq)),
+    sqlJson(accountEvents),
+    sqlJson(conversationEvents),
+    sqlIntArray([...ends.conversations.keys()]),
+    sqlIntArray([...ends.conversations.values()]),
+    sqlJson(versions),
+  );
+};
 
-const APPEND = prepared('change_append', ['json', 'int[]', 'bigint[]', 'json'], `
+const APPEND = prepared('change_append', ['json', 'int[]', 'bigint[]', 'bigint[]', 'json', 'json', 'bigint[]', 'bigint[]', 'json'], `
   with stored as (
     insert into message_events (user_id, seq, kind, message_id, state)
     select u, s, k, m, st from json_to_recordset($1) as e(u int, s bigint, k text, m bigint, st jsonb)
     returning user_id, seq, kind, message_id, state
   ), accounts as (
-    update users set last_seq = v.seq from unnest($2::int[], $3::bigint[]) as v(id, seq)
+    update users set last_seq = v.seq, account_seq = v.account_seq from unnest($2::int[], $3::bigint[], $4::bigint[]) as v(id, seq, account_seq)
     where users.id = v.id and users.id = any($2::int[])
+  ), account_items as (
+    insert into account_events (user_id, seq, conversation_id, kind, state)
+    select u, s, c, k, st from json_to_recordset($5) as e(u int, s bigint, c bigint, k text, st jsonb)
+  ), conversation_items as (
+    insert into conversation_events (conversation_id, seq, message_id, actor_id, kind, state)
+    select c, s, m, a, k, st from json_to_recordset($6) as e(c bigint, s bigint, m bigint, a int, k text, st jsonb)
+  ), heads as (
+    update conversations_v2 set last_seq = v.seq, changed_xid = pg_current_xact_id() from unnest($7::bigint[], $8::bigint[]) as v(id, seq)
+    where conversations_v2.id = v.id and conversations_v2.id = any($7::bigint[])
   ), versions as (
-    update messages set sender_version = coalesce(v.sv, sender_version), recipient_version = coalesce(v.rv, recipient_version)
-    from json_to_recordset($4) as v(m bigint, sv bigint, rv bigint)
-    where messages.id = v.m and messages.id = any(array(select m from json_to_recordset($4) as w(m bigint)))
+    update messages set sender_version = coalesce(v.sv, sender_version), recipient_version = coalesce(v.rv, recipient_version),
+      version = coalesce(v.cv, version)
+    from json_to_recordset($9) as v(m bigint, sv bigint, rv bigint, cv bigint)
+    where messages.id = v.m and messages.id = any(array(select m from json_to_recordset($9) as w(m bigint)))
   )
   select * from stored`);
 

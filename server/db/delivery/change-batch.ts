@@ -1,7 +1,9 @@
 // Every change a person makes to messages (reactions, edits, unsending, deleting for oneself, and
 // reading a conversation) goes to the database in batches, as sends do: one transaction per batch,
 // two round trips whatever its size, each change written into the stream of every account it
-// concerns (docs/DELIVERY.md, "Changes to messages"). What each kind does: change-rules.ts.
+// concerns (docs/DELIVERY.md, "Changes to messages"), and into the conversation model beside it:
+// once for the conversation (reactions, edits, unsending) or once for the actor (reads, hides;
+// docs/design/conversations.md, 3.4). What each kind does: change-rules.ts.
 import {
   NOW,
   appendEvents,
@@ -9,6 +11,8 @@ import {
   findUnread,
   lockChangeUsers,
   unreadTotals,
+  type AccountEventRow,
+  type ConversationEventRow,
   type EventRow,
   type MessageTarget,
   type VersionRow,
@@ -98,32 +102,59 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
       else planned.push({ index, plan: decision });
     }
 
-    // Seqs in the order asked, from the locked accounts; then one write of every stream row.
+    // Seqs in the order asked, from the locked accounts and the heads read under their locks;
+    // then one write of every stream row.
     const events: EventRow[] = [];
+    const accountEvents: AccountEventRow[] = [];
+    const conversationEvents: ConversationEventRow[] = [];
     const versions = new Map<number, VersionRow>();
-    const lastSeqs = new Map<number, number>();
-    const numbered = planned.map(({ plan }) =>
-      plan.events.map(({ userId, kind, message_id: messageId, ...state }) => {
-        const account = accounts.get(userId);
-        if (!account) throw new Error(`account ${userId} is not locked by this change`);
+    const versionOf = (messageId: number) => versions.get(messageId) ?? versions.set(messageId, { m: messageId, sv: null, rv: null, cv: null }).get(messageId)!;
+    const touched = new Set<number>();
+    const lockedAccount = (userId: number) => {
+      const account = accounts.get(userId);
+      if (!account) throw new Error(`account ${userId} is not locked by this change`);
+      touched.add(userId);
+      return account;
+    };
+    const heads = new Map([...found.values()].flatMap(({ conversation }) => (conversation ? [[conversation.id, conversation.lastSeq] as const] : [])));
+    const headEnds = new Map<number, number>();
+    const numbered = planned.map(({ plan }) => {
+      if (plan.shared) {
+        const { conversationId, messageId, actorId, kind, state } = plan.shared;
+        const seq = (heads.get(conversationId) ?? 0) + 1;
+        heads.set(conversationId, seq);
+        headEnds.set(conversationId, seq);
+        conversationEvents.push({ c: conversationId, s: seq, m: messageId, a: actorId, k: kind, st: state });
+        // The message's version for every member: the conversation seq of its latest change.
+        versionOf(messageId).cv = seq;
+      }
+      if (plan.own) {
+        const { userId, conversationId, kind, state } = plan.own;
+        const account = lockedAccount(userId);
+        account.accountSeq += 1;
+        accountEvents.push({ u: userId, s: account.accountSeq, c: conversationId, k: kind, st: state });
+      }
+      return plan.events.map(({ userId, kind, message_id: messageId, ...state }) => {
+        const account = lockedAccount(userId);
         account.lastSeq += 1;
-        lastSeqs.set(userId, account.lastSeq);
         events.push({ u: userId, s: account.lastSeq, k: kind, m: messageId, st: state });
         // A change to the message's own state is that side's version of it.
         if (VERSIONED.has(kind) && plan.senderId !== undefined) {
-          const version = versions.get(messageId) ?? { m: messageId, sv: null, rv: null };
-          if (userId === plan.senderId) version.sv = account.lastSeq;
-          else version.rv = account.lastSeq;
-          versions.set(messageId, version);
+          if (userId === plan.senderId) versionOf(messageId).sv = account.lastSeq;
+          else versionOf(messageId).rv = account.lastSeq;
         }
         return { userId, seq: account.lastSeq };
-      }),
-    );
+      });
+    });
+    const ends = {
+      accounts: new Map([...touched].map((userId) => [userId, accounts.get(userId)!] as const)),
+      conversations: headEnds,
+    };
     const writes = planned.flatMap(({ plan }) => plan.writes);
     const totalsFor = [...new Set(planned.flatMap(({ plan }) => plan.totals))];
     const results = await tx.commit([
       ...writes,
-      events.length > 0 ? appendEvents(events, lastSeqs, [...versions.values()]) : NO_ROWS,
+      touched.size > 0 || headEnds.size > 0 ? appendEvents({ events, accountEvents, conversationEvents, versions: [...versions.values()], ends }) : NO_ROWS,
       totalsFor.length > 0 ? unreadTotals(totalsFor) : NO_ROWS,
     ]);
     const [storedRows = [], totalRows = []] = results.slice(writes.length);

@@ -31,6 +31,7 @@ export function decideMessageChange(request: Exclude<ChangeRequest, { kind: 'rea
 
 export const toAccount = (row: Row): Account => ({
   lastSeq: Number(row.last_seq),
+  accountSeq: Number(row.account_seq),
   active: row.is_active === true,
   deleted: row.deleted === true,
   readReceipts: row.read_receipts === true,
@@ -41,6 +42,7 @@ export function toFound(row: Row): Found {
   const preview = row.preview as { message: Row; upload: Row | null; reply: MessageWithUpload['reply'] } | null;
   return {
     message,
+    conversation: row.conversation_id == null ? null : { id: Number(row.conversation_id), lastSeq: Number(row.conversation_last_seq) },
     hidden: row.hidden === true,
     blocked: row.blocked === true,
     peer: {

@@ -77,7 +77,7 @@ const FIND_REFUSED_PAIRS = prepared('batch_find_refused_pairs', ['json'], `
 /**
  * The direct conversations of the batch's pairs (each pair as its smaller id, then its larger), with
  * their newest seq, from which the batch numbers its messages. Read without a row lock: the
- * message batch is the only writer of heads, and it holds both people's user locks, taken just
+ * heads' writers (this batch and the change batch) both hold both people's user locks, taken just
  * before, so the head cannot move until this batch commits. (An account deletion writes only its
  * own member and list rows, reading the head's seq under its own user lock, which any batch to or
  * from it takes too.)

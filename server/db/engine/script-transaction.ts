@@ -136,6 +136,9 @@ export function sqlInt(value: number): string {
   return String(value);
 }
 
+/** An integer, or SQL's null. */
+export const sqlIntOrNull = (value: number | null): string => (value === null ? 'null' : sqlInt(value));
+
 /** Text as a SQL string literal, quotes and backslashes escaped (node-postgres' escapeLiteral). */
 export function sqlText(value: string): string {
   return pg.escapeLiteral(value);

@@ -1,15 +1,16 @@
 // Conversations first (docs/design/conversations.md): a conversation has an id, members and its own
 // order of messages and changes, for a direct conversation and a group alike. Added by 0017 beside
 // the pair model (messages keyed by sender and recipient, conversations per side), which still
-// serves every query until the reads move here; nothing writes these tables yet but the migration's
-// backfill (docs/DECISIONS.md, "Conversations, not pairs").
+// serves every query until the reads move here. The migration's backfill filled them; the message
+// and change batches and mutes write them beside the pairs; nothing reads them yet
+// (docs/DECISIONS.md, "Conversations, not pairs").
 //
 // Every key starts with the conversation id, or with the account id for an account's own rows, so
 // the tables can be distributed by conversation (docs/DEPLOY.md). Nothing keys to a conversation
 // with a foreign key, as nothing keys to the pair model's conversations: a direct conversation is
 // created by its first message, in the send path's one statement with its members and list rows,
 // and each key would be a lookup per row there (0018; docs/DECISIONS.md, "Conversations, not
-// pairs: the expand step"). Their one writer holds the conversation's people locked, and
+// pairs: the expand step"). Their writers hold the conversation's people locked, and
 // testing/conversation-model.ts checks for rows of no conversation. Keys to users stay.
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, customType, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';

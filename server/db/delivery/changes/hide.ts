@@ -14,7 +14,7 @@ export function decideHide({ request, context, accounts, now }: MessageCase<'hid
   const receipts = (accounts.get(request.actorId)?.readReceipts ?? false) && peer.readReceipts;
   return {
     writes: [
-      hideMessage(request.actorId, message.id),
+      hideMessage(request.actorId, message.id, context.conversation?.id ?? null),
       ...(unread ? [markRead(message.id, now), takeUnread(request.actorId, peer.id, 1)] : []),
     ],
     events: [
@@ -27,6 +27,18 @@ export function decideHide({ request, context, accounts, now }: MessageCase<'hid
         ...(unread ? { unread_count: Math.max(context.recipientUnread - 1, 0) } : {}),
       },
     ],
+    // For the conversation model: which message went, and the one the list shows now (by id:
+    // its payload is built when read).
+    ...(context.conversation
+      ? {
+          own: {
+            userId: request.actorId,
+            conversationId: context.conversation.id,
+            kind: 'hide' as const,
+            state: { message_id: message.id, preview_id: context.preview?.message.id ?? null, ...(unread ? { unread_count: Math.max(context.recipientUnread - 1, 0) } : {}) },
+          },
+        }
+      : {}),
     totals: unread ? [request.actorId] : [],
   };
 }

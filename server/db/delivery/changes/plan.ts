@@ -37,9 +37,10 @@ export type ChangeOutcome =
       conversationUnread?: number;
     };
 
-/** An account as the batch locked it. */
+/** An account as the batch locked it: the ends of its pair-model stream and of its private items. */
 export interface Account {
   lastSeq: number;
+  accountSeq: number;
   active: boolean;
   deleted: boolean;
   readReceipts: boolean;
@@ -48,6 +49,8 @@ export interface Account {
 /** A message as its actor may see it, with what the rules need, read under the locks. */
 export interface Found {
   message: MessageRow;
+  /** Its conversation and that conversation's newest seq (null only for a message stored before conversations). */
+  conversation: { id: number; lastSeq: number } | null;
   hidden: boolean;
   blocked: boolean;
   peer: { id: number; active: boolean; deleted: boolean; readReceipts: boolean };
@@ -68,10 +71,33 @@ export interface ReactionRow {
   at: number;
 }
 
+/** A change as every member of its conversation sees it, before it has the conversation's seq. */
+export interface SharedChange {
+  conversationId: number;
+  messageId: number;
+  actorId: number;
+  kind: 'reaction' | 'edit' | 'unsend';
+  /** The resulting state, the same for every member. */
+  state: Record<string, unknown>;
+}
+
+/** An item for the actor's own devices only, before it has the account's seq. */
+interface OwnItem {
+  userId: number;
+  conversationId: number;
+  kind: 'read' | 'hide';
+  state: Record<string, unknown>;
+}
+
 /** What one change writes, and what it answers once committed. */
 export interface Plan {
   writes: Statement[];
+  /** Its rows in each account's pair-model stream. */
   events: ChangeFor[];
+  /** Its row in the conversation's stream (a change to a message's own state). */
+  shared?: SharedChange;
+  /** Its row among the actor's private items (a read, a hide). */
+  own?: OwnItem;
   /** The changed message's sender, for a change to its own state (its versions: one per side). */
   senderId?: number;
   /** Accounts whose unread total to answer with. */
@@ -98,6 +124,17 @@ export function forBoth(message: MessageRow, change: { kind: 'reaction'; reactio
     { userId: message.senderId, message_id: message.id, peer_id: message.recipientId, ...change },
     { userId: message.recipientId, message_id: message.id, peer_id: message.senderId, ...change },
   ];
+}
+
+/**
+ * The change in the conversation model: one row for every member of the message's conversation,
+ * its state without anything that differs per member (none for a message stored before
+ * conversations).
+ */
+export function forEveryone(context: Found, actorId: number, change: { kind: SharedChange['kind']; [field: string]: unknown }): { shared?: SharedChange } {
+  if (!context.conversation) return {};
+  const { kind, ...state } = change;
+  return { shared: { conversationId: context.conversation.id, messageId: context.message.id, actorId, kind, state } };
 }
 
 /** What a kind's rule decides a change to one message from. */

@@ -3,7 +3,7 @@
 // the message's reactions as they now stand.
 import { MAX_REACTIONS_PER_PERSON, type Reaction } from '../../../../lib/contract';
 import { addReaction, removeReaction, setReactions } from '../change-batch-sql';
-import { UNCHANGED, forBoth, mayNotTalk, type Decision, type MessageCase, type ReactionRow } from './plan';
+import { UNCHANGED, forBoth, forEveryone, mayNotTalk, type Decision, type MessageCase, type ReactionRow } from './plan';
 
 export function decideReact({ request, context, now }: MessageCase<'react'>): Decision {
   const { message } = context;
@@ -19,8 +19,9 @@ export function decideReact({ request, context, now }: MessageCase<'react'>): De
     : context.reactionRows.filter((row) => !(row.userId === actorId && row.emoji === emoji));
   const reactions = summariseReactions(rows);
   return {
-    writes: [add ? addReaction(message.id, actorId, emoji, now) : removeReaction(message.id, actorId, emoji), setReactions(message.id, reactions)],
+    writes: [add ? addReaction(message.id, context.conversation?.id ?? null, actorId, emoji, now) : removeReaction(message.id, actorId, emoji), setReactions(message.id, reactions)],
     events: forBoth(message, { kind: 'reaction', reactions }),
+    ...forEveryone(context, actorId, { kind: 'reaction', reactions }),
     senderId: message.senderId,
     totals: [],
   };

@@ -1,13 +1,17 @@
 // Reading a conversation: its unread messages to the reader, up to the one asked for, become read;
 // the reader's devices hear `read`, and the sender's hear `seen` when read receipts allow it.
-import { readConversationRows, takeUnread } from '../change-batch-sql';
+import { moveReadPosition, readConversationRows, takeUnread } from '../change-batch-sql';
 import type { Row } from '../../engine/script-transaction';
 import { UNCHANGED, type Account, type ChangeRequest, type Decision } from './plan';
 
-/** A conversation's unread messages to the reader (up to where they read): how many, the newest, its counter, a block either way. */
+/**
+ * A conversation's unread messages to the reader (up to where they read): how many, the newest
+ * (its id, and its conversation and seq there), the counter, a block either way.
+ */
 export interface Unread {
   count: number;
   upTo: number;
+  position: { conversationId: number; seq: number } | null;
   counter: number;
   blocked: boolean;
 }
@@ -15,6 +19,7 @@ export interface Unread {
 export const toUnread = (row: Row): Unread => ({
   count: Number(row.unread),
   upTo: Number(row.up_to ?? 0),
+  position: row.conversation_id == null || row.up_to_seq == null ? null : { conversationId: Number(row.conversation_id), seq: Number(row.up_to_seq) },
   counter: Number(row.unread_count ?? 0),
   blocked: row.blocked === true,
 });
@@ -37,13 +42,21 @@ export function decideRead(request: Extract<ChangeRequest, { kind: 'read' }>, ac
   const receipts = reader.readReceipts && sender.readReceipts && !unread.blocked;
   const { upTo } = unread;
   const readAt = now.toISOString();
+  const left = Math.max(unread.counter - count, 0);
+  const { position } = unread;
   return {
-    writes: [readConversationRows(actorId, peerId, upTo, now, receipts), takeUnread(actorId, peerId, count)],
+    writes: [
+      readConversationRows(actorId, peerId, upTo, now, receipts),
+      takeUnread(actorId, peerId, count),
+      ...(position ? [moveReadPosition(position.conversationId, actorId, position.seq, receipts, now)] : []),
+    ],
     events: [
-      { userId: actorId, kind: 'read', message_id: upTo, peer_id: peerId, read_at: readAt, unread_count: Math.max(unread.counter - count, 0) },
+      { userId: actorId, kind: 'read', message_id: upTo, peer_id: peerId, read_at: readAt, unread_count: left },
       ...(receipts ? [{ userId: peerId, kind: 'seen' as const, message_id: upTo, peer_id: actorId, read_at: readAt }] : []),
     ],
+    // For the conversation model: the reader's position and what is left unread, for their other devices.
+    ...(position ? { own: { userId: actorId, conversationId: position.conversationId, kind: 'read' as const, state: { read_seq: position.seq, unread_count: left } } } : {}),
     totals: [actorId],
-    conversationUnread: Math.max(unread.counter - count, 0),
+    conversationUnread: left,
   };
 }

@@ -1,6 +1,6 @@
 // Unsending one's own message, within the unsend window: both sides keep a "Message deleted" row.
 import { removeUpload, takeUnread, unsendMessage } from '../change-batch-sql';
-import { UNCHANGED, forBoth, withinWindow, type Decision, type MessageCase } from './plan';
+import { UNCHANGED, forBoth, forEveryone, withinWindow, type Decision, type MessageCase } from './plan';
 
 export function decideUnsend({ request, context, now }: MessageCase<'unsend'>): Decision {
   const { message } = context;
@@ -21,6 +21,7 @@ export function decideUnsend({ request, context, now }: MessageCase<'unsend'>): 
       ...(unread ? [takeUnread(message.recipientId, message.senderId, 1)] : []),
     ],
     events: [forSender, { ...forRecipient, ...(unread ? { unread_count: Math.max(context.recipientUnread - 1, 0) } : {}) }],
+    ...forEveryone(context, request.actorId, { kind: 'unsend' }),
     senderId: message.senderId,
     totals: unread ? [message.recipientId] : [],
     ...(removing && context.storageKey ? { removedStorageKey: context.storageKey } : {}),
