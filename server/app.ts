@@ -86,6 +86,8 @@ export interface ServerDeps {
   refusalLog?: RefusalLogOptions;
   /** Web Push with these keys, to these push services; unset: no Web Push. */
   push?: { vapid: VapidKeys; endpointOrigins: readonly string[] };
+  /** The socket protocols served; unset: this release's (realtime/handshake.ts). A test plays a later release with others. */
+  socketProtocols?: readonly number[];
 }
 
 export interface ParleyServer {
@@ -112,7 +114,7 @@ const KEEP_ALIVE_MS = 65_000;
 
 /** One node server, one port: /api → Fastify, /socket.io → Socket.IO, everything else → Next. */
 export function createServer(deps: ServerDeps): ParleyServer {
-  const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination, refusalLog, presence, push } = deps;
+  const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination, refusalLog, presence, push, socketProtocols } = deps;
   // With Redis every node takes from the same budgets and counts the same sockets.
   const limiters = createRateLimiters(
     { ...DEFAULT_RATE_LIMITS, ...config.rateLimits },
@@ -199,6 +201,7 @@ export function createServer(deps: ServerDeps): ParleyServer {
     push: push && createPushNotifier({ db: db.db, vapid: push.vapid, visibility, sessionRules, log: app.log }),
     windows: config.messageWindows ?? { editWindowMs: DEFAULT_EDIT_WINDOW_MS, unsendWindowMs: DEFAULT_UNSEND_WINDOW_MS },
     storage: files,
+    protocols: socketProtocols,
   });
   const sweeper = startUploadSweeper({
     db: db.db,

@@ -7,6 +7,7 @@ const LABELS = {
   // Before the first connection too: the user only cares that live messages are not flowing yet.
   connecting: 'connection.reconnecting',
   disconnected: 'connection.offline',
+  outdated: 'connection.outdated',
 } as const satisfies Record<ConnectionStatus, string>;
 
 /** Live messages depend on the socket: say so when it is not there. */
@@ -14,6 +15,18 @@ export function ConnectionIndicator() {
   const t = useT();
   const status = useConnectionStatus();
   const label = t(LABELS[status]);
+  // The server no longer speaks this page's protocol and reloading by itself did not help
+  // (lib/socket/outdated.ts): the person reloads, from here.
+  if (status === 'outdated') {
+    return (
+      <span className={styles.connection} data-state={status} role="status">
+        <span className={styles.connectionDot} aria-hidden="true" />
+        <button type="button" className={styles.connectionAction} title={t('connection.outdatedDetail')} onClick={() => window.location.reload()}>
+          {label}
+        </button>
+      </span>
+    );
+  }
   return (
     <span className={styles.connection} data-state={status} role="status" title={label}>
       <span className={styles.connectionDot} aria-hidden="true" />

@@ -199,7 +199,24 @@ export interface ServerToClientEvents {
   message_change: (payload: MessageChange) => void;
 }
 
-/** The handshake's `auth` object: the stored token value, with or without its Bearer prefix. */
+/**
+ * The socket protocol this client speaks: the shape of its events (docs/API.md, "Socket
+ * protocols"). A server that no longer serves it refuses the handshake (`ProtocolRefusal`), and
+ * the tab reloads to get the client that speaks one it does.
+ */
+export const SOCKET_PROTOCOL = 1;
+
+/**
+ * The handshake's `auth` object: the stored token value, with or without its Bearer prefix, and
+ * the client's protocol (absent: 1, what every tab from before protocols were numbered speaks).
+ */
 export interface HandshakeAuth {
   token: string;
+  protocol?: number;
+}
+
+/** What `connect_error` says when the handshake's protocol is not served: the message, and as its data, the protocols that are. */
+export const OUTDATED_CLIENT_MSG = 'This version of Parley is out of date; reload the page.';
+export interface ProtocolRefusal {
+  protocols: number[];
 }

@@ -5,11 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { Server, type Socket as ServerSocket } from 'socket.io';
 import { io } from 'socket.io-client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type {
-  ClientToServerEvents,
-  InitPayload,
-  MessagePayload,
-  ServerToClientEvents,
+import {
+  OUTDATED_CLIENT_MSG,
+  SOCKET_PROTOCOL,
+  type ClientToServerEvents,
+  type InitPayload,
+  type MessagePayload,
+  type ProtocolRefusal,
+  type ServerToClientEvents,
 } from '@/lib/contract';
 import { storeToken } from '@/lib/session/storage';
 import { createSocketService, type SocketService } from './socket-service';
@@ -37,6 +40,7 @@ let ioServer: Server<ClientToServerEvents, ServerToClientEvents>;
 let service: SocketService;
 let inits: InitPayload[];
 let handshakeTokens: unknown[];
+let handshakeProtocols: unknown[];
 let connections: ParleyServerSocket[];
 
 function latestConnection(): ParleyServerSocket {
@@ -49,12 +53,14 @@ beforeEach(async () => {
   localStorage.clear();
   inits = [];
   handshakeTokens = [];
+  handshakeProtocols = [];
   connections = [];
 
   httpServer = createServer();
   ioServer = new Server(httpServer);
   ioServer.on('connection', (socket) => {
     handshakeTokens.push((socket.handshake.auth as { token?: unknown }).token);
+    handshakeProtocols.push((socket.handshake.auth as { protocol?: unknown }).protocol);
     connections.push(socket);
     socket.on('init', (payload) => inits.push(payload));
   });
@@ -76,6 +82,7 @@ describe('socket service against a Socket.IO server', () => {
 
     await vi.waitFor(() => expect(inits).toEqual([{ id: 42 }]));
     expect(handshakeTokens).toEqual(['Bearer abc']);
+    expect(handshakeProtocols).toEqual([SOCKET_PROTOCOL]);
     expect(service.status()).toBe('connected');
 
     // A dropped transport (not a deliberate server kick) is what the client reconnects after.
@@ -116,5 +123,41 @@ describe('socket service against a Socket.IO server', () => {
     await vi.waitFor(() => expect(inits).toHaveLength(1));
     const ack = await service.request('send', { client_id: 'c9', recipient_id: 2, text: 'yo' });
     expect(ack).toEqual({ data: { ...message, client_id: 'c9', recipient_id: 2, text: 'yo' } });
+  });
+
+  describe('a server that no longer serves its protocol', () => {
+    // As server/realtime/handshake.ts refuses it: the message, and the protocols served as data.
+    const refuseProtocol = () =>
+      ioServer.use((_socket, next) => next(Object.assign(new Error(OUTDATED_CLIENT_MSG), { data: { protocols: [SOCKET_PROTOCOL + 1] } satisfies ProtocolRefusal })));
+
+    it('reloads the page for the new client, and stops knocking', async () => {
+      refuseProtocol();
+      const reload = vi.fn(() => true);
+      service = createSocketService((_url, options) => io(`http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`, { ...options, forceNew: true }), { reloadForNewClient: reload });
+      storeToken('abc');
+      service.initSocket(42);
+      await vi.waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+      // No reconnection after it: a refused protocol is refused every time.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(reload).toHaveBeenCalledTimes(1);
+      expect(inits).toEqual([]);
+      expect(service.status()).toBe('disconnected');
+    });
+
+    it('says the page is out of date when it has just reloaded for that already', async () => {
+      refuseProtocol();
+      service = createSocketService((_url, options) => io(`http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`, { ...options, forceNew: true }), { reloadForNewClient: () => false });
+      service.initSocket(42);
+      await vi.waitFor(() => expect(service.status()).toBe('outdated'));
+    });
+  });
+
+  it('a refusal for another reason is not a reason to reload', async () => {
+    ioServer.use((_socket, next) => next(new Error('Unauthorized')));
+    const reload = vi.fn(() => true);
+    service = createSocketService((_url, options) => io(`http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`, { ...options, forceNew: true }), { reloadForNewClient: reload });
+    service.initSocket(42);
+    await vi.waitFor(() => expect(service.status()).toBe('disconnected'));
+    expect(reload).not.toHaveBeenCalled();
   });
 });

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MessagePayload } from '@/lib/contract';
+import { SOCKET_PROTOCOL, type MessagePayload } from '@/lib/contract';
 import { storeToken } from '@/lib/session/storage';
 import { createServiceHarness, type ServiceHarness } from './testing/service-harness';
 
@@ -110,7 +110,7 @@ describe('socket service', () => {
     harness.service.initSocket(8);
     expect(socket.connected).toBe(false);
     expect(socket.connectCalls).toBe(2);
-    expect(socket.handshakeAuth()).toEqual({ token: 'Bearer second-user' });
+    expect(socket.handshakeAuth()).toEqual({ token: 'Bearer second-user', protocol: SOCKET_PROTOCOL });
     socket.serverAcceptsConnection();
     expect(socket.sentEvents('init')).toEqual([
       ['init', { id: 7 }],
@@ -121,9 +121,9 @@ describe('socket service', () => {
   it('reads the stored token at every handshake', () => {
     harness.service.initSocket(7);
     const socket = harness.lastSocket();
-    expect(socket.handshakeAuth()).toEqual({ token: '' });
+    expect(socket.handshakeAuth()).toEqual({ token: '', protocol: SOCKET_PROTOCOL });
     storeToken('abc');
-    expect(socket.handshakeAuth()).toEqual({ token: 'Bearer abc' });
+    expect(socket.handshakeAuth()).toEqual({ token: 'Bearer abc', protocol: SOCKET_PROTOCOL });
   });
 
   it('passes every server event on to its listeners, unchanged, until they unsubscribe', () => {

@@ -6,16 +6,18 @@
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { errorMessage } from '@/lib/contract/error-message';
 import { publicConfig } from '@/lib/config/public';
-import type { Ack, AckCallback, ClientToServerEvents, HandshakeAuth, InitResult, ServerToClientEvents } from '@/lib/contract';
+import { SOCKET_PROTOCOL, type Ack, type AckCallback, type ClientToServerEvents, type HandshakeAuth, type InitResult, type ServerToClientEvents } from '@/lib/contract';
 import { onSignOut } from '@/lib/session/sign-out';
 import { getStoredToken } from '@/lib/session/storage';
+import { isProtocolRefusal, reloadForNewClient } from './outdated';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type SocketOptionsInput = Partial<ManagerOptions & SocketOptions>;
 /** Builds the socket; injectable so tests can drive a fake one. */
 export type SocketFactory = (url: string | undefined, options: SocketOptionsInput) => ClientSocket;
 
-export type ConnectionStatus = 'connected' | 'connecting' | 'disconnected';
+/** `outdated`: the server no longer serves this client's protocol, and reloading did not help (outdated.ts). */
+export type ConnectionStatus = 'connected' | 'connecting' | 'disconnected' | 'outdated';
 
 /** Everything a listener can hear: the server's events plus two about the connection itself. */
 export interface SocketEvents extends ServerToClientEvents {
@@ -60,6 +62,8 @@ export interface SocketService {
 export interface SocketServiceOptions {
   /** How long a request waits for the server's ack. */
   ackTimeoutMs?: number;
+  /** When the server no longer serves this client's protocol: reloads the page; false when it did not (outdated.ts). */
+  reloadForNewClient?: () => boolean;
 }
 
 const defaultFactory: SocketFactory = (url, options) => (url === undefined ? io(options) : io(url, options));
@@ -73,7 +77,7 @@ type Listener = (...args: never[]) => void;
 
 export function createSocketService(
   factory: SocketFactory = defaultFactory,
-  { ackTimeoutMs = 10_000 }: SocketServiceOptions = {},
+  { ackTimeoutMs = 10_000, reloadForNewClient: reload = reloadForNewClient }: SocketServiceOptions = {},
 ): SocketService {
   let socket: ClientSocket | null = null;
   let socketUserId = 0;
@@ -143,7 +147,7 @@ export function createSocketService(
       autoConnect: false,
       ...(publicConfig.socketWebSocketOnly ? { transports: ['websocket'] } : {}),
       // A callback, not a value: every (re)connect must carry the token stored at that moment.
-      auth: (callback) => callback({ token: getStoredToken() ?? '' } satisfies HandshakeAuth),
+      auth: (callback) => callback({ token: getStoredToken() ?? '', protocol: SOCKET_PROTOCOL } satisfies HandshakeAuth),
     });
 
     // init is sent from here rather than from the Manager's 'reconnect' event: 'reconnect' fires
@@ -157,7 +161,16 @@ export function createSocketService(
       readyConnection = null;
       setStatus(created.active ? 'connecting' : 'disconnected');
     });
-    created.on('connect_error', () => setStatus(created.active ? 'connecting' : 'disconnected'));
+    created.on('connect_error', (error) => {
+      // A later release that no longer speaks this client's protocol: the page reloads for the
+      // new client; if it cannot, the tab stays disconnected and says why, never retrying in vain.
+      if (isProtocolRefusal(error)) {
+        created.disconnect();
+        setStatus(reload() ? 'disconnected' : 'outdated');
+        return;
+      }
+      setStatus(created.active ? 'connecting' : 'disconnected');
+    });
     created.io.on('reconnect_attempt', (count) => setStatus('connecting', count));
     for (const event of SERVER_EVENTS) {
       created.on(event, ((payload: never) => emitLocal(event, payload)) as never);

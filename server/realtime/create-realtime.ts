@@ -75,11 +75,13 @@ export interface RealtimeDeps {
   windows: MessageWindows;
   /** Where uploads live: an unsent message's file is removed from it. */
   storage: FileStorage;
+  /** The socket protocols served (handshake.ts); unset: this release's, SERVED_PROTOCOLS. */
+  protocols?: readonly number[];
 }
 
 export function createRealtime(
   httpServer: HttpServer,
-  { db, log, refusals, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter, sessionAuth, presenceRegistry, offlineGraceMs, visibility, push, windows, storage }: RealtimeDeps,
+  { db, log, refusals, limiters, overloaded, socketCap, allowedOrigins, adapter, messageWriter, sessionAuth, presenceRegistry, offlineGraceMs, visibility, push, windows, storage, protocols }: RealtimeDeps,
 ): Realtime {
   const io: RealtimeServer = new Server(httpServer, {
     path: '/socket.io',
@@ -120,7 +122,7 @@ export function createRealtime(
 
   // A handshake's account is known only once its session is read: until then its queries take
   // one turn for all handshakes, so a reconnect storm waits behind itself (db/account-turns.ts).
-  const handshake = handshakeAuth(db, log, sessionAuth, limiters.connect);
+  const handshake = handshakeAuth(db, log, sessionAuth, limiters.connect, protocols);
   io.use((socket, next) => actingFor(HANDSHAKES, () => handshake(socket, next)));
   io.on('connection', (socket) => {
     // Every line about this socket says which socket and whose it is.

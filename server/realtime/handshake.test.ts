@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OUTDATED_CLIENT_MSG } from '../../lib/contract';
 import { setUserActive } from '../db/users';
 import { api, signIn, startTestServer, type TestServer } from '../test/helpers';
 import { connectSocket } from '../test/socket-client';
@@ -44,3 +45,45 @@ describe('socket handshake', () => {
     await expect(connectSocket(t.url, alice.bearer)).rejects.toThrow('Unauthorized');
   });
 });
+
+describe('socket protocols', () => {
+  const refusal = (base: string, token: string | undefined, auth: Record<string, unknown> = {}) =>
+    connectSocket(base, token, auth).then(
+      () => null,
+      (error: Error & { data?: unknown }) => ({ message: error.message, data: error.data }),
+    );
+
+  it('serves protocol 1, asked for or not (tabs from before protocols were numbered ask none)', async () => {
+    const alice = await signIn(t.url);
+    for (const auth of [{ protocol: 1 }, {}]) {
+      const socket = await connectSocket(t.url, alice.bearer, auth);
+      expect(socket.connected).toBe(true);
+      socket.close();
+    }
+  });
+
+  it('refuses a protocol it does not serve before anything else, naming those it serves', async () => {
+    const alice = await signIn(t.url);
+    for (const protocol of [2, 0, -1, 1.5, '1', null, true, [1], { version: 1 }]) {
+      expect(await refusal(t.url, alice.bearer, { protocol })).toEqual({ message: OUTDATED_CLIENT_MSG, data: { protocols: [1] } });
+    }
+    // Before the session: even without a token the answer is the protocol's.
+    expect(await refusal(t.url, undefined, { protocol: 2 })).toEqual({ message: OUTDATED_CLIENT_MSG, data: { protocols: [1] } });
+  });
+
+  it('a release that serves only protocol 2 refuses the clients of this one, and those from before', async () => {
+    const later = await startTestServer({ inMemory: true, socketProtocols: [2] });
+    try {
+      const alice = await signIn(later.url);
+      for (const auth of [{ protocol: 1 }, {}]) {
+        expect(await refusal(later.url, alice.bearer, auth)).toEqual({ message: OUTDATED_CLIENT_MSG, data: { protocols: [2] } });
+      }
+      const socket = await connectSocket(later.url, alice.bearer, { protocol: 2 });
+      expect(socket.connected).toBe(true);
+      socket.close();
+    } finally {
+      await later.close();
+    }
+  });
+});
+

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ExtendedError } from 'socket.io';
+import { OUTDATED_CLIENT_MSG, type ProtocolRefusal } from '../../lib/contract';
 import { parseBearerToken } from '../auth/bearer';
 import type { Db } from '../db/engine/open-database';
 import { findSessionUser } from '../db/sessions';
@@ -10,11 +11,25 @@ import { tooManyRequests, type RateLimiter } from '../security/rate-limit';
 import type { RealtimeSocket } from './types';
 
 /**
- * Refuses the connection unless auth.token is a live (unrevoked, unexpired) session of an active
- * user whose Firebase account is not disabled or deleted, and within the `connect` budget of the
- * token and of the user.
+ * The socket protocols this release serves (lib/contract, SOCKET_PROTOCOL): 1 only, until the
+ * release that reads the conversation model serves 2 beside it (docs/design/conversations.md, 4.3).
  */
-export function handshakeAuth(db: Db, log: FastifyBaseLogger, { rules, accountCheck }: SessionAuth, connections: RateLimiter) {
+const SERVED_PROTOCOLS: readonly number[] = [1];
+
+/** The protocol a handshake asks for: absent is 1 (tabs from before protocols were numbered); anything else not an integer is none. */
+function askedProtocol(auth: unknown): number | null {
+  const protocol = Object.hasOwn(auth ?? {}, 'protocol') ? (auth as { protocol: unknown }).protocol : undefined;
+  if (protocol === undefined) return 1;
+  return Number.isSafeInteger(protocol) ? (protocol as number) : null;
+}
+
+/**
+ * Refuses the connection unless it speaks a protocol this server serves (`OUTDATED_CLIENT_MSG`,
+ * the served ones as the error's data: the client reloads), auth.token is a live (unrevoked,
+ * unexpired) session of an active user whose Firebase account is not disabled or deleted, and
+ * the connection is within the `connect` budget of the token and of the user.
+ */
+export function handshakeAuth(db: Db, log: FastifyBaseLogger, { rules, accountCheck }: SessionAuth, connections: RateLimiter, protocols: readonly number[] = SERVED_PROTOCOLS) {
   return async (socket: RealtimeSocket, next: (err?: ExtendedError) => void) => {
     // A client fault: counted against the address with why (never the token), detail at debug.
     const unauthorized = (reason: string) => {
@@ -23,6 +38,15 @@ export function handshakeAuth(db: Db, log: FastifyBaseLogger, { rules, accountCh
       next(new Error('Unauthorized'));
     };
     const auth: unknown = socket.handshake.auth;
+    // Before anything is read or priced: a tab from an older release learns at once that it must reload.
+    const protocol = askedProtocol(auth);
+    if (protocol === null || !protocols.includes(protocol)) {
+      log.debug({ socketId: socket.id, protocol }, 'socket handshake refused: protocol not served');
+      countSocketRefusal(socket, 'socket handshake refused: protocol not served');
+      const refusal: ExtendedError = new Error(OUTDATED_CLIENT_MSG);
+      refusal.data = { protocols: [...protocols] } satisfies ProtocolRefusal;
+      return next(refusal);
+    }
     const token = parseBearerToken((auth as { token?: unknown } | null)?.token);
     if (!token) return unauthorized('no token');
     // Counted into the caller's summary line like every refusal, never a line each: an account

@@ -40,6 +40,8 @@ export interface TestServerOptions {
   /** Web Push with these keys and push services (the loopback one: testing/push-service.ts). */
   push?: ServerDeps['push'];
   refusalLog?: ServerDeps['refusalLog'];
+  /** A later release's socket protocols, to see an older client refused. */
+  socketProtocols?: ServerDeps['socketProtocols'];
 }
 
 /**
@@ -81,6 +83,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     redis: options.redis,
     push: options.push,
     refusalLog: options.refusalLog,
+    socketProtocols: options.socketProtocols,
   });
   options.beforeListen?.(server);
   const { port } = await server.listen();

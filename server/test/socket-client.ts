@@ -7,9 +7,9 @@ export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 const WAIT_MS = 5_000;
 
 /** A socket.io-client with the app's handshake; resolves once connected, rejects with connect_error. */
-export function connectSocket(base: string, token?: string): Promise<ClientSocket> {
+export function connectSocket(base: string, token?: string, auth: Record<string, unknown> = {}): Promise<ClientSocket> {
   const socket: ClientSocket = connect(base, {
-    auth: token === undefined ? {} : { token },
+    auth: token === undefined ? auth : { token, ...auth },
     reconnection: false,
     forceNew: true,
     timeout: WAIT_MS,

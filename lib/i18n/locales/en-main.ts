@@ -23,6 +23,8 @@ export const enMain = {
     reconnecting: 'Reconnecting…',
     reconnectingAttempt: 'Reconnecting (attempt {{attempt}})…',
     offline: 'Offline',
+    outdated: 'New version: reload',
+    outdatedDetail: 'Parley has been updated. Reload the page to keep receiving messages.',
   },
   // The main screen's invitation to someone with no name yet (components/main/name-prompt.tsx).
   namePrompt: {

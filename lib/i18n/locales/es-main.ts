@@ -28,6 +28,8 @@ export const esMain: TranslationOf<typeof enMain> = {
     reconnecting: 'Reconectando…',
     reconnectingAttempt: 'Reconectando (intento {{attempt}})…',
     offline: 'Sin conexión',
+    outdated: 'Nueva versión: recargar',
+    outdatedDetail: 'Parley se ha actualizado. Vuelve a cargar la página para seguir recibiendo mensajes.',
   },
   namePrompt: {
     title: 'Añade tu nombre',

@@ -28,6 +28,8 @@ export const frMain: TranslationOf<typeof enMain> = {
     reconnecting: 'Reconnexion…',
     reconnectingAttempt: 'Reconnexion (tentative {{attempt}})…',
     offline: 'Hors ligne',
+    outdated: 'Nouvelle version : recharger',
+    outdatedDetail: 'Parley a été mis à jour. Rechargez la page pour continuer à recevoir vos messages.',
   },
   namePrompt: {
     title: 'Ajoutez votre nom',

@@ -218,7 +218,7 @@ describe('hostile input', () => {
   });
 });
 
-/** Handshake `auth` objects without a live session of an active user. */
+/** Handshake `auth` objects without a live session of an active user, or with one but a protocol not served. */
 function badHandshakeAuth(): unknown[] {
   const token = fuzzer.token;
   const values: unknown[] = [
@@ -228,6 +228,8 @@ function badHandshakeAuth(): unknown[] {
     { token: 'x'.repeat(600) }, { token: 'x'.repeat(20_000) }, { token: '\u0000' }, { token: `${token}\u0000` }, { Token: fuzzer.bearer },
     { TOKEN: fuzzer.bearer }, { bearer: token }, { authorization: fuzzer.bearer }, { token: `Basic ${token}` },
     JSON.parse(`{"__proto__":{"token":"${fuzzer.bearer}"}}`), JSON.parse(`{"constructor":{"prototype":{"token":"${fuzzer.bearer}"}}}`),
+    // A live session, but a socket protocol this server does not serve.
+    ...[2, 0, -1, 1.5, 1e300, '1', '', null, true, [1], {}, { valueOf: 1 }].map((protocol) => ({ token: fuzzer.bearer, protocol })),
   ];
   for (let i = 0; i < 70; i++) values.push({ token: `Bearer ${rng.chars(rng.int(1, 80), 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-')}` });
   return values;
