@@ -51,3 +51,19 @@ test('the signed-in screen opens an authenticated socket and shows the unread co
   await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('unread-count')).toHaveText('0');
 });
+
+test('a load of /main asks for the user and the list once each, started by the page itself and handed to the app', async ({ alice }) => {
+  const { page } = alice;
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/accounts/info' || url.pathname === '/api/conversations') asked.push(`${url.pathname}${url.search}`);
+  });
+  await page.reload();
+  await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toHaveAttribute('data-state', 'connected');
+  await expect(page.getByTestId('unread-count')).toHaveText('0');
+  expect(asked.sort()).toEqual(['/api/accounts/info', '/api/conversations']);
+  // Both answers were taken over by the app's client (lib/api/early-requests.ts).
+  const left = await page.evaluate(() => Object.keys((window as { __parleyEarly?: { responses: object } }).__parleyEarly?.responses ?? { missing: true }));
+  expect(left).toEqual([]);
+});

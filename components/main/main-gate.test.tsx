@@ -4,6 +4,7 @@ import type { AccountInfo, ConversationPage } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
 import { setNavigator } from '@/lib/navigation';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { useNotificationStore, type NotificationState } from '@/lib/stores/notification-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { storeToken } from '@/lib/session/storage';
 import { deferred, settle } from '@/lib/testing/deferred';
@@ -70,4 +71,27 @@ describe('MainGate (the main area: user loaded, list requested with it)', () => 
     expect(localStorage.getItem('token')).toBeNull();
     expect(useConversationsStore.getState().conversations).toEqual([]);
   });
+
+  it('opens the area with the notification prompt already decided, so it never pushes the list down', async () => {
+    api.fetchAccountInfo.mockResolvedValue(me);
+    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1 });
+    // The session's read of this browser's state, held: the area waits for it (up to its cap).
+    const update = useNotificationStore.getState().update;
+    const held: Partial<NotificationState>[] = [];
+    useNotificationStore.setState({ update: (changes) => (changes.loaded ? held.push(changes) : update(changes)) });
+    try {
+      render(
+        <MainGate>
+          <p>the main area</p>
+        </MainGate>,
+      );
+      await vi.waitFor(() => expect(held).toHaveLength(1), { interval: 5 });
+      expect(screen.queryByText('the main area')).toBeNull();
+      update(held[0]!);
+      expect(await screen.findByText('the main area')).toBeTruthy();
+    } finally {
+      useNotificationStore.setState({ update });
+    }
+  });
 });
+

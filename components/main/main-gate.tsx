@@ -7,14 +7,25 @@ import { type GuardResult } from '@/lib/routing/route-guard';
 import { getStoredToken } from '@/lib/session/storage';
 import { navigate } from '@/lib/navigation';
 import { preloadConversations } from '@/lib/realtime/messaging-session';
+import { notificationStateRead } from '@/lib/stores/notification-store';
 import { Spinner } from '@/components/ui/spinner';
 import { OfflineStart } from './offline-start';
 import { useT } from '@/lib/i18n';
 
+/**
+ * How long the area may wait for this browser's notification state (an IndexedDB read begun with
+ * the session, usually done before the list arrives) so that its first frame already has the
+ * notification prompt or not: a prompt that came later would push the list down under the reader.
+ */
+const PROMPT_DECISION_WAIT_MS = 300;
+
 /** Loads the user and, at the same time, the conversation list (the first thing the area shows). */
 function startLoading(navigate?: (path: string) => void): Promise<GuardResult> {
   preloadConversations();
-  return loadUser(navigate ? { navigate } : {});
+  return loadUser(navigate ? { navigate } : {}).then(async (outcome) => {
+    if (outcome === 'allow') await notificationStateRead(PROMPT_DECISION_WAIT_MS);
+    return outcome;
+  });
 }
 
 // A page load of /main with a token starts both requests as this module runs, before React has

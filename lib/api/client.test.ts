@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isHTTPError, type KyInstance } from 'ky';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '@/lib/contract';
 import { setNavigator } from '@/lib/navigation';
 import { getStoredToken, storeLocale, storeToken } from '@/lib/session/storage';
@@ -13,6 +13,7 @@ import { createApiClient, resolveApiPrefix } from './client';
 type Reply = { status: number; body?: unknown };
 const replies: Record<string, Reply> = {
   '/api/echo': { status: 200 },
+  '/api/echo?cursor=x': { status: 200 },
   '/api/unauthorized': { status: 401, body: { msg: 'Session expired.' } },
   '/api/invalid': { status: 400, body: { non_field_errors: ['Too long.', 'Unknown user.'] } },
   '/api/unavailable': { status: 503, body: { msg: 'Try later.' } },
@@ -157,5 +158,50 @@ describe('resolveApiPrefix', () => {
   it('anchors a relative API path at the page origin and leaves absolute ones alone', () => {
     expect(resolveApiPrefix('/api')).toBe(`${window.location.origin}/api`);
     expect(resolveApiPrefix('https://api.parley.test/v1')).toBe('https://api.parley.test/v1');
+  });
+});
+
+describe('the main area’s first requests, started by the page’s own script', () => {
+  /** What the script leaves (early-requests.ts): the answers it asked for, by path under the API. */
+  const started = (authorization: string, paths: string[]) => {
+    window.__parleyEarly = {
+      authorization,
+      responses: Object.fromEntries(paths.map((path) => [path, fetch(`${origin}/api/${path}`, { headers: { Authorization: authorization } })])),
+    };
+  };
+  afterEach(() => {
+    delete window.__parleyEarly;
+  });
+
+  it('hands the answer over once, with the token hook’s header; the next ask goes to the network', async () => {
+    storeToken('abc');
+    started('Bearer abc', ['echo']);
+    expect(await client.get('echo').json()).toEqual({ authorization: 'Bearer abc' });
+    expect(hits['/api/echo']).toBe(1);
+    await client.get('echo').json();
+    expect(hits['/api/echo']).toBe(2);
+  });
+
+  it('applies the 401 rule to a handed-over answer', async () => {
+    storeToken('abc');
+    publishUser(user);
+    started('Bearer abc', ['unauthorized']);
+    expect((await failure(client.get('unauthorized').json())).message).toBe('Session expired.');
+    expect(hits['/api/unauthorized']).toBe(1);
+    expect(getStoredToken()).toBeNull();
+    expect(navigateSpy).toHaveBeenCalledWith('/accounts');
+  });
+
+  it('is not handed over for another token, with a query, or for another method', async () => {
+    started('Bearer abc', ['echo']);
+    storeToken('other');
+    await client.get('echo').json();
+    storeToken('abc');
+    await client.get('echo', { searchParams: { cursor: 'x' } }).json();
+    await client.post('echo').json();
+    expect(hits).toEqual({ '/api/echo': 3, '/api/echo?cursor=x': 1 });
+    // Still there for the exact request.
+    await client.get('echo').json();
+    expect(hits['/api/echo']).toBe(3);
   });
 });

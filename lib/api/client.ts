@@ -6,6 +6,7 @@ import { navigate } from '@/lib/navigation';
 import { signOut } from '@/lib/session/sign-out';
 import { getStoredToken } from '@/lib/session/storage';
 import { errorMessage } from '../contract/error-message';
+import { takeEarlyResponse } from './early-requests';
 
 /** /accounts, not /account: the rule says so; it falls through to /main, whose guard sends on to /account. */
 const UNAUTHORIZED_REDIRECT = '/accounts';
@@ -43,8 +44,12 @@ const handleError: BeforeErrorHook = ({ error, request }) => {
 };
 
 export function createApiClient(overrides: Options = {}): KyInstance {
+  const prefix = String(overrides.prefix ?? resolveApiPrefix(publicConfig.apiUrl));
   return ky.create({
-    prefix: resolveApiPrefix(publicConfig.apiUrl),
+    prefix,
+    // The main area's first requests may already be under way, started by the page's own script
+    // (early-requests.ts): taken over here, after the hooks, so they apply to it as to any other.
+    fetch: (input, init) => (input instanceof Request ? takeEarlyResponse(input, prefix) : null) ?? globalThis.fetch(input, init),
     retry: {
       // POST is never replayed (sign-in, send, logout are not idempotent); 401 is not listed, so a
       // rejected token is never retried.

@@ -34,6 +34,25 @@ export function selectNotificationsOn(state: NotificationState): boolean {
   return state.permission === 'granted' && !state.off;
 }
 
+/**
+ * Resolves once this browser's state was read for the signed-in person, so whether the prompt
+ * shows is decided; after `capMs` at the latest, so a slow storage never holds anything up.
+ */
+export function notificationStateRead(capMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (useNotificationStore.getState().loaded) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    };
+    const timer = setTimeout(done, capMs);
+    const unsubscribe = useNotificationStore.subscribe((state) => {
+      if (state.loaded) done();
+    });
+  });
+}
+
 /** The prompt is offered: the browser can, has not been asked yet, and it was not dismissed. */
 export function selectPromptShown(state: NotificationState): boolean {
   return state.loaded && state.permission === 'default' && !state.promptDismissed;
