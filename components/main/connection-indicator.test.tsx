@@ -19,7 +19,7 @@ describe('ConnectionIndicator', () => {
     useConnectionStore.getState().setStatus('outdated');
     render(<ConnectionIndicator />);
     const button = screen.getByRole('button', { name: 'New version: reload' });
-    expect(button.getAttribute('title')).toBe('Parley has been updated. Reload the page to keep receiving messages.');
+    expect(screen.getByRole('status').getAttribute('title')).toBe('Parley has been updated. Reload the page to keep receiving messages.');
     fireEvent.click(button);
     expect(reload).toHaveBeenCalledTimes(1);
   });

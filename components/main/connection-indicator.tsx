@@ -17,20 +17,17 @@ export function ConnectionIndicator() {
   const label = t(LABELS[status]);
   // The server no longer speaks this page's protocol and reloading by itself did not help
   // (lib/socket/outdated.ts): the person reloads, from here.
-  if (status === 'outdated') {
-    return (
-      <span className={styles.connection} data-state={status} role="status">
-        <span className={styles.connectionDot} aria-hidden="true" />
-        <button type="button" className={styles.connectionAction} title={t('connection.outdatedDetail')} onClick={() => window.location.reload()}>
+  const outdated = status === 'outdated';
+  return (
+    <span className={styles.connection} data-state={status} role="status" title={outdated ? t('connection.outdatedDetail') : label}>
+      <span className={styles.connectionDot} aria-hidden="true" />
+      {outdated ? (
+        <button type="button" className={styles.connectionAction} onClick={() => window.location.reload()}>
           {label}
         </button>
-      </span>
-    );
-  }
-  return (
-    <span className={styles.connection} data-state={status} role="status" title={label}>
-      <span className={styles.connectionDot} aria-hidden="true" />
-      <span className={status === 'connected' ? 'visually-hidden' : styles.connectionText}>{label}</span>
+      ) : (
+        <span className={status === 'connected' ? 'visually-hidden' : styles.connectionText}>{label}</span>
+      )}
     </span>
   );
 }

@@ -1,7 +1,7 @@
 // A new text for one's own message, within the edit window, while the two may still talk. Both
 // sides hear the text and when it was edited.
 import { editText } from '../change-batch-sql';
-import { UNCHANGED, forBoth, forEveryone, mayNotTalk, withinWindow, type Decision, type MessageCase } from './plan';
+import { UNCHANGED, mayNotTalk, stateChange, withinWindow, type Decision, type MessageCase } from './plan';
 
 export function decideEdit({ request, context, now }: MessageCase<'edit'>): Decision {
   const { message } = context;
@@ -14,9 +14,7 @@ export function decideEdit({ request, context, now }: MessageCase<'edit'>): Deci
   if (request.text === message.text) return UNCHANGED;
   return {
     writes: [editText(message.id, request.text, now)],
-    events: forBoth(message, { kind: 'edit', text: request.text, edited_at: now.toISOString() }),
-    ...forEveryone(context, request.actorId, { kind: 'edit', text: request.text, edited_at: now.toISOString() }),
-    senderId: message.senderId,
+    ...stateChange(context, request.actorId, { kind: 'edit', text: request.text, edited_at: now.toISOString() }),
     totals: [],
   };
 }

@@ -12,6 +12,7 @@ export function decideHide({ request, context, accounts, now }: MessageCase<'hid
   // carries the conversation's newest message the caller still sees, for the list's preview.
   const unread = !own && message.readAt === null;
   const receipts = (accounts.get(request.actorId)?.readReceipts ?? false) && peer.readReceipts;
+  const left = unread ? { unread_count: Math.max(context.recipientUnread - 1, 0) } : {};
   return {
     writes: [
       hideMessage(request.actorId, message.id, context.conversation?.id ?? null),
@@ -24,7 +25,7 @@ export function decideHide({ request, context, accounts, now }: MessageCase<'hid
         message_id: message.id,
         peer_id: peer.id,
         preview: context.preview ? toMessagePayload(context.preview, request.actorId, receipts) : null,
-        ...(unread ? { unread_count: Math.max(context.recipientUnread - 1, 0) } : {}),
+        ...left,
       },
     ],
     // For the conversation model: which message went, and the one the list shows now (by id:
@@ -35,7 +36,7 @@ export function decideHide({ request, context, accounts, now }: MessageCase<'hid
             userId: request.actorId,
             conversationId: context.conversation.id,
             kind: 'hide' as const,
-            state: { message_id: message.id, preview_id: context.preview?.message.id ?? null, ...(unread ? { unread_count: Math.max(context.recipientUnread - 1, 0) } : {}) },
+            state: { message_id: message.id, preview_id: context.preview?.message.id ?? null, ...left },
           },
         }
       : {}),

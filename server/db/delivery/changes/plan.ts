@@ -118,23 +118,25 @@ export const VERSIONED = new Set<MessageChange['kind']>(['reaction', 'edit', 'un
 /** Still inside its window (ms after it was sent), by the database's clock. */
 export const withinWindow = (message: MessageRow, now: Date, windowMs: number) => now.getTime() - message.createdAt.getTime() <= windowMs;
 
-/** Both sides' change to a message, each with the other as the conversation. */
-export function forBoth(message: MessageRow, change: { kind: 'reaction'; reactions: Reaction[] } | { kind: 'edit'; text: string; edited_at: string } | { kind: 'unsend' }): [ChangeFor, ChangeFor] {
-  return [
-    { userId: message.senderId, message_id: message.id, peer_id: message.recipientId, ...change },
-    { userId: message.recipientId, message_id: message.id, peer_id: message.senderId, ...change },
-  ];
-}
+type StateChange = { kind: 'reaction'; reactions: Reaction[] } | { kind: 'edit'; text: string; edited_at: string } | { kind: 'unsend' };
 
 /**
- * The change in the conversation model: one row for every member of the message's conversation,
- * its state without anything that differs per member (none for a message stored before
- * conversations).
+ * A change to a message's own state, as each model writes it: in the pair model, one row for each
+ * side, with the other as the conversation (the sender's first); in the conversation model, one
+ * row for every member of the message's conversation, its state the same for all (none for a
+ * message stored before conversations). `senderId`: whose side is which version.
  */
-export function forEveryone(context: Found, actorId: number, change: { kind: SharedChange['kind']; [field: string]: unknown }): { shared?: SharedChange } {
-  if (!context.conversation) return {};
+export function stateChange(context: Found, actorId: number, change: StateChange): Pick<Plan, 'senderId' | 'shared'> & { events: [ChangeFor, ChangeFor] } {
+  const { message, conversation } = context;
   const { kind, ...state } = change;
-  return { shared: { conversationId: context.conversation.id, messageId: context.message.id, actorId, kind, state } };
+  return {
+    events: [
+      { userId: message.senderId, message_id: message.id, peer_id: message.recipientId, ...change },
+      { userId: message.recipientId, message_id: message.id, peer_id: message.senderId, ...change },
+    ],
+    senderId: message.senderId,
+    ...(conversation ? { shared: { conversationId: conversation.id, messageId: message.id, actorId, kind, state } } : {}),
+  };
 }
 
 /** What a kind's rule decides a change to one message from. */

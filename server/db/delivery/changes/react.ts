@@ -3,7 +3,7 @@
 // the message's reactions as they now stand.
 import { MAX_REACTIONS_PER_PERSON, type Reaction } from '../../../../lib/contract';
 import { addReaction, removeReaction, setReactions } from '../change-batch-sql';
-import { UNCHANGED, forBoth, forEveryone, mayNotTalk, type Decision, type MessageCase, type ReactionRow } from './plan';
+import { UNCHANGED, mayNotTalk, stateChange, type Decision, type MessageCase, type ReactionRow } from './plan';
 
 export function decideReact({ request, context, now }: MessageCase<'react'>): Decision {
   const { message } = context;
@@ -20,9 +20,7 @@ export function decideReact({ request, context, now }: MessageCase<'react'>): De
   const reactions = summariseReactions(rows);
   return {
     writes: [add ? addReaction(message.id, context.conversation?.id ?? null, actorId, emoji, now) : removeReaction(message.id, actorId, emoji), setReactions(message.id, reactions)],
-    events: forBoth(message, { kind: 'reaction', reactions }),
-    ...forEveryone(context, actorId, { kind: 'reaction', reactions }),
-    senderId: message.senderId,
+    ...stateChange(context, actorId, { kind: 'reaction', reactions }),
     totals: [],
   };
 }

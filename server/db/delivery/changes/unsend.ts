@@ -1,6 +1,6 @@
 // Unsending one's own message, within the unsend window: both sides keep a "Message deleted" row.
 import { removeUpload, takeUnread, unsendMessage } from '../change-batch-sql';
-import { UNCHANGED, forBoth, forEveryone, withinWindow, type Decision, type MessageCase } from './plan';
+import { UNCHANGED, stateChange, withinWindow, type Decision, type MessageCase } from './plan';
 
 export function decideUnsend({ request, context, now }: MessageCase<'unsend'>): Decision {
   const { message } = context;
@@ -13,16 +13,16 @@ export function decideUnsend({ request, context, now }: MessageCase<'unsend'>): 
   if (!withinWindow(message, now, request.windowMs)) return { refused: 'too_late' };
   const unread = message.readAt === null;
   const removing = message.attachmentId !== null && !context.carried;
-  const [forSender, forRecipient] = forBoth(message, { kind: 'unsend' });
+  const change = stateChange(context, request.actorId, { kind: 'unsend' });
+  const [forSender, forRecipient] = change.events;
   return {
     writes: [
       unsendMessage(message.id, now),
       ...(removing ? [removeUpload(message.attachmentId!)] : []),
       ...(unread ? [takeUnread(message.recipientId, message.senderId, 1)] : []),
     ],
+    ...change,
     events: [forSender, { ...forRecipient, ...(unread ? { unread_count: Math.max(context.recipientUnread - 1, 0) } : {}) }],
-    ...forEveryone(context, request.actorId, { kind: 'unsend' }),
-    senderId: message.senderId,
     totals: unread ? [message.recipientId] : [],
     ...(removing && context.storageKey ? { removedStorageKey: context.storageKey } : {}),
   };
