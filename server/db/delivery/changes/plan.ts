@@ -72,7 +72,7 @@ export interface ReactionRow {
 }
 
 /** A change as every member of its conversation sees it, before it has the conversation's seq. */
-export interface SharedChange {
+interface SharedChange {
   conversationId: number;
   messageId: number;
   actorId: number;
