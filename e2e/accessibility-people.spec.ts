@@ -28,6 +28,7 @@ for (const scheme of ['light', 'dark'] as const) {
 
       await alice.chat.searchBox.fill(bob.person.name);
       await expect(alice.chat.messageLink(bob.person.name)).toBeVisible();
+      await alice.chat.searchSettled();
       await expectNoA11yViolations(page, testInfo, `search-${label}`);
       await attachScreen(page, testInfo, `search-${label}`);
 

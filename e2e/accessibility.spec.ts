@@ -65,6 +65,7 @@ for (const scheme of ['light', 'dark'] as const) {
       if (layout === 'phone') await alice.page.goBack();
       await alice.searchBox.fill(bobName.name.slice(0, 5));
       await expect(alice.searchResult(bobName.name)).toBeVisible();
+      await alice.searchSettled();
       await expectNoA11yViolations(alice.page, testInfo, `main-search-${label}`);
     });
   }

@@ -30,9 +30,19 @@ export class ChatPage {
     return this.searchResults.getByRole('link', { name: `Message ${name}` });
   }
 
+  /** Types `name` and waits for the answer to it: the person listed and the list no longer loading. */
   async search(name: string) {
     await this.searchBox.fill(name);
     await expect(this.searchResult(name)).toBeVisible();
+    await this.searchSettled();
+  }
+
+  /**
+   * Waits until the list shown answers what is in the box. While a newer query loads, the older
+   * answer stays on screen, dimmed and marked busy, and may already hold the person looked for.
+   */
+  async searchSettled() {
+    await expect(this.searchResults.locator('[aria-busy="true"]')).toHaveCount(0);
   }
 
   thread(name: string): Locator {
