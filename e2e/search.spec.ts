@@ -72,6 +72,25 @@ test('people search finds the middle of a name and a name without its accents, a
   await expect(alice.chat.searchResult(name)).toBeVisible();
 });
 
+test('while a newer people search loads, the older answer stays readable under a busy bar', async ({ alice, bob }, testInfo) => {
+  await alice.chat.search(bob.person.name);
+  // The next query's answer held until checked: the list on screen is the older one, marked busy.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await alice.page.route((url) => url.pathname === '/api/users/search', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await alice.chat.searchBox.fill(`${bob.person.name} `);
+  const busy = alice.chat.searchResults.locator('[aria-busy="true"]');
+  await expect(busy).toHaveCount(1);
+  await expect(alice.chat.searchResult(bob.person.name)).toBeVisible();
+  expect(await busy.evaluate((list) => getComputedStyle(list).opacity)).toBe('1');
+  await expectNoA11yViolations(alice.page, testInfo, 'people search loading again');
+  release();
+  await alice.chat.searchSettled();
+});
+
 test('message search finds a word inside a link, shows today’s result by its time, and marks the message it opens in light and dark', async ({ alice, bob }, testInfo) => {
   const unique = tag();
   const text = `Read https://www.wikipedia.org/wiki/Okapi_${unique} tonight`;
