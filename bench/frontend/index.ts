@@ -23,6 +23,7 @@ import { REPO_ROOT, freePort, runTs, startServer, type MeasuredProcess } from '.
 import { delay, round } from '../stats';
 import { buildProductionCopy, type ProductionBuild } from './build';
 import { runLighthouse, type LighthouseResult } from './lighthouse';
+import { traceFirstScreen, type MainThreadBreakdown } from './main-thread';
 import { benchInitScript, marks, replaySync, syncTracer, waitForMark, type SyncTrace } from './page-clock';
 import { scriptRecorder, type PageWeight } from './page-weight';
 
@@ -62,6 +63,8 @@ export interface FrontendResult {
   mainAfterClick: PageWeight;
   /** The median run (by readyMs). */
   navigation: NavigationRun | null;
+  /** One more first visit, traced: the main thread's time until the list, by kind (./main-thread.ts). */
+  mainThread: MainThreadBreakdown | null;
   navigationRuns: NavigationRun[];
   catchUp: CatchUpResult | null;
   notes: string[];
@@ -125,6 +128,14 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
     const lighthouseMain = await lighthouseOn('/main', { token: `Bearer ${me.token}`, locale: 'en' });
 
     const navigation = await measureNavigation(browser, url, me, peer, options);
+    const mainThread = await traceMainThread(browser, url, me, peer, options).catch((error: unknown) => {
+      notes.push(`main-thread trace failed: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
+      return null;
+    });
+    if (mainThread) {
+      log(`  /main's main thread until the list (${mainThread.windowMs} ms, traced): ${mainThread.byKind.map((row) => `${row.kind} ${row.ms}`).join(', ')} ms`);
+      log(`    longest tasks: ${mainThread.longestTasks.map((task) => `${task.ms} ms at ${task.atMs}`).join(', ')}`);
+    }
     let catchUp: CatchUpResult | null = null;
     if (missed > 0) {
       const restart = async () => {
@@ -149,6 +160,7 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
       mainPrefetched: navigation.mainPrefetched,
       mainAfterClick: navigation.mainAfterClick,
       navigation: navigation.median,
+      mainThread,
       navigationRuns: navigation.runs,
       catchUp,
       notes,
@@ -181,13 +193,7 @@ async function weighAccount(browser: Browser, url: string): Promise<PageWeight> 
  * is a first visit of its own (fresh context, no cache). The last run's page stays open.
  */
 async function measureNavigation(browser: Browser, url: string, me: SeededUser, peer: SeededUser, options: FrontendOptions) {
-  const { thread, conversations, missed, log } = options;
-  const init = {
-    peerName: peer.username,
-    lastText: `thread message ${thread} of ${thread}`,
-    missedLast: `missed message ${missed} of ${missed}`,
-    minRows: Math.min(conversations, CONVERSATION_PAGE_SIZE),
-  };
+  const { log } = options;
   const runs: NavigationRun[] = [];
   let main: PageWeight | undefined;
   let mainPrefetched: PageWeight | undefined;
@@ -196,14 +202,8 @@ async function measureNavigation(browser: Browser, url: string, me: SeededUser, 
   let page: Page | undefined;
   for (let i = -1; i < (options.runs ?? 3); i++) {
     await context?.close();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    await page.goto(`${url}/api/health`);
-    await page.evaluate((token) => {
-      localStorage.setItem('token', `Bearer ${token}`);
-      localStorage.setItem('locale', 'en');
-    }, me.token);
-    await context.addInitScript(benchInitScript(init));
+    page = await signedInPage(browser, url, me, peer, options);
+    context = page.context();
     const scripts = scriptRecorder(page);
     await page.goto(`${url}/main`, { waitUntil: 'commit' });
     await waitForMark(page, 'list');
@@ -239,6 +239,42 @@ async function measureNavigation(browser: Browser, url: string, me: SeededUser, 
   }
   const sorted = [...runs].sort((a, b) => a.readyMs - b.readyMs);
   return { runs, median: sorted[Math.floor((sorted.length - 1) / 2)] ?? null, main: main!, mainPrefetched: mainPrefetched!, mainAfterClick: mainAfterClick!, context: context!, page: page! };
+}
+
+/** What the page clock looks for: the seeded list and the peer's long thread. */
+function clockInit(peer: SeededUser, options: FrontendOptions) {
+  return {
+    peerName: peer.username,
+    lastText: `thread message ${options.thread} of ${options.thread}`,
+    missedLast: `missed message ${options.missed} of ${options.missed}`,
+    minRows: Math.min(options.conversations, CONVERSATION_PAGE_SIZE),
+  };
+}
+
+/** A fresh context signed in as `me` (token and locale stored), its page on /api/health with the page clock installed. */
+async function signedInPage(browser: Browser, url: string, me: SeededUser, peer: SeededUser, options: FrontendOptions): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${url}/api/health`);
+  await page.evaluate((token) => {
+    localStorage.setItem('token', `Bearer ${token}`);
+    localStorage.setItem('locale', 'en');
+  }, me.token);
+  await context.addInitScript(benchInitScript(clockInit(peer, options)));
+  return page;
+}
+
+/** One more first visit of /main, traced until the list is on screen. */
+function traceMainThread(browser: Browser, url: string, me: SeededUser, peer: SeededUser, options: FrontendOptions): Promise<MainThreadBreakdown> {
+  return traceFirstScreen(
+    browser,
+    () => signedInPage(browser, url, me, peer, options),
+    async (page) => {
+      await page.goto(`${url}/main`, { waitUntil: 'commit' });
+      await waitForMark(page, 'list');
+    },
+    'bench:list',
+  );
 }
 
 /** Page milestones and the API/socket requests, ms since navigation start. */

@@ -37,7 +37,10 @@ export function benchInitScript(init: { peerName: string; lastText: string; miss
     const check = () => {
       const b = window.__bench;
       const list = document.querySelector('nav[aria-label="Messages"]');
-      if (!b.list && list && list.querySelectorAll('[data-row]').length >= init.minRows && list.textContent.includes(init.peerName)) b.list = performance.now();
+      if (!b.list && list && list.querySelectorAll('[data-row]').length >= init.minRows && list.textContent.includes(init.peerName)) {
+        b.list = performance.now();
+        performance.mark('bench:list');
+      }
       const thread = document.querySelector('section[aria-label="Conversation with ' + init.peerName + '"]');
       if (b.clickAt && !b.thread && thread && thread.textContent.includes(init.lastText)) b.thread = performance.now();
       if (b.catchFrom) {
