@@ -67,3 +67,28 @@ test('a load of /main asks for the user and the list once each, started by the p
   const left = await page.evaluate(() => Object.keys((window as { __parleyEarly?: { responses: object } }).__parleyEarly?.responses ?? { missing: true }));
   expect(left).toEqual([]);
 });
+
+test('a load of /main connects once its list is on screen: the connection’s code and handshake come after the list', async ({ alice, bob }) => {
+  await bob.chat.search(alice.person.name);
+  await bob.chat.openFromSearch(alice.person.name);
+  await bob.chat.send('Hello Alice');
+  const { page } = alice;
+  await expect(alice.chat.unreadCount).toHaveText('1');
+  // The moment the list first shows a row, on the page's own clock (checked every frame).
+  await page.addInitScript(() => {
+    const check = () => {
+      if (document.querySelector('nav[aria-label="Messages"] [data-row]')) (window as { __listAt?: number }).__listAt = performance.now();
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  });
+  await page.reload();
+  await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toHaveAttribute('data-state', 'connected');
+  const { listAt, socketAt } = await page.evaluate(() => ({
+    listAt: (window as { __listAt?: number }).__listAt ?? null,
+    socketAt: performance.getEntriesByType('resource').find((entry) => new URL(entry.name).pathname.startsWith('/socket.io/'))?.startTime ?? null,
+  }));
+  expect(listAt).not.toBeNull();
+  expect(socketAt).not.toBeNull();
+  expect(socketAt!).toBeGreaterThan(listAt!);
+});

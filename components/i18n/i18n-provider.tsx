@@ -1,16 +1,15 @@
 'use client';
 
 import { createContext, useContext, useEffect, useLayoutEffect, useState, type ReactNode } from 'react';
-import { initI18n, useT } from '@/lib/i18n';
+import { initI18n } from '@/lib/i18n';
 import { clearLocalePendingMark } from '@/lib/session/first-paint';
-import { Spinner } from '@/components/ui/spinner';
 
 const I18nReadyContext = createContext(false);
 
 /**
  * Loads the user's language (from `locale`) as soon as the session area mounts, alongside the
- * token guard rather than after it; <I18nReady> holds the screen back until it is in, so nobody
- * sees a flash of English. The sign-in screen (`signInOnly`) needs only its own texts, which in
+ * token guard rather than after it; the main area's gate holds the screen back until it is in
+ * (useLanguageReady), so nobody sees a flash of English. The sign-in screen (`signInOnly`) needs only its own texts, which in
  * English come with the page; the main area needs them all.
  */
 export function I18nProvider({ signInOnly, children }: { signInOnly: boolean; children: ReactNode }) {
@@ -39,13 +38,10 @@ export function I18nProvider({ signInOnly, children }: { signInOnly: boolean; ch
 }
 
 /**
- * Renders its children once the language is loaded; the same spinner as the guard until then.
- * `prerendered` (the server-rendered sign-in screen) renders them at once, in English, as the server
- * did: the document's first-paint mark keeps them hidden until another stored language is in
- * (lib/session/first-paint.ts).
+ * Whether every text of the language is in (the sign-in screen's own, for the sign-in screen).
+ * The main area's gate waits for it together with the user, which lets the gate's module run as
+ * the page hydrates and start the area's loading then, not once the language is in.
  */
-export function I18nReady({ children, prerendered = false }: { children: ReactNode; prerendered?: boolean }) {
-  const ready = useContext(I18nReadyContext);
-  const t = useT();
-  return ready || prerendered ? children : <Spinner label={t('account.loading')} fullScreen />;
+export function useLanguageReady(): boolean {
+  return useContext(I18nReadyContext);
 }

@@ -1,5 +1,5 @@
 // What /main downloads before its conversation list is on screen (BENCHMARKS.md has the budget). The open thread
-// (virtualised list, composer, uploads) and Firebase come later, by dynamic import.
+// (virtualised list, composer, uploads), Firebase and socket.io-client come later, by dynamic import.
 import { describe, expect, it } from 'vitest';
 import { staticImportGraph } from '@/lib/testing/import-graph';
 
@@ -12,6 +12,9 @@ describe('/main first load', () => {
     expect(graph.files).not.toContain('components/chat/emoji-picker.tsx');
     expect(graph.packages).not.toContain('linkifyjs');
     expect(graph.packages).not.toContain('firebase');
+    // The list comes over HTTP; the connection's library is loaded when the socket is first wanted.
+    expect(graph.packages).not.toContain('socket.io-client');
+    expect(graph.packages).not.toContain('engine.io-client');
     expect(graph.files).not.toContain('components/chat/thread-view.tsx');
     expect(graph.files).not.toContain('components/chat/composer.tsx');
     // Asked of nameless users only.
@@ -20,6 +23,7 @@ describe('/main first load', () => {
 
   it('has what the list needs (the graph is followed)', () => {
     expect(graph.files).toContain('components/chat/conversation-list.tsx');
-    expect(graph.packages).toContain('socket.io-client');
+    expect(graph.files).toContain('lib/socket/socket-service.ts');
+    expect(graph.packages).toContain('ky');
   });
 });

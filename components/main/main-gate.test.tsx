@@ -1,4 +1,5 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { cleanup, render as renderOnly, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccountInfo, ConversationPage } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
@@ -9,6 +10,7 @@ import { useSessionStore } from '@/lib/stores/session-store';
 import { storeToken } from '@/lib/session/storage';
 import { deferred, settle } from '@/lib/testing/deferred';
 import { conversation, ME, message } from '@/lib/testing/fixtures';
+import { I18nProvider } from '@/components/i18n/i18n-provider';
 import { MainGate } from './main-gate';
 
 const api = vi.hoisted(() => ({
@@ -17,9 +19,24 @@ const api = vi.hoisted(() => ({
 }));
 vi.mock('@/lib/api/accounts', () => ({ fetchAccountInfo: api.fetchAccountInfo, updateSettings: vi.fn(), logout: vi.fn() }));
 vi.mock('@/lib/api/conversations', () => ({ listConversations: api.listConversations, listMessages: vi.fn() }));
+// The language's texts, held by a test until it lets them in.
+const language = vi.hoisted(() => ({ held: null as Promise<void> | null }));
+vi.mock('@/lib/i18n', async (importOriginal) => {
+  const original = await importOriginal<typeof import('@/lib/i18n')>();
+  return {
+    ...original,
+    initI18n: async (...args: Parameters<typeof original.initI18n>) => {
+      await language.held;
+      return original.initI18n(...args);
+    },
+  };
+});
 vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
   (await import('@/lib/socket/testing/fake-service')).fakeSocketServiceModule(await importOriginal()),
 );
+
+/** The gate as the session layout has it: inside the provider that loads the language. */
+const render = (ui: ReactNode) => renderOnly(<I18nProvider signInOnly={false}>{ui}</I18nProvider>);
 
 const me: AccountInfo = { id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true };
 
@@ -32,6 +49,8 @@ describe('MainGate (the main area: user loaded, list requested with it)', () => 
     api.fetchAccountInfo.mockReset();
     api.listConversations.mockReset();
     navigate = vi.fn<(path: string) => void>();
+    language.held = null;
+    useNotificationStore.getState().reset();
     await initI18n('en');
     return setNavigator(navigate);
   });
@@ -55,6 +74,26 @@ describe('MainGate (the main area: user loaded, list requested with it)', () => 
     expect(await screen.findByText('the main area')).toBeTruthy();
     expect(useSessionStore.getState().user).toEqual(me);
     expect(useConversationsStore.getState().status).toBe('ready');
+  });
+
+  it('loads the user while the language is still loading, and shows the area only once it is in', async () => {
+    const texts = deferred<void>();
+    language.held = texts.promise;
+    // This browser's notification state already read: nothing else holds the area back.
+    useNotificationStore.getState().update({ loaded: true });
+    api.fetchAccountInfo.mockResolvedValue(me);
+    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1 });
+    render(
+      <MainGate>
+        <p>the main area</p>
+      </MainGate>,
+    );
+    await vi.waitFor(() => expect(useSessionStore.getState().user).toEqual(me));
+    await settle();
+    expect(screen.queryByText('the main area')).toBeNull();
+    expect(screen.getByRole('status')).toBeTruthy();
+    texts.resolve();
+    expect(await screen.findByText('the main area')).toBeTruthy();
   });
 
   it('an inactive account: signed out, sent to /account, never rendered, and the list read for it dropped', async () => {

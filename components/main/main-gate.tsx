@@ -11,6 +11,7 @@ import { notificationStateRead } from '@/lib/stores/notification-store';
 import { Spinner } from '@/components/ui/spinner';
 import { OfflineStart } from './offline-start';
 import { useT } from '@/lib/i18n';
+import { useLanguageReady } from '@/components/i18n/i18n-provider';
 
 /**
  * How long the area may wait for this browser's notification state (an IndexedDB read begun with
@@ -45,11 +46,13 @@ if (typeof window !== 'undefined' && getStoredToken() !== null) {
 /**
  * The main area's half of the guard (docs/CLIENT-RULES.md): with a stored token (the session layout checked),
  * the current user is loaded and the area renders only if it is active. The conversation list is
- * requested together with it rather than after it.
+ * requested together with it rather than after it, and the language's texts load meanwhile: the
+ * area shows once all three are in, behind one spinner.
  */
 export function MainGate({ children }: { children: ReactNode }) {
   const t = useT();
   const [allowed, setAllowed] = useState(false);
+  const languageReady = useLanguageReady();
 
   useEffect(() => {
     let current = true;
@@ -82,8 +85,8 @@ export function MainGate({ children }: { children: ReactNode }) {
   }, [allowed, shownPeer]);
 
   const offline = useSyncExternalStore(subscribeOnline, () => !navigator.onLine, () => false);
-  if (!allowed && offline) return <OfflineStart />;
-  if (!allowed) return <Spinner label={t('account.loading')} fullScreen />;
+  if (languageReady && !allowed && offline) return <OfflineStart />;
+  if (!allowed || !languageReady) return <Spinner label={t('account.loading')} fullScreen />;
   return children;
 }
 

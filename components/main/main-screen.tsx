@@ -6,7 +6,9 @@ import { usePathname } from 'next/navigation';
 import { conversationSegment, parseConversationId, showConversation } from '@/lib/routing/conversation-route';
 import { prefetchWhenListReady } from '@/lib/realtime/prefetch';
 import { conversationTitle, syncUnreadTitle } from '@/lib/realtime/unread-title';
+import { afterNextPaint, firstScreenShown } from '@/lib/session/first-screen';
 import { preloadOtherLanguages } from '@/lib/lifecycle/user-language';
+import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { currentLanguage, useT } from '@/lib/i18n';
 import { Sidebar } from '@/components/chat/sidebar';
@@ -86,6 +88,10 @@ export function MainScreen() {
   const titleName = usePeerTitleName(typeof route === 'number' ? route : null);
   useEffect(() => syncUnreadTitle(conversationTitle(titleName)), [titleName]);
   useEffect(() => prefetchWhenListReady(preloadThreadView, preloadEmojiPicker), []);
+  // The first screen is the list as it first settles (read or failed): once that frame is painted,
+  // what waited for it (the connection) starts.
+  const listSettled = useConversationsStore((state) => state.status === 'ready' || state.status === 'error');
+  useEffect(() => (listSettled ? afterNextPaint(firstScreenShown) : undefined), [listSettled]);
   // Once the area is up: the other languages' texts, so switching is instant, offline too.
   useEffect(() => {
     const timer = setTimeout(preloadOtherLanguages, 3_000);

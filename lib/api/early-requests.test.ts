@@ -38,6 +38,39 @@ describe('early requests script', () => {
     expect(window.__parleyEarly).toBeUndefined();
   });
 
+  it('warms the page language’s date and number formatting in a task of its own, after starting the requests', () => {
+    vi.useFakeTimers();
+    const dates = vi.spyOn(Intl, 'DateTimeFormat');
+    const numbers = vi.spyOn(Intl, 'NumberFormat');
+    try {
+      document.documentElement.lang = 'fr';
+      const fetch = runAt('/main', 'Bearer abc');
+      expect(fetch).toHaveBeenCalledTimes(2);
+      expect(dates).not.toHaveBeenCalled();
+      vi.runAllTimers();
+      expect(dates).toHaveBeenCalledWith('fr');
+      expect(numbers).toHaveBeenCalledWith('fr');
+    } finally {
+      document.documentElement.lang = '';
+      vi.useRealTimers();
+      vi.restoreAllMocks();
+    }
+  });
+
+  it('without a token, or outside the main area: no formatting warmed either', () => {
+    vi.useFakeTimers();
+    const dates = vi.spyOn(Intl, 'DateTimeFormat');
+    try {
+      runAt('/account', 'Bearer abc');
+      runAt('/main', null);
+      vi.runAllTimers();
+      expect(dates).not.toHaveBeenCalled();
+    } finally {
+      vi.useRealTimers();
+      vi.restoreAllMocks();
+    }
+  });
+
   it('a request that fails is left for the client to see, never an unhandled rejection', async () => {
     window.history.replaceState(null, '', '/main');
     localStorage.setItem('token', 'Bearer abc');

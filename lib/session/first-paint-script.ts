@@ -34,13 +34,20 @@ export interface EarlyRequests {
  * Authorization header, as the client's token hook sends it; left on `window.__parleyEarly` for
  * the API client to take over (lib/api/early-requests.ts). A failure is left for the client too,
  * never an unhandled rejection.
+ *
+ * Then, in a task of its own while the app's code is still downloading, it formats a date and a
+ * number in the page's language: the browser's first Intl formatter loads its locale data, 25–50 ms
+ * of the main thread on a slow machine that would otherwise fall in the list's first render (its
+ * times and the unread count). BENCHMARKS.md, "The main area's first screen: the critical path".
  */
 export const EARLY_REQUESTS_SCRIPT =
   `(function(){try{var t=window.localStorage.getItem(${JSON.stringify(TOKEN_STORAGE_KEY)});` +
   `if(!t||!/^\\/main(\\/|$)/.test(location.pathname))return;` +
   `var b=new URL(${JSON.stringify(publicConfig.apiUrl)},location.origin).href.replace(/\\/?$/,"/"),r={};` +
   `${JSON.stringify(EARLY_PATHS)}.forEach(function(p){var f=fetch(b+p,{headers:{Authorization:t}});f.catch(function(){});r[p]=f});` +
-  `window.__parleyEarly={authorization:t,responses:r}}catch(e){}})()`;
+  `window.__parleyEarly={authorization:t,responses:r};` +
+  `var g=document.documentElement.lang||${DEFAULT};` +
+  `setTimeout(function(){try{new Intl.DateTimeFormat(g).format(0);new Intl.NumberFormat(g).format(0)}catch(e){}},0)}catch(e){}})()`;
 
 export const FIRST_PAINT_STYLE =
   `[data-first-paint="cover"]{display:none}` +

@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { SOCKET_PROTOCOL, type MessagePayload } from '@/lib/contract';
 import { storeToken } from '@/lib/session/storage';
+import { createSocketService, type ClientSocket } from './socket-service';
+import { FakeSocket } from './testing/fake-socket';
 import { createServiceHarness, type ServiceHarness } from './testing/service-harness';
 
 const message: MessagePayload = {
@@ -230,5 +232,72 @@ describe('socket service', () => {
       ['connected', 0],
     ]);
     expect(harness.service.status()).toBe('connected');
+  });
+});
+
+describe('socket service whose socket code loads later (the app’s: socket.io-client is its own chunk)', () => {
+  /** A service whose factory answers with a promise the test settles. */
+  function loadingLater() {
+    const sockets: FakeSocket[] = [];
+    const loads: { resolve: () => void; reject: (error: Error) => void }[] = [];
+    const service = createSocketService(
+      (url, options) =>
+        new Promise<ClientSocket>((resolve, reject) => {
+          loads.push({
+            resolve: () => {
+              const socket = new FakeSocket(url, options);
+              sockets.push(socket);
+              resolve(socket.asClientSocket());
+            },
+            reject,
+          });
+        }),
+    );
+    return { service, sockets, loads };
+  }
+
+  it('is connecting while the code loads, then connects once with the id given last', async () => {
+    const { service, sockets, loads } = loadingLater();
+    service.initSocket(7);
+    service.initSocket(8);
+    expect(loads).toHaveLength(1);
+    expect(service.status()).toBe('connecting');
+    expect(service.userId()).toBe(8);
+    loads[0]!.resolve();
+    await vi.waitFor(() => expect(sockets).toHaveLength(1));
+    await vi.waitFor(() => expect(sockets[0]!.connectCalls).toBe(1));
+    sockets[0]!.serverAcceptsConnection();
+    expect(sockets[0]!.sentEvents('init')).toEqual([['init', { id: 8 }]]);
+  });
+
+  it('a sign-out while the code loads: the socket is made but never connects', async () => {
+    const { service, sockets, loads } = loadingLater();
+    service.initSocket(7);
+    service.disconnectSocket();
+    expect(service.status()).toBe('disconnected');
+    loads[0]!.resolve();
+    await vi.waitFor(() => expect(sockets).toHaveLength(1));
+    await Promise.resolve();
+    expect(sockets[0]!.connectCalls).toBe(0);
+    expect(service.status()).toBe('disconnected');
+    service.initSocket(9);
+    expect(sockets[0]!.connectCalls).toBe(1);
+  });
+
+  it('code that fails to load leaves it disconnected, and the next initSocket loads it again', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const { service, sockets, loads } = loadingLater();
+      service.initSocket(7);
+      loads[0]!.reject(new Error('Failed to fetch dynamically imported module'));
+      await vi.waitFor(() => expect(service.status()).toBe('disconnected'));
+      expect(warn).toHaveBeenCalled();
+      service.initSocket(7);
+      expect(loads).toHaveLength(2);
+      loads[1]!.resolve();
+      await vi.waitFor(() => expect(sockets[0]?.connectCalls).toBe(1));
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

@@ -3,18 +3,25 @@
 // whoever listens through one typed `on`. It knows no store and applies no product rule: what an
 // event means (an unread count going up, a thread growing) is decided by the messaging session
 // (lib/realtime/messaging-session.ts). Reconnection keeps socket.io-client's own defaults.
-import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+//
+// socket.io-client itself (about 13 KiB gzip) is loaded by the first initSocket once the main
+// area's first screen is painted (lib/session/first-screen.ts), not with the page: that screen
+// comes from two HTTP answers, and the library's code and the connection's setup would otherwise
+// run before the list shows (docs/DECISIONS.md, "The main area's first screen: what runs before
+// the list"). What happens meanwhile reaches the page through the connection's catch-up.
+import type { ManagerOptions, Socket, SocketOptions } from 'socket.io-client';
 import { errorMessage } from '@/lib/contract/error-message';
 import { publicConfig } from '@/lib/config/public';
 import { SOCKET_PROTOCOL, type Ack, type AckCallback, type ClientToServerEvents, type HandshakeAuth, type InitResult, type ServerToClientEvents } from '@/lib/contract';
+import { afterFirstScreen } from '@/lib/session/first-screen';
 import { onSignOut } from '@/lib/session/sign-out';
 import { getStoredToken } from '@/lib/session/storage';
 import { isProtocolRefusal, reloadForNewClient } from './outdated';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type SocketOptionsInput = Partial<ManagerOptions & SocketOptions>;
-/** Builds the socket; injectable so tests can drive a fake one. */
-export type SocketFactory = (url: string | undefined, options: SocketOptionsInput) => ClientSocket;
+/** Builds the socket, at once or once its code is loaded; injectable so tests can drive a fake one. */
+export type SocketFactory = (url: string | undefined, options: SocketOptionsInput) => ClientSocket | Promise<ClientSocket>;
 
 /** `outdated`: the server no longer serves this client's protocol, and reloading did not help (outdated.ts). */
 export type ConnectionStatus = 'connected' | 'connecting' | 'disconnected' | 'outdated';
@@ -66,7 +73,10 @@ export interface SocketServiceOptions {
   reloadForNewClient?: () => boolean;
 }
 
-const defaultFactory: SocketFactory = (url, options) => (url === undefined ? io(options) : io(url, options));
+const defaultFactory: SocketFactory = (url, options) =>
+  afterFirstScreen()
+    .then(() => import('socket.io-client'))
+    .then(({ io }) => (url === undefined ? io(options) : io(url, options)));
 
 const NOT_CONNECTED = 'Not connected.';
 /** A refused init is asked again after 1 s, then twice as long each time, up to 30 s. */
@@ -142,14 +152,17 @@ export function createSocketService(
     message_change: true,
   } satisfies Record<keyof ServerToClientEvents, true>) as (keyof ServerToClientEvents)[];
 
-  function createSocket(): ClientSocket {
-    const created = factory(publicConfig.socketUrl, {
+  function createSocket(): ClientSocket | Promise<ClientSocket> {
+    const made = factory(publicConfig.socketUrl, {
       autoConnect: false,
       ...(publicConfig.socketWebSocketOnly ? { transports: ['websocket'] } : {}),
       // A callback, not a value: every (re)connect must carry the token stored at that moment.
       auth: (callback) => callback({ token: getStoredToken() ?? '', protocol: SOCKET_PROTOCOL } satisfies HandshakeAuth),
     });
+    return made instanceof Promise ? made.then(listenTo) : listenTo(made);
+  }
 
+  function listenTo(created: ClientSocket): ClientSocket {
     // init is sent from here rather than from the Manager's 'reconnect' event: 'reconnect' fires
     // before the namespace is connected, and never after a manual reconnect, whereas 'connect'
     // fires exactly once per established connection, so the first connect is never doubled.
@@ -178,25 +191,60 @@ export function createSocketService(
     return created;
   }
 
+  // The socket while its code loads: initSocket and disconnectSocket meanwhile only say what is
+  // wanted (the id, or no connection), which the socket follows once it exists.
+  let loading: Promise<void> | null = null;
+  let wanted = false;
+
   function initSocket(id: number): void {
     const previousId = socketUserId;
     socketUserId = id;
+    wanted = true;
     if (!socket) {
-      socket = createSocket();
+      if (loading) return;
+      const made = createSocket();
+      if (made instanceof Promise) {
+        setStatus('connecting');
+        loading = made.then(
+          (created) => {
+            loading = null;
+            socket = created;
+            watchBrowserConnectivity();
+            if (wanted && socketUserId) connect();
+            else setStatus('disconnected');
+          },
+          (error: unknown) => {
+            // Its code could not be loaded (offline, a deploy removed the chunk): the next initSocket tries again.
+            loading = null;
+            setStatus('disconnected');
+            console.warn('The connection could not start:', error);
+          },
+        );
+        return;
+      }
+      socket = made;
       watchBrowserConnectivity();
     }
     if (socket.connected && previousId === id) return; // init went out when this connection opened
     if (socket.connected) {
       // This connection was authenticated as someone else: the server would refuse the init.
       // Reconnect so the handshake carries the token stored now; its 'connect' sends the init.
-      disconnectSocket();
+      dropConnection();
     }
-    if (browserOffline) return; // 'online' connects
+    connect();
+  }
+
+  /** Connects unless the browser is offline or an attempt is under way (its 'connect' sends init with the id now). */
+  function connect(): void {
+    if (!socket) return;
+    if (browserOffline) {
+      setStatus('disconnected'); // 'online' connects
+      return;
+    }
     if (!socket.active) {
       setStatus('connecting');
       socket.connect();
     }
-    // Otherwise a connection attempt is under way and its 'connect' sends init with this id.
   }
 
   /**
@@ -210,18 +258,22 @@ export function createSocketService(
     browserOffline = typeof navigator !== 'undefined' && navigator.onLine === false;
     window.addEventListener('offline', () => {
       browserOffline = true;
-      if (socket?.active) disconnectSocket();
+      if (socket?.active) dropConnection();
     });
     window.addEventListener('online', () => {
       browserOffline = false;
-      if (socket && socketUserId && !socket.active) {
-        setStatus('connecting');
-        socket.connect();
-      }
+      if (socketUserId && wanted) connect();
     });
   }
 
+  /** Closes the connection and keeps nothing for later; initSocket connects again. */
   function disconnectSocket(): void {
+    wanted = false;
+    if (socket) dropConnection();
+    else if (loading) setStatus('disconnected');
+  }
+
+  function dropConnection(): void {
     if (!socket) return;
     readyConnection = null;
     socket.disconnect();
