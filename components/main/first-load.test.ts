@@ -17,6 +17,9 @@ describe('/main first load', () => {
     expect(graph.packages).not.toContain('engine.io-client');
     expect(graph.files).not.toContain('components/chat/thread-view.tsx');
     expect(graph.files).not.toContain('components/chat/composer.tsx');
+    // The search panels: fetched once the list is on screen, or when the search area is focused.
+    expect(graph.files).not.toContain('components/people/search-results.tsx');
+    expect(graph.files).not.toContain('components/chat/message-search.tsx');
     // Asked of nameless users only.
     expect(graph.files).not.toContain('components/main/name-prompt.tsx');
   });

@@ -4,14 +4,14 @@ import { useEffect, useLayoutEffect, useState } from 'react';
 import dynamic from 'next/dynamic';
 import { usePathname } from 'next/navigation';
 import { conversationSegment, parseConversationId, showConversation } from '@/lib/routing/conversation-route';
-import { prefetchWhenListReady } from '@/lib/realtime/prefetch';
+import { prefetchWhenListReady, whenIdle } from '@/lib/realtime/prefetch';
 import { conversationTitle, syncUnreadTitle } from '@/lib/realtime/unread-title';
 import { afterNextPaint, firstScreenShown } from '@/lib/session/first-screen';
 import { preloadOtherLanguages } from '@/lib/lifecycle/user-language';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { currentLanguage, useT } from '@/lib/i18n';
-import { Sidebar } from '@/components/chat/sidebar';
+import { preloadSearchPanels, Sidebar } from '@/components/chat/sidebar';
 import { Spinner } from '@/components/ui/spinner';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ChatIcon } from '@/components/ui/icons';
@@ -36,10 +36,18 @@ const loadThreadView = () =>
     return module;
   });
 const preloadThreadView = () => void loadThreadView().catch(() => {});
-// The reaction picker (its code and data), so "More reactions…" opens at once; after the thread's
-// prefetch, and never with /main's first load (a dynamic import).
-const preloadEmojiPicker = () =>
-  void import('@/components/chat/emoji-picker').then((module) => module.preloadEmojiPicker(currentLanguage())).catch(() => {});
+// The reaction picker (its code and data: ~430 KB into IndexedDB the first time), so "More
+// reactions…" opens at once: at the first idle moment once a conversation is open, never with
+// /main's first load (a dynamic import) nor for someone who only looks at the list.
+// Once per page: a failed attempt is tried again with the next conversation opened.
+let emojiPickerPreload: Promise<void> | null = null;
+const preloadEmojiPicker = () => {
+  emojiPickerPreload ??= import('@/components/chat/emoji-picker')
+    .then((module) => module.preloadEmojiPicker(currentLanguage()))
+    .catch(() => {
+      emojiPickerPreload = null;
+    });
+};
 
 function ThreadLoading() {
   const t = useT();
@@ -61,6 +69,7 @@ const LazyThreadView = dynamic(() => loadThreadView().then((module) => module.Th
  */
 function OpenThread({ peerId }: { peerId: number }) {
   const [ThreadView] = useState(() => loadedThreadView ?? LazyThreadView);
+  useEffect(() => whenIdle(preloadEmojiPicker), []);
   return <ThreadView peerId={peerId} />;
 }
 
@@ -87,7 +96,7 @@ export function MainScreen() {
   // The tab says which conversation is open, after the unread count: "(3) Ana Núñez · Parley".
   const titleName = usePeerTitleName(typeof route === 'number' ? route : null);
   useEffect(() => syncUnreadTitle(conversationTitle(titleName)), [titleName]);
-  useEffect(() => prefetchWhenListReady(preloadThreadView, preloadEmojiPicker), []);
+  useEffect(() => prefetchWhenListReady(preloadThreadView, preloadSearchPanels), []);
   // The first screen is the list as it first settles (read or failed): once that frame is painted,
   // what waited for it (the connection) starts.
   const listSettled = useConversationsStore((state) => state.status === 'ready' || state.status === 'error');

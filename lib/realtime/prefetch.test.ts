@@ -51,21 +51,21 @@ describe('prefetching the likely next conversation', () => {
     stop();
   });
 
-  it('loads what a thread opens (the reaction picker) at the idle moment after the thread, once', async () => {
+  it('loads what else the screen opens (the search panels) at the idle moment after the thread, once', async () => {
     const order: string[] = [];
     const stop = prefetchWhenListReady(
       () => order.push('thread'),
-      () => order.push('picker'),
+      () => order.push('search'),
     );
     await vi.advanceTimersByTimeAsync(5_000);
     expect(order).toEqual([]);
     useConversationsStore.setState({ conversations: list, status: 'ready' });
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(order).toEqual(['thread', 'picker']);
+    expect(order).toEqual(['thread', 'search']);
     useConversationsStore.setState({ status: 'loading' });
     useConversationsStore.setState({ status: 'ready' });
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(order).toEqual(['thread', 'picker']);
+    expect(order).toEqual(['thread', 'search']);
     stop();
   });
 

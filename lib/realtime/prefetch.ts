@@ -1,7 +1,7 @@
 // What the user will likely open next is fetched before they open it, so that a click shows the
 // conversation at once: once the list is on screen and the page is idle, the thread's code and
-// the first page of the likeliest conversation, then at the next idle moment what is opened from
-// a thread (the reaction picker); and the first page of a row the pointer rests on.
+// the first page of the likeliest conversation, then at the next idle moment what else the list's
+// screen opens (the search panels); and the first page of a row the pointer rests on.
 // A prefetched thread is held like any other: live messages and catch-up pages keep it current.
 import type { Conversation } from '@/lib/contract';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
@@ -23,7 +23,8 @@ function prefetchConversation(peerId: number): void {
   void useThreadStore.getState().loadThread(peerId);
 }
 
-const whenIdle = (run: () => void): (() => void) => {
+/** Runs `run` at the page's next idle moment (IDLE_TIMEOUT_MS at the latest); returns the cancel. */
+export const whenIdle = (run: () => void): (() => void) => {
   if (typeof requestIdleCallback === 'function') {
     const handle = requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS });
     return () => cancelIdleCallback(handle);
@@ -35,8 +36,8 @@ const whenIdle = (run: () => void): (() => void) => {
 /**
  * Once the conversation list is first ready, at the next idle moment: `loadThreadCode` (the
  * thread view's chunk) and the likeliest conversation's first page; at the idle moment after
- * that, `loadLater` (what a thread opens: the reaction picker's code and data), so it never
- * competes with the thread. Returns the cancel.
+ * that, `loadLater` (what else the screen opens: the search panels), so it never competes with
+ * the thread. Returns the cancel.
  */
 export function prefetchWhenListReady(loadThreadCode: () => void, loadLater: () => void = () => {}): () => void {
   let cancelIdle: (() => void) | null = null;
