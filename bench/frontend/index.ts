@@ -216,10 +216,13 @@ async function measureNavigation(browser: Browser, url: string, me: SeededUser, 
       listMs: round(b.list!, 1),
       threadMs: round(b.thread! - b.clickAt!, 1),
       readyMs: round(b.list! + (b.thread! - b.clickAt!), 1),
-      timeline: await timeline(page),
+      timeline: await timeline(page, b.list!),
     };
     if (i >= 0) runs.push(timing);
-    log(`  /main ${i < 0 ? 'warm-up' : `run ${i + 1}`}: list on screen ${timing.listMs} ms after navigation start; thread ${timing.threadMs} ms after the click`);
+    const scriptsIn = timing.timeline.find((row) => row.what.endsWith('scripts before the list'));
+    const slowest = timing.timeline.find((row) => row.what.startsWith('the slowest script'));
+    const arrival = scriptsIn && slowest ? ` (its scripts in by ${scriptsIn.endMs} ms, the slowest waited ${round(slowest.endMs - slowest.startMs, 1)} ms for its first byte)` : '';
+    log(`  /main ${i < 0 ? 'warm-up' : `run ${i + 1}`}: list on screen ${timing.listMs} ms after navigation start${arrival}; thread ${timing.threadMs} ms after the click`);
     if (i === 0) {
       await page.waitForLoadState('networkidle');
       // Requested before the list was on screen (the page's own clock): what the first screen needed.
@@ -277,9 +280,13 @@ function traceMainThread(browser: Browser, url: string, me: SeededUser, peer: Se
   );
 }
 
-/** Page milestones and the API/socket requests, ms since navigation start. */
-async function timeline(page: Page): Promise<NavigationRun['timeline']> {
-  const rows = await page.evaluate(() => {
+/**
+ * Page milestones and the API/socket requests, ms since navigation start; and the scripts asked for
+ * before the list, from the first one's request to the last one's answer, with the longest a
+ * single one waited for its first byte (on a loopback connection that is the server's queue).
+ */
+async function timeline(page: Page, listAt: number): Promise<NavigationRun['timeline']> {
+  const rows = await page.evaluate((listAt) => {
     const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
     const paint = performance.getEntriesByName('first-contentful-paint')[0];
     const rows = [
@@ -287,6 +294,14 @@ async function timeline(page: Page): Promise<NavigationRun['timeline']> {
       { what: 'DOMContentLoaded', startMs: 0, endMs: navigation?.domContentLoadedEventEnd ?? 0 },
       { what: 'first contentful paint', startMs: 0, endMs: paint?.startTime ?? 0 },
     ];
+    const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter(
+      (entry) => entry.initiatorType === 'script' && entry.startTime < listAt,
+    );
+    if (scripts.length > 0) {
+      rows.push({ what: `${scripts.length} scripts before the list`, startMs: Math.min(...scripts.map((entry) => entry.startTime)), endMs: Math.max(...scripts.map((entry) => entry.responseEnd)) });
+      const slowest = scripts.reduce((worst, entry) => (entry.responseStart - entry.requestStart > worst.responseStart - worst.requestStart ? entry : worst));
+      rows.push({ what: 'the slowest script: asked → first byte', startMs: slowest.requestStart, endMs: slowest.responseStart });
+    }
     for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
       const url = new URL(entry.name);
       if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/socket.io/')) {
@@ -294,7 +309,7 @@ async function timeline(page: Page): Promise<NavigationRun['timeline']> {
       }
     }
     return rows;
-  });
+  }, listAt);
   return rows.map((row) => ({ what: row.what, startMs: round(row.startMs, 1), endMs: round(row.endMs, 1) }));
 }
 
