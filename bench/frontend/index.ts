@@ -23,6 +23,7 @@ import { REPO_ROOT, freePort, runTs, startServer, type MeasuredProcess } from '.
 import { delay, round } from '../stats';
 import { buildProductionCopy, type ProductionBuild } from './build';
 import { runLighthouse, type LighthouseResult } from './lighthouse';
+import { measureFloor, type FloorResult } from './floor';
 import { traceFirstScreen, type MainThreadBreakdown } from './main-thread';
 import { benchInitScript, marks, replaySync, syncTracer, waitForMark, type SyncTrace } from './page-clock';
 import { scriptRecorder, type PageWeight } from './page-weight';
@@ -65,6 +66,8 @@ export interface FrontendResult {
   navigation: NavigationRun | null;
   /** One more first visit, traced: the main thread's time until the list, by kind (./main-thread.ts). */
   mainThread: MainThreadBreakdown | null;
+  /** The same framework with nothing of Parley's: a one-page Next app's list on screen (./floor.ts). */
+  floor: FloorResult | null;
   navigationRuns: NavigationRun[];
   catchUp: CatchUpResult | null;
   notes: string[];
@@ -132,6 +135,11 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
       notes.push(`main-thread trace failed: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
       return null;
     });
+    const floor = await measureFloor(browser, options.runs ?? 3).catch((error: unknown) => {
+      notes.push(`floor app failed: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
+      return null;
+    });
+    if (floor) log(`  the floor (a one-page Next app, its list rendered once hydrated, no request): list on screen ${floor.listMs.join(', ')} ms (median ${floor.medianMs})`);
     if (mainThread) {
       log(`  /main's main thread until the list (${mainThread.windowMs} ms, traced): ${mainThread.byKind.map((row) => `${row.kind} ${row.ms}`).join(', ')} ms`);
       log(`    longest tasks: ${mainThread.longestTasks.map((task) => `${task.ms} ms at ${task.atMs}`).join(', ')}`);
@@ -161,6 +169,7 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
       mainAfterClick: navigation.mainAfterClick,
       navigation: navigation.median,
       mainThread,
+      floor,
       navigationRuns: navigation.runs,
       catchUp,
       notes,
