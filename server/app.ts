@@ -22,6 +22,7 @@ import type { Database } from './db/engine/open-database';
 import { installSessionAuth } from './http/authenticate';
 import { type SessionAuth } from './auth/session-auth';
 import { buildHttpApp } from './http/build-http-app';
+import { STATIC_PREFIX, type StaticAssets } from './http/static-assets';
 import { trackInFlight } from './in-flight';
 import type { LogDestination } from './logging/logger-options';
 import type { RefusalLogOptions } from './logging/refusal-log';
@@ -76,6 +77,8 @@ export interface ServerDeps {
   storage?: FileStorage;
   /** Next's request handler; without it, non-API paths answer 404 (split deployment, tests). */
   nextHandler?: RequestHandler;
+  /** The build's static files, served from memory ahead of Next (production; http/static-assets.ts). */
+  staticAssets?: StaticAssets;
   /** Next's upgrade handler (dev HMR websocket); without it, foreign upgrades are refused. */
   nextUpgradeHandler?: UpgradeHandler;
   /** Where the JSON log lines go; stdout by default (tests capture them). */
@@ -114,7 +117,7 @@ const KEEP_ALIVE_MS = 65_000;
 
 /** One node server, one port: /api → Fastify, /socket.io → Socket.IO, everything else → Next. */
 export function createServer(deps: ServerDeps): ParleyServer {
-  const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, logDestination, refusalLog, presence, push, socketProtocols } = deps;
+  const { config, db, verifier, redis, storage, nextHandler, nextUpgradeHandler, staticAssets, logDestination, refusalLog, presence, push, socketProtocols } = deps;
   // With Redis every node takes from the same budgets and counts the same sockets.
   const limiters = createRateLimiters(
     { ...DEFAULT_RATE_LIMITS, ...config.rateLimits },
@@ -122,14 +125,26 @@ export function createServer(deps: ServerDeps): ParleyServer {
   );
   let draining = false;
   let fastifyHandler: RequestHandler = () => {};
-  const httpServer = createHttpServer((req, res) => {
-    if (API_PATH.test(req.url ?? '')) return void fastifyHandler(req, res);
+  const toNext = (req: IncomingMessage, res: ServerResponse): void => {
     if (!nextHandler) return void sendNotFound(res);
     Promise.resolve(nextHandler(req, res)).catch((error: unknown) => {
       app.log.error({ err: error }, 'next request handler failed');
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
       res.end('Internal server error');
     });
+  };
+  const httpServer = createHttpServer((req, res) => {
+    if (API_PATH.test(req.url ?? '')) return void fastifyHandler(req, res);
+    if (staticAssets && req.url?.startsWith(STATIC_PREFIX)) {
+      return void staticAssets.serve(req, res).then(
+        (served) => served || toNext(req, res),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'static file failed');
+          toNext(req, res);
+        },
+      );
+    }
+    toNext(req, res);
   });
   // Idle keep-alive connections stay open longer than a load balancer's (60 s) or a client's idle
   // timeout, so the client always closes first. Node's 5 s default lets a request race the

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import next from 'next';
 import { createServer, type ServerDeps } from './app';
+import { createStaticAssets } from './http/static-assets';
 import { createFirebaseVerifier } from './auth/firebase-verifier';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/engine/open-database';
@@ -42,12 +43,20 @@ async function main(): Promise<void> {
   });
 
   let nextApp: ReturnType<typeof next> | undefined;
-  const handlers: Pick<ServerDeps, 'nextHandler' | 'nextUpgradeHandler'> = {};
+  const handlers: Pick<ServerDeps, 'nextHandler' | 'nextUpgradeHandler' | 'staticAssets'> = {};
   if (config.serveNext) {
     nextApp = next({ dev: config.dev, dir: process.cwd(), hostname: config.host ?? 'localhost', port: config.port });
     await nextApp.prepare();
     handlers.nextHandler = nextApp.getRequestHandler();
     handlers.nextUpgradeHandler = nextApp.getUpgradeHandler();
+    if (!config.dev) {
+      // The build's output folder, as next.config.mjs names it (NEXT_DIST_DIR, else .next).
+      handlers.staticAssets = createStaticAssets(path.join(process.cwd(), process.env.NEXT_DIST_DIR || '.next', 'static'), {
+        // As proxy.ts decides it for the pages.
+        production: process.env.NODE_ENV === 'production',
+      });
+      void handlers.staticAssets.warm();
+    }
   }
 
   const vapid = config.push.vapid === 'generate' ? await loadOrCreateVapidKeys(config.dataDir) : config.push.vapid;
