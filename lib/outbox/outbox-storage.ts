@@ -3,6 +3,7 @@
 // memory otherwise.
 import type { Attachment, ReplySummary } from '@/lib/contract';
 import { OUTBOX_STORE, openParleyDb } from '@/lib/storage/parley-db';
+import { withTabMirror } from './outbox-mirror';
 
 /** A message the server has not acknowledged yet. */
 export interface OutboxEntry {
@@ -53,7 +54,10 @@ export function createIndexedDbOutboxStorage(factory: IDBFactory = indexedDB): O
   };
 }
 
-/** IndexedDB where there is one; memory (lost on reload, but working) where there is not. */
+/**
+ * IndexedDB where there is one, with this tab's synchronous copy of each entry until its write
+ * commits (outbox-mirror.ts); memory (lost on reload, but working) where there is not.
+ */
 export function createOutboxStorage(): OutboxStorage {
-  return typeof indexedDB === 'undefined' ? createMemoryOutboxStorage() : createIndexedDbOutboxStorage();
+  return typeof indexedDB === 'undefined' ? createMemoryOutboxStorage() : withTabMirror(createIndexedDbOutboxStorage());
 }
