@@ -80,6 +80,23 @@ test('/api responses carry the security headers and a CSP that allows nothing', 
   }
 });
 
+test('the build’s scripts come from memory: Brotli, kept for good, with the security headers', async ({ request }) => {
+  const html = await (await request.get('/account')).text();
+  const scripts = [...html.matchAll(/src="(\/_next\/static\/[^"]+\.js)"/g)].map(([, src]) => src!);
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const src of scripts) {
+    const response = await request.get(src, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(response.status(), src).toBe(200);
+    // Next's own handler answers gzip: Brotli is server/http/static-assets.ts's.
+    expect(response.headers(), src).toMatchObject({
+      ...SHARED_HEADERS,
+      'content-encoding': 'br',
+      'cache-control': 'public, max-age=31536000, immutable',
+      'content-type': 'application/javascript; charset=UTF-8',
+    });
+  }
+});
+
 const PAYLOADS = ['<img src=x onerror="window.__xss=1">', '<script>window.__xss=2</script>'];
 
 async function expectInert(page: Page) {

@@ -3,7 +3,7 @@
 // memory otherwise.
 import type { Attachment, ReplySummary } from '@/lib/contract';
 import { OUTBOX_STORE, openParleyDb } from '@/lib/storage/parley-db';
-import { withTabMirror } from './outbox-mirror';
+import { clearMirror, readMirror, writeMirror } from './outbox-mirror';
 
 /** A message the server has not acknowledged yet. */
 export interface OutboxEntry {
@@ -51,6 +51,33 @@ export function createIndexedDbOutboxStorage(factory: IDBFactory = indexedDB): O
     },
     put: async (entry) => void (await db.run(OUTBOX_STORE, 'readwrite', (store) => store.put(entry))),
     remove: async (entry) => void (await db.run(OUTBOX_STORE, 'readwrite', (store) => store.delete(keyOf(entry)))),
+  };
+}
+
+/** `stored` with this tab's mirror in front (outbox-mirror.ts): what is written is kept there until it is stored. */
+export function withTabMirror(stored: OutboxStorage): OutboxStorage {
+  return {
+    async load(senderId) {
+      const entries = await stored.load(senderId);
+      const known = new Set(entries.map((entry) => entry.client_id));
+      const mirrored = readMirror<OutboxEntry>(senderId);
+      const missing = mirrored.filter((entry) => !known.has(entry.client_id));
+      for (const entry of missing) {
+        // Stored now; the mirror stays if that fails, and serves again next time.
+        await stored.put(entry).then(() => clearMirror(entry), () => undefined);
+      }
+      for (const entry of mirrored) if (known.has(entry.client_id)) clearMirror(entry);
+      return [...entries, ...missing].sort(byPosition);
+    },
+    async put(entry) {
+      writeMirror(entry);
+      await stored.put(entry);
+      clearMirror(entry);
+    },
+    async remove(entry) {
+      clearMirror(entry);
+      await stored.remove(entry);
+    },
   };
 }
 

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { withTabMirror } from './outbox-mirror';
-import { createMemoryOutboxStorage, type OutboxEntry, type OutboxStorage } from './outbox-storage';
+import { createMemoryOutboxStorage, withTabMirror, type OutboxEntry, type OutboxStorage } from './outbox-storage';
 
 const entry = (clientId: string, position: number, senderId = 7): OutboxEntry => ({
   client_id: clientId,
