@@ -27,7 +27,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           // The e2e suite's own machinery (signed-in people) needs the same server and emulator.
-          include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/support/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/support/**/*.test.ts', 'bench/**/*.test.ts', 'testing/**/*.test.ts'],
           globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,

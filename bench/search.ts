@@ -9,6 +9,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { searchMessages } from '../server/db/message-search';
 import { openDatabase } from '../server/db/engine/open-database';
+import { insertMessagesInBulk } from '../testing/bulk-messages';
 import { seedUsers } from '../testing/seed';
 import { nameSearchUsers, timePeopleSearch, type QueryFigures } from './people-search';
 import { percentiles, rounded, type Percentiles } from './stats';
@@ -38,22 +39,26 @@ export async function runSearch(options: { dir: string; messages: number; users:
     const first = Math.min(...ids);
     const started = performance.now();
     // Row i: sender first + i % users, recipient a partner after it (wrapping), a text from the
-    // vocabularies; seqs numbered per side afterwards would cost a sort of the whole table, so
-    // they are drawn from i (unique per side because (sender, i) and (recipient, i) are).
+    // vocabularies; written a batch at a time as the send path leaves them (testing/bulk-messages.ts).
     const common = `(array[${COMMON.map((word) => `'${word}'`).join(',')}])`;
     const rare = `(array[${RARE.map((word) => `'${word}'`).join(',')}])`;
-    const batch = 100_000;
+    const batch = 250_000;
     for (let from = 1; from <= options.messages; from += batch) {
       const to = Math.min(options.messages, from + batch - 1);
-      await db.execute(sql.raw(`
-        insert into messages (sender_id, recipient_id, client_id, text, sender_seq, recipient_seq, created_at, read_at)
-        select ${first} + (i % ${options.users}), ${first} + ((i % ${options.users}) + 1 + (i / ${options.users}) % ${PARTNERS}) % ${options.users},
-          md5(i::text), ${common}[1 + i % 8] || ' ' || ${common}[1 + (i / 7) % 8] || ' see you at ' || (i % 24) || ' '
-            || case when i % 97 = 0 then ${rare}[1 + (i / 97) % 8] || ' ' else '' end || 'word' || i,
-          i, i, now() - make_interval(secs => ${options.messages} - i), now()
-        from generate_series(${from}, ${to}) as i`));
+      await db.transaction((tx) =>
+        insertMessagesInBulk(
+          tx,
+          sql.raw(`
+            select i as ord, ${first} + (i % ${options.users}) as sender_id,
+              ${first} + ((i % ${options.users}) + 1 + (i / ${options.users}) % ${PARTNERS}) % ${options.users} as recipient_id,
+              md5(i::text) as client_id, ${common}[1 + i % 8] || ' ' || ${common}[1 + (i / 7) % 8] || ' see you at ' || (i % 24) || ' '
+                || case when i % 97 = 0 then ${rare}[1 + (i / 97) % 8] || ' ' else '' end || 'word' || i as text,
+              now() - make_interval(secs => ${options.messages} - i) as created_at, now() as read_at
+            from generate_series(${from}, ${to}) as i`),
+          ['client_id', 'text', 'created_at', 'read_at'],
+        ),
+      );
     }
-    await db.execute(sql`update users set last_seq = ${options.messages} where id = any(${`{${ids.join(',')}}`}::int[])`);
     await db.execute(sql`analyze messages`);
     const seedMs = Math.round(performance.now() - started);
     log(`  seeded ${options.messages} messages between ${options.users} users in ${seedMs} ms`);

@@ -3,13 +3,13 @@
 //   node --import tsx bench/seed.ts --data-dir D --count N --prefix P --out users.json [--push-endpoint URL]
 // With --thread T --conversations C (front-end benchmark): the first user gets C conversations,
 // the one with the second user T messages long. The long thread's first T-1 messages are written
-// in one statement (rows as insertMessage leaves them: both seqs, read, the pair's conversation
-// rows and last_seq), since one transaction per message would take minutes on PGlite; the
+// in a few statements (testing/bulk-messages.ts: rows as insertMessage leaves them, read), since one transaction per message would take minutes on PGlite; the
 // others, and the thread's last message (unread), go through the server's own insertMessage.
 import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
+import { insertMessagesInBulk } from '../testing/bulk-messages';
 import { insertMessage } from '../testing/database';
 import { openDatabase } from '../server/db/engine/open-database';
 import { seedUsers } from '../testing/seed';
@@ -30,29 +30,22 @@ const { values } = parseArgs({
 });
 
 // --missed X --from A --to B: X messages from A to B as if sent while B was away (run with the
-// server stopped): rows as insertMessage leaves them, with both accounts' next seqs, unread for B.
+// server stopped): rows as insertMessage leaves them (testing/bulk-messages.ts), unread for B.
 if (values.missed) {
   const missed = Number(values.missed);
   const from = Number(values.from);
   const to = Number(values.to);
   const database = await openDatabase({ dataDir: values['data-dir'], databaseUrl: process.env.DATABASE_URL || undefined });
   try {
-    await database.db.transaction(async (tx) => {
-      await tx.execute(sql`select id from users where id in (${from}::int, ${to}::int) order by id for update`);
-      await tx.execute(sql`
-        insert into messages (sender_id, recipient_id, client_id, text, sender_seq, recipient_seq, created_at)
-        select ${from}::int, ${to}::int, gen_random_uuid()::text, 'missed message ' || i || ' of ' || ${missed}::int,
-               s.last_seq + i, r.last_seq + i, clock_timestamp()
-        from generate_series(1, ${missed}::int) as i,
-             (select last_seq from users where id = ${from}::int) as s,
-             (select last_seq from users where id = ${to}::int) as r`);
-      await tx.execute(sql`update users set last_seq = last_seq + ${missed}::int where id in (${from}::int, ${to}::int)`);
-      await tx.execute(sql`
-        update conversations set last_message_id = m.id, last_message_at = m.created_at,
-               unread_count = unread_count + case when user_id = ${to}::int then ${missed}::int else 0 end
-        from (select id, created_at from messages where sender_id = ${from}::int order by id desc limit 1) as m
-        where (user_id = ${to}::int and peer_id = ${from}::int) or (user_id = ${from}::int and peer_id = ${to}::int)`);
-    });
+    await database.db.transaction((tx) =>
+      insertMessagesInBulk(
+        tx,
+        sql`select i as ord, ${from}::int as sender_id, ${to}::int as recipient_id,
+              'missed message ' || i || ' of ' || ${missed}::int as text, clock_timestamp() as created_at
+            from generate_series(1, ${missed}::int) as i`,
+        ['text', 'created_at'],
+      ),
+    );
   } finally {
     await database.close();
   }
@@ -88,22 +81,17 @@ try {
     // them above it as a busy person's list would; the long thread's last message is newest.
     const bulk = thread - 1;
     if (bulk > 0) {
-      await database.db.transaction(async (tx) => {
-        // Only this pair's messages so far, so both accounts' seqs are simply 1…bulk.
-        await tx.execute(sql`
-          insert into messages (sender_id, recipient_id, client_id, text, sender_seq, recipient_seq, created_at, read_at)
-          select case when i % 2 = 1 then ${me.id}::int else ${peer.id}::int end,
-                 case when i % 2 = 1 then ${peer.id}::int else ${me.id}::int end,
-                 gen_random_uuid()::text, 'thread message ' || i || ' of ' || ${thread}::int, i, i,
-                 now() - (${bulk}::int - i + 60) * interval '1 second', now() - interval '30 seconds'
-          from generate_series(1, ${bulk}::int) as i`);
-        await tx.execute(sql`update users set last_seq = ${bulk}::int where id in (${me.id}::int, ${peer.id}::int)`);
-        await tx.execute(sql`
-          insert into conversations (user_id, peer_id, last_message_id, last_message_at, unread_count)
-          select u, p, m.id, m.created_at, 0
-          from (values (${me.id}::int, ${peer.id}::int), (${peer.id}::int, ${me.id}::int)) as pair(u, p),
-               (select id, created_at from messages order by id desc limit 1) as m`);
-      });
+      await database.db.transaction((tx) =>
+        insertMessagesInBulk(
+          tx,
+          sql`select i as ord, case when i % 2 = 1 then ${me.id}::int else ${peer.id}::int end as sender_id,
+                case when i % 2 = 1 then ${peer.id}::int else ${me.id}::int end as recipient_id,
+                'thread message ' || i || ' of ' || ${thread}::int as text,
+                now() - (${bulk}::int - i + 60) * interval '1 second' as created_at, now() - interval '30 seconds' as read_at
+              from generate_series(1, ${bulk}::int) as i`,
+          ['text', 'created_at', 'read_at'],
+        ),
+      );
       messages += bulk;
     }
     for (const other of users.slice(2, conversations + 1)) {

@@ -99,7 +99,10 @@ describe('listThread', () => {
     }
     // Hidden by a on both sides of the first statement's last row (the 51st newest).
     const hidden = [sent[130 - 50]!.id, sent[130 - 52]!.id];
-    for (const messageId of hidden) await db.insert(messageHidden).values({ userId: a.id, messageId });
+    for (const messageId of hidden) {
+      const [message] = await db.select({ conversationId: messages.conversationId }).from(messages).where(eq(messages.id, messageId));
+      await db.insert(messageHidden).values({ userId: a.id, messageId, conversationId: message!.conversationId });
+    }
     const visible = sent.map((m) => m.id).filter((id) => !hidden.includes(id)).reverse();
     // Counted: two statements of at most 51 rows, never one of 101.
     let statements = 0;

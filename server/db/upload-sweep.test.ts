@@ -90,8 +90,14 @@ it('leaves alone an upload a send holds, and never takes it once the send has at
     // Answered at once, without the row: SKIP LOCKED, not a wait for the batch.
     expect(await within(10_000, deleteUnattachedUploads(nodeA.db, cutoff(), 100), 'the sweeper to pass the held row')).toEqual([]);
     await batch.query(
-      `insert into messages (sender_id, recipient_id, client_id, text, attachment_id, sender_seq, recipient_seq)
-       values ($1, $2, $3, '', $4, 1000, 1000)`,
+      `insert into conversations_v2 (kind, direct_low, direct_high, member_count) values ('direct', least($1::int, $2::int), greatest($1::int, $2::int), 2)
+       on conflict (direct_low, direct_high) where kind = 'direct' do nothing`,
+      [alice.id, bob.id],
+    );
+    await batch.query(
+      `insert into messages (sender_id, recipient_id, client_id, text, attachment_id, sender_seq, recipient_seq, conversation_id, seq, version)
+       select $1, $2, $3, '', $4, 1000, 1000, id, 1000, 1000 from conversations_v2
+       where kind = 'direct' and direct_low = least($1::int, $2::int) and direct_high = greatest($1::int, $2::int)`,
       [alice.id, bob.id, randomUUID(), id],
     );
     await batch.query('update uploads set attached_at = now() where id = $1', [id]);

@@ -1,5 +1,7 @@
 import type pg from 'pg';
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { insertMessagesInBulk } from '../../../testing/bulk-messages';
 import { testDatabase } from '../../../testing/test-database';
 import { applyChanges } from './change-batch';
 import { storeMessages } from './message-batch';
@@ -37,25 +39,23 @@ beforeAll(async () => {
   messageId = sent.stored.message.id;
   // A change too: both batches' statements are now prepared on the connection.
   await applyChanges(database.db, [{ kind: 'read', actorId: b, peerId: a, upTo: null }]);
-  await withConnection(async (client) => {
+  const first = await withConnection(async (client) => {
     const first = Number((await client.query(`select coalesce(max(id), 0) as id from users`)).rows[0].id);
     // The bench's shape: a few thousand accounts, many more messages and conversations.
     await client.query(`insert into users (firebase_uid, username, social_type)
       select 'plan-' || g || '-' || ${Date.now()}, 'Plan ' || g, 'google' from generate_series(1, ${USERS}) g`);
-    await client.query(`insert into messages (sender_id, recipient_id, client_id, text, sender_seq, recipient_seq)
-      select ${first} + 1 + g % ${USERS}, ${first} + 1 + (g * 7 + 1) % ${USERS}, 'plan-' || g, 'text ' || g, g, g
-      from generate_series(1, ${MESSAGES}) g where g % ${USERS} <> (g * 7 + 1) % ${USERS}`);
-    await client.query(`insert into conversations (user_id, peer_id, last_message_id, last_message_at, unread_count)
-      select sender_id, recipient_id, max(id), max(created_at), 0 from messages where sender_id > ${first} group by 1, 2
-      on conflict do nothing`);
-    // The conversation model beside them: a direct conversation per pair, with its two members.
-    await client.query(`insert into conversations_v2 (kind, direct_low, direct_high, member_count, last_seq)
-      select 'direct', least(sender_id, recipient_id), greatest(sender_id, recipient_id), 2, count(*) from messages
-      where sender_id > ${first} group by 2, 3 on conflict do nothing`);
-    await client.query(`insert into conversation_members (conversation_id, user_id)
-      select id, direct_low from conversations_v2 union all select id, direct_high from conversations_v2 on conflict do nothing`);
-    await client.query('analyze users, messages, conversations, conversations_v2, conversation_members');
+    return first;
   });
+  // Messages in both models, as the send path leaves them.
+  await database.db.transaction((tx) =>
+    insertMessagesInBulk(
+      tx,
+      sql.raw(`select g as ord, ${first} + 1 + g % ${USERS} as sender_id, ${first} + 1 + (g * 7 + 1) % ${USERS} as recipient_id,
+        'plan-' || g as client_id, 'text ' || g as text from generate_series(1, ${MESSAGES}) g where g % ${USERS} <> (g * 7 + 1) % ${USERS}`),
+      ['client_id', 'text'],
+    ),
+  );
+  await withConnection((client) => client.query('analyze users, messages, conversations, conversations_v2, conversation_members'));
 }, 120_000);
 
 /** The generic plan of `execute …`, as Postgres would use it from the sixth run on. */

@@ -2,7 +2,7 @@
 // after it is sent (reactions, delete for me, the per-account stream's changes).
 import { sql } from 'drizzle-orm';
 import type { Reaction } from '../../../lib/contract/messaging';
-import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, createdAtMs, tsvector } from './columns';
 import { users, uploads } from './people';
 import { searchVector } from './search';
@@ -67,13 +67,13 @@ export const messages = pgTable(
     searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('simple'::regconfig, "text")`),
     /**
      * The conversation model's place for this message (./conversations.ts): its conversation, its
-     * seq there, and the seq of its latest change (`seq` while unchanged). Filled by 0017's backfill;
-     * null for a message a node of the previous release stores during the rolling deploy, until
-     * the next release's migration fills those and makes them required.
+     * seq there, and the seq of its latest change (`seq` while unchanged). Filled by 0017's backfill,
+     * written with every message since, and required since 0019 filled the messages that nodes of
+     * the release before conversations stored during the rolling deploy.
      */
-    conversationId: bigint('conversation_id', { mode: 'number' }),
-    seq: bigint('seq', { mode: 'number' }),
-    version: bigint('version', { mode: 'number' }),
+    conversationId: bigint('conversation_id', { mode: 'number' }).notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    version: bigint('version', { mode: 'number' }).notNull(),
   },
   (table) => [
     unique('messages_sender_client_id_unique').on(table.senderId, table.clientId),
@@ -95,9 +95,8 @@ export const messages = pgTable(
     // it), folded as ./search.ts says (docs/DECISIONS.md, "Search in messages"). 256 kB pending
     // list: without autovacuum the insert that fills it merges it (docs/DECISIONS.md).
     index('messages_search_idx').using('gin', searchVector(table.text)).with({ gin_pending_list_limit: 256 }),
-    // A conversation's messages in order (./conversations.ts): unique once every message has its
-    // place, which the next release's migration checks.
-    index('messages_conversation_seq_idx').on(table.conversationId, table.seq),
+    // A conversation's messages in order (./conversations.ts), each at a seq of its own.
+    uniqueIndex('messages_conversation_seq_idx').on(table.conversationId, table.seq),
   ],
 );
 
@@ -143,8 +142,8 @@ export const messageReactions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     emoji: text('emoji').notNull(),
     createdAt: createdAtMs(),
-    /** The message's conversation (0017), so every read and write of reactions can name it. */
-    conversationId: bigint('conversation_id', { mode: 'number' }),
+    /** The message's conversation (0017; required since 0019), so every read and write of reactions can name it. */
+    conversationId: bigint('conversation_id', { mode: 'number' }).notNull(),
   },
   // The summary of one message reads its prefix; a person's own reactions on it, the next column.
   (table) => [primaryKey({ columns: [table.messageId, table.userId, table.emoji] })],
@@ -161,8 +160,8 @@ export const messageHidden = pgTable(
       .notNull()
       .references(() => messages.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
-    /** The message's conversation (0017), so a member's hidden messages are found by conversation. */
-    conversationId: bigint('conversation_id', { mode: 'number' }),
+    /** The message's conversation (0017; required since 0019), so a member's hidden messages are found by conversation. */
+    conversationId: bigint('conversation_id', { mode: 'number' }).notNull(),
   },
   // Every read that leaves hidden messages out probes (user, message).
   (table) => [primaryKey({ columns: [table.userId, table.messageId] })],
