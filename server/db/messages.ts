@@ -18,12 +18,6 @@ export async function streamStateOf(db: Db, userId: number): Promise<{ lastSeq: 
 export const notHiddenFor = (userId: number | Placeholder) =>
   sql`not exists (select 1 from message_hidden h where h.user_id = ${userId} and h.message_id = ${messages.id})`;
 
-const inPair = (userId: number, peerId: number) =>
-  and(
-    sql`least(${messages.senderId}, ${messages.recipientId}) = ${Math.min(userId, peerId)}`,
-    sql`greatest(${messages.senderId}, ${messages.recipientId}) = ${Math.max(userId, peerId)}`,
-  );
-
 /**
  * Rows one statement of a thread page reads at most: the app's page (THREAD_PAGE_SIZE) and the
  * row that says whether there is another. A page of 100 read in one statement held PGlite's one
@@ -33,36 +27,61 @@ const inPair = (userId: number, peerId: number) =>
 const THREAD_READ_ROWS = THREAD_PAGE_SIZE + 1;
 
 /**
- * Up to `limit + 1` messages of the pair past `bound` in one direction (older: id < bound, or
- * <= with `inclusive`; newer: id > bound), without the ones userId hid, nearest first, read
- * THREAD_READ_ROWS at a time, each read taking up after the last one's farthest id. The pair
- * condition is the whole authorisation: every row has userId on one side. Served by
- * messages_pair_idx, one range scan either way, no sort.
+ * Where a page starts: a seq of the conversation, or (a cursor that is none of its messages, which
+ * no page of ours hands out) a message id, compared as ids; the two orders agree inside a
+ * conversation (testing/conversation-model.ts holds the model to it).
  */
-async function threadRows(db: Db, userId: number, peerId: number, direction: 'older' | 'newer', bound: number | null, limit: number, inclusive = false) {
+type Bound = { seq: number } | { id: number } | null;
+
+/**
+ * The user's direct conversation with peerId, and `messageId`'s seq in it (null: not one of its
+ * messages); null when they have none. One lookup by the list row's key, one by primary key.
+ */
+async function threadPlace(db: Db, userId: number, peerId: number, messageId: number | null) {
+  const [row] = await rows<{ conversation_id: string | number; seq: string | number | null }>(
+    db,
+    sql`select a.conversation_id, b.seq from account_conversations a
+      left join messages b on b.id = ${messageId ?? 0} and b.conversation_id = a.conversation_id
+      where a.user_id = ${userId} and a.peer_id = ${peerId}`,
+  );
+  return row ? { conversationId: Number(row.conversation_id), seq: row.seq === null ? null : Number(row.seq) } : null;
+}
+
+/**
+ * Up to `limit + 1` messages of the pair's conversation past message `fromId` in one direction
+ * (older: before it, or from it with `inclusive`; newer: after it), without the ones userId hid,
+ * nearest first, read THREAD_READ_ROWS at a time, each read taking up after the last one's
+ * farthest seq. Reading through the user's own list row is the whole authorisation. Served by
+ * messages_conversation_seq_idx, one range scan either way, no sort.
+ */
+async function threadRows(db: Db, userId: number, peerId: number, direction: 'older' | 'newer', fromId: number | null, limit: number, inclusive = false) {
+  const place = await threadPlace(db, userId, peerId, fromId);
   const found: Awaited<ReturnType<typeof threadRead>> = [];
-  let from = bound;
+  if (!place) return found;
+  let from: Bound = fromId === null ? null : place.seq === null ? { id: fromId } : { seq: place.seq };
   let fromInclusive = inclusive;
   for (;;) {
     const count = Math.min(limit + 1 - found.length, THREAD_READ_ROWS);
-    const read = await threadRead(db, userId, peerId, direction, from, count, fromInclusive);
+    const read = await threadRead(db, userId, place.conversationId, direction, from, count, fromInclusive);
     found.push(...read);
     if (read.length < count || found.length > limit) return found;
-    from = read[read.length - 1]!.message.id;
+    from = { seq: read[read.length - 1]!.seq };
     fromInclusive = false;
   }
 }
 
-/** One statement of threadRows: at most `count` rows past `bound`. */
-function threadRead(db: Db, userId: number, peerId: number, direction: 'older' | 'newer', bound: number | null, count: number, inclusive = false) {
+/** One statement of threadRows: at most `count` rows of the conversation past `bound`. */
+function threadRead(db: Db, userId: number, conversationId: number, direction: 'older' | 'newer', bound: Bound, count: number, inclusive = false) {
+  const column = bound !== null && 'id' in bound ? messages.id : messages.seq;
+  const value = bound === null ? 0 : 'id' in bound ? bound.id : bound.seq;
   const boundCondition =
-    bound === null ? undefined : direction === 'newer' ? gt(messages.id, bound) : inclusive ? lte(messages.id, bound) : lt(messages.id, bound);
+    bound === null ? undefined : direction === 'newer' ? gt(column, value) : inclusive ? lte(column, value) : lt(column, value);
   return db
-    .select(messageColumns)
+    .select({ ...messageColumns, seq: messages.seq })
     .from(messages)
     .leftJoin(uploads, attachmentOf)
-    .where(and(inPair(userId, peerId), boundCondition, notHiddenFor(userId)))
-    .orderBy(direction === 'newer' ? asc(messages.id) : desc(messages.id))
+    .where(and(eq(messages.conversationId, conversationId), boundCondition, notHiddenFor(userId)))
+    .orderBy(direction === 'newer' ? asc(messages.seq) : desc(messages.seq))
     .limit(count);
 }
 

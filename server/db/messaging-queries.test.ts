@@ -132,6 +132,17 @@ describe('listThread', () => {
     const first = await listThread(db, a.id, b.id, null, 2, false);
     expect(first.next).toBe(first.results[1]!.id);
   });
+
+  it('takes a cursor that is none of the pair\'s messages as a message id: the pair\'s older ones, none of the other conversation', async () => {
+    const [a, b, c] = [await newUser(), await newUser(), await newUser()];
+    const before = [await send(a.id, b.id), await send(b.id, a.id)];
+    const elsewhere = await send(c.id, a.id);
+    const after = await send(a.id, b.id);
+    const ids = (page: { results: MessagePayload[] }) => page.results.map((m) => m.id);
+    expect(ids(await listThread(db, a.id, b.id, elsewhere.id, 50, false))).toEqual(before.map((m) => m.id).reverse());
+    expect(ids(await listThread(db, a.id, b.id, Number.MAX_SAFE_INTEGER, 50, false))).toEqual([after, ...before.reverse()].map((m) => m.id));
+    expect(ids(await listThread(db, a.id, c.id, after.id, 50, false))).toEqual([elsewhere.id]);
+  });
 });
 
 describe('conversations and unread counts', () => {
