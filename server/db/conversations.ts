@@ -5,7 +5,7 @@ import type { Db } from './engine/open-database';
 import { toKeysetPage, type KeysetPage } from './engine/paging';
 import { userSummaryColumns } from './people';
 import { hasBlocked, lockUsersInOrder } from './safety-rules';
-import { conversations, messages, uploads, users } from './schema';
+import { accountConversations, conversations, messages, uploads, users } from './schema';
 
 /**
  * The message a conversation row shows: its last one, unless the user deleted that one for
@@ -104,12 +104,12 @@ export async function setMuted(db: Db, userId: number, peerId: number, muted: bo
   });
 }
 
-/** The user has a conversation with peerId (a message went either way: both sides get a row). */
+/** The user has a conversation with peerId (a message went either way: both get a list row). */
 export async function hasConversation(db: Db, userId: number, peerId: number): Promise<boolean> {
   const [row] = await db
-    .select({ peerId: conversations.peerId })
-    .from(conversations)
-    .where(and(eq(conversations.userId, userId), eq(conversations.peerId, peerId)))
+    .select({ peerId: accountConversations.peerId })
+    .from(accountConversations)
+    .where(and(eq(accountConversations.userId, userId), eq(accountConversations.peerId, peerId)))
     .limit(1);
   return row !== undefined;
 }

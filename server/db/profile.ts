@@ -2,12 +2,12 @@
 // A chosen value is marked (users.username_chosen_at, avatar_chosen_at) so that sign-ins stop
 // overwriting it with the provider's (users.ts, upsertUserFromFirebase). A photo is one of the
 // user's uploads; its URL is the upload's own (docs/DECISIONS.md, "Profile").
-import { and, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
+import { and, eq, inArray, notExists, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { toAttachment } from './uploads';
 import type { Db } from './engine/open-database';
 import { hasBlocked, lockUsersInOrder } from './safety-rules';
-import { conversations, messages, uploads, users, type UserRow } from './schema';
+import { accountConversations, messages, uploads, users, type UserRow } from './schema';
 
 /** The image types a photo may be: those the sniffer recognises and every browser draws. */
 const AVATAR_MIME_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
@@ -89,14 +89,14 @@ async function deleteUnlessCarried(tx: Db, uploadId: string): Promise<string[]> 
 /**
  * Who should hear at once that `userId`'s name or photo changed: the people whose conversation
  * list shows them (everyone with a conversation with them who is active and has not blocked
- * them, as listConversations leaves out the people one blocked). Served by the conversations
+ * them, as listConversations leaves out the people one blocked). Served by their list rows'
  * primary key (the rows are written for both sides) and a blocks probe per person.
  */
 export async function profileWatchers(db: Db, userId: number): Promise<number[]> {
   const rows = await db
-    .select({ id: conversations.peerId })
-    .from(conversations)
-    .innerJoin(users, eq(users.id, conversations.peerId))
-    .where(and(eq(conversations.userId, userId), ne(conversations.peerId, userId), eq(users.isActive, true), sql`not ${hasBlocked(sql`${conversations.peerId}`, userId)}`));
+    .select({ id: users.id })
+    .from(accountConversations)
+    .innerJoin(users, eq(users.id, accountConversations.peerId))
+    .where(and(eq(accountConversations.userId, userId), eq(users.isActive, true), sql`not ${hasBlocked(sql`${users.id}`, userId)}`));
   return rows.map((row) => row.id);
 }

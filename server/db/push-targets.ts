@@ -61,7 +61,8 @@ export async function findPushTargets(
           ${blockedEitherWay(sql`r.id`, sql`s.id`)} as blocked
         from users r
         join users s on s.id = ${senderId}
-        left join conversations c on c.user_id = r.id and c.peer_id = s.id
+        left join account_conversations a on a.user_id = r.id and a.peer_id = s.id
+        left join conversation_members c on c.conversation_id = a.conversation_id and c.user_id = r.id
         where r.id = ${recipientId} and r.is_active and r.deleted_at is null`,
   );
   if (!row || row.muted || row.blocked) return null;

@@ -26,7 +26,7 @@ export function hasBlocked(blocker: SQL | number, blocked: SQL | number): SQL<bo
 export function canMessage(sender: SQL | number, recipient: SQL, recipientId: SQL): SQL<boolean> {
   return sql<boolean>`(${recipient}.is_active and not ${blockedEitherWay(sender, recipientId)}
     and (${recipient}.message_policy = 'everyone'
-      or exists (select 1 from conversations cm where cm.user_id = ${recipientId} and cm.peer_id = ${sender})
+      or exists (select 1 from account_conversations cm where cm.user_id = ${recipientId} and cm.peer_id = ${sender})
       or (${recipient}.message_policy = 'following'
         and exists (select 1 from follows fm where fm.follower_id = ${recipientId} and fm.followee_id = ${sender}))))`;
 }

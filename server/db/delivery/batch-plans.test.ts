@@ -12,7 +12,7 @@ import { storeMessages } from './message-batch';
 // conversations, and growing with the data. Here, on tables large enough for the planner to
 // tell a scan from a probe, every generic plan must reach the big tables by their keys only.
 const database = testDatabase();
-const BIG_TABLES = ['messages', 'conversations', 'users', 'conversations_v2', 'conversation_members'];
+const BIG_TABLES = ['messages', 'conversations', 'users', 'conversations_v2', 'conversation_members', 'account_conversations'];
 const USERS = 2_000;
 const MESSAGES = 40_000;
 
@@ -55,7 +55,7 @@ beforeAll(async () => {
       ['client_id', 'text'],
     ),
   );
-  await withConnection((client) => client.query('analyze users, messages, conversations, conversations_v2, conversation_members'));
+  await withConnection((client) => client.query('analyze users, messages, conversations, conversations_v2, conversation_members, account_conversations'));
 }, 120_000);
 
 /** The generic plan of `execute …`, as Postgres would use it from the sixth run on. */

@@ -68,7 +68,7 @@ const FIND_REFUSED_PAIRS = prepared('batch_find_refused_pairs', ['json'], `
   cross join lateral (select message_policy from users where id = p.r limit 1) ru
   left join lateral (select true as found from blocks
     where (blocker_id = p.r and blocked_id = p.s) or (blocker_id = p.s and blocked_id = p.r) limit 1) block on true
-  left join lateral (select true as found from conversations where user_id = p.r and peer_id = p.s limit 1) conversation on true
+  left join lateral (select true as found from account_conversations where user_id = p.r and peer_id = p.s limit 1) conversation on true
   left join lateral (select true as found from follows where follower_id = p.r and followee_id = p.s limit 1) follow on true
   where block.found
     or (ru.message_policy <> 'everyone' and conversation.found is null
