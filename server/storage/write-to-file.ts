@@ -40,10 +40,14 @@ export async function writeToFile(
   { maxBytes, md5 = false }: { maxBytes: number; md5?: boolean },
 ): Promise<{ bytes: number; md5: string | null }> {
   const limit = new ByteLimit(maxBytes, md5 ? createHash('md5') : null);
+  const out = createWriteStream(file, { flags: 'wx', mode: PRIVATE_FILE_MODE });
   try {
-    await pipeline(stream, limit, createWriteStream(file, { flags: 'wx', mode: PRIVATE_FILE_MODE }));
+    await pipeline(stream, limit, out);
   } catch (error) {
     stream.destroy();
+    // A source that fails at once rejects the pipeline before the file is even opened; the
+    // stream then opens it and closes it. Removed before that, it would be left behind.
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
     await rm(file, { force: true });
     throw error;
   }
