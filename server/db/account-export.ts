@@ -1,9 +1,10 @@
-import { asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { AccountExport } from '../../lib/contract';
 import { toUser } from './user-dto';
 import { listMessagesAfter, STREAM_READ_ITEMS } from './delivery/stream';
 import type { Db } from './engine/open-database';
-import { blocks, conversations, follows, pushSubscriptions, reports, sessions, uploads, users } from './schema';
+import { unreadCountSql } from './conversations';
+import { accountConversations, blocks, conversationMembers, conversationsV2, follows, pushSubscriptions, reports, sessions, uploads, users } from './schema';
 import { toAttachment } from './uploads';
 
 /**
@@ -68,10 +69,22 @@ export async function* exportAccount(db: Db, userId: number, rest: (ms: number) 
     conversations: async () =>
       (
         await db
-          .select({ ...person, unread_count: conversations.unreadCount, muted: conversations.muted, lastMessageAt: conversations.lastMessageAt })
-          .from(conversations).innerJoin(users, eq(users.id, conversations.peerId))
-          .where(eq(conversations.userId, userId)).orderBy(desc(conversations.lastMessageId))
-      ).map(({ lastMessageAt, ...row }) => ({ ...row, last_message_at: lastMessageAt.toISOString() })),
+          .select({
+            ...person,
+            unread_count: sql<number>`${sql.raw(unreadCountSql('"conversation_members"', '"conversations_v2"'))}`,
+            muted: conversationMembers.muted,
+            lastMessageAt: conversationsV2.lastMessageAt,
+          })
+          .from(accountConversations)
+          .innerJoin(users, eq(users.id, accountConversations.peerId))
+          .innerJoin(conversationsV2, eq(conversationsV2.id, accountConversations.conversationId))
+          .innerJoin(
+            conversationMembers,
+            and(eq(conversationMembers.conversationId, accountConversations.conversationId), eq(conversationMembers.userId, userId)),
+          )
+          .where(and(eq(accountConversations.userId, userId), isNotNull(conversationsV2.lastMessageAt)))
+          .orderBy(desc(conversationsV2.lastMessageId))
+      ).map(({ lastMessageAt, ...row }) => ({ ...row, last_message_at: lastMessageAt!.toISOString() })),
     uploads: async () =>
       (await db.select().from(uploads).where(eq(uploads.ownerId, userId)).orderBy(asc(uploads.createdAt))).map((row) => ({
         ...toAttachment(row),

@@ -23,6 +23,22 @@ const shownMessageId = sql`coalesce(
     order by m2.id desc limit 1))`;
 
 /**
+ * A member's unread count (docs/design/conversations.md 3.6): the messages after their read
+ * position, up to the end of what they may read, that are not theirs, not unsent and not deleted
+ * by them for themselves. One range scan of messages_conversation_seq_idx from `read_seq`, and
+ * none at all when the head is not past it (every conversation read); a scan as long as the unread
+ * messages (10,000 unread: 33 ms on PGlite), so the list and the totals keep the pair counters
+ * until the count is kept (docs/DECISIONS.md, "Conversations, not pairs: the reads move").
+ * `member` and `head` are SQL aliases of conversation_members and conversations_v2.
+ */
+export const unreadCountSql = (member: string, head: string) => `(case when ${head}.last_message_seq > ${member}.read_seq then (
+  select count(*)::int from messages u
+  where u.conversation_id = ${member}.conversation_id and u.seq > ${member}.read_seq
+    and u.seq <= coalesce(${member}.left_seq, ${head}.last_seq)
+    and u.sender_id <> ${member}.user_id and u.deleted_at is null
+    and not exists (select 1 from message_hidden uh where uh.user_id = ${member}.user_id and uh.message_id = u.id)) else 0 end)`;
+
+/**
  * One page of the user's conversations, newest last message first, keyset by last_message_id
  * (unique per user: a message belongs to one pair); each row shows its newest message the user
  * has not deleted for themselves. People whose accounts are inactive are left out, as
