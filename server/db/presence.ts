@@ -4,7 +4,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from './engine/open-database';
 import { rows } from './engine/raw-rows';
 import { blockedEitherWay } from './safety-rules';
-import { follows, messages, users } from './schema';
+import { follows, users } from './schema';
 
 export interface PresenceSubject {
   id: number;
@@ -23,11 +23,11 @@ export interface PresenceSubject {
 export async function presenceSubjects(db: Db, viewerId: number, subjectIds: readonly number[]): Promise<PresenceSubject[]> {
   const ids = [...new Set(subjectIds)].filter((id) => id !== viewerId);
   if (ids.length === 0) return [];
-  // The thread's pair index (least, greatest, id) finds one message of theirs without a sort.
-  const wroteToViewer = sql`exists (select 1 from ${messages} pm
-    where least(pm.sender_id, pm.recipient_id) = least(${users.id}, ${viewerId}::int)
-      and greatest(pm.sender_id, pm.recipient_id) = greatest(${users.id}, ${viewerId}::int)
-      and pm.sender_id = ${users.id})`;
+  // Their member row in the viewer's direct conversation with them says whether they wrote there:
+  // the viewer's list row by its peer key, then the member row by its primary key.
+  const wroteToViewer = sql`exists (select 1 from account_conversations pa
+    join conversation_members pm on pm.conversation_id = pa.conversation_id and pm.user_id = ${users.id}
+    where pa.user_id = ${viewerId}::int and pa.peer_id = ${users.id} and pm.wrote)`;
   const followsViewer = sql`exists (select 1 from ${follows} pf where pf.follower_id = ${users.id} and pf.followee_id = ${viewerId})`;
   const viewerShares = sql`exists (select 1 from ${users} pv where pv.id = ${viewerId} and pv.is_active and pv.show_presence)`;
   return db

@@ -1,4 +1,4 @@
-import { and, asc, count, countDistinct, desc, eq, isNull, or, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, isNull, ne, or, isNotNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { REPORT_DETAILS_MAX, type ReportReason } from '../../lib/contract';
 import type { Db } from './engine/open-database';
@@ -13,6 +13,14 @@ export interface NewReport {
   /** …a person. */
   userId?: number;
 }
+
+/**
+ * The message reached `userId`: they are a member of its conversation and it is inside what they
+ * may read (docs/design/conversations.md 2.2), by the member row's primary key.
+ */
+const receivedBy = (userId: number) => sql`exists (select 1 from conversation_members rm
+  where rm.conversation_id = ${messages.conversationId} and rm.user_id = ${userId}
+    and ${messages.seq} > rm.joined_seq and (rm.left_seq is null or ${messages.seq} <= rm.left_seq))`;
 
 // What a report's details may grow to as filings add theirs (each is at most REPORT_DETAILS_MAX).
 const MAX_COMBINED_DETAILS = 4 * REPORT_DETAILS_MAX;
@@ -30,7 +38,7 @@ export async function createReport(db: Db, report: NewReport): Promise<ReportRow
     const [message] = await db
       .select({ senderId: messages.senderId, text: messages.text })
       .from(messages)
-      .where(and(eq(messages.id, report.messageId), eq(messages.recipientId, report.reporterId)))
+      .where(and(eq(messages.id, report.messageId), ne(messages.senderId, report.reporterId), receivedBy(report.reporterId)))
       .limit(1);
     if (message) target = { reportedUserId: message.senderId, messageId: report.messageId, messageText: message.text };
   } else if (report.userId !== undefined) {
