@@ -169,4 +169,26 @@ describe('catch-up by seq', () => {
       expect(onFarBehind, `${missing} missing`).toHaveBeenCalledTimes(far);
     }
   });
+
+  it('asks for the next page only once what far behind reads afresh is answered', async () => {
+    const fake = server(100 + FAR_BEHIND_ITEMS * 3, 500);
+    let answered: () => void = () => undefined;
+    const onFarBehind = vi.fn(() => new Promise<void>((resolve) => (answered = resolve)));
+    const catchUp = createCatchUp({ sync: fake.sync, isReady: () => true, apply, onFarBehind });
+    catchUp.begin(100);
+    await vi.waitFor(() => expect(onFarBehind).toHaveBeenCalledTimes(1));
+    await Promise.resolve();
+    expect(fake.calls).toHaveLength(1);
+    expect(applied).toEqual([]);
+    answered();
+    await vi.waitFor(() => expect(catchUp.cursor()).toBe(100 + FAR_BEHIND_ITEMS * 3));
+    expect(fake.calls[1]!.after).toBe(100 + FIRST_PAGE_LIMIT);
+  });
+
+  it('goes on with the catch-up when what far behind reads afresh fails', async () => {
+    const fake = server(100 + FAR_BEHIND_ITEMS * 2, 500);
+    const catchUp = createCatchUp({ sync: fake.sync, isReady: () => true, apply, onFarBehind: () => Promise.reject(new Error('offline')) });
+    catchUp.begin(100);
+    await vi.waitFor(() => expect(catchUp.cursor()).toBe(100 + FAR_BEHIND_ITEMS * 2));
+  });
 });

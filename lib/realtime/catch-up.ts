@@ -27,8 +27,10 @@ export interface CatchUpOptions {
   /**
    * A sync found more than FAR_BEHIND_ITEMS missing (a long disconnection): called once, with the
    * first page, before it is applied, so that what is on screen can jump to the newest at once.
+   * The next page is asked for once what it returns has settled: the reads of what is on screen go
+   * to the server first, not behind a page of the catch-up (which one account's turn serves first).
    */
-  onFarBehind?: () => void;
+  onFarBehind?: () => unknown;
   /** A sync started by a gap (not by the caller) brought `received` > 0 items. */
   onGapFilled?: (received: number) => void;
   /** How long a gap may stay open before a sync fills it (a late live message may close it). */
@@ -106,7 +108,10 @@ export function createCatchUp({ sync, isReady, apply, onFarBehind, onGapFilled, 
       }
       retries = 0;
       const { messages, changes, through, last_seq: lastSeq, has_more: hasMore } = ack.data;
-      if (first && hasMore && lastSeq - after > FAR_BEHIND_ITEMS) onFarBehind?.();
+      if (first && hasMore && lastSeq - after > FAR_BEHIND_ITEMS) {
+        await Promise.resolve(onFarBehind?.()).catch(() => undefined);
+        if (stopped || cursor === null) return received;
+      }
       first = false;
       const more = hasMore && through > after && isReady();
       if (more) {

@@ -116,12 +116,9 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
     sync: (payload) => socketService.request('sync', payload),
     isReady: socketService.isReady,
     apply: (messages, changes) => applySynced(userId, messages, changes),
-    // Far behind: what is on screen (the open thread, the list) is read afresh at once, while
-    // the catch-up goes through every page.
-    onFarBehind: () => {
-      restartOpenThread();
-      void loadConversations();
-    },
+    // Far behind: what is on screen (the open thread, the list) is read afresh at once, and the
+    // catch-up goes through every page once those reads are answered.
+    onFarBehind: () => Promise.all([restartOpenThread(), loadConversations()]),
     // A gap closed without a reconnect: the list's badges and order catch up too.
     onGapFilled: () => void loadConversations(),
   });
@@ -262,10 +259,10 @@ function applySynced(me: number, messages: MessagePayload[], changes: MessageCha
  * newest messages, shows the newest page at once; the catch-up still goes through every page for
  * the other threads. Scrolled up in it, the user keeps their place.
  */
-function restartOpenThread(): void {
+function restartOpenThread(): Promise<void> {
   const receiver = useSessionStore.getState().receiver;
   const following = () => useSessionStore.getState().receiver === receiver && useViewStore.getState().seesLatest;
-  if (receiver !== null && following()) void useThreadStore.getState().restartAtNewest(receiver, following);
+  return receiver !== null && following() ? useThreadStore.getState().restartAtNewest(receiver, following) : Promise.resolve();
 }
 
 /** Stops the session now (sign-out stops it by itself). */
