@@ -80,9 +80,10 @@ export const messages = pgTable(
     // `sync` reads each side's range in seq order.
     unique('messages_sender_seq_unique').on(table.senderId, table.senderSeq),
     unique('messages_recipient_seq_unique').on(table.recipientId, table.recipientSeq),
-    // A thread is both directions of a pair: one index over the normalised pair serves its pages
-    // newest first with a single backward range scan (see listThread). Ascending id on purpose:
-    // drizzle writes .desc() as DESC NULLS LAST, which ORDER BY id DESC (NULLS FIRST) cannot use.
+    // Both directions of a pair: the pair model's reads of a pair's newest messages (the list's
+    // preview when the last one is hidden, the change batch's) with a single backward range scan;
+    // thread pages read by (conversation_id, seq) since the reads began to move (0019). Ascending id
+    // on purpose: drizzle writes .desc() as DESC NULLS LAST, which ORDER BY id DESC cannot use.
     index('messages_pair_idx').on(
       sql`least(${table.senderId}, ${table.recipientId})`,
       sql`greatest(${table.senderId}, ${table.recipientId})`,
