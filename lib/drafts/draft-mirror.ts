@@ -4,6 +4,7 @@
 // crashed tab brought back and a closed laptop lid, so what was typed last is always there to read
 // back; the IndexedDB copy (drafts.ts) is what other tabs and later visits read. Not localStorage,
 // which holds only `token` and `locale` (docs/CLIENT-RULES.md).
+import { tabStorage } from '@/lib/storage/tab-storage';
 
 const PREFIX = 'parley-draft:';
 
@@ -14,19 +15,11 @@ export interface MirroredDraft {
   at: number;
 }
 
-function storage(): Storage | null {
-  try {
-    return typeof window === 'undefined' ? null : window.sessionStorage;
-  } catch {
-    return null;
-  }
-}
-
 const keyOf = (userId: number, peerId: number) => `${PREFIX}${userId}:${peerId}`;
 
 export function writeMirror(userId: number, peerId: number, draft: MirroredDraft): void {
   try {
-    storage()?.setItem(keyOf(userId, peerId), JSON.stringify(draft));
+    tabStorage()?.setItem(keyOf(userId, peerId), JSON.stringify(draft));
   } catch {
     // Full or refused: the IndexedDB copy still follows a moment later.
   }
@@ -34,7 +27,7 @@ export function writeMirror(userId: number, peerId: number, draft: MirroredDraft
 
 export function readMirror(userId: number, peerId: number): MirroredDraft | null {
   try {
-    const raw = storage()?.getItem(keyOf(userId, peerId));
+    const raw = tabStorage()?.getItem(keyOf(userId, peerId));
     if (!raw) return null;
     const parsed = JSON.parse(raw) as Partial<MirroredDraft>;
     return typeof parsed.text === 'string' && typeof parsed.at === 'number' ? { text: parsed.text, at: parsed.at } : null;
@@ -47,7 +40,7 @@ export function readMirror(userId: number, peerId: number): MirroredDraft | null
 export function clearMirror(userId: number, peerId: number, at: number): void {
   if (readMirror(userId, peerId)?.at !== at) return;
   try {
-    storage()?.removeItem(keyOf(userId, peerId));
+    tabStorage()?.removeItem(keyOf(userId, peerId));
   } catch {
     // Left behind: the next read finds the stored copy as new as it, which wins.
   }

@@ -4,6 +4,7 @@
 // already shows the message as waiting; sessionStorage is written before setItem returns and
 // outlives the reload, so the next load finds it and stores it properly (outbox-storage.ts,
 // withTabMirror). Not localStorage, which holds only `token` and `locale` (docs/CLIENT-RULES.md).
+import { tabStorage } from '@/lib/storage/tab-storage';
 
 const PREFIX = 'parley-outbox:';
 
@@ -13,19 +14,11 @@ interface Keyed {
   client_id: string;
 }
 
-function storage(): Storage | null {
-  try {
-    return typeof window === 'undefined' ? null : window.sessionStorage;
-  } catch {
-    return null;
-  }
-}
-
 const keyOf = (entry: Keyed) => `${PREFIX}${entry.sender_id}:${entry.client_id}`;
 
 export function writeMirror(entry: Keyed): void {
   try {
-    storage()?.setItem(keyOf(entry), JSON.stringify(entry));
+    tabStorage()?.setItem(keyOf(entry), JSON.stringify(entry));
   } catch {
     // Full or refused: the IndexedDB write still follows.
   }
@@ -33,7 +26,7 @@ export function writeMirror(entry: Keyed): void {
 
 export function clearMirror(entry: Keyed): void {
   try {
-    storage()?.removeItem(keyOf(entry));
+    tabStorage()?.removeItem(keyOf(entry));
   } catch {
     // Left behind: the next load finds the entry stored, and clears it then.
   }
@@ -41,7 +34,7 @@ export function clearMirror(entry: Keyed): void {
 
 /** The sender's mirrored entries, as written. */
 export function readMirror<T extends Keyed>(senderId: number): T[] {
-  const tab = storage();
+  const tab = tabStorage();
   if (!tab) return [];
   const entries: T[] = [];
   for (let i = 0; i < tab.length; i++) {

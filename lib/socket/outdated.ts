@@ -6,6 +6,7 @@
 // proxy serving an old copy, a release rolling out) is not reloaded again in a loop: the
 // connection indicator asks the person to reload instead.
 import { SOCKET_PROTOCOL, type ProtocolRefusal } from '@/lib/contract';
+import { tabStorage } from '@/lib/storage/tab-storage';
 
 const RELOADED_AT = 'parley-reloaded-for-protocol';
 /** A reload for the protocol is tried again only after this long. */
@@ -17,20 +18,12 @@ export function isProtocolRefusal(error: unknown): boolean {
   return Array.isArray(data?.protocols) && !data.protocols.includes(SOCKET_PROTOCOL);
 }
 
-function sessionStore(): Storage | null {
-  try {
-    return typeof window === 'undefined' ? null : window.sessionStorage;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Reloads the page for the release's client unless this tab already did so in the last
  * RELOAD_AGAIN_AFTER_MS; answers whether it reloaded.
  */
 export function reloadForNewClient(reload: () => void = () => window.location.reload(), now: number = Date.now()): boolean {
-  const store = sessionStore();
+  const store = tabStorage();
   const last = Number(store?.getItem(RELOADED_AT) ?? 0);
   if (now - last < RELOAD_AGAIN_AFTER_MS) return false;
   try {
