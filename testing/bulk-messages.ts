@@ -5,7 +5,7 @@
 //   conversation rows at their newest message, the recipient's unread count grown by what arrives
 //   unread;
 // - the conversations': a direct conversation per pair (created when missing), its messages
-//   numbered after its head in the order given, version = seq, and the heads, members and list rows
+//   numbered after its head in the order given (seqs and ordinals), version = seq, and the heads, members and list rows
 //   of the conversations touched moved past the batch (from the batch's rows alone: a seed written
 //   in batches costs each batch, not everything before it).
 // testing/conversation-model.ts finds nothing to say about the result (testing/bulk-messages.test.ts).
@@ -55,23 +55,34 @@ export async function insertMessagesInBulk(tx: Tx, rows: SQL, columns: readonly 
     select 'direct', least(sender_id, recipient_id), greatest(sender_id, recipient_id), min(created_at), 2, pg_current_xact_id()
     from bulk_messages group by 1, 2, 3
     on conflict (direct_low, direct_high) where kind = 'direct' do nothing`);
-  // The conversations touched, each with its head before the batch: the batch's messages follow it.
+  // The conversations touched, each with its head before the batch, and each sender's own count
+  // there: the batch's messages follow them.
   await tx.execute(sql`
     create temp table bulk_conversations on commit drop as
-    select distinct c.id, c.last_seq as before_seq from bulk_messages b
+    select distinct c.id, c.last_seq as before_seq, coalesce(c.message_count, 0) as before_count from bulk_messages b
     join conversations_v2 c on c.kind = 'direct' and c.direct_low = least(b.sender_id, b.recipient_id) and c.direct_high = greatest(b.sender_id, b.recipient_id)`);
+  await tx.execute(sql`
+    create temp table bulk_senders on commit drop as
+    select s.conversation_id, s.sender_id, coalesce((select sender_ordinal from messages
+      where conversation_id = s.conversation_id and sender_id = s.sender_id order by seq desc limit 1), 0) as before_count
+    from (select distinct c.id as conversation_id, b.sender_id from bulk_messages b
+      join conversations_v2 c on c.kind = 'direct' and c.direct_low = least(b.sender_id, b.recipient_id) and c.direct_high = greatest(b.sender_id, b.recipient_id)) s`);
   const [inserted] = await all<{ count: number }>(
     tx,
     sql`
       with placed as (
         insert into messages (sender_id, recipient_id, client_id, text, attachment_id, created_at, read_at, seen_at,
-          sender_seq, recipient_seq, conversation_id, seq, version)
+          sender_seq, recipient_seq, conversation_id, seq, version, ordinal, sender_ordinal)
         select b.sender_id, b.recipient_id, b.client_id, b.text, b.attachment_id, b.created_at, b.read_at, b.seen_at, s.seq, r.seq, c.id,
-          c.last_seq + row_number() over (partition by c.id order by b.ord), c.last_seq + row_number() over (partition by c.id order by b.ord)
+          c.last_seq + row_number() over (partition by c.id order by b.ord), c.last_seq + row_number() over (partition by c.id order by b.ord),
+          bc.before_count + row_number() over (partition by c.id order by b.ord),
+          bs.before_count + row_number() over (partition by c.id, b.sender_id order by b.ord)
         from bulk_messages b
         join bulk_seqs s on s.ord = b.ord and s.account = b.sender_id
         join bulk_seqs r on r.ord = b.ord and r.account = b.recipient_id
         join conversations_v2 c on c.kind = 'direct' and c.direct_low = least(b.sender_id, b.recipient_id) and c.direct_high = greatest(b.sender_id, b.recipient_id)
+        join bulk_conversations bc on bc.id = c.id
+        join bulk_senders bs on bs.conversation_id = c.id and bs.sender_id = b.sender_id
         order by b.ord
         returning 1)
       select count(*)::int as count from placed`,
@@ -81,9 +92,9 @@ export async function insertMessagesInBulk(tx: Tx, rows: SQL, columns: readonly 
     where users.id = newest.account`);
   await tx.execute(sql`
     update conversations_v2 set last_seq = head.seq, last_message_seq = head.seq, last_message_id = head.id,
-      last_message_at = head.created_at, changed_xid = pg_current_xact_id()
+      last_message_at = head.created_at, message_count = head.ordinal, changed_xid = pg_current_xact_id()
     from bulk_conversations bc
-    cross join lateral (select seq, id, created_at from messages where conversation_id = bc.id order by seq desc limit 1) head
+    cross join lateral (select seq, id, created_at, ordinal from messages where conversation_id = bc.id order by seq desc limit 1) head
     where bc.id = conversations_v2.id`);
   // Members from what they were and the batch alone (the batch follows everything before it): the
   // read position stays where an unread message already waits (the pair's count, which it
@@ -134,6 +145,6 @@ export async function insertMessagesInBulk(tx: Tx, rows: SQL, columns: readonly 
     cross join lateral (values (c.direct_low, c.direct_high), (c.direct_high, c.direct_low)) as side(user_id, peer_id)
     where c.id in (select id from bulk_conversations)
     on conflict (user_id, conversation_id) do nothing`);
-  await tx.execute(sql`drop table bulk_messages, bulk_seqs, bulk_conversations`);
+  await tx.execute(sql`drop table bulk_messages, bulk_seqs, bulk_conversations, bulk_senders`);
   return inserted?.count ?? 0;
 }

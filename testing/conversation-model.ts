@@ -7,6 +7,7 @@
 // answer means the model holds. Each fault names the row and the rule it breaks.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../server/db/engine/open-database';
+import { unreadFromOrdinalsSql } from '../server/db/conversations';
 import { rows } from '../server/db/engine/raw-rows';
 
 type Fault = { fault: string; id: string | number | null };
@@ -26,6 +27,17 @@ const CHECKS: Record<string, ReturnType<typeof sql>> = {
   'seq order differs from id order': sql`
     select id from (select id, seq, lag(seq) over (partition by conversation_id order by id) as before
       from messages where conversation_id is not null) numbered where seq <= before`,
+  // Each message's ordinals its place among the conversation's messages and among its sender's
+  // there; each head's count the number of its messages (docs/design/conversations.md 3.6).
+  'ordinals not 1…n': sql`
+    select id from (select id, ordinal, sender_ordinal,
+        row_number() over (partition by conversation_id order by seq) as expected,
+        row_number() over (partition by conversation_id, sender_id order by seq) as expected_sender
+      from messages) numbered
+    where ordinal is distinct from expected or sender_ordinal is distinct from expected_sender`,
+  'head count not its messages': sql`
+    select c.id from conversations_v2 c
+    where c.message_count is distinct from (select count(*) from messages where conversation_id = c.id)`,
   // The head at the end of its stream and at its newest message, with its two members.
   'head not at its newest': sql`
     select c.id from conversations_v2 c
@@ -64,6 +76,13 @@ const CHECKS: Record<string, ReturnType<typeof sql>> = {
       where m.conversation_id = cm.conversation_id and m.seq > cm.read_seq and m.seq <= c.last_seq
         and m.sender_id <> cm.user_id and m.deleted_at is null
         and not exists (select 1 from message_hidden h where h.user_id = cm.user_id and h.message_id = m.id))`,
+  // The count from the ordinals, which the list and the totals will read, the same.
+  'unread from ordinals differs from the counter': sql`
+    select cm.conversation_id as id from conversation_members cm
+    join conversations_v2 c on c.id = cm.conversation_id
+    join account_conversations a on a.user_id = cm.user_id and a.conversation_id = cm.conversation_id
+    join conversations p on p.user_id = cm.user_id and p.peer_id = a.peer_id
+    where cm.left_at is null and p.unread_count <> ${sql.raw(unreadFromOrdinalsSql('cm', 'c'))}`,
   'receipt differs from the messages seen': sql`
     select cm.conversation_id as id from conversation_members cm
     where cm.seen_seq > cm.read_seq or cm.seen_seq <> coalesce((select max(seq) from messages m

@@ -205,6 +205,16 @@ it('the model check names what no longer mirrors the pairs', async () => {
   };
   expect(await faultsAfter(sql`update conversation_members set read_seq = 1 where conversation_id = ${conversation} and user_id = ${b}`, sql`update conversation_members set read_seq = 0 where conversation_id = ${conversation} and user_id = ${b}`)).toEqual([
     'derived unread differs from the counter',
+    'unread from ordinals differs from the counter',
+  ]);
+  expect(await faultsAfter(sql`update messages set ordinal = 2 where id = ${id}`, sql`update messages set ordinal = 1 where id = ${id}`)).toEqual([
+    'ordinals not 1…n',
+    // Both members' counts move with it.
+    'unread from ordinals differs from the counter',
+    'unread from ordinals differs from the counter',
+  ]);
+  expect(await faultsAfter(sql`update conversations_v2 set message_count = 2 where id = ${conversation}`, sql`update conversations_v2 set message_count = 1 where id = ${conversation}`)).toEqual([
+    'head count not its messages',
   ]);
   expect(await faultsAfter(sql`update messages set version = 1 where id = ${id}`, sql`update messages set version = 2 where id = ${id}`)).toEqual(['message version not its latest change']);
   expect(await faultsAfter(sql`update messages set reactions = '[]' where id = ${id}`, sql`update messages set reactions = ${JSON.stringify([{ emoji: '🎉', user_ids: [b] }])}::jsonb where id = ${id}`)).toEqual([

@@ -20,7 +20,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startEngine, type Engine } from '../../testing/engines';
 import { conversationModelFaults } from '../../testing/conversation-model';
 import { MIGRATIONS, migrationsBefore } from '../../testing/migrations';
-import { applyChanges } from './delivery/change-batch';
 import { storeMessages } from './delivery/message-batch';
 import { openDatabase, type Db } from './engine/open-database';
 import { rows } from './engine/raw-rows';
@@ -66,6 +65,44 @@ async function sendTheOldWay(db: Db, senderId: number, recipientId: number, clie
     )
     select id::int from inserted`);
   return row!.id;
+}
+
+/**
+ * What a node of the release that wrote both models (R1) writes for a message in a conversation
+ * that has one: the pair model as sendTheOldWay does, and beside it the message at its
+ * conversation's next seq (version = seq) with the head moved to it. (This release's code writes
+ * columns that release did not have, so it cannot stand in.)
+ */
+async function sendBothWays(db: Db, senderId: number, recipientId: number, clientId: string): Promise<number> {
+  const id = await sendTheOldWay(db, senderId, recipientId, clientId);
+  await db.execute(sql`
+    with head as (
+      update conversations_v2 set last_seq = last_seq + 1, last_message_seq = last_seq + 1, last_message_id = ${id},
+        last_message_at = (select created_at from messages where id = ${id}), changed_xid = pg_current_xact_id()
+      where kind = 'direct' and direct_low = least(${senderId}::int, ${recipientId}::int) and direct_high = greatest(${senderId}::int, ${recipientId}::int)
+      returning id, last_seq
+    )
+    update messages set conversation_id = head.id, seq = head.last_seq, version = head.last_seq from head where messages.id = ${id}`);
+  return id;
+}
+
+/** A reaction as R1 writes it: the pair's row and state, and a conversation event at the next seq that versions the message. */
+async function reactBothWays(db: Db, userId: number, messageId: number, emoji: string): Promise<void> {
+  await db.execute(sql`
+    with message as (
+      select conversation_id from messages where id = ${messageId}
+    ), head as (
+      update conversations_v2 set last_seq = last_seq + 1, changed_xid = pg_current_xact_id()
+      where id = (select conversation_id from message) returning id, last_seq
+    ), reaction as (
+      insert into message_reactions (message_id, user_id, emoji, conversation_id) select ${messageId}, ${userId}, ${emoji}, id from head
+    ), event as (
+      insert into conversation_events (conversation_id, seq, message_id, actor_id, kind, state)
+      select id, last_seq, ${messageId}, ${userId}, 'reaction', jsonb_build_object('reactions', jsonb_build_array(jsonb_build_object('emoji', ${emoji}::text, 'user_ids', jsonb_build_array(${userId}::int))))
+      from head
+    )
+    update messages set version = head.last_seq, reactions = jsonb_build_array(jsonb_build_object('emoji', ${emoji}::text, 'user_ids', jsonb_build_array(${userId}::int)))
+    from head where messages.id = ${messageId}`);
 }
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -120,6 +157,16 @@ describe.each(ENGINES)('on %s', (name) => {
         expect(head).toMatchObject({ last_seq: own.length, last_message_seq: own.length, last_message_id: own.at(-1)!.id });
       }
       expect(messages.every((message) => message.conversation_id !== null)).toBe(true);
+      // Each message's ordinals (0020): its place among the conversation's messages and among its
+      // sender's there, unsent ones counted; each head's count its messages. Ana and Bo's: Ana
+      // m-1…m-3, Bo m-4 and m-5, Ana m-6 (unsent), m-7 and m-8.
+      const ordinals = await rows<{ ordinal: number; sender_ordinal: number }>(db, sql`select ordinal::int, sender_ordinal::int from messages
+        where conversation_id = ${heads[0]!.id} order by seq`);
+      expect(ordinals.map((row) => row.ordinal)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+      expect(ordinals.map((row) => row.sender_ordinal)).toEqual([1, 2, 3, 1, 2, 4, 5, 6]);
+      expect(await rows(db, sql`select message_count::int from conversations_v2 order by id`)).toEqual(
+        heads.map((head) => ({ message_count: messages.filter((message) => message.conversation_id === head.id).length })),
+      );
 
       // Each side's unread count, derived from its position, is the pair model's counter; mutes carried over.
       const derived = await rows<{ user_id: number; peer_id: number; muted: boolean; unread: number }>(db, sql`
@@ -172,9 +219,10 @@ describe.each(ENGINES)('on %s', (name) => {
         { senderId: ana, recipientId: ed, clientId: 'after-3', text: 'gone' },
       ]);
       expect(outcomes.map((outcome) => ('stored' in outcome ? 'stored' : outcome.refused))).toEqual(['stored', 'stored', 'recipient']);
-      expect(await rows(db, sql`select client_id, conversation_id::int, seq::int from messages where client_id like 'after-%' order by id`)).toEqual([
-        { client_id: 'after-1', conversation_id: heads[0]!.id, seq: 9 },
-        { client_id: 'after-2', conversation_id: heads.at(-1)!.id + 1, seq: 1 },
+      expect(await rows(db, sql`select client_id, conversation_id::int, seq::int, ordinal::int, sender_ordinal::int from messages
+        where client_id like 'after-%' order by id`)).toEqual([
+        { client_id: 'after-1', conversation_id: heads[0]!.id, seq: 9, ordinal: 9, sender_ordinal: 3 },
+        { client_id: 'after-2', conversation_id: heads.at(-1)!.id + 1, seq: 1, ordinal: 1, sender_ordinal: 1 },
       ]);
       expect(await conversationModelFaults(db)).toEqual([]);
     } finally {
@@ -194,9 +242,9 @@ describe.each(ENGINES)('on %s', (name) => {
       const { db } = rollout;
       // 0017 and 0018 ran; this release's nodes write both models, the previous release's nodes
       // only the pairs, interleaved: Bo and Ana's conversation gets messages of both kinds.
-      await storeMessages(db, [{ senderId: ana, recipientId: bo, clientId: 'new-1', text: 'new' }]);
+      await sendBothWays(db, ana, bo, 'new-1');
       oldToAna = await sendTheOldWay(db, bo, ana, 'old-1');
-      await storeMessages(db, [{ senderId: ana, recipientId: bo, clientId: 'new-2', text: 'new' }]);
+      const placed = await sendBothWays(db, ana, bo, 'new-2');
       const oldToBo = await sendTheOldWay(db, ana, bo, 'old-2');
       // A pair's first messages, from an old node: no conversation for it yet.
       await sendTheOldWay(db, fay, di, 'old-3');
@@ -204,8 +252,7 @@ describe.each(ENGINES)('on %s', (name) => {
       // A change through this release (a conversation event and a version), then old nodes' changes
       // in the pairs only: Ana reads everything from Bo, Bo hides the old message he has not read,
       // reacts to one, and mutes Ana; Cy's account is deleted by an old node.
-      const [placed] = await rows<{ id: number }>(db, sql`select id::int from messages where client_id = 'new-2'`);
-      expect((await applyChanges(db, [{ kind: 'react', actorId: bo, messageId: placed!.id, emoji: '🎉', add: true }])).every((outcome) => 'changes' in outcome)).toBe(true);
+      await reactBothWays(db, bo, placed, '🎉');
       expect(await rows(db, sql`select count(*)::int as changes from conversation_events`)).toEqual([{ changes: 1 }]);
       await db.execute(sql`update messages set read_at = now() where recipient_id = ${ana} and sender_id = ${bo} and read_at is null`);
       await db.execute(sql`update conversations set unread_count = 0 where user_id = ${ana} and peer_id = ${bo}`);
@@ -215,8 +262,8 @@ describe.each(ENGINES)('on %s', (name) => {
       await db.execute(sql`update conversations set muted = true where user_id = ${bo} and peer_id = ${ana}`);
       await db.execute(sql`delete from conversations where user_id = ${cy}`);
       await db.execute(sql`update users set deleted_at = now(), is_active = false where id = ${cy}`);
+      // The conversation model no longer mirrors the pairs (the checker reads columns of later releases, so it is not run here).
       expect(await rows(db, sql`select count(*)::int as unplaced from messages where conversation_id is null`)).toEqual([{ unplaced: 4 }]);
-      expect((await conversationModelFaults(db)).length).toBeGreaterThan(0);
       stored = await pairModel(db);
     } finally {
       await rollout.close();

@@ -13,9 +13,9 @@ export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 /**
  * A message as the server reads it: search_vector is the index's business, never read back, and
- * the conversation model's columns (0017) are not read until its queries replace the pair model's.
+ * the conversation model's columns (0017, 0020) are not read until its queries replace the pair model's.
  */
-export type MessageRow = Omit<typeof messages.$inferSelect, 'searchVector' | 'conversationId' | 'seq' | 'version'>;
+export type MessageRow = Omit<typeof messages.$inferSelect, 'searchVector' | 'conversationId' | 'seq' | 'version' | 'ordinal' | 'senderOrdinal'>;
 export type FollowRow = typeof follows.$inferSelect;
 export type UploadRow = typeof uploads.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;

@@ -21,6 +21,9 @@ export interface FreshRow {
   conversation_id: number | null;
   /** The message's place in its conversation's stream. */
   seq: number;
+  /** Its place among the conversation's messages, and among its sender's there (1, 2…). */
+  ordinal: number;
+  sender_ordinal: number;
 }
 
 
@@ -76,7 +79,9 @@ const FIND_REFUSED_PAIRS = prepared('batch_find_refused_pairs', ['json'], `
 
 /**
  * The direct conversations of the batch's pairs (each pair as its smaller id, then its larger), with
- * their newest seq, from which the batch numbers its messages. Read without a row lock: the
+ * their newest seq, their number of messages and each person's own number there (the
+ * `sender_ordinal` of their newest message: one backward probe of messages_conversation_sender_idx
+ * each), from which the batch numbers its messages. Read without a row lock: the
  * heads' writers (this batch and the change batch) both hold both people's user locks, taken just
  * before, so the head cannot move until this batch commits. (An account deletion writes only its
  * own member and list rows, reading the head's seq under its own user lock, which any batch to or
@@ -86,10 +91,15 @@ export const findDirectConversations = (pairs: readonly { low: number; high: num
   execute(FIND_DIRECT_CONVERSATIONS, sqlJson(pairs.map(({ low, high }) => ({ l: low, h: high }))));
 
 const FIND_DIRECT_CONVERSATIONS = prepared('batch_find_direct_conversations', ['json'], `
-  select c.id, c.direct_low, c.direct_high, c.last_seq
+  select c.id, c.direct_low, c.direct_high, c.last_seq, coalesce(c.message_count, 0) as message_count,
+    coalesce(low.sender_ordinal, 0) as low_sent, coalesce(high.sender_ordinal, 0) as high_sent
   from json_to_recordset($1) as p(l int, h int)
-  cross join lateral (select id, direct_low, direct_high, last_seq from conversations_v2
-    where kind = 'direct' and direct_low = p.l and direct_high = p.h limit 1) c`);
+  cross join lateral (select id, direct_low, direct_high, last_seq, message_count from conversations_v2
+    where kind = 'direct' and direct_low = p.l and direct_high = p.h limit 1) c
+  left join lateral (select sender_ordinal from messages
+    where conversation_id = c.id and sender_id = p.l order by seq desc limit 1) low on true
+  left join lateral (select sender_ordinal from messages
+    where conversation_id = c.id and sender_id = p.h order by seq desc limit 1) high on true`);
 
 /**
  * The messages the batch answers (reply_to), each with its sides, whether the answering sender
@@ -133,9 +143,9 @@ const ATTACH = `
  * reach.
  *
  * The same statement writes the conversation model beside the pairs (docs/design/conversations.md,
- * step 2: nothing reads it yet). Each message carries its direct conversation and its seq there;
- * each conversation's head moves to its newest message once, whatever the number of messages, and
- * notes the transaction (`changed_xid`). A pair's first message creates its conversation: its id
+ * step 2). Each message carries its direct conversation, its seq there and its ordinals; each
+ * conversation's head moves to its newest message once, whatever the number of messages, takes its
+ * ordinal as the count, and notes the transaction (`changed_xid`). A pair's first message creates its conversation: its id
  * is drawn from the identity's sequence first (a CTE with a volatile function runs once), because
  * its messages need it and its head needs their ids; with it, both members (`wrote` for whoever
  * sent) and both accounts' list rows. Members who wrote for the first time are marked so. The
@@ -160,18 +170,18 @@ const writeBatchText = (attaching: boolean) => `
     select *, least(sender_id, recipient_id) as low, greatest(sender_id, recipient_id) as high
     from json_to_recordset($3) as r(
       i int, sender_id int, recipient_id int, client_id text, "text" text, attachment_id text, reply_to_id bigint,
-      sender_seq bigint, recipient_seq bigint, conversation_id bigint, seq bigint)
+      sender_seq bigint, recipient_seq bigint, conversation_id bigint, seq bigint, ordinal bigint, sender_ordinal bigint)
   ), created as (
     select low, high, nextval(pg_get_serial_sequence('conversations_v2', 'id')) as id
     from fresh where conversation_id is null group by low, high
   ), inserted as (
     insert into messages (sender_id, recipient_id, client_id, text, attachment_id, reply_to_id, sender_seq, recipient_seq,
-      conversation_id, seq, version)
+      conversation_id, seq, version, ordinal, sender_ordinal)
     select f.sender_id, f.recipient_id, f.client_id, f."text", f.attachment_id, f.reply_to_id, f.sender_seq, f.recipient_seq,
-      coalesce(f.conversation_id, c.id), f.seq, f.seq
+      coalesce(f.conversation_id, c.id), f.seq, f.seq, f.ordinal, f.sender_ordinal
     from fresh f left join created c on f.conversation_id is null and c.low = f.low and c.high = f.high
     order by f.i
-    returning id, sender_id, recipient_id, client_id, attachment_id, created_at, conversation_id, seq
+    returning id, sender_id, recipient_id, client_id, attachment_id, created_at, conversation_id, seq, ordinal
   ),${attaching ? ATTACH : ''} sides as (
     select sender_id as user_id, recipient_id as peer_id, id, created_at, 0 as unread from inserted
     union all
@@ -187,17 +197,19 @@ const writeBatchText = (attaching: boolean) => `
       last_message_id = greatest(conversations.last_message_id, excluded.last_message_id),
       unread_count = conversations.unread_count + excluded.unread_count
   ), newest as (
-    select distinct on (conversation_id) conversation_id, seq, id, created_at from inserted
+    select distinct on (conversation_id) conversation_id, seq, id, created_at, ordinal from inserted
     order by conversation_id, seq desc
   ), heads_moved as (
     update conversations_v2 set last_seq = newest.seq, last_message_seq = newest.seq, last_message_id = newest.id,
-      last_message_at = newest.created_at, changed_xid = pg_current_xact_id()
+      last_message_at = newest.created_at, message_count = newest.ordinal, changed_xid = pg_current_xact_id()
     from newest where conversations_v2.id = any(array(select conversation_id from newest)) and conversations_v2.id = newest.conversation_id
   ), heads_created as (
     insert into conversations_v2
-      (id, kind, direct_low, direct_high, created_at, last_seq, last_message_seq, last_message_id, last_message_at, member_count, changed_xid)
+      (id, kind, direct_low, direct_high, created_at, last_seq, last_message_seq, last_message_id, last_message_at, message_count,
+        member_count, changed_xid)
       overriding system value
-    select c.id, 'direct', c.low, c.high, newest.created_at, newest.seq, newest.seq, newest.id, newest.created_at, 2, pg_current_xact_id()
+    select c.id, 'direct', c.low, c.high, newest.created_at, newest.seq, newest.seq, newest.id, newest.created_at, newest.ordinal,
+      2, pg_current_xact_id()
     from created c join newest on newest.conversation_id = c.id
   ), members_created as (
     insert into conversation_members (conversation_id, user_id, wrote, joined_at)

@@ -29,6 +29,17 @@ export type Refusal = 'recipient' | 'attachment' | 'sender' | 'not_allowed' | 'r
 
 export type BatchOutcome = { stored: StoredMessage } | { refused: Refusal };
 
+/**
+ * A direct conversation as the batch numbers its messages: its id (null until this batch creates
+ * it), newest seq, number of messages and each person's own number of them.
+ */
+interface Head {
+  id: number | null;
+  lastSeq: number;
+  messageCount: number;
+  sent: Map<number, number>;
+}
+
 /** `fresh`: the message's index in the rows inserted; `repeat`: a later send of the same key. */
 type Plan = BatchOutcome | { fresh: number; repeat: boolean };
 
@@ -51,7 +62,7 @@ const directKey = ({ low, high }: { low: number; high: number }) => `${low}:${hi
  * stored (a statement of its own, so it sees what another process's batch on the same users
  * committed while this one waited for the locks), one finds the pairs that may not talk (blocks,
  * "who can message me"; findRefusedPairs), one reads the pairs' direct conversations and one the
- * attachments. Seqs are counted (each account's, and each conversation's beside them)
+ * attachments. Seqs and ordinals are counted (each account's seqs, and each conversation's beside them)
  * in JS from the locked rows, then ONE statement writes everything and the transaction commits, in
  * a second round trip (message-batch-sql.ts has the statements). Raw SQL on purpose: this is the
  * hot path, and per statement drizzle's query builder cost more CPU than the database.
@@ -92,9 +103,21 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
         { message: toMessageRow(row), upload: row.upload ? toUploadRow(row.upload as Row) : null, reply: toReplySummary(row.reply) },
       ]),
     );
-    // Each pair's direct conversation and its newest seq; a pair without one gets it with its first message.
-    const heads = new Map<string, { id: number | null; lastSeq: number }>(
-      headRows.map((row) => [directKey({ low: Number(row.direct_low), high: Number(row.direct_high) }), { id: Number(row.id), lastSeq: Number(row.last_seq) }]),
+    // Each pair's direct conversation, its newest seq, its number of messages and each person's
+    // own number there; a pair without one gets it with its first message.
+    const heads = new Map<string, Head>(
+      headRows.map((row) => [
+        directKey({ low: Number(row.direct_low), high: Number(row.direct_high) }),
+        {
+          id: Number(row.id),
+          lastSeq: Number(row.last_seq),
+          messageCount: Number(row.message_count),
+          sent: new Map([
+            [Number(row.direct_low), Number(row.low_sent)],
+            [Number(row.direct_high), Number(row.high_sent)],
+          ]),
+        },
+      ]),
     );
     const uploadsById = new Map(uploadRows.map((row) => toUploadRow(row)).map((row) => [row.id, row]));
 
@@ -127,8 +150,11 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
         replies.set(fresh.length, target.summary);
       }
       let head = heads.get(pair);
-      if (!head) heads.set(pair, (head = { id: null, lastSeq: 0 }));
+      if (!head) heads.set(pair, (head = { id: null, lastSeq: 0, messageCount: 0, sent: new Map() }));
       head.lastSeq += 1;
+      head.messageCount += 1;
+      const senderOrdinal = (head.sent.get(message.senderId) ?? 0) + 1;
+      head.sent.set(message.senderId, senderOrdinal);
       sender.lastSeq += 1;
       recipient.lastSeq += 1;
       lastSeqs.set(message.senderId, sender.lastSeq).set(message.recipientId, recipient.lastSeq);
@@ -145,6 +171,8 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
         recipient_seq: recipient.lastSeq,
         conversation_id: head.id,
         seq: head.lastSeq,
+        ordinal: head.messageCount,
+        sender_ordinal: senderOrdinal,
       });
       return { fresh: fresh.length - 1, repeat: false };
     });

@@ -45,6 +45,11 @@ export const conversationsV2 = pgTable(
     lastMessageSeq: bigint('last_message_seq', { mode: 'number' }),
     lastMessageId: bigint('last_message_id', { mode: 'number' }),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
+    /**
+     * The number of messages in the conversation, the newest message's `ordinal` (0020: written with
+     * every message since; required once the next release has counted what older nodes wrote).
+     */
+    messageCount: bigint('message_count', { mode: 'number' }),
     memberCount: integer('member_count').notNull().default(0),
     /** Moved by every change of membership: a node's cached member list compares it. */
     membersVersion: integer('members_version').notNull().default(0),

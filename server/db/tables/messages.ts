@@ -74,6 +74,16 @@ export const messages = pgTable(
     conversationId: bigint('conversation_id', { mode: 'number' }).notNull(),
     seq: bigint('seq', { mode: 'number' }).notNull(),
     version: bigint('version', { mode: 'number' }).notNull(),
+    /**
+     * Counts at this message, from which unread counts come in a few index probes however many are
+     * unread (docs/design/conversations.md 3.6): `ordinal`, the conversation's number of messages
+     * up to and including it (1…n in seq order); `senderOrdinal`, its sender's number of messages
+     * in the conversation up to and including it. Added by 0020 and written with every message
+     * since; null on what nodes of the release before stored during the rolling deploy, which the
+     * next release's migration numbers before anything reads them.
+     */
+    ordinal: bigint('ordinal', { mode: 'number' }),
+    senderOrdinal: bigint('sender_ordinal', { mode: 'number' }),
   },
   (table) => [
     unique('messages_sender_client_id_unique').on(table.senderId, table.clientId),
@@ -98,6 +108,12 @@ export const messages = pgTable(
     index('messages_search_idx').using('gin', searchVector(table.text)).with({ gin_pending_list_limit: 256 }),
     // A conversation's messages in order (./conversations.ts), each at a seq of its own.
     uniqueIndex('messages_conversation_seq_idx').on(table.conversationId, table.seq),
+    // A member's own messages in a conversation, newest first by a backward scan: their last
+    // `sender_ordinal` at or before a seq (unread counts, and the next one a send takes). Serves what
+    // messages_pair_idx serves for direct conversations, which goes with the pair model.
+    index('messages_conversation_sender_idx').on(table.conversationId, table.senderId, table.seq),
+    // The unsent messages of a conversation, few: unread counts leave out those in the member's range.
+    index('messages_unsent_idx').on(table.conversationId, table.seq).where(sql`${table.deletedAt} is not null`),
   ],
 );
 
