@@ -43,6 +43,8 @@ export const REPLY_SNIPPET_LENGTH = 200;
 export const CONVERSATION_PAGE_SIZE = 30;
 /** Most messages one socket `sync` answer carries (and its default). */
 export const SYNC_PAGE_MAX = 500;
+/** Changed conversations `sync_account` answers at most at once (then `has_more`). */
+export const SYNC_CONVERSATIONS_PAGE = 100;
 
 /** Who may start a new conversation with the user (PATCH /api/accounts/settings). */
 export const MESSAGE_POLICIES = ['everyone', 'following', 'nobody'] as const;

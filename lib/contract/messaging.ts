@@ -128,6 +128,85 @@ export type MessageChange =
    */
   | (ChangeBase & { kind: 'hide'; preview: MessagePayload | null; unread_count?: number });
 
+/**
+ * A message of a conversation as every member sees it (socket protocol 2: `sync_conversation`):
+ * its place is the conversation's, not the viewer's. Read state is not part of it: each member's
+ * position is theirs, and receipts are members' positions, not fields of a message.
+ */
+export interface ConversationMessage {
+  id: number;
+  conversation_id: number;
+  /**
+   * Its place in the conversation's stream, shared with the changes (1, 2, 3…, no gaps): a member
+   * who holds 1…n of it has missed nothing up to n; `sync_conversation` fetches what comes after.
+   */
+  seq: number;
+  /** The seq of the latest change this copy reflects (`seq` when it never changed); a ConversationChange applies only when its seq is greater. */
+  version: number;
+  client_id: string;
+  sender_id: number;
+  text: string;
+  attachment: Attachment | null;
+  attachment_removed: boolean;
+  created_at: string;
+  edited_at: string | null;
+  deleted: boolean;
+  reactions: Reaction[];
+  reply_to: ReplySummary | null;
+}
+
+interface ConversationChangeBase {
+  conversation_id: number;
+  /** Its place in the conversation's stream, shared with the messages. */
+  seq: number;
+  /** The message changed. */
+  message_id: number;
+  /** Who changed it. */
+  actor_id: number;
+}
+
+/** A change to a message of a conversation, the same for every member, carrying the message's resulting state. */
+export type ConversationChange =
+  | (ConversationChangeBase & { kind: 'reaction'; reactions: Reaction[] })
+  | (ConversationChangeBase & { kind: 'edit'; text: string; edited_at: string })
+  /** Unsent by its sender. */
+  | (ConversationChangeBase & { kind: 'unsend' });
+
+/**
+ * A conversation as one member's list shows it (socket protocol 2: `sync_account`): the head's
+ * state as far as their window reaches, and their own position in it.
+ */
+export interface ConversationSummary {
+  conversation_id: number;
+  kind: 'direct' | 'group';
+  /** The other person of a direct conversation (null in a group). */
+  user: UserSummary | null;
+  /** The conversation's newest seq the member may read: where they left, or its newest. */
+  last_seq: number;
+  /** The newest message of their window they have not deleted for themselves (null: none). */
+  last_message: ConversationMessage | null;
+  /** Everything up to this seq is read. */
+  read_seq: number;
+  unread_count: number;
+  muted: boolean;
+  /** They left or were removed (or their account went): nothing after `last_seq` reaches them. */
+  left: boolean;
+}
+
+/**
+ * An item of an account's own stream, for its devices only (socket protocol 2: `sync_account`),
+ * each at the account's next seq (1, 2, 3…, no gaps): its reads, its deletions for itself, its mutes.
+ */
+export type AccountItem =
+  /** One of its devices read the conversation up to `read_seq`; `unread_count` is what is left. */
+  | { seq: number; conversation_id: number; kind: 'read'; read_seq: number; unread_count: number }
+  /**
+   * It deleted a message for itself. `preview`: the conversation's newest message it has not
+   * deleted, now (null: none), for a list row whose last message this was.
+   */
+  | { seq: number; conversation_id: number; kind: 'hide'; message_id: number; preview: ConversationMessage | null; unread_count?: number }
+  | { seq: number; conversation_id: number; kind: 'muted'; muted: boolean };
+
 /** One row of GET /api/conversations: newest first by last message. */
 export interface Conversation {
   user: UserSummary;

@@ -128,6 +128,34 @@ export const syncPayloadSchema = z.strictObject({
 });
 export type SyncPayload = z.infer<typeof syncPayloadSchema>;
 
+/** `sync_conversation`: a conversation the caller is or was a member of, and the seq they hold of it. */
+export const syncConversationPayloadSchema = z.strictObject({
+  conversation_id: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  after: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  limit: z.number().int().min(1).max(SYNC_PAGE_MAX).optional(),
+});
+export type SyncConversationPayload = z.infer<typeof syncConversationPayloadSchema>;
+
+/**
+ * An account cursor as `sync_account` hands it out: the account's seq, a horizon (a transaction
+ * id, below 2^64) and a place in a page of conversations, each a decimal without leading zeros.
+ */
+export const ACCOUNT_CURSOR = /^(0|[1-9][0-9]{0,15})\.(0|[1-9][0-9]{0,19})\.(0|[1-9][0-9]{0,15})$/;
+const MAX_HORIZON = 2n ** 64n - 1n;
+export function isAccountCursor(text: string): boolean {
+  const parts = ACCOUNT_CURSOR.exec(text);
+  return (
+    parts !== null && Number(parts[1]) <= Number.MAX_SAFE_INTEGER && BigInt(parts[2]!) <= MAX_HORIZON && Number(parts[3]) <= Number.MAX_SAFE_INTEGER
+  );
+}
+
+/** `sync_account`: from a cursor an earlier answer gave (absent or null: from now). */
+export const syncAccountPayloadSchema = z.strictObject({
+  cursor: z.string().max(64).refine(isAccountCursor, 'Not a cursor this server gave.').nullish(),
+  limit: z.number().int().min(1).max(SYNC_PAGE_MAX).optional(),
+});
+export type SyncAccountPayload = z.infer<typeof syncAccountPayloadSchema>;
+
 /** PATCH /api/conversations/:userId */
 export const muteRequestSchema = z.strictObject({ muted: z.boolean() });
 

@@ -2,10 +2,10 @@
 // init, send, follow, message_count, message and followed are the fixed events of
 // docs/CLIENT-RULES.md; payload fields beyond `id` and `count`, and every other event, are ours.
 import type { ErrorBody } from './http';
-import type { EditPayload, FollowPayload, HidePayload, MessageChange, MessagePayload, ReactPayload, ReadPayload, SendPayload, UnsendPayload } from './messaging';
+import type { AccountItem, ConversationChange, ConversationMessage, ConversationSummary, EditPayload, FollowPayload, HidePayload, MessageChange, MessagePayload, ReactPayload, ReadPayload, SendPayload, UnsendPayload } from './messaging';
 import { MAX_REACTIONS_PER_PERSON } from './constants';
 import { CANNOT_MESSAGE, type SafetyChange } from './safety';
-import type { PresenceSubscribePayload, SyncPayload, TypingPayload, VisibilityPayload } from './schemas';
+import type { PresenceSubscribePayload, SyncAccountPayload, SyncConversationPayload, SyncPayload, TypingPayload, VisibilityPayload } from './schemas';
 
 export type {
   MessagePayload,
@@ -49,6 +49,50 @@ export interface SyncResult {
   /** The account's latest seq when the answer was read: `through` equals it unless `has_more`. */
   last_seq: number;
   /** More follows: ask again after `through`. */
+  has_more: boolean;
+}
+
+/**
+ * The ack of `sync_conversation`: one conversation's stream after `after`, within what the caller
+ * may read of it (from when they joined to when they left), messages and changes each by seq
+ * ascending; together at most `limit` items (default and maximum SYNC_PAGE_MAX).
+ */
+export interface ConversationSyncResult {
+  conversation_id: number;
+  /** Messages with seq > after (never those the caller deleted for themselves). */
+  messages: ConversationMessage[];
+  /** Changes to messages with seq > after, to apply in seq order with the messages. */
+  changes: ConversationChange[];
+  /**
+   * Every seq in (after, through] is accounted for by this answer (a message or change, or one
+   * left out because it is not the caller's to see: a message they deleted for themselves). The
+   * cursor to resume from.
+   */
+  through: number;
+  /**
+   * The conversation's latest seq the caller may read when the answer was read (for someone who
+   * left, where they left): `through` equals it unless `has_more`.
+   */
+  last_seq: number;
+  /** More follows: ask again after `through`. */
+  has_more: boolean;
+}
+
+/**
+ * The ack of `sync_account`: what changed for the account since `cursor` (socket protocol 2's
+ * catch-up, before each changed conversation's own `sync_conversation`).
+ */
+export interface AccountSyncResult {
+  /** The account's own items after the cursor, by seq, at most `limit`. */
+  items: AccountItem[];
+  /**
+   * Its conversations whose stream moved since the cursor (a message or a change), each as its
+   * list shows it, at most SYNC_CONVERSATIONS_PAGE; one may come twice across answers (harmless).
+   */
+  conversations: ConversationSummary[];
+  /** Opaque: where to ask from next time. Without a cursor, the answer is only this one: from now. */
+  cursor: string;
+  /** More follows: ask again with `cursor`. */
   has_more: boolean;
 }
 
@@ -163,6 +207,10 @@ export interface ClientToServerEvents {
   read: (payload: ReadPayload, ack?: AckCallback<ReadResult>) => void;
   /** Catch-up after a (re)connect or a gap: the account's messages after a seq it holds. */
   sync: (payload: SyncPayload, ack?: AckCallback<SyncResult>) => void;
+  /** Catch-up of one conversation by its own seqs (socket protocol 2's read; answered on every socket). */
+  sync_conversation: (payload: SyncConversationPayload, ack?: AckCallback<ConversationSyncResult>) => void;
+  /** Which of the account's conversations changed, and its own items, since a cursor (socket protocol 2's read; answered on every socket). */
+  sync_account: (payload: SyncAccountPayload, ack?: AckCallback<AccountSyncResult>) => void;
   /** Ephemeral: relayed to the recipient's tabs, never stored. The ack says nothing about delivery. */
   typing: (payload: TypingPayload, ack?: AckCallback<Record<string, never>>) => void;
   presence_subscribe: (payload: PresenceSubscribePayload, ack?: AckCallback<PresenceSubscribeResult>) => void;

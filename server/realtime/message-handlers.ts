@@ -1,11 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { SYNC_PAGE_MAX } from '../../lib/contract/constants';
 import { SEND_REFUSALS } from '../../lib/contract/socket';
-import { sendPayloadSchema, syncPayloadSchema } from '../../lib/contract/schemas';
+import { sendPayloadSchema, syncAccountPayloadSchema, syncConversationPayloadSchema, syncPayloadSchema } from '../../lib/contract/schemas';
 import type { Refusal } from '../db/delivery/message-batch';
 import type { MessageWriter } from '../db/delivery/message-writer';
 import type { KeyedLanes } from '../db/engine/lane';
 import type { Db } from '../db/engine/open-database';
+import { formatAccountCursor, parseAccountCursor, syncAccount } from '../db/delivery/account-stream';
+import { listConversationAfter } from '../db/delivery/conversation-stream';
 import { listStreamAfter } from '../db/delivery/stream';
 import { RESTARTING_MSG } from './ack';
 import type { PushNotifier } from '../push/push-notifier';
@@ -13,6 +15,8 @@ import { fieldError, onEvent, refuse, type Outcome } from './handler';
 import { rooms, type RealtimeSocket } from './types';
 
 const userNotFound = () => refuse({ msg: 'User not found.' });
+// Final, and the same for a conversation that does not exist and one the caller is not in.
+const conversationNotFound = fieldError('conversation_id: Conversation not found.');
 
 // Field errors, not `msg`: clients retry `msg` errors (transient) but give up on field errors.
 const refusals: Record<Refusal, Outcome<never>> = {
@@ -31,7 +35,7 @@ const notNow = {
   closing: refuse({ msg: RESTARTING_MSG }),
 };
 
-/** `send` and `sync`: direct messages and catch-up. */
+/** `send`, `sync`, `sync_conversation` and `sync_account`: direct messages and catch-up. */
 export function registerMessageHandlers(
   socket: RealtimeSocket,
   db: Db,
@@ -82,5 +86,25 @@ export function registerMessageHandlers(
     return {
       data: { messages: page.messages, changes: page.changes, through: page.through, last_seq: page.lastSeq, has_more: page.hasMore },
     };
+  });
+
+  // One conversation's stream by its own seqs, within the caller's window on it (protocol 2's
+  // catch-up, design 3.5). A question, not a push, so it is answered on every socket; in the
+  // account's one lane of pages, as `sync` is.
+  onEvent(socket, log, 'sync_conversation', syncConversationPayloadSchema, async ({ conversation_id: conversationId, after, limit = SYNC_PAGE_MAX }, userId) => {
+    const page = await syncs.run(userId, () => listConversationAfter(db, userId, conversationId, after, limit));
+    if (!page) return conversationNotFound;
+    return {
+      data: { conversation_id: conversationId, messages: page.messages, changes: page.changes, through: page.through, last_seq: page.end, has_more: page.hasMore },
+    };
+  });
+
+  // Which of the account's conversations moved, and its own items, since its cursor (design 2.6,
+  // 3.5); without one, a cursor from now. In the same lane and budget as the other syncs.
+  onEvent(socket, log, 'sync_account', syncAccountPayloadSchema, async ({ cursor, limit = SYNC_PAGE_MAX }, userId) => {
+    const from = cursor ? parseAccountCursor(cursor) : null;
+    const page = await syncs.run(userId, () => syncAccount(db, userId, from, limit));
+    if (!page) return userNotFound();
+    return { data: { items: page.items, conversations: page.conversations, cursor: formatAccountCursor(page.cursor), has_more: page.hasMore } };
   });
 }

@@ -14,6 +14,9 @@ const EVENT_BUDGETS: Partial<Record<keyof ClientToServerEvents, RateLimitName>> 
   send: 'send',
   follow: 'follow',
   sync: 'sync',
+  // One conversation's catch-up reads as `sync` does, from the same budget.
+  sync_conversation: 'sync',
+  sync_account: 'sync',
   typing: 'typing',
   presence_subscribe: 'presence',
 };
@@ -26,6 +29,8 @@ export const syncReads = (payload: unknown): number =>
 /** Events that take more than one point: what their payload asks the server to do. */
 const EVENT_COSTS: Partial<Record<keyof ClientToServerEvents, (payload: unknown) => number>> = {
   sync: syncReads,
+  sync_conversation: syncReads,
+  sync_account: syncReads,
 };
 
 /** What an event takes from its budget (own keys only, as eventBudget). */
@@ -35,11 +40,11 @@ function eventCost(event: unknown, args: unknown[]): number {
 }
 
 /**
- * Never shed: init and sync are how a client recovers after a reconnect, and it does not retry
+ * Never shed: init and the syncs are how a client recovers after a reconnect, and it does not retry
  * either when refused (a tab refused init stays unusable, one refused sync stays behind until its
  * next reconnect or seq gap). Their per-user budgets still bound them.
  */
-const NEVER_SHED: ReadonlySet<string> = new Set(['init', 'sync']);
+const NEVER_SHED: ReadonlySet<string> = new Set(['init', 'sync', 'sync_conversation', 'sync_account']);
 
 /**
  * Events refused for the user's rate, one after another on one socket, after which the socket is

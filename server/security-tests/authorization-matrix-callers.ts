@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import webPush from 'web-push';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Attachment } from '../../lib/contract';
-import { insertMessage } from '../../testing/database';
+import { directConversationId, insertMessage } from '../../testing/database';
+import { DEFAULT_RATE_LIMITS } from '../security/rate-limit-defaults';
 import { api, signIn, type SignedInUser } from '../test/helpers';
 import { startObservedServer, type ObservedServer } from '../test/observed-server';
 import { socketTabs } from '../test/tabs';
@@ -30,6 +31,9 @@ export let ownerUpload: Attachment;
 /** Messages of the owner's conversation (one per change, so no change depends on another's), and one between two other people. */
 export let owned: { react: number; edit: number; unsend: number; hide: number };
 export let foreignMessageId: number;
+/** The owner's conversation with the peer, and the conversation of the peer and the third person. */
+export let ownedConversationId: number;
+export let foreignConversationId: number;
 export const tabs = socketTabs(() => t);
 
 export async function secondSession(user: SignedInUser): Promise<string> {
@@ -46,6 +50,10 @@ export function registerMatrixHooks(): void {
   beforeAll(async () => {
     t = await startObservedServer({
       logLevel: 'warn',
+      // The owner opens a socket for each case of each event and emits them within seconds, more
+      // than a person's connect and event budgets allow; budgets have their own coverage
+      // (rate-limit-coverage.test.ts), the others stay as configured.
+      rateLimits: { ...DEFAULT_RATE_LIMITS, connect: null, event: null },
       push: { vapid: { ...webPush.generateVAPIDKeys(), subject: 'mailto:tests@parley.example' }, endpointOrigins: ['http://127.0.0.1'] },
     });
     [owner, peer, third, inactive] = await Promise.all([
@@ -72,6 +80,8 @@ export function registerMatrixHooks(): void {
       hide: await message(peer.user.id, owner.user.id),
     };
     foreignMessageId = await message(peer.user.id, third.user.id);
+    ownedConversationId = await directConversationId(t.db, owner.user.id, peer.user.id);
+    foreignConversationId = await directConversationId(t.db, peer.user.id, third.user.id);
 
     const bytes = Buffer.from('peer file');
     const upload = await rawUpload(

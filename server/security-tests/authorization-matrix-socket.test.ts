@@ -9,9 +9,11 @@ import type { Ack, ConversationPage, MessagePayload, Page, SyncResult } from '..
 import { api, signIn } from '../test/helpers';
 import { connectSocket, emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
 import {
+  foreignConversationId,
   foreignMessageId,
   inactiveBearer,
   owned,
+  ownedConversationId,
   owner,
   peer,
   peerUpload,
@@ -58,6 +60,16 @@ const EVENTS: Record<string, EventRow> = {
   sync: {
     valid: () => ({ after: 0 }),
     foreign: () => ({ payload: { after: 0, user_id: peer.user.id }, error: fieldError(/^user_id: /) }),
+  },
+  // Someone else's conversation is refused exactly like a missing one.
+  sync_conversation: {
+    valid: () => ({ conversation_id: ownedConversationId, after: 0 }),
+    foreign: () => ({ payload: { conversation_id: foreignConversationId, after: 0 }, error: { non_field_errors: ['conversation_id: Conversation not found.'] } }),
+  },
+  // Always the caller's own account: naming another is refused.
+  sync_account: {
+    valid: () => ({ cursor: null }),
+    foreign: () => ({ payload: { cursor: null, user_id: peer.user.id }, error: fieldError(/^user_id: /) }),
   },
   // Signalling as someone else: the sender is always the socket's user.
   typing: {

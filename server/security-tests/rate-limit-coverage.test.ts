@@ -107,8 +107,8 @@ describe('Socket.IO', () => {
       sockets.push(socket);
       const acks: Ack<unknown>[] = [];
       // A payload no handler accepts: the budget is taken before validation, so it counts all the
-      // same. A sync pays by the reads its limit allows (socket-rate-limit.ts): a limit of 1 is one.
-      const payload = event === 'sync' ? { limit: 1 } : {};
+      // same. The syncs pay by the reads their limit allows (socket-rate-limit.ts): a limit of 1 is one.
+      const payload = event === 'sync' || event === 'sync_conversation' || event === 'sync_account' ? { limit: 1 } : {};
       for (let call = 0; call <= BURST; call += 1) acks.push(await emitWithAck<Ack<unknown>>(socket, event, payload));
       const refused = acks.at(-1)!;
       if (!('error' in refused) || !('msg' in refused.error) || !/^Too many requests/.test(refused.error.msg)) {

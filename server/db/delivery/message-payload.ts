@@ -55,7 +55,7 @@ export const attachmentOf = eq(uploads.id, messages.attachmentId);
 export type MessageWithUpload = { message: MessageRow; upload: UploadRow | null; reply: ReplySummary | null };
 
 /** JSON numbers arrive as numbers from both drivers; bigint ids are kept exact below 2^53. */
-function toReplySummary(reply: ReplySummary | null): ReplySummary | null {
+export function toReplySummary(reply: ReplySummary | null): ReplySummary | null {
   if (!reply) return null;
   return { ...reply, id: Number(reply.id), sender_id: Number(reply.sender_id) };
 }

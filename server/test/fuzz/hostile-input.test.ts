@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES, type Ack, type Attachment, type MessagePayload } from '../../../lib/contract';
-import { insertMessage } from '../../../testing/database';
+import { directConversationId, insertMessage } from '../../../testing/database';
 import { snapshotDatabase, type DbSnapshot } from '../db-snapshot';
 import { api, signIn, type SignedInUser } from '../helpers';
 import { NO_RATE_LIMITS, startObservedServer, type ObservedServer } from '../observed-server';
@@ -154,6 +154,8 @@ describe('hostile input', () => {
       activeIds: new Set([fuzzer.user.id, peer.user.id]),
       conversationMessageIds: new Set([ownMessageId, receivedMessageId]),
       foreignMessageId,
+      conversationIds: new Set([await directConversationId(t.db, fuzzer.user.id, peer.user.id)]),
+      foreignConversationId: await directConversationId(t.db, peer.user.id, gone.user.id),
     };
     const open = async (name: string, user: SignedInUser, init: boolean) => {
       const socket = (await tabs.open(user, { init })) as unknown as Socket;

@@ -11,6 +11,8 @@ import {
   reactPayloadSchema,
   readPayloadSchema,
   sendPayloadSchema,
+  syncAccountPayloadSchema,
+  syncConversationPayloadSchema,
   syncPayloadSchema,
   typingPayloadSchema,
   visibilityPayloadSchema,
@@ -53,6 +55,10 @@ export interface SocketIds {
   conversationMessageIds: ReadonlySet<number>;
   /** A message between two other people: changing it must be refused like a missing one. */
   foreignMessageId: number;
+  /** The fuzzing user's conversations: a sync of one is answered. */
+  conversationIds: ReadonlySet<number>;
+  /** The conversation of two other people: a sync of it is refused like a missing one. */
+  foreignConversationId: number;
 }
 
 export interface SocketCase {
@@ -80,6 +86,8 @@ const SCHEMAS: Record<KnownEvent, z.ZodType> = {
   read: readPayloadSchema,
   follow: followPayloadSchema,
   sync: syncPayloadSchema,
+  sync_conversation: syncConversationPayloadSchema,
+  sync_account: syncAccountPayloadSchema,
   typing: typingPayloadSchema,
   presence_subscribe: presenceSubscribePayloadSchema,
   visibility: visibilityPayloadSchema,
@@ -116,6 +124,10 @@ function template(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, u
       return { user_id: ids.peerId, follow: rng.chance(0.5) };
     case 'sync':
       return { after: rng.int(0, 100), limit: rng.int(1, 500) };
+    case 'sync_conversation':
+      return { conversation_id: ids.foreignConversationId, after: rng.int(0, 100), limit: rng.int(1, 500) };
+    case 'sync_account':
+      return { cursor: rng.pick([null, `${rng.int(0, 100)}.${rng.int(0, 10_000)}.0`]), limit: rng.int(1, 500) };
     case 'typing':
       return { user_id: ids.peerId, typing: rng.chance(0.5) };
     case 'presence_subscribe':
@@ -133,6 +145,8 @@ function template(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, u
 }
 
 const refusedIds = (ids: SocketIds) => [ids.selfId, ids.inactiveId, ids.missingId, 2_147_483_647];
+/** Conversations no sync may read: someone else's, ones that do not exist, and ids no conversation can have. */
+const refusedConversationIds = (ids: SocketIds) => [ids.foreignConversationId, 9_000_000_000, Number.MAX_SAFE_INTEGER, 0, -1, 1.5, String(ids.foreignConversationId)];
 /** Message ids no change may reach: someone else's, and ones that do not exist. */
 const refusedMessageIds = (ids: SocketIds) => [ids.foreignMessageId, 9_000_000_000, Number.MAX_SAFE_INTEGER];
 
@@ -158,6 +172,7 @@ function wouldAccept(event: string, wire: unknown, ids: SocketIds): boolean {
     case 'init':
       return data.id === ids.selfId;
     case 'sync':
+    case 'sync_account':
     // Answered for any list: whom the caller may not see is left out, never refused.
     case 'presence_subscribe':
     case 'visibility':
@@ -180,6 +195,8 @@ function wouldAccept(event: string, wire: unknown, ids: SocketIds): boolean {
     case 'unsend':
     case 'hide':
       return ids.conversationMessageIds.has(data.message_id as number);
+    case 'sync_conversation':
+      return ids.conversationIds.has(data.conversation_id as number);
     default:
       return ids.activeIds.has(data.user_id as number) && data.user_id !== ids.selfId;
   }
@@ -246,6 +263,15 @@ function semantic(event: KnownEvent, p: Record<string, unknown>, ids: SocketIds,
         : { ...p, recipient_id: rng.pick(refusedIds(ids)) };
     case 'sync':
       return { after: rng.pick([-1, 1.5, 2 ** 53]), limit: rng.pick([0, 501, 1.5, -1]) };
+    case 'sync_account':
+      // Cursors no answer gives: past what a horizon or a seq can be, leading zeros, other shapes.
+      return rng.chance(0.6)
+        ? { ...p, cursor: rng.pick(['', '1.2', '01.2.3', '1.2.3.4', 'a.b.c', '1.18446744073709551616.0', '9007199254740992.1.0', '1.-2.0', ' 1.2.3', 5, ['1.2.3']]) }
+        : { ...p, limit: rng.pick([0, 501, 1.5, -1, '100']) };
+    case 'sync_conversation':
+      return rng.chance(0.5)
+        ? { ...p, conversation_id: rng.pick(refusedConversationIds(ids)) }
+        : { ...p, after: rng.pick([-1, 1.5, 2 ** 53]), limit: rng.pick([0, 501, 1.5, -1]) };
     case 'typing':
       return { ...p, user_id: ids.selfId };
     case 'presence_subscribe':
@@ -280,10 +306,14 @@ function refusedPayload(
     const wire = jsonRoundTrip(payload);
     if (wouldAccept(event, wire, ids)) {
       // Nothing of the same shape is refused for these but the caller's own id (typing): try again.
-      if (event === 'init' || event === 'sync' || event === 'presence_subscribe' || event === 'typing' || event === 'visibility') continue;
+      if (event === 'init' || event === 'sync' || event === 'sync_account' || event === 'presence_subscribe' || event === 'typing' || event === 'visibility') continue;
       // Same shape, aimed at someone (or a message) the server refuses: still tests everything up to that check.
       if (MESSAGE_EVENTS.has(event)) {
         payload = { ...(wire as Record<string, unknown>), message_id: rng.pick(refusedMessageIds(ids)) };
+        return { category, payload, wire: payload };
+      }
+      if (event === 'sync_conversation') {
+        payload = { ...(wire as Record<string, unknown>), conversation_id: ids.foreignConversationId };
         return { category, payload, wire: payload };
       }
       const idKey = event === 'send' ? 'recipient_id' : 'user_id';
@@ -319,6 +349,13 @@ export function sentinelCases(ids: SocketIds): SocketCase[] {
     ['read', { user_id: ids.peerId, up_to: 2 ** 63 }],
     ['follow', { user_id: ids.selfId, follow: true }],
     ['sync', { after: -1 }],
+    // Someone else's conversation is refused exactly like a missing one.
+    ['sync_conversation', { conversation_id: ids.foreignConversationId, after: 0 }],
+    // A horizon one past what a transaction id can be: refused, never cast by the database.
+    ['sync_account', { cursor: '1.18446744073709551616.0' }],
+    ['sync_account', { cursor: '1.2.3', user_id: ids.peerId }],
+    ['sync_conversation', { conversation_id: 2 ** 63, after: 0 }],
+    ['sync_conversation', { conversation_id: [...ids.conversationIds][0], after: -1 }],
     ['typing', { user_id: ids.selfId, typing: true }],
     ['typing', { user_id: ids.peerId, typing: 'true' }],
     ['presence_subscribe', { user_ids: Array.from({ length: 101 }, (_, i) => i + 1) }],

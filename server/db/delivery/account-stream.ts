@@ -1,0 +1,203 @@
+// What changed for an account since its cursor (docs/design/conversations.md 2.6 and 3.5): its own
+// items (account_events, by the account's seq) and which of its conversations moved (heads whose
+// `changed_xid` is at or past the cursor's horizon). What `sync_account` answers (socket protocol
+// 2's catch-up, before each changed conversation's `sync_conversation`).
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { SYNC_CONVERSATIONS_PAGE, type AccountItem, type ConversationMessage, type ConversationSummary } from '../../../lib/contract';
+import { ACCOUNT_CURSOR, isAccountCursor } from '../../../lib/contract/schemas';
+import { attachmentOf, messageColumns } from './message-payload';
+import { toConversationMessage } from './conversation-stream';
+import type { Db } from '../engine/open-database';
+import { rows } from '../engine/raw-rows';
+import { userSummaryColumns } from '../people';
+import { hasBlocked } from '../safety-rules';
+import { accountConversations, conversationMembers, conversations, conversationsV2, messages, uploads, users } from '../schema';
+
+/**
+ * Where an account's catch-up stands: its items up to `seq` are applied; every head moved by a
+ * transaction below `horizon` (an xid8: a snapshot's xmin) was reported; and, while a page of
+ * changed conversations is being read, those up to `afterConversation` were too.
+ */
+export interface AccountCursor {
+  seq: number;
+  horizon: string;
+  afterConversation: number;
+}
+
+export const formatAccountCursor = ({ seq, horizon, afterConversation }: AccountCursor) => `${seq}.${horizon}.${afterConversation}`;
+
+/** A cursor as formatAccountCursor wrote it (the payload's schema checked it); null otherwise. */
+export function parseAccountCursor(text: string): AccountCursor | null {
+  const parts = ACCOUNT_CURSOR.exec(text);
+  if (!parts || !isAccountCursor(text)) return null;
+  return { seq: Number(parts[1]), horizon: parts[2]!, afterConversation: Number(parts[3]) };
+}
+
+export interface AccountPage {
+  items: AccountItem[];
+  conversations: ConversationSummary[];
+  cursor: AccountCursor;
+  hasMore: boolean;
+}
+
+/**
+ * The account's seq and a horizon, read together: every transaction below the snapshot's xmin had
+ * finished when this statement began, so what it wrote is visible now; one still running has an
+ * id at or past it and is reported next time. Null for no such active account.
+ */
+async function now(db: Db, userId: number): Promise<{ seq: number; horizon: string } | null> {
+  const [row] = await rows<{ account_seq: string | number; horizon: string }>(
+    db,
+    sql`select account_seq, pg_snapshot_xmin(pg_current_snapshot())::text as horizon from users where id = ${userId} and is_active`,
+  );
+  return row ? { seq: Number(row.account_seq), horizon: row.horizon } : null;
+}
+
+type ItemRow = { seq: string | number; conversation_id: string | number; kind: string; state: Record<string, unknown> };
+
+/** Messages by id as every member sees them (hide items' previews, list rows' last messages). */
+async function messagesById(db: Db, ids: readonly number[]): Promise<Map<number, ConversationMessage>> {
+  if (ids.length === 0) return new Map();
+  const found = await db
+    .select({ ...messageColumns, place: { conversationId: messages.conversationId, seq: messages.seq, version: messages.version } })
+    .from(messages)
+    .leftJoin(uploads, attachmentOf)
+    .where(inArray(messages.id, [...new Set(ids)]));
+  return new Map(found.map((row) => [row.message.id, toConversationMessage(row, row.place)]));
+}
+
+/** The account's items in (after, end], at most `limit` + 1, by seq: one range scan of account_events' key. */
+async function itemsAfter(db: Db, userId: number, after: number, end: number, limit: number): Promise<AccountItem[]> {
+  const found = await rows<ItemRow>(
+    db,
+    sql`select seq, conversation_id, kind, state from account_events
+      where user_id = ${userId} and seq > ${after} and seq <= ${end} order by seq limit ${limit + 1}`,
+  );
+  const previews = await messagesById(
+    db,
+    found.flatMap((row) => (row.kind === 'hide' && row.state.preview_id != null ? [Number(row.state.preview_id)] : [])),
+  );
+  return found.map((row): AccountItem => {
+    const base = { seq: Number(row.seq), conversation_id: Number(row.conversation_id) };
+    const { state } = row;
+    switch (row.kind) {
+      case 'read':
+        return { ...base, kind: 'read', read_seq: Number(state.read_seq), unread_count: Number(state.unread_count) };
+      case 'hide':
+        return {
+          ...base,
+          kind: 'hide',
+          message_id: Number(state.message_id),
+          preview: state.preview_id == null ? null : (previews.get(Number(state.preview_id)) ?? null),
+          ...(state.unread_count === undefined ? {} : { unread_count: Number(state.unread_count) }),
+        };
+      case 'muted':
+        return { ...base, kind: 'muted', muted: state.muted === true };
+      default:
+        // Joins, removals and leaving come with groups (design step 10), and with their shapes.
+        throw new Error(`account item of kind ${row.kind} has no shape yet`);
+    }
+  });
+}
+
+/** The end of the member's window: where they left, or the conversation's newest seq. */
+const windowEnd = sql<number>`coalesce(${conversationMembers.leftSeq}, ${conversationsV2.lastSeq})`;
+
+/**
+ * The message a member's list row shows: the head's newest, unless it is past their window or
+ * they deleted it for themselves, then the newest of their window they did not (a backward scan of
+ * messages_conversation_seq_idx that stops at the first). COALESCE evaluates the scan only then.
+ */
+const shownMessageId = sql<string | number | null>`coalesce(
+  (select ${conversationsV2.lastMessageId} where ${conversationsV2.lastMessageSeq} <= ${windowEnd}
+    and not exists (select 1 from message_hidden h where h.user_id = ${accountConversations.userId} and h.message_id = ${conversationsV2.lastMessageId})),
+  (select x.id from messages x where x.conversation_id = ${conversationsV2.id} and x.seq <= ${windowEnd}
+    and not exists (select 1 from message_hidden h2 where h2.user_id = ${accountConversations.userId} and h2.message_id = x.id)
+    order by x.seq desc limit 1))`;
+
+/**
+ * The account's conversations whose heads moved at or past `horizon`, after `afterConversation`,
+ * by id, at most SYNC_CONVERSATIONS_PAGE + 1, as its list shows them. Left out as the list leaves
+ * them out (conversations.ts): a direct conversation whose other person is deactivated (not
+ * deleted) or blocked by the account. The unread count is the pair's counter until the counts
+ * come from ordinals (design 3.6).
+ */
+async function changedConversations(db: Db, userId: number, horizon: string, afterConversation: number): Promise<ConversationSummary[]> {
+  const found = await db
+    .select({
+      conversationId: accountConversations.conversationId,
+      kind: conversationsV2.kind,
+      peerId: accountConversations.peerId,
+      user: userSummaryColumns(userId),
+      end: windowEnd,
+      readSeq: conversationMembers.readSeq,
+      muted: conversationMembers.muted,
+      left: sql<boolean>`${conversationMembers.leftAt} is not null`,
+      unreadCount: sql<number>`coalesce(${conversations.unreadCount}, 0)`,
+      shownId: shownMessageId,
+    })
+    .from(accountConversations)
+    .innerJoin(conversationsV2, eq(conversationsV2.id, accountConversations.conversationId))
+    .innerJoin(
+      conversationMembers,
+      and(eq(conversationMembers.conversationId, accountConversations.conversationId), eq(conversationMembers.userId, accountConversations.userId)),
+    )
+    .leftJoin(conversations, and(eq(conversations.userId, accountConversations.userId), eq(conversations.peerId, accountConversations.peerId)))
+    .leftJoin(users, eq(users.id, accountConversations.peerId))
+    .where(
+      and(
+        eq(accountConversations.userId, userId),
+        gt(accountConversations.conversationId, afterConversation),
+        sql`${conversationsV2.changedXid} >= ${horizon}::xid8`,
+        or(
+          isNull(accountConversations.peerId),
+          and(sql`(${users.isActive} or ${users.deletedAt} is not null)`, sql`not ${hasBlocked(userId, sql`${accountConversations.peerId}`)}`),
+        ),
+      ),
+    )
+    .orderBy(asc(accountConversations.conversationId))
+    .limit(SYNC_CONVERSATIONS_PAGE + 1);
+  const shown = await messagesById(db, found.flatMap((row) => (row.shownId === null ? [] : [Number(row.shownId)])));
+  return found.map((row) => ({
+    conversation_id: row.conversationId,
+    kind: row.kind as ConversationSummary['kind'],
+    user: row.peerId === null ? null : row.user,
+    last_seq: Number(row.end),
+    last_message: row.shownId === null ? null : (shown.get(Number(row.shownId)) ?? null),
+    read_seq: row.readSeq,
+    unread_count: Number(row.unreadCount),
+    muted: row.muted,
+    left: row.left,
+  }));
+}
+
+/**
+ * What `sync_account` answers. Without a cursor: nothing but one from now (a client takes it before
+ * it reads its list, so nothing between the two is missed). With one: the account's items after
+ * its seq (at most `limit`) and its conversations changed since its horizon, a page at a time;
+ * the horizon moves to this answer's only once the last page of them is out. Null for no such
+ * active account.
+ */
+export async function syncAccount(db: Db, userId: number, cursor: AccountCursor | null, limit: number): Promise<AccountPage | null> {
+  const current = await now(db, userId);
+  if (!current) return null;
+  if (!cursor) return { items: [], conversations: [], cursor: { ...current, afterConversation: 0 }, hasMore: false };
+  const [items, changed] = await Promise.all([
+    itemsAfter(db, userId, cursor.seq, current.seq, limit),
+    changedConversations(db, userId, cursor.horizon, cursor.afterConversation),
+  ]);
+  const moreItems = items.length > limit;
+  const moreConversations = changed.length > SYNC_CONVERSATIONS_PAGE;
+  const pageItems = items.slice(0, limit);
+  const pageConversations = changed.slice(0, SYNC_CONVERSATIONS_PAGE);
+  return {
+    items: pageItems,
+    conversations: pageConversations,
+    cursor: {
+      seq: moreItems ? pageItems[pageItems.length - 1]!.seq : Math.max(current.seq, cursor.seq),
+      horizon: moreConversations ? cursor.horizon : current.horizon,
+      afterConversation: moreConversations ? pageConversations[pageConversations.length - 1]!.conversation_id : 0,
+    },
+    hasMore: moreItems || moreConversations,
+  };
+}

@@ -1,0 +1,162 @@
+// Socket protocol 2's catch-up through a real server and sockets (docs/API.md; docs/design/
+// conversations.md 3.5): `sync_account` says which conversations moved since a cursor, and
+// `sync_conversation` reads one conversation's stream by its own seqs, as every member sees it.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { AccountSyncResult, Ack, ChangeResult, ConversationSyncResult, MessagePayload } from '../../lib/contract';
+import { directConversationId } from '../../testing/database';
+import { signIn, startTestServer, type SignedInUser } from '../test/helpers';
+import { emitWithAck, type ClientSocket } from '../test/socket-client';
+import { serverWithTabs } from '../test/tabs';
+
+const { t, tabs } = serverWithTabs(() => startTestServer());
+
+async function send(socket: ClientSocket, to: SignedInUser, text: string): Promise<MessagePayload> {
+  const ack = await emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: to.user.id, text });
+  if (!('data' in ack)) throw new Error(JSON.stringify(ack));
+  return ack.data;
+}
+
+async function change(socket: ClientSocket, event: 'react' | 'edit' | 'unsend' | 'hide', payload: object): Promise<void> {
+  const ack = await emitWithAck<Ack<ChangeResult>>(socket, event, payload);
+  if (!('data' in ack)) throw new Error(`${event}: ${JSON.stringify(ack)}`);
+}
+
+const syncConversation = (socket: ClientSocket, payload: unknown) => emitWithAck<Ack<ConversationSyncResult>>(socket, 'sync_conversation', payload);
+
+async function page(socket: ClientSocket, payload: unknown): Promise<ConversationSyncResult> {
+  const ack = await syncConversation(socket, payload);
+  if (!('data' in ack)) throw new Error(JSON.stringify(ack));
+  return ack.data;
+}
+
+describe('sync_conversation', () => {
+  it('answers both members the same messages and changes by the conversation’s seqs, with the cursor', async () => {
+    const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
+    const [annTab, benTab] = await Promise.all([tabs.open(ann), tabs.open(ben)]);
+    const first = await send(annTab, ben, 'first'); // seq 1
+    const second = await send(benTab, ann, 'second'); // seq 2
+    await change(benTab, 'react', { message_id: first.id, emoji: '👍', add: true }); // seq 3
+    await change(annTab, 'edit', { message_id: first.id, text: 'first, edited' }); // seq 4
+    const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
+
+    const forAnn = await page(annTab, { conversation_id: conversation, after: 0 });
+    const forBen = await page(benTab, { conversation_id: conversation, after: 0 });
+    expect(forBen).toEqual(forAnn);
+    expect(forAnn).toEqual({
+      conversation_id: conversation,
+      messages: [
+        {
+          id: first.id,
+          conversation_id: conversation,
+          seq: 1,
+          version: 4,
+          client_id: first.client_id,
+          sender_id: ann.user.id,
+          text: 'first, edited',
+          attachment: null,
+          attachment_removed: false,
+          created_at: first.created_at,
+          edited_at: expect.any(String),
+          deleted: false,
+          reactions: [{ emoji: '👍', user_ids: [ben.user.id] }],
+          reply_to: null,
+        },
+        expect.objectContaining({ id: second.id, seq: 2, version: 2, sender_id: ben.user.id, text: 'second' }),
+      ],
+      changes: [
+        { conversation_id: conversation, seq: 3, message_id: first.id, actor_id: ben.user.id, kind: 'reaction', reactions: [{ emoji: '👍', user_ids: [ben.user.id] }] },
+        { conversation_id: conversation, seq: 4, message_id: first.id, actor_id: ann.user.id, kind: 'edit', text: 'first, edited', edited_at: forAnn.messages[0]!.edited_at },
+      ],
+      through: 4,
+      last_seq: 4,
+      has_more: false,
+    });
+
+    // From a cursor: only what came after it; at the end, nothing and the same cursor.
+    expect(await page(annTab, { conversation_id: conversation, after: 2 })).toMatchObject({ messages: [], changes: [{ seq: 3 }, { seq: 4 }], through: 4 });
+    expect(await page(annTab, { conversation_id: conversation, after: 4 })).toMatchObject({ messages: [], changes: [], through: 4, last_seq: 4, has_more: false });
+  });
+
+  it('pages a long conversation in order without gaps or repeats', async () => {
+    const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
+    const [annTab, benTab] = await Promise.all([tabs.open(ann), tabs.open(ben)]);
+    for (let i = 1; i <= 12; i++) await send(i % 3 === 0 ? benTab : annTab, i % 3 === 0 ? ann : ben, `m${i}`);
+    const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
+    const seen: number[] = [];
+    let after = 0;
+    for (let pages = 0; pages < 10; pages++) {
+      const next = await page(benTab, { conversation_id: conversation, after, limit: 5 });
+      seen.push(...next.messages.map((message) => message.seq));
+      after = next.through;
+      if (!next.has_more) break;
+    }
+    expect(seen).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(after).toBe(12);
+  });
+
+  it('leaves out what the caller deleted for themselves, and changes to it, while its seqs stay accounted for', async () => {
+    const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
+    const [annTab, benTab] = await Promise.all([tabs.open(ann), tabs.open(ben)]);
+    const hidden = await send(annTab, ben, 'hide me'); // seq 1
+    await change(benTab, 'hide', { message_id: hidden.id }); // Ben's own stream, no conversation seq
+    await change(annTab, 'edit', { message_id: hidden.id, text: 'edited after' }); // seq 2
+    await send(annTab, ben, 'kept'); // seq 3
+    const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
+
+    const forBen = await page(benTab, { conversation_id: conversation, after: 0, limit: 1 });
+    expect(forBen).toMatchObject({ messages: [{ seq: 3, text: 'kept' }], changes: [], through: 3, last_seq: 3, has_more: false });
+    // Ann still sees hers and its edit.
+    expect(await page(annTab, { conversation_id: conversation, after: 0 })).toMatchObject({
+      messages: [{ seq: 1, text: 'edited after' }, { seq: 3 }],
+      changes: [{ seq: 2, kind: 'edit' }],
+    });
+  });
+
+  it('refuses a conversation the caller is not in exactly like one that does not exist, and bad cursors', async () => {
+    const [ann, ben, cat] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben'), signIn(t.url, 'Cat')]);
+    const [annTab, catTab] = await Promise.all([tabs.open(ann), tabs.open(cat)]);
+    await send(annTab, ben, 'private');
+    const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
+    const notFound = { error: { non_field_errors: ['conversation_id: Conversation not found.'] } };
+    expect(await syncConversation(catTab, { conversation_id: conversation, after: 0 })).toEqual(notFound);
+    expect(await syncConversation(catTab, { conversation_id: 9_000_000_000, after: 0 })).toEqual(notFound);
+    for (const payload of [{ conversation_id: conversation, after: -1 }, { conversation_id: conversation, after: 0, limit: 501 }, { conversation_id: 0, after: 0 }, { after: 0 }]) {
+      expect(await syncConversation(annTab, payload)).toEqual({ error: { non_field_errors: expect.any(Array) } });
+    }
+  });
+});
+
+describe('sync_account', () => {
+  it('hands out a cursor from now, then names the conversations that moved since, which sync_conversation then reads', async () => {
+    const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
+    const [annTab, benTab] = await Promise.all([tabs.open(ann), tabs.open(ben)]);
+    await send(benTab, ann, 'before');
+    const account = async (payload: unknown) => {
+      const ack = await emitWithAck<Ack<AccountSyncResult>>(annTab, 'sync_account', payload);
+      if (!('data' in ack)) throw new Error(JSON.stringify(ack));
+      return ack.data;
+    };
+    const start = await account({});
+    expect(start).toEqual({ items: [], conversations: [], cursor: expect.stringMatching(/^\d+\.\d+\.0$/), has_more: false });
+
+    const sent = await send(benTab, ann, 'while away');
+    const moved = await account({ cursor: start.cursor });
+    const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
+    expect(moved).toMatchObject({
+      items: [],
+      conversations: [{ conversation_id: conversation, kind: 'direct', user: { id: ben.user.id }, last_seq: 2, read_seq: 0, unread_count: 2, last_message: { id: sent.id, seq: 2 } }],
+      has_more: false,
+    });
+    expect(await page(annTab, { conversation_id: conversation, after: 1 })).toMatchObject({ messages: [{ id: sent.id, text: 'while away' }], through: 2 });
+    expect(await account({ cursor: moved.cursor })).toMatchObject({ items: [], conversations: [] });
+  });
+
+  it('refuses cursors it did not give with a field error', async () => {
+    const ann = await signIn(t.url, 'Ann');
+    const socket = await tabs.open(ann);
+    for (const cursor of ['', '1.2', '01.2.3', '1.18446744073709551616.0', '9007199254740992.1.0', 5]) {
+      expect(await emitWithAck(socket, 'sync_account', { cursor })).toEqual({ error: { non_field_errors: expect.any(Array) } });
+    }
+  });
+});
