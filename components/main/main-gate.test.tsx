@@ -60,7 +60,7 @@ describe('MainGate (the main area: user loaded, list requested with it)', () => 
   it('asks for the conversation list while accounts/info is still pending, and shows the area once the user is active', async () => {
     const info = deferred<AccountInfo>();
     api.fetchAccountInfo.mockReturnValue(info.promise);
-    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1 });
+    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1, account_cursor: '0.0.0' });
     render(
       <MainGate>
         <p>the main area</p>
@@ -82,7 +82,7 @@ describe('MainGate (the main area: user loaded, list requested with it)', () => 
     // This browser's notification state already read: nothing else holds the area back.
     useNotificationStore.getState().update({ loaded: true });
     api.fetchAccountInfo.mockResolvedValue(me);
-    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1 });
+    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1, account_cursor: '0.0.0' });
     render(
       <MainGate>
         <p>the main area</p>
@@ -98,7 +98,7 @@ describe('MainGate (the main area: user loaded, list requested with it)', () => 
 
   it('an inactive account: signed out, sent to /account, never rendered, and the list read for it dropped', async () => {
     api.fetchAccountInfo.mockResolvedValue({ ...me, is_active: false });
-    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1 });
+    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1, account_cursor: '0.0.0' });
     render(
       <MainGate>
         <p>the main area</p>
@@ -113,7 +113,7 @@ describe('MainGate (the main area: user loaded, list requested with it)', () => 
 
   it('opens the area with the notification prompt already decided, so it never pushes the list down', async () => {
     api.fetchAccountInfo.mockResolvedValue(me);
-    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1 });
+    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1, account_cursor: '0.0.0' });
     // The session's read of this browser's state, held: the area waits for it (up to its cap).
     const update = useNotificationStore.getState().update;
     const held: Partial<NotificationState>[] = [];

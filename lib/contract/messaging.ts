@@ -223,6 +223,11 @@ export interface Conversation {
  */
 export interface ConversationPage extends Page<Conversation> {
   last_seq: number;
+  /**
+   * A `sync_account` cursor read before the page (socket protocol 2): everything up to it is in
+   * the list, and `sync_account` from it tells what moved since.
+   */
+  account_cursor: string;
 }
 
 export type { EditPayload, FollowPayload, HidePayload, ReactPayload, ReadPayload, SendPayload, SettingsRequest, UnsendPayload } from './schemas';

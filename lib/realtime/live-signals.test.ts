@@ -39,7 +39,7 @@ const subscriptions = () => socket.sentEvents('presence_subscribe').map(([, payl
 const typingSignals = () => socket.sentEvents('typing').map(([, payload]) => payload);
 
 async function start(rows: Conversation[] = [conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]): Promise<void> {
-  api.listConversations.mockResolvedValue({ results: rows, next_cursor: null, last_seq: 2 });
+  api.listConversations.mockResolvedValue({ results: rows, next_cursor: null, last_seq: 2, account_cursor: '0.0.0' });
   publishUser(me());
   startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
   socket = connectFakeSocket(ME);

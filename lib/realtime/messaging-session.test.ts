@@ -56,7 +56,7 @@ describe('messaging session: start, catch-up and stop', () => {
       }
       return event === 'read' ? { data: { count: 0, unread_count: 0 } } : { data: null };
     };
-    api.listConversations.mockResolvedValue({ results: [conversation(2, missed, 1)], next_cursor: null, last_seq: 2 });
+    api.listConversations.mockResolvedValue({ results: [conversation(2, missed, 1)], next_cursor: null, last_seq: 2, account_cursor: '0.0.0' });
     socket.transportDrops();
     socket.managerReconnects(1);
     await vi.waitFor(() => expect(useThreadStore.getState().threads[2]?.messages.map((m) => m.id)).toContain(8));
@@ -82,7 +82,7 @@ describe('messaging session: start, catch-up and stop', () => {
       }
       return event === 'read' ? { data: { count: 0, unread_count: 0 } } : { data: null };
     };
-    api.listConversations.mockResolvedValue({ results: [conversation(2, missed.at(-1)!, 0)], next_cursor: null, last_seq: 1201 });
+    api.listConversations.mockResolvedValue({ results: [conversation(2, missed.at(-1)!, 0)], next_cursor: null, last_seq: 1201, account_cursor: '0.0.0' });
     return { missed, pagesLeft: () => pages.length };
   }
 

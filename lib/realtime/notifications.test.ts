@@ -55,7 +55,7 @@ function setVisibility(state: DocumentVisibilityState): void {
 }
 
 async function start(rows: Conversation[]): Promise<void> {
-  api.listConversations.mockResolvedValue({ results: rows, next_cursor: null, last_seq: 1 });
+  api.listConversations.mockResolvedValue({ results: rows, next_cursor: null, last_seq: 1, account_cursor: '0.0.0' });
   startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
   socket = connectFakeSocket(ME);
   socket.ackResponder = async (event, payload) => {

@@ -47,7 +47,7 @@ describe('sending through the messaging session', () => {
   beforeEach(async () => {
     resetFakeSocketService();
     storage = createMemoryOutboxStorage();
-    api.listConversations.mockResolvedValue({ results: [], next_cursor: null, last_seq: 0 });
+    api.listConversations.mockResolvedValue({ results: [], next_cursor: null, last_seq: 0, account_cursor: '0.0.0' });
     publishUser({ id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true });
     start();
     await settle();

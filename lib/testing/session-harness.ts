@@ -53,7 +53,7 @@ export const unreadFrom = (peerId: number) => selectUnreadFor(useConversationsSt
 export const reads = () => socket.sentEvents('read').map(([, payload]) => payload);
 
 export async function start(rows: Conversation[] = [conversation(2, message(1), 2)]): Promise<void> {
-  vi.mocked(listConversations).mockResolvedValue({ results: rows, next_cursor: null, last_seq: 1 });
+  vi.mocked(listConversations).mockResolvedValue({ results: rows, next_cursor: null, last_seq: 1, account_cursor: '0.0.0' });
   startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
   socket = connectFakeSocket(ME);
   socket.ackResponder = async (event) => {

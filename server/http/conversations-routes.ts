@@ -7,6 +7,7 @@ import {
   type ThreadPage,
 } from '../../lib/contract';
 import { hasConversation, listConversations } from '../db/conversations';
+import { accountCursorNow } from '../db/delivery/account-stream';
 import { listThread, listThreadAround, listThreadNewer, streamStateOf, type ThreadWindow } from '../db/messages';
 import type { Db } from '../db/engine/open-database';
 import { findConversationPeer } from '../db/users';
@@ -41,13 +42,14 @@ export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): v
     const { user } = await authenticateActive(db, request);
     const { cursor } = parseBody(conversationsQuery, request.query);
     // Read before the page: every message and change up to it is committed, so the page reflects it.
-    const stream = await streamStateOf(db, user.id);
-    if (!stream) throw HttpError.msg(404, 'User not found.');
+    const [stream, accountCursor] = await Promise.all([streamStateOf(db, user.id), accountCursorNow(db, user.id)]);
+    if (!stream || accountCursor === null) throw HttpError.msg(404, 'User not found.');
     const page = await listConversations(db, user.id, cursor?.[1] ?? null, CONVERSATION_PAGE_SIZE, stream.readReceipts);
     return {
       results: page.results,
       next_cursor: page.next === null ? null : encodeCursor(['c', page.next]),
       last_seq: stream.lastSeq,
+      account_cursor: accountCursor,
     };
   });
 

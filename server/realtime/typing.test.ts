@@ -34,7 +34,7 @@ describe('typing', () => {
     await typing(annTab, { user_id: ben.user.id, typing: true });
     await heard;
     const list = await api<ConversationPage>(t.url, '/conversations', { token: ben.bearer });
-    expect(list.body).toEqual({ results: [], next_cursor: null, last_seq: 0 });
+    expect(list.body).toEqual({ results: [], next_cursor: null, last_seq: 0, account_cursor: expect.any(String) });
     expect(await emitWithAck<Ack<SyncResult>>(benTab, 'sync', { after: 0 })).toEqual({ data: { messages: [], changes: [], through: 0, last_seq: 0, has_more: false } });
     expect(counts).toEqual([]);
   });

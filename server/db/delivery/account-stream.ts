@@ -53,6 +53,16 @@ async function now(db: Db, userId: number): Promise<{ seq: number; horizon: stri
   return row ? { seq: Number(row.account_seq), horizon: row.horizon } : null;
 }
 
+/**
+ * A cursor from now, as `sync_account` without one answers it: GET /api/conversations reads it
+ * before its page, so everything up to it is in the page and `sync_account` goes on from there.
+ * Null for no such active account.
+ */
+export async function accountCursorNow(db: Db, userId: number): Promise<string | null> {
+  const current = await now(db, userId);
+  return current ? formatAccountCursor({ ...current, afterConversation: 0 }) : null;
+}
+
 type ItemRow = { seq: string | number; conversation_id: string | number; kind: string; state: Record<string, unknown> };
 
 /** Messages by id as every member sees them (hide items' previews, list rows' last messages). */
