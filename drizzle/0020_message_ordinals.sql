@@ -20,5 +20,6 @@ UPDATE "conversations_v2" SET "message_count" = counted."count"
 FROM (SELECT "conversation_id", count(*) AS "count" FROM "messages" GROUP BY "conversation_id") counted
 WHERE counted."conversation_id" = "conversations_v2"."id";--> statement-breakpoint
 UPDATE "conversations_v2" SET "message_count" = 0 WHERE "message_count" IS NULL;--> statement-breakpoint
+CREATE INDEX "message_hidden_conversation_idx" ON "message_hidden" USING btree ("user_id","conversation_id");--> statement-breakpoint
 CREATE INDEX "messages_conversation_sender_idx" ON "messages" USING btree ("conversation_id","sender_id","seq");--> statement-breakpoint
 CREATE INDEX "messages_unsent_idx" ON "messages" USING btree ("conversation_id","seq") WHERE "messages"."deleted_at" is not null;

@@ -138,14 +138,19 @@ export type SyncConversationPayload = z.infer<typeof syncConversationPayloadSche
 
 /**
  * An account cursor as `sync_account` hands it out: the account's seq, a horizon (a transaction
- * id, below 2^64) and a place in a page of conversations, each a decimal without leading zeros.
+ * id, below 2^64), a place in a page of conversations and, while pages remain, the horizon the
+ * first page read (each a decimal without leading zeros).
  */
-export const ACCOUNT_CURSOR = /^(0|[1-9][0-9]{0,15})\.(0|[1-9][0-9]{0,19})\.(0|[1-9][0-9]{0,15})$/;
+export const ACCOUNT_CURSOR = /^(0|[1-9][0-9]{0,15})\.(0|[1-9][0-9]{0,19})\.(0|[1-9][0-9]{0,15})\.(0|[1-9][0-9]{0,19})$/;
 const MAX_HORIZON = 2n ** 64n - 1n;
 export function isAccountCursor(text: string): boolean {
   const parts = ACCOUNT_CURSOR.exec(text);
   return (
-    parts !== null && Number(parts[1]) <= Number.MAX_SAFE_INTEGER && BigInt(parts[2]!) <= MAX_HORIZON && Number(parts[3]) <= Number.MAX_SAFE_INTEGER
+    parts !== null &&
+    Number(parts[1]) <= Number.MAX_SAFE_INTEGER &&
+    BigInt(parts[2]!) <= MAX_HORIZON &&
+    Number(parts[3]) <= Number.MAX_SAFE_INTEGER &&
+    BigInt(parts[4]!) <= MAX_HORIZON
   );
 }
 

@@ -45,7 +45,7 @@ export const unreadCountSql = (member: string, head: string) => `(case when ${he
  * backward probes of messages_conversation_seq_idx), less their own there (their `sender_ordinal`s
  * likewise, by messages_conversation_sender_idx), less the unsent ones of others there (the
  * partial messages_unsent_idx: few), less the others' they deleted for themselves there (their
- * hidden rows, from the newest: few). Read by nothing but the model's checks until the next
+ * hidden rows in the conversation, by message_hidden_conversation_idx: few). Read by nothing but the model's checks until the next
  * release has numbered what older nodes stored; then the list and the totals move to it.
  */
 export const unreadFromOrdinalsSql = (member: string, head: string) => {

@@ -17,6 +17,7 @@ import { rooms, type RealtimeSocket } from './types';
 const userNotFound = () => refuse({ msg: 'User not found.' });
 // Final, and the same for a conversation that does not exist and one the caller is not in.
 const conversationNotFound = fieldError('conversation_id: Conversation not found.');
+const badCursor = fieldError('cursor: Not a cursor this server gave.');
 
 // Field errors, not `msg`: clients retry `msg` errors (transient) but give up on field errors.
 const refusals: Record<Refusal, Outcome<never>> = {
@@ -103,6 +104,8 @@ export function registerMessageHandlers(
   // 3.5); without one, a cursor from now. In the same lane and budget as the other syncs.
   onEvent(socket, log, 'sync_account', syncAccountPayloadSchema, async ({ cursor, limit = SYNC_PAGE_MAX }, userId) => {
     const from = cursor ? parseAccountCursor(cursor) : null;
+    // The schema let only such cursors through; never read one it could not parse as "from now".
+    if (cursor && !from) return badCursor;
     const page = await syncs.run(userId, () => syncAccount(db, userId, from, limit));
     if (!page) return userNotFound();
     return { data: { items: page.items, conversations: page.conversations, cursor: formatAccountCursor(page.cursor), has_more: page.hasMore } };

@@ -15,22 +15,27 @@ import { accountConversations, conversationMembers, conversations, conversations
 
 /**
  * Where an account's catch-up stands: its items up to `seq` are applied; every head moved by a
- * transaction below `horizon` (an xid8: a snapshot's xmin) was reported; and, while a page of
- * changed conversations is being read, those up to `afterConversation` were too.
+ * transaction below `horizon` (an xid8: a snapshot's xmin) was reported; and, while the changed
+ * conversations are read in pages, those up to `afterConversation` were too, and `nextHorizon` is
+ * the horizon the run's first page read, the one to move to once its last page is out (0 between
+ * runs). A head moved during the run, even one the run already passed, is at or past that
+ * horizon, so the next run names it.
  */
 export interface AccountCursor {
   seq: number;
   horizon: string;
   afterConversation: number;
+  nextHorizon: string;
 }
 
-export const formatAccountCursor = ({ seq, horizon, afterConversation }: AccountCursor) => `${seq}.${horizon}.${afterConversation}`;
+export const formatAccountCursor = ({ seq, horizon, afterConversation, nextHorizon }: AccountCursor) =>
+  `${seq}.${horizon}.${afterConversation}.${nextHorizon}`;
 
 /** A cursor as formatAccountCursor wrote it (the payload's schema checked it); null otherwise. */
 export function parseAccountCursor(text: string): AccountCursor | null {
   const parts = ACCOUNT_CURSOR.exec(text);
   if (!parts || !isAccountCursor(text)) return null;
-  return { seq: Number(parts[1]), horizon: parts[2]!, afterConversation: Number(parts[3]) };
+  return { seq: Number(parts[1]), horizon: parts[2]!, afterConversation: Number(parts[3]), nextHorizon: parts[4]! };
 }
 
 export interface AccountPage {
@@ -60,7 +65,7 @@ async function now(db: Db, userId: number): Promise<{ seq: number; horizon: stri
  */
 export async function accountCursorNow(db: Db, userId: number): Promise<string | null> {
   const current = await now(db, userId);
-  return current ? formatAccountCursor({ ...current, afterConversation: 0 }) : null;
+  return current ? formatAccountCursor({ ...current, afterConversation: 0, nextHorizon: '0' }) : null;
 }
 
 type ItemRow = { seq: string | number; conversation_id: string | number; kind: string; state: Record<string, unknown> };
@@ -114,14 +119,15 @@ async function itemsAfter(db: Db, userId: number, after: number, end: number, li
 const windowEnd = sql<number>`coalesce(${conversationMembers.leftSeq}, ${conversationsV2.lastSeq})`;
 
 /**
- * The message a member's list row shows: the head's newest, unless it is past their window or
+ * The message a member's list row shows: the head's newest, unless it is outside their window or
  * they deleted it for themselves, then the newest of their window they did not (a backward scan of
  * messages_conversation_seq_idx that stops at the first). COALESCE evaluates the scan only then.
  */
 const shownMessageId = sql<string | number | null>`coalesce(
   (select ${conversationsV2.lastMessageId} where ${conversationsV2.lastMessageSeq} <= ${windowEnd}
+    and ${conversationsV2.lastMessageSeq} > ${conversationMembers.joinedSeq}
     and not exists (select 1 from message_hidden h where h.user_id = ${accountConversations.userId} and h.message_id = ${conversationsV2.lastMessageId})),
-  (select x.id from messages x where x.conversation_id = ${conversationsV2.id} and x.seq <= ${windowEnd}
+  (select x.id from messages x where x.conversation_id = ${conversationsV2.id} and x.seq <= ${windowEnd} and x.seq > ${conversationMembers.joinedSeq}
     and not exists (select 1 from message_hidden h2 where h2.user_id = ${accountConversations.userId} and h2.message_id = x.id)
     order by x.seq desc limit 1))`;
 
@@ -185,13 +191,13 @@ async function changedConversations(db: Db, userId: number, horizon: string, aft
  * What `sync_account` answers. Without a cursor: nothing but one from now (a client takes it before
  * it reads its list, so nothing between the two is missed). With one: the account's items after
  * its seq (at most `limit`) and its conversations changed since its horizon, a page at a time;
- * the horizon moves to this answer's only once the last page of them is out. Null for no such
+ * the horizon moves, to the one the run's first page read, only once the last page is out. Null for no such
  * active account.
  */
 export async function syncAccount(db: Db, userId: number, cursor: AccountCursor | null, limit: number): Promise<AccountPage | null> {
   const current = await now(db, userId);
   if (!current) return null;
-  if (!cursor) return { items: [], conversations: [], cursor: { ...current, afterConversation: 0 }, hasMore: false };
+  if (!cursor) return { items: [], conversations: [], cursor: { ...current, afterConversation: 0, nextHorizon: '0' }, hasMore: false };
   const [items, changed] = await Promise.all([
     itemsAfter(db, userId, cursor.seq, current.seq, limit),
     changedConversations(db, userId, cursor.horizon, cursor.afterConversation),
@@ -200,13 +206,16 @@ export async function syncAccount(db: Db, userId: number, cursor: AccountCursor 
   const moreConversations = changed.length > SYNC_CONVERSATIONS_PAGE;
   const pageItems = items.slice(0, limit);
   const pageConversations = changed.slice(0, SYNC_CONVERSATIONS_PAGE);
+  // A run of pages starts where no page mark is; its first page's horizon is where it ends.
+  const runHorizon = cursor.afterConversation > 0 ? cursor.nextHorizon : current.horizon;
   return {
     items: pageItems,
     conversations: pageConversations,
     cursor: {
       seq: moreItems ? pageItems[pageItems.length - 1]!.seq : Math.max(current.seq, cursor.seq),
-      horizon: moreConversations ? cursor.horizon : current.horizon,
-      afterConversation: moreConversations ? pageConversations[pageConversations.length - 1]!.conversation_id : 0,
+      ...(moreConversations
+        ? { horizon: cursor.horizon, afterConversation: pageConversations[pageConversations.length - 1]!.conversation_id, nextHorizon: runHorizon }
+        : { horizon: runHorizon, afterConversation: 0, nextHorizon: '0' }),
     },
     hasMore: moreItems || moreConversations,
   };

@@ -147,7 +147,8 @@ async function readConversationAfter(db: Db, window: MemberWindow, after: number
   return {
     messages: page.flatMap((item) => ('message' in item ? [item.message] : [])),
     changes: page.flatMap((item) => ('change' in item ? [item.change] : [])),
-    through: hasMore ? page[page.length - 1]!.seq : Math.max(window.end, from),
+    // Past the window's end is nothing to read: a cursor beyond it comes back as the end.
+    through: hasMore ? page[page.length - 1]!.seq : window.end,
     end: window.end,
     hasMore,
   };

@@ -180,8 +180,9 @@ export const messageHidden = pgTable(
     /** The message's conversation (0017; required since 0019), so a member's hidden messages are found by conversation. */
     conversationId: bigint('conversation_id', { mode: 'number' }).notNull(),
   },
-  // Every read that leaves hidden messages out probes (user, message).
-  (table) => [primaryKey({ columns: [table.userId, table.messageId] })],
+  // Every read that leaves hidden messages out probes (user, message); an unread count from
+  // ordinals takes the member's few in one conversation (0020).
+  (table) => [primaryKey({ columns: [table.userId, table.messageId] }), index('message_hidden_conversation_idx').on(table.userId, table.conversationId)],
 );
 
 /** The kinds of message_events (MessageChange in lib/contract/messaging.ts). */

@@ -127,7 +127,7 @@ function template(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, u
     case 'sync_conversation':
       return { conversation_id: ids.foreignConversationId, after: rng.int(0, 100), limit: rng.int(1, 500) };
     case 'sync_account':
-      return { cursor: rng.pick([null, `${rng.int(0, 100)}.${rng.int(0, 10_000)}.0`]), limit: rng.int(1, 500) };
+      return { cursor: rng.pick([null, `${rng.int(0, 100)}.${rng.int(0, 10_000)}.0.0`]), limit: rng.int(1, 500) };
     case 'typing':
       return { user_id: ids.peerId, typing: rng.chance(0.5) };
     case 'presence_subscribe':
@@ -266,7 +266,7 @@ function semantic(event: KnownEvent, p: Record<string, unknown>, ids: SocketIds,
     case 'sync_account':
       // Cursors no answer gives: past what a horizon or a seq can be, leading zeros, other shapes.
       return rng.chance(0.6)
-        ? { ...p, cursor: rng.pick(['', '1.2', '01.2.3', '1.2.3.4', 'a.b.c', '1.18446744073709551616.0', '9007199254740992.1.0', '1.-2.0', ' 1.2.3', 5, ['1.2.3']]) }
+        ? { ...p, cursor: rng.pick(['', '1.2.3', '01.2.3.0', '1.2.3.4.5', 'a.b.c.d', '1.18446744073709551616.0.0', '1.2.3.18446744073709551616', '9007199254740992.1.0.0', '1.-2.0.0', ' 1.2.3.0', 5, ['1.2.3.0']]) }
         : { ...p, limit: rng.pick([0, 501, 1.5, -1, '100']) };
     case 'sync_conversation':
       return rng.chance(0.5)
@@ -352,8 +352,8 @@ export function sentinelCases(ids: SocketIds): SocketCase[] {
     // Someone else's conversation is refused exactly like a missing one.
     ['sync_conversation', { conversation_id: ids.foreignConversationId, after: 0 }],
     // A horizon one past what a transaction id can be: refused, never cast by the database.
-    ['sync_account', { cursor: '1.18446744073709551616.0' }],
-    ['sync_account', { cursor: '1.2.3', user_id: ids.peerId }],
+    ['sync_account', { cursor: '1.18446744073709551616.0.0' }],
+    ['sync_account', { cursor: '1.2.3.0', user_id: ids.peerId }],
     ['sync_conversation', { conversation_id: 2 ** 63, after: 0 }],
     ['sync_conversation', { conversation_id: [...ids.conversationIds][0], after: -1 }],
     ['typing', { user_id: ids.selfId, typing: true }],
