@@ -5,8 +5,8 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { SYNC_CONVERSATIONS_PAGE, type AccountItem, type ConversationMessage, type ConversationSummary } from '../../../lib/contract';
 import { ACCOUNT_CURSOR, isAccountCursor } from '../../../lib/contract/schemas';
-import { attachmentOf, messageColumns } from './message-payload';
-import { toConversationMessage } from './conversation-stream';
+import { attachmentOf } from './message-payload';
+import { conversationMessageColumns, toConversationMessage } from './conversation-stream';
 import type { Db } from '../engine/open-database';
 import { rows } from '../engine/raw-rows';
 import { userSummaryColumns } from '../people';
@@ -74,11 +74,11 @@ type ItemRow = { seq: string | number; conversation_id: string | number; kind: s
 async function messagesById(db: Db, ids: readonly number[]): Promise<Map<number, ConversationMessage>> {
   if (ids.length === 0) return new Map();
   const found = await db
-    .select({ ...messageColumns, place: { conversationId: messages.conversationId, seq: messages.seq, version: messages.version } })
+    .select(conversationMessageColumns)
     .from(messages)
     .leftJoin(uploads, attachmentOf)
     .where(inArray(messages.id, [...new Set(ids)]));
-  return new Map(found.map((row) => [row.message.id, toConversationMessage(row, row.place)]));
+  return new Map(found.map((row) => [row.message.id, toConversationMessage(row)]));
 }
 
 /** The account's items in (after, end], at most `limit` + 1, by seq: one range scan of account_events' key. */

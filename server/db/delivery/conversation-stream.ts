@@ -49,8 +49,14 @@ const MEMBER_WINDOW = preparedQuery((db) =>
     .prepare('member_window'),
 );
 
+/** Selects a message as toConversationMessage reads it: messageColumns and its place in its conversation (with attachmentOf's join). */
+export const conversationMessageColumns = {
+  ...messageColumns,
+  place: { conversationId: messages.conversationId, seq: messages.seq, version: messages.version },
+};
+
 /** A message row as every member sees it. */
-export function toConversationMessage({ message, upload, reply }: MessageWithUpload, place: { conversationId: number; seq: number; version: number }): ConversationMessage {
+export function toConversationMessage({ message, upload, reply, place }: MessageWithUpload & { place: { conversationId: number; seq: number; version: number } }): ConversationMessage {
   return {
     id: message.id,
     conversation_id: Number(place.conversationId),
@@ -72,7 +78,7 @@ export function toConversationMessage({ message, upload, reply }: MessageWithUpl
 /** The conversation's messages in (after, end] the reader has not deleted for themselves, in seq order: one range scan of messages_conversation_seq_idx. */
 const MESSAGES_AFTER = preparedQuery((db) =>
   db
-    .select({ ...messageColumns, place: { conversationId: messages.conversationId, seq: messages.seq, version: messages.version } })
+    .select(conversationMessageColumns)
     .from(messages)
     .leftJoin(uploads, attachmentOf)
     .where(
@@ -139,7 +145,7 @@ async function readConversationAfter(db: Db, window: MemberWindow, after: number
     changesAfter(db, window, from, limit + 1),
   ]);
   const items = [
-    ...found.map((row) => ({ seq: Number(row.place.seq), message: toConversationMessage(row, row.place) })),
+    ...found.map((row) => ({ seq: Number(row.place.seq), message: toConversationMessage(row) })),
     ...changed.map((row) => ({ seq: Number(row.seq), change: toConversationChange(window.conversationId, row) })),
   ].sort((a, b) => a.seq - b.seq);
   const hasMore = items.length > limit;
