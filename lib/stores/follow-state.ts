@@ -25,15 +25,50 @@ function confirmedState(following: boolean): FollowState {
   return { following, confirmed: following, pending: false, error: null };
 }
 
-/** Users just read over REST. A pending change is the user's newer intent and is kept. */
-export function seedUsers<G extends FollowGraph>(graph: G, users: readonly UserSummary[]): G {
+/**
+ * The follow facts as they stand when a REST read starts. A read answers with what the server
+ * knew when it ran, which can be older than an ack or event heard while it was in flight (a
+ * profile read while an unfollow was on its way): a person whose facts moved since the mark is
+ * kept as heard, never set back by the slower answer.
+ */
+export interface FollowMark {
+  follows: FollowGraph['follows'];
+  followsYou: FollowGraph['followsYou'];
+}
+
+export function followMark(graph: FollowGraph): FollowMark {
+  return { follows: graph.follows, followsYou: graph.followsYou };
+}
+
+/** Whether anything about following this person changed since the mark (entries are replaced, never edited). */
+export function followMovedSince(graph: FollowGraph, mark: FollowMark, id: number): boolean {
+  return graph.follows[id] !== mark.follows[id] || graph.followsYou[id] !== mark.followsYou[id];
+}
+
+/**
+ * Users just read over REST. A pending change is the user's newer intent and is kept; so is what
+ * was heard after `mark` (when the read started), which is newer than the read.
+ */
+export function seedUsers<G extends FollowGraph>(graph: G, users: readonly UserSummary[], mark?: FollowMark): G {
   const follows = { ...graph.follows };
   const followsYou = { ...graph.followsYou };
   for (const user of users) {
+    if (mark && followMovedSince(graph, mark, user.id)) continue;
     if (!follows[user.id]?.pending) follows[user.id] = confirmedState(user.is_following);
     followsYou[user.id] = user.follows_you;
   }
   return { ...graph, follows, followsYou };
+}
+
+/**
+ * A profile just read, as it should be stored: when its follow facts moved while the read was in
+ * flight, the counts and flags already shown (set by the ack or event that moved them) stay.
+ */
+export function freshProfile(graph: FollowGraph, profile: Profile, mark: FollowMark): Profile {
+  const shown = graph.profiles[profile.id];
+  if (!shown || !followMovedSince(graph, mark, profile.id)) return profile;
+  const { followers_count, following_count, is_following, follows_you } = shown;
+  return { ...profile, followers_count, following_count, is_following, follows_you };
 }
 
 /** The user asked to follow (or unfollow): shown at once, confirmed or rolled back later. */

@@ -149,6 +149,8 @@ describe('people store: following', () => {
   beforeEach(() => {
     usePeopleStore.getState().reset();
     resetFakeSocketService();
+    users.searchUsers.mockReset();
+    users.getProfile.mockReset();
   });
 
   it('follows optimistically, then takes the ack as confirmed', async () => {
@@ -201,6 +203,42 @@ describe('people store: following', () => {
     people().rememberUsers([{ ...bob, follows_you: false }]);
     expect(people().follows[2]).toMatchObject({ following: true, pending: true });
     expect(people().followsYou[2]).toBe(false);
+  });
+
+  it('a profile read before an unfollow, answering after its ack, does not undo it', async () => {
+    const socket = connectFakeSocket(7);
+    socket.ackResponder = async () => ({ data: { follower_id: 7, followee_id: 2, following: false, followers_count: 0 } });
+    usePeopleStore.setState({ profiles: { 2: profile({ ...bob, is_following: true }, 1, 0) } });
+    people().rememberUsers([{ ...bob, is_following: true }]);
+    const read = deferred<Profile>();
+    users.getProfile.mockReturnValue(read.promise);
+    const loading = people().loadProfile(2);
+    await people().setFollowing(2, false);
+    // What the server knew when the read ran: still followed, one follower.
+    read.resolve(profile({ ...bob, is_following: true, follows_you: false }, 1, 0));
+    await loading;
+    expect(people().follows[2]).toMatchObject({ following: false, confirmed: false });
+    expect(people().profiles[2]).toMatchObject({ is_following: false, followers_count: 0 });
+    // Nothing moved during the next read: its answer is taken whole.
+    users.getProfile.mockResolvedValue(profile({ ...bob, is_following: true, follows_you: false }, 4, 0));
+    await people().loadProfile(2);
+    expect(people().follows[2]?.following).toBe(true);
+    expect(people().profiles[2]).toMatchObject({ followers_count: 4, follows_you: false });
+  });
+
+  it('a search read before a follow, answering after its ack, does not undo it', async () => {
+    const socket = connectFakeSocket(7);
+    socket.ackResponder = async () => ({ data: { follower_id: 7, followee_id: 2, following: true, followers_count: 1 } });
+    people().rememberUsers([bob]);
+    const answer = deferred<Page<SearchResult>>();
+    users.searchUsers.mockReturnValue(answer.promise);
+    const searching = people().search('b');
+    await people().setFollowing(2, true);
+    answer.resolve(page(bob, bea));
+    await searching;
+    expect(people().follows[2]?.following).toBe(true);
+    // Someone the read moved nothing about is taken from it.
+    expect(people().follows[3]?.following).toBe(true);
   });
 
   it('followed (ack and event) moves counts once; the followee shows the new follower count', () => {

@@ -9,6 +9,8 @@ import {
   applyFollowed,
   applyFollower,
   beginFollow,
+  followMark,
+  freshProfile,
   rollbackFollow,
   seedUsers,
   type FollowGraph,
@@ -99,10 +101,11 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
       searchController = controller;
       // The previous results stay visible while the new ones load.
       set({ searchQuery: query, searchStatus: 'loading', searchError: null });
+      const mark = followMark(get());
       try {
         const page = await searchUsers(query, { signal: controller.signal });
         if (ticket !== latestSearch) return;
-        set((state) => ({ ...seedUsers(state, page.results), searchResults: page.results, searchStatus: 'ready' }));
+        set((state) => ({ ...seedUsers(state, page.results, mark), searchResults: page.results, searchStatus: 'ready' }));
       } catch (error) {
         if (ticket !== latestSearch) return;
         set({ searchStatus: 'error', searchError: userMessage(error) });
@@ -118,16 +121,20 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
     async loadProfile(id) {
       const started = generation;
       set((state) => ({ profileStatus: { ...state.profileStatus, [id]: 'loading' } }));
+      const mark = followMark(get());
       try {
-        const profile: Profile = await getProfile(id);
+        const read: Profile = await getProfile(id);
         if (started !== generation) return;
-        set((state) => ({
-          ...seedUsers(state, [profile]),
-          profiles: { ...state.profiles, [id]: profile },
-          profileStatus: { ...state.profileStatus, [id]: 'ready' },
-          // The newer answer: a search result shown says what the profile says.
-          searchResults: withCanMessage(state.searchResults, id, profile.can_message),
-        }));
+        set((state) => {
+          const profile = freshProfile(state, read, mark);
+          return {
+            ...seedUsers(state, [profile], mark),
+            profiles: { ...state.profiles, [id]: profile },
+            profileStatus: { ...state.profileStatus, [id]: 'ready' },
+            // The newer answer: a search result shown says what the profile says.
+            searchResults: withCanMessage(state.searchResults, id, profile.can_message),
+          };
+        });
       } catch {
         // The API client has logged it; the card shows that it could not load.
         if (started !== generation) return;
