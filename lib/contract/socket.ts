@@ -248,6 +248,27 @@ export interface ServerToClientEvents {
 }
 
 /**
+ * What a protocol 2 socket asks, where it differs from protocol 1 (being built, as below): its own
+ * message comes back by its conversation's seq, its place in the stream every member reads.
+ */
+export interface ClientToServerEvents2 extends Omit<ClientToServerEvents, 'send'> {
+  send: (payload: SendPayload, ack?: AckCallback<ConversationMessage>) => void;
+}
+
+/**
+ * What a protocol 2 socket is pushed (docs/design/conversations.md 4.3; being built, served only
+ * where the server is configured to): a message by its conversation's seq, the same copy every
+ * member gets. The events whose shape protocol 2 keeps are protocol 1's; the ones it has not got
+ * yet (changes, reads, typing by conversation) are left out until they are built.
+ */
+export interface ServerToClientEvents2 extends Omit<ServerToClientEvents, 'message' | 'message_sent' | 'message_change' | 'conversation_read' | 'typing'> {
+  /** A message from someone else in one of the user's conversations: raises the unread count by one, as in protocol 1. */
+  message: (payload: ConversationMessage) => void;
+  /** The user's own message, sent from another of their devices. */
+  message_sent: (payload: ConversationMessage) => void;
+}
+
+/**
  * The socket protocol this client speaks: the shape of its events (docs/API.md, "Socket
  * protocols"). A server that no longer serves it refuses the handshake (`ProtocolRefusal`), and
  * the tab reloads to get the client that speaks one it does.

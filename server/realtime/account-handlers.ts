@@ -20,11 +20,12 @@ export function registerAccountHandlers(socket: RealtimeSocket, db: Db, presence
     try {
       // The room first: a message stored from here on reaches this socket live; one stored between
       // the join and the count is counted by both, one too many until the next read (docs/DELIVERY.md).
-      await socket.join(rooms.user(id));
+      const inbox = rooms.inbox(socket.data.protocol, id);
+      await socket.join(inbox);
       // The account may have been deactivated between the handshake and this init.
       const account = await initialCounts(db, id);
       if (!account?.active) {
-        await socket.leave(rooms.user(id));
+        await socket.leave(inbox);
         ack(errorAck({ msg: 'This account has been deactivated.' }));
         socket.disconnect(true);
         return;

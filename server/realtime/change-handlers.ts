@@ -63,7 +63,7 @@ export function registerChangeHandlers(socket: RealtimeSocket, { changes, window
       data: { change: own === null ? null : forAccount(own) },
       broadcast: () => {
         for (const change of written.changes) socket.nsp.to(rooms.user(change.userId)).emit('message_change', forAccount(change));
-        for (const [to, count] of written.unreadTotals) socket.nsp.to(rooms.user(to)).emit('message_count', { count });
+        for (const [to, count] of written.unreadTotals) socket.nsp.to(rooms.inboxes(to)).emit('message_count', { count });
         if (written.removedStorageKey) {
           // The row is gone, so no URL reaches the file any more; one that fails to go is logged.
           storage.remove(written.removedStorageKey).catch((error: unknown) => log.error({ err: error }, 'unsent message: upload file not removed'));
@@ -97,9 +97,8 @@ export function registerChangeHandlers(socket: RealtimeSocket, { changes, window
       data: { count, unread_count: unreadCount },
       broadcast: () => {
         // Every tab, this one included, so all of them show the same numbers.
-        const room = socket.nsp.to(rooms.user(userId));
-        room.emit('message_count', { count });
-        room.emit('conversation_read', { user_id: peerId, unread_count: unreadCount });
+        socket.nsp.to(rooms.inboxes(userId)).emit('message_count', { count });
+        socket.nsp.to(rooms.user(userId)).emit('conversation_read', { user_id: peerId, unread_count: unreadCount });
         // The stream's record of it: `read` for the reader's tabs, the receipt `seen` for the peer's.
         for (const change of written.changes) socket.nsp.to(rooms.user(change.userId)).emit('message_change', forAccount(change));
       },

@@ -160,9 +160,10 @@ export function createRealtime(
     presence,
     disconnectUser: (userId) => io.in(rooms.account(userId)).disconnectSockets(true),
     disconnectSession: (sessionId) => io.in(rooms.session(sessionId)).disconnectSockets(true),
-    // The messaging room: sockets that have sent init, as for every other event to a user.
-    notify: (userIds, event, ...args) => io.to(typeof userIds === 'number' ? rooms.user(userIds) : userIds.map(rooms.user)).emit(event, ...args),
-    notifyWatchers: (subjectId, userIds, event, ...args) => io.to([rooms.profile(subjectId), ...userIds.map(rooms.user)]).emit(event, ...args),
+    // The messaging rooms: sockets that have sent init, as for every other event to a user. These
+    // events keep their shape in protocol 2, so both protocols' rooms get them.
+    notify: (userIds, event, ...args) => io.to(rooms.inboxes(userIds)).emit(event, ...args),
+    notifyWatchers: (subjectId, userIds, event, ...args) => io.to([rooms.profile(subjectId), ...rooms.inboxes(userIds)]).emit(event, ...args),
     close: async () => {
       sessionCheck.close();
       await Promise.all([writer.close(), changes.close()]);

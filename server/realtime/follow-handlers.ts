@@ -37,8 +37,8 @@ export function registerFollowHandlers(socket: RealtimeSocket, db: Db, presence:
         // All the follower's tabs settle on the new state, even when it did not change (the
         // client's follow stream waits for `followed`: docs/CLIENT-RULES.md); the followee only
         // hears about real changes.
-        socket.nsp.to(rooms.user(userId)).emit('followed', payload);
-        if (changed) socket.nsp.to(rooms.user(followeeId)).emit('follower', payload);
+        socket.nsp.to(rooms.inboxes(userId)).emit('followed', payload);
+        if (changed) socket.nsp.to(rooms.inboxes(followeeId)).emit('follower', payload);
         // Following the followee was what let them see the follower's presence, perhaps.
         if (changed && !follow) {
           presence.review(followeeId, userId).catch((error: unknown) => log.warn({ err: error }, 'presence review failed'));

@@ -70,6 +70,7 @@ export function handshakeAuth(db: Db, log: FastifyBaseLogger, { rules, accountCh
       if (!byAccount.allowed) return limited(byAccount.retryAfterSeconds, session.user.id);
       socket.data.userId = session.user.id;
       socket.data.sessionId = session.sessionId;
+      socket.data.protocol = protocol;
       next();
     } catch (error) {
       log.error({ err: error, socketId: socket.id }, 'socket handshake failed');

@@ -12,7 +12,7 @@ import { listStreamAfter } from '../db/delivery/stream';
 import { RESTARTING_MSG } from './ack';
 import type { PushNotifier } from '../push/push-notifier';
 import { fieldError, onEvent, refuse, type Outcome } from './handler';
-import { rooms, type RealtimeSocket } from './types';
+import { protocol2, rooms, type RealtimeSocket } from './types';
 
 const userNotFound = () => refuse({ msg: 'User not found.' });
 // Final, and the same for a conversation that does not exist and one the caller is not in.
@@ -63,15 +63,20 @@ export function registerMessageHandlers(
       return notNow[outcome.retry];
     }
     if ('refused' in outcome) return refusals[outcome.refused];
-    const { message, forRecipient, created } = outcome.stored;
+    const { message, forRecipient, conversation, created } = outcome.stored;
+    // The sender's own copy in its protocol's shape: protocol 2's places it in the conversation's stream.
+    const own = socket.data.protocol === 2 ? conversation : message;
     // A repeated client_id is a retry of a message everyone was already told about.
-    if (!created) return { data: message };
+    if (!created) return { data: own };
     return {
-      data: message,
+      data: own,
       broadcast: () => {
+        // Each protocol's tabs their shape: protocol 2's the copy every member gets, by the conversation's seq.
         socket.nsp.to(rooms.user(message.recipient_id)).emit('message', forRecipient);
+        protocol2(socket.nsp.to(rooms.user2(message.recipient_id))).emit('message', conversation);
         // The sender's other tabs: `message_sent`, never `message`, which would count as unread.
         socket.to(rooms.user(userId)).emit('message_sent', message);
+        protocol2(socket.to(rooms.user2(userId))).emit('message_sent', conversation);
         // After the ack, in the background: a push to the recipient's browsers if no tab of theirs is in view.
         push?.messageStored(forRecipient);
       },

@@ -1,7 +1,10 @@
 // What the rest of the server (its HTTP routes) may ask of the connected sockets: close them,
 // tell them something, and have presence follow a change of who may see whom. The realtime layer
 // (create-realtime.ts) provides these; app.ts hands them to the routes.
-import type { ServerToClientEvents } from '../../lib/contract';
+import type { ServerToClientEvents, ServerToClientEvents2 } from '../../lib/contract';
+
+/** The events both socket protocols take in the same shape: what may go to every socket of an account at once. */
+export type SharedEvent = keyof ServerToClientEvents & keyof ServerToClientEvents2;
 
 /** How the HTTP side closes sockets whose session or account just ended. */
 export interface SocketDisconnector {
@@ -16,12 +19,12 @@ export interface PresenceSettingListener {
   review(viewerId: number, subjectId: number): Promise<void>;
 }
 
-/** Events to sockets of given users, on every node. */
+/** Events to sockets of given users, on every node, whatever protocol they speak. */
 export interface SocketNotifier {
-  notify<E extends keyof ServerToClientEvents>(userIds: number | readonly number[], event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
+  notify<E extends SharedEvent>(userIds: number | readonly number[], event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
   /**
    * To every socket following `subjectId` (presence_subscribe: a conversation with them open, or
    * their row in a list) and to every socket of `userIds`, each socket once.
    */
-  notifyWatchers<E extends keyof ServerToClientEvents>(subjectId: number, userIds: readonly number[], event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
+  notifyWatchers<E extends SharedEvent>(subjectId: number, userIds: readonly number[], event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
 }

@@ -7,8 +7,9 @@ import { connectSocket, emitWithAck, type ClientSocket } from './socket-client';
 export function socketTabs(getServer: () => TestServer) {
   const open: ClientSocket[] = [];
   return {
-    async open(user: SignedInUser, { init = true } = {}): Promise<ClientSocket> {
-      const socket = await connectSocket(getServer().url, user.bearer);
+    /** `protocol`: the one the handshake asks for (absent: none named, so 1). */
+    async open(user: SignedInUser, { init = true, protocol }: { init?: boolean; protocol?: number } = {}): Promise<ClientSocket> {
+      const socket = await connectSocket(getServer().url, user.bearer, protocol === undefined ? {} : { protocol });
       open.push(socket);
       if (init) {
         const ack = await emitWithAck<Ack<InitPayload>>(socket, 'init', { id: user.user.id });

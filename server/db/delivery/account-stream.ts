@@ -6,7 +6,7 @@ import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { SYNC_CONVERSATIONS_PAGE, type AccountItem, type ConversationMessage, type ConversationSummary } from '../../../lib/contract';
 import { ACCOUNT_CURSOR, isAccountCursor } from '../../../lib/contract/schemas';
 import { attachmentOf } from './message-payload';
-import { conversationMessageColumns, toConversationMessage } from './conversation-stream';
+import { conversationMessageColumns, toConversationMessage } from './message-payload';
 import type { Db } from '../engine/open-database';
 import { rows } from '../engine/raw-rows';
 import { userSummaryColumns } from '../people';

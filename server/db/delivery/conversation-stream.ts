@@ -3,13 +3,12 @@
 // the reader may read of it. What `sync_conversation` answers (socket protocol 2's catch-up).
 import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { ConversationChange, ConversationMessage, Reaction } from '../../../lib/contract';
-import { attachmentOf, messageColumns, toReplySummary, type MessageWithUpload } from './message-payload';
+import { attachmentOf, conversationMessageColumns, toConversationMessage } from './message-payload';
 import { notHiddenFor } from '../messages';
 import type { Db } from '../engine/open-database';
 import { preparedQuery } from '../engine/prepared-query';
 import { rows } from '../engine/raw-rows';
 import { conversationMembers, conversationsV2, messages, uploads } from '../schema';
-import { toAttachment } from '../uploads';
 import { STREAM_READ_ITEMS } from './stream';
 
 /**
@@ -48,32 +47,6 @@ const MEMBER_WINDOW = preparedQuery((db) =>
     .where(and(eq(conversationMembers.conversationId, sql.placeholder('conversation')), eq(conversationMembers.userId, sql.placeholder('user'))))
     .prepare('member_window'),
 );
-
-/** Selects a message as toConversationMessage reads it: messageColumns and its place in its conversation (with attachmentOf's join). */
-export const conversationMessageColumns = {
-  ...messageColumns,
-  place: { conversationId: messages.conversationId, seq: messages.seq, version: messages.version },
-};
-
-/** A message row as every member sees it. */
-export function toConversationMessage({ message, upload, reply, place }: MessageWithUpload & { place: { conversationId: number; seq: number; version: number } }): ConversationMessage {
-  return {
-    id: message.id,
-    conversation_id: Number(place.conversationId),
-    seq: Number(place.seq),
-    version: Number(place.version),
-    client_id: message.clientId,
-    sender_id: message.senderId,
-    text: message.text,
-    attachment: upload ? toAttachment(upload) : null,
-    attachment_removed: message.attachmentRemoved,
-    created_at: message.createdAt.toISOString(),
-    edited_at: message.editedAt?.toISOString() ?? null,
-    deleted: message.deletedAt !== null,
-    reactions: message.reactions,
-    reply_to: toReplySummary(reply),
-  };
-}
 
 /** The conversation's messages in (after, end] the reader has not deleted for themselves, in seq order: one range scan of messages_conversation_seq_idx. */
 const MESSAGES_AFTER = preparedQuery((db) =>

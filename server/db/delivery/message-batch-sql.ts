@@ -47,7 +47,7 @@ export const findStored = (pairs: readonly { senderId: number; clientId: string 
   execute(FIND_STORED, sqlJson(pairs.map(({ senderId, clientId }) => ({ s: senderId, c: clientId }))));
 
 const FIND_STORED = prepared('batch_find_stored', ['json'], `
-  select ${messageRowSql('m')}, to_json(u) as upload, ${replySummarySql('m.reply_to_id')} as reply
+  select ${messageRowSql('m')}, m.conversation_id, m.seq, m.version, to_json(u) as upload, ${replySummarySql('m.reply_to_id')} as reply
   from json_to_recordset($1) as k(s int, c text)
   cross join lateral (select * from messages where sender_id = k.s and client_id = k.c limit 1) m
   left join uploads u on u.id = m.attachment_id`);
@@ -227,7 +227,7 @@ const writeBatchText = (attaching: boolean) => `
       and conversation_members.conversation_id = w.conversation_id and conversation_members.user_id = w.sender_id
       and not conversation_members.wrote
   )
-  select id, sender_id, client_id, created_at from inserted`;
+  select id, sender_id, client_id, created_at, conversation_id from inserted`;
 
 const WRITE_BATCH_TYPES = ['int[]', 'bigint[]', 'json'];
 const WRITE_BATCH = prepared('batch_write', WRITE_BATCH_TYPES, writeBatchText(false));

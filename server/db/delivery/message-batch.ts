@@ -100,7 +100,12 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
     const earlier = new Map(
       found.map((row) => [
         keyOf(Number(row.sender_id), row.client_id as string),
-        { message: toMessageRow(row), upload: row.upload ? toUploadRow(row.upload as Row) : null, reply: toReplySummary(row.reply) },
+        {
+          message: toMessageRow(row),
+          upload: row.upload ? toUploadRow(row.upload as Row) : null,
+          reply: toReplySummary(row.reply),
+          place: { conversationId: Number(row.conversation_id), seq: Number(row.seq), version: Number(row.version) },
+        },
       ]),
     );
     // Each pair's direct conversation, its newest seq, its number of messages and each person's
@@ -187,7 +192,9 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
       const returned = insertedByKey.get(keyOf(row.sender_id, row.client_id));
       if (!returned) throw new Error('inserted message not returned');
       const upload = row.attachment_id === null ? null : (uploadsById.get(row.attachment_id) ?? null);
-      return toStoredMessage({ message: freshMessageRow(row, returned), upload, reply: replies.get(row.i) ?? null }, true);
+      // Its conversation as the statement found or created it; new, so its version is its seq.
+      const place = { conversationId: Number(returned.conversation_id), seq: row.seq, version: row.seq };
+      return toStoredMessage({ message: freshMessageRow(row, returned), upload, reply: replies.get(row.i) ?? null, place }, true);
     });
     return plans.map((plan): BatchOutcome => {
       if (!('fresh' in plan)) return plan;

@@ -1,5 +1,5 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
-import { REPLY_SNIPPET_LENGTH, type MessagePayload, type ReplySummary } from '../../../lib/contract';
+import { REPLY_SNIPPET_LENGTH, type ConversationMessage, type MessagePayload, type ReplySummary } from '../../../lib/contract';
 import { messages, uploads, type MessageRow, type UploadRow } from '../schema';
 import { toAttachment } from '../uploads';
 
@@ -18,6 +18,8 @@ export interface StoredMessage {
   message: MessagePayload;
   /** The same message as its recipient sees it (their seq). */
   forRecipient: MessagePayload;
+  /** The same message as every member sees it, by its conversation's seq (socket protocol 2). */
+  conversation: ConversationMessage;
   /** False when the sender's client_id was already stored: `message` is that first row, unchanged. */
   created: boolean;
 }
@@ -53,6 +55,41 @@ export const messageColumns = {
 export const attachmentOf = eq(uploads.id, messages.attachmentId);
 
 export type MessageWithUpload = { message: MessageRow; upload: UploadRow | null; reply: ReplySummary | null };
+
+/** A message's place in its conversation's stream: its conversation, seq, and the seq of its latest change. */
+export interface MessagePlace {
+  conversationId: number;
+  seq: number;
+  version: number;
+}
+
+export type MessageWithPlace = MessageWithUpload & { place: MessagePlace };
+
+/** Selects a message as toConversationMessage reads it: messageColumns and its place in its conversation (with attachmentOf's join). */
+export const conversationMessageColumns = {
+  ...messageColumns,
+  place: { conversationId: messages.conversationId, seq: messages.seq, version: messages.version },
+};
+
+/** A message row as every member sees it. */
+export function toConversationMessage({ message, upload, reply, place }: MessageWithPlace): ConversationMessage {
+  return {
+    id: message.id,
+    conversation_id: Number(place.conversationId),
+    seq: Number(place.seq),
+    version: Number(place.version),
+    client_id: message.clientId,
+    sender_id: message.senderId,
+    text: message.text,
+    attachment: upload ? toAttachment(upload) : null,
+    attachment_removed: message.attachmentRemoved,
+    created_at: message.createdAt.toISOString(),
+    edited_at: message.editedAt?.toISOString() ?? null,
+    deleted: message.deletedAt !== null,
+    reactions: message.reactions,
+    reply_to: toReplySummary(reply),
+  };
+}
 
 /** JSON numbers arrive as numbers from both drivers; bigint ids are kept exact below 2^53. */
 export function toReplySummary(reply: ReplySummary | null): ReplySummary | null {
@@ -92,10 +129,11 @@ export function toMessagePayload({ message, upload, reply }: MessageWithUpload, 
  * Both sides' copies of a message the send path stored or found. Receipts are left out: a new
  * message is unread, and a retry of an old one gets its row as it was stored.
  */
-export function toStoredMessage(row: MessageWithUpload, created: boolean): StoredMessage {
+export function toStoredMessage(row: MessageWithPlace, created: boolean): StoredMessage {
   return {
     message: toMessagePayload(row, row.message.senderId, false),
     forRecipient: toMessagePayload(row, row.message.recipientId, false),
+    conversation: toConversationMessage(row),
     created,
   };
 }

@@ -174,7 +174,7 @@ export function createPresence({ io, db, lane = createLane(), registry, log, off
       }
       // Hidden from everyone, and (as the setting says) everyone is hidden from them.
       io.to(rooms.presence(userId)).emit('presence', hidden(userId));
-      for (const socket of await io.in(rooms.user(userId)).fetchSockets()) {
+      for (const socket of await io.in(rooms.inboxes(userId)).fetchSockets()) {
         for (const room of [...socket.rooms]) {
           const subject = PRESENCE_ROOM.exec(room)?.[1];
           if (subject === undefined) continue;
@@ -186,8 +186,8 @@ export function createPresence({ io, db, lane = createLane(), registry, log, off
 
     async review(viewerId, subjectId) {
       if (await lane.run(() => mayWatchPresence(db, viewerId, subjectId))) return;
-      io.in(rooms.user(viewerId)).socketsLeave(rooms.presence(subjectId));
-      io.to(rooms.user(viewerId)).emit('presence', hidden(subjectId));
+      io.in(rooms.inboxes(viewerId)).socketsLeave(rooms.presence(subjectId));
+      io.to(rooms.inboxes(viewerId)).emit('presence', hidden(subjectId));
     },
 
     async close() {

@@ -1,0 +1,117 @@
+// Socket protocol 2's rooms and pushes beside protocol 1's (docs/design/conversations.md 4.3), on a
+// server that serves both: each socket joins its protocol's messaging room at init and gets each
+// push in its protocol's shape; what both protocols share reaches every socket of the account once.
+import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import type { Ack, ConversationMessage, ConversationSyncResult } from '../../lib/contract';
+import { directConversationId } from '../../testing/database';
+import { api, signIn, startTestServer } from '../test/helpers';
+import { emitWithAck, sendAccepted, type ClientSocket } from '../test/socket-client';
+import { record, serverWithTabs } from '../test/tabs';
+
+const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true, socketProtocols: [1, 2] }));
+
+/** A round trip on each socket: every push emitted before it has arrived. */
+const settled = (...sockets: ClientSocket[]) => Promise.all(sockets.map((socket) => emitWithAck(socket, 'sync_account', {})));
+
+const roomOf = async (room: string) => (await t.server.io.in(room).fetchSockets()).map((socket) => socket.id).sort();
+
+describe('protocol rooms', () => {
+  it('init joins the room of the protocol the handshake asked for, and only that one', async () => {
+    const ann = await signIn(t.url, 'Ann');
+    const [one, unnamed, two] = await Promise.all([tabs.open(ann, { protocol: 1 }), tabs.open(ann), tabs.open(ann, { protocol: 2 })]);
+    expect(await roomOf(`user:${ann.user.id}`)).toEqual([one.id, unnamed.id].sort());
+    expect(await roomOf(`user2:${ann.user.id}`)).toEqual([two.id]);
+  });
+
+  it('a protocol 2 socket is refused every event before its init, as a protocol 1 socket is', async () => {
+    const ann = await signIn(t.url, 'Ann');
+    const socket = await tabs.open(ann, { protocol: 2, init: false });
+    expect(await emitWithAck(socket, 'sync_account', {})).toEqual({ error: { msg: 'Send init before other events.' } });
+    await emitWithAck(socket, 'init', { id: ann.user.id });
+    expect(await emitWithAck(socket, 'sync_account', {})).toMatchObject({ data: { has_more: false } });
+  });
+
+  it('a message reaches each protocol’s tabs in its shape: protocol 2’s is what sync_conversation reads', async () => {
+    const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
+    const [annOne, annTwo, annSender] = await Promise.all([tabs.open(ann, { protocol: 1 }), tabs.open(ann, { protocol: 2 }), tabs.open(ann, { protocol: 2 })]);
+    const [benOne, benTwo] = await Promise.all([tabs.open(ben, { protocol: 1 }), tabs.open(ben, { protocol: 2 })]);
+    const received = { benOne: record(benOne, 'message'), benTwo: record(benTwo, 'message') };
+    const sent = { annOne: record(annOne, 'message_sent'), annTwo: record(annTwo, 'message_sent'), annSender: record(annSender, 'message_sent') };
+    const annMessages = [record(annOne, 'message'), record(annTwo, 'message')];
+
+    await sendAccepted(annSender, ben, 'first');
+    const payload = { client_id: randomUUID(), recipient_id: ben.user.id, text: 'second' };
+    const acked = await emitWithAck<Ack<ConversationMessage>>(annSender, 'send', payload);
+    const message = await sendAccepted(annOne, ben, 'third');
+    await settled(annOne, annTwo, annSender, benOne, benTwo);
+
+    const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
+    const read = await emitWithAck<Ack<ConversationSyncResult>>(benTwo, 'sync_conversation', { conversation_id: conversation, after: 0 });
+    if (!('data' in read)) throw new Error(JSON.stringify(read));
+    // Protocol 2: the copy every member gets, by the conversation's seqs, nothing of a reader's own.
+    expect(received.benTwo).toEqual(read.data.messages);
+    expect(received.benTwo.map((pushed) => [pushed.seq, pushed.text])).toEqual([
+      [1, 'first'],
+      [2, 'second'],
+      [3, 'third'],
+    ]);
+    expect(received.benTwo[1]).not.toHaveProperty('recipient_id');
+    // A protocol 2 sender's ack is its message's place in that stream, and a retry's the same.
+    expect(acked).toEqual({ data: read.data.messages[1] });
+    expect(await emitWithAck(annSender, 'send', payload)).toEqual(acked);
+    // The sender's other tabs, each in its shape; the sending tab has its ack instead.
+    expect(sent.annTwo).toEqual([read.data.messages[0], read.data.messages[1], read.data.messages[2]]);
+    expect(sent.annSender).toEqual([read.data.messages[2]]);
+    // Protocol 1: as before, by each account's own seq.
+    expect(received.benOne.map((pushed) => pushed.text)).toEqual(['first', 'second', 'third']);
+    expect(received.benOne[2]).toMatchObject({ id: message.id, recipient_id: ben.user.id, read_at: null });
+    expect(sent.annOne.map((pushed) => [pushed.text, pushed.seq])).toEqual([
+      ['first', message.seq - 2],
+      ['second', message.seq - 1],
+    ]);
+    expect(annMessages.flat()).toEqual([]);
+  });
+
+  it('what both protocols share reaches every tab of the account once; protocol 1’s changes stay in its rooms', async () => {
+    const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
+    const [annOne, annTwo] = await Promise.all([tabs.open(ann, { protocol: 1 }), tabs.open(ann, { protocol: 2 })]);
+    const [benOne, benTwo] = await Promise.all([tabs.open(ben, { protocol: 1 }), tabs.open(ben, { protocol: 2 })]);
+    const message = await sendAccepted(annOne, ben, 'hello');
+    await settled(benOne, benTwo);
+    const seen = (socket: ClientSocket) => ({
+      count: record(socket, 'message_count'),
+      followed: record(socket, 'followed'),
+      follower: record(socket, 'follower'),
+      safety: record(socket, 'safety_changed'),
+      change: record(socket, 'message_change'),
+      read: record(socket, 'conversation_read'),
+    });
+    const ben1 = seen(benOne);
+    const ben2 = seen(benTwo);
+    const ann1 = seen(annOne);
+    const ann2 = seen(annTwo);
+
+    expect(await emitWithAck(benTwo, 'read', { user_id: ann.user.id })).toEqual({ data: { count: 0, unread_count: 0 } });
+    expect(await emitWithAck(benTwo, 'follow', { user_id: ann.user.id, follow: true })).toMatchObject({ data: { following: true } });
+    expect((await api(t.url, `/conversations/${ann.user.id}`, { method: 'PATCH', token: ben.bearer, json: { muted: true } })).status).toBe(200);
+    expect(await emitWithAck(annTwo, 'react', { message_id: message.id, emoji: '👍', add: true })).toMatchObject({ data: {} });
+    await settled(annOne, annTwo, benOne, benTwo);
+
+    const follow = { follower_id: ben.user.id, followee_id: ann.user.id, following: true, followers_count: 1 };
+    for (const benTab of [ben1, ben2]) {
+      expect(benTab.count).toEqual([{ count: 0 }]);
+      expect(benTab.followed).toEqual([follow]);
+      expect(benTab.safety).toEqual([{ type: 'mute', user_id: ann.user.id, muted: true }]);
+    }
+    for (const annTab of [ann1, ann2]) expect(annTab.follower).toEqual([follow]);
+    // Protocol 1's shapes (by each account's seq, by the peer's id) never reach a protocol 2 tab.
+    expect(ben1.read).toEqual([{ user_id: ann.user.id, unread_count: 0 }]);
+    expect(ben1.change.map((change) => change.kind)).toEqual(['read', 'reaction']);
+    expect(ann1.change.map((change) => change.kind)).toEqual(['seen', 'reaction']);
+    for (const two of [ben2, ann2]) {
+      expect(two.read).toEqual([]);
+      expect(two.change).toEqual([]);
+    }
+  });
+});
