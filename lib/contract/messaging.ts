@@ -207,6 +207,17 @@ export type AccountItem =
   | { seq: number; conversation_id: number; kind: 'hide'; message_id: number; preview: ConversationMessage | null; unread_count?: number }
   | { seq: number; conversation_id: number; kind: 'muted'; muted: boolean };
 
+/**
+ * A read receipt (socket protocol 2: `seen`): `user_id` read the conversation up to its `seq`, to
+ * the senders of the messages that read passed when both have receipts on and neither blocked the other.
+ */
+export interface SeenPayload {
+  conversation_id: number;
+  user_id: number;
+  seq: number;
+  read_at: string;
+}
+
 /** One row of GET /api/conversations: newest first by last message. */
 export interface Conversation {
   user: UserSummary;

@@ -2,7 +2,7 @@
 // init, send, follow, message_count, message and followed are the fixed events of
 // docs/CLIENT-RULES.md; payload fields beyond `id` and `count`, and every other event, are ours.
 import type { ErrorBody } from './http';
-import type { AccountItem, ConversationChange, ConversationMessage, ConversationSummary, EditPayload, FollowPayload, HidePayload, MessageChange, MessagePayload, ReactPayload, ReadPayload, SendPayload, UnsendPayload } from './messaging';
+import type { AccountItem, ConversationChange, ConversationMessage, ConversationSummary, EditPayload, FollowPayload, HidePayload, MessageChange, MessagePayload, ReactPayload, ReadPayload, SeenPayload, SendPayload, UnsendPayload } from './messaging';
 import { MAX_REACTIONS_PER_PERSON } from './constants';
 import { CANNOT_MESSAGE, type SafetyChange } from './safety';
 import type { PresenceSubscribePayload, SyncAccountPayload, SyncConversationPayload, SyncPayload, TypingPayload, VisibilityPayload } from './schemas';
@@ -257,15 +257,22 @@ export interface ClientToServerEvents2 extends Omit<ClientToServerEvents, 'send'
 
 /**
  * What a protocol 2 socket is pushed (docs/design/conversations.md 4.3; being built, served only
- * where the server is configured to): a message by its conversation's seq, the same copy every
- * member gets. The events whose shape protocol 2 keeps are protocol 1's; the ones it has not got
- * yet (changes, reads, typing by conversation) are left out until they are built.
+ * where the server is configured to): messages and changes by their conversation's seq, the same
+ * copy to every member; the account's own items by its seq; receipts by conversation. The events
+ * whose shape protocol 2 keeps are protocol 1's; `conversation_read` is the `read` item's, and
+ * typing by conversation is left out until it is built.
  */
 export interface ServerToClientEvents2 extends Omit<ServerToClientEvents, 'message' | 'message_sent' | 'message_change' | 'conversation_read' | 'typing'> {
   /** A message from someone else in one of the user's conversations: raises the unread count by one, as in protocol 1. */
   message: (payload: ConversationMessage) => void;
   /** The user's own message, sent from another of their devices. */
   message_sent: (payload: ConversationMessage) => void;
+  /** A message of one of the user's conversations changed: the same copy to every member, by the conversation's seq. */
+  message_change: (payload: ConversationChange) => void;
+  /** One of the user's devices read, deleted a message for itself or muted: for their devices only, by the account's seq. */
+  account_item: (payload: AccountItem) => void;
+  /** Someone read the user's messages up to a seq (when both have read receipts on). */
+  seen: (payload: SeenPayload) => void;
 }
 
 /**

@@ -41,7 +41,7 @@ export function followMark(graph: FollowGraph): FollowMark {
 }
 
 /** Whether anything about following this person changed since the mark (entries are replaced, never edited). */
-export function followMovedSince(graph: FollowGraph, mark: FollowMark, id: number): boolean {
+function followMovedSince(graph: FollowGraph, mark: FollowMark, id: number): boolean {
   return graph.follows[id] !== mark.follows[id] || graph.followsYou[id] !== mark.followsYou[id];
 }
 

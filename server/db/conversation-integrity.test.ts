@@ -157,9 +157,10 @@ it('a reaction, an edit and an unsend each take the conversation\'s next seq onc
     { kind: 'hide', actorId: a, messageId: m4 },
   ];
   expect((await applyChanges(database.db, changes)).every((outcome) => 'changes' in outcome)).toBe(true);
-  expect(await setMuted(database.db, a, b, true)).toBe(true);
-  expect(await setMuted(database.db, a, b, true)).toBe(true);
   const ab = (await conversationOf(a, b))!;
+  // The item for protocol 2's devices: written once, not again when it was already so.
+  expect(await setMuted(database.db, a, b, true)).toEqual({ item: { seq: 2, conversation_id: ab.id, kind: 'muted', muted: true } });
+  expect(await setMuted(database.db, a, b, true)).toEqual({ item: null });
 
   expect(await rows(database.db, sql`select seq::int, message_id::int, actor_id, kind from conversation_events where conversation_id = ${ab.id} order by seq`)).toEqual([
     { seq: 5, message_id: m1, actor_id: b, kind: 'reaction' },

@@ -1,7 +1,8 @@
 import { and, desc, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
-import type { Conversation } from '../../lib/contract';
+import type { AccountItem, Conversation } from '../../lib/contract';
 import { attachmentOf, messageColumns, toMessagePayload } from './delivery/message-payload';
 import type { Db } from './engine/open-database';
+import { rows } from './engine/raw-rows';
 import { toKeysetPage, type KeysetPage } from './engine/paging';
 import { userSummaryColumns } from './people';
 import { hasBlocked, lockUsersInOrder } from './safety-rules';
@@ -116,11 +117,12 @@ export async function listConversations(
 }
 
 /**
- * Mutes or unmutes the user's conversation with peerId; false when they have none. The
+ * Mutes or unmutes the user's conversation with peerId; null when they have none. The
  * conversation model gets it too: the member's mute, and a `muted` item at the account's next
- * seq when it changed (the account's row locked first, as every writer of its seqs locks it).
+ * seq when it changed (the account's row locked first, as every writer of its seqs locks it),
+ * answered for protocol 2's devices (null when it was already so).
  */
-export async function setMuted(db: Db, userId: number, peerId: number, muted: boolean): Promise<boolean> {
+export async function setMuted(db: Db, userId: number, peerId: number, muted: boolean): Promise<{ item: AccountItem | null } | null> {
   return db.transaction(async (tx) => {
     await lockUsersInOrder(tx, [userId]);
     const updated = await tx
@@ -128,8 +130,10 @@ export async function setMuted(db: Db, userId: number, peerId: number, muted: bo
       .set({ muted })
       .where(and(eq(conversations.userId, userId), eq(conversations.peerId, peerId)))
       .returning({ peerId: conversations.peerId });
-    if (updated.length === 0) return false;
-    await tx.execute(sql`
+    if (updated.length === 0) return null;
+    const [item] = await rows<{ seq: string | number; conversation_id: string | number }>(
+      tx,
+      sql`
       with member as (
         update conversation_members set muted = ${muted}
         where conversation_id = (select conversation_id from account_conversations where user_id = ${userId} and peer_id = ${peerId})
@@ -141,8 +145,10 @@ export async function setMuted(db: Db, userId: number, peerId: number, muted: bo
       )
       insert into account_events (user_id, seq, conversation_id, kind, state)
       select ${userId}, account.account_seq, member.conversation_id, 'muted', jsonb_build_object('muted', ${muted}::boolean)
-      from member, account`);
-    return true;
+      from member, account
+      returning seq, conversation_id`,
+    );
+    return { item: item ? { seq: Number(item.seq), conversation_id: Number(item.conversation_id), kind: 'muted', muted } : null };
   });
 }
 

@@ -108,7 +108,8 @@ describe('messages', () => {
     const first = await insertMessage(db, { senderId: me.id, recipientId: friend.id, clientId: 'dup', text: 'hi' });
     const again = await insertMessage(db, { senderId: me.id, recipientId: friend.id, clientId: 'dup', text: 'changed' });
     expect(first.created).toBe(true);
-    expect(again).toEqual({ message: first.message, forRecipient: first.forRecipient, created: false });
+    expect(again).toEqual({ message: first.message, forRecipient: first.forRecipient, conversation: first.conversation, created: false });
+    expect(first.conversation).toMatchObject({ seq: 1, version: 1, text: 'hi', sender_id: me.id });
     // The repeat took no seq: both accounts' next message is their second.
     expect([first.message.seq, first.forRecipient.seq]).toEqual([1, 1]);
     const next = await insertMessage(db, { senderId: friend.id, recipientId: me.id, clientId: 'next', text: 'yo' });

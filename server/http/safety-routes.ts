@@ -80,8 +80,10 @@ export function safetyRoutes(app: FastifyInstance, { db, sockets, presence }: Sa
     const { user } = await authenticateActive(db, request);
     const { userId } = parseBody(conversationParams, request.params);
     const { muted } = parseBody(muteRequestSchema, request.body);
-    if (!(await setMuted(db, user.id, userId, muted))) throw HttpError.msg(404, 'Conversation not found.');
+    const changed = await setMuted(db, user.id, userId, muted);
+    if (!changed) throw HttpError.msg(404, 'Conversation not found.');
     sockets.notify(user.id, 'safety_changed', { type: 'mute', user_id: userId, muted });
+    if (changed.item) sockets.notifyProtocol2(user.id, 'account_item', changed.item);
     return { user_id: userId, muted };
   });
 

@@ -7,7 +7,7 @@ import { forAccount } from '../db/delivery/change-stream';
 import { RESTARTING_MSG } from './ack';
 import type { FileStorage } from '../storage/file-storage';
 import { fieldError, onEvent, refuse, type Outcome } from './handler';
-import { rooms, type RealtimeSocket } from './types';
+import { protocol2, rooms, type RealtimeSocket } from './types';
 
 // `msg`: not done now, and the same request may well succeed in a moment.
 const NOT_NOW = {
@@ -18,6 +18,13 @@ const NOT_NOW = {
 const userNotFound = () => refuse({ msg: 'User not found.' });
 
 type WrittenChange = Exclude<ChangeOutcome, { refused: ChangeRefusal }>;
+
+/** Protocol 2's copies of a written change, to its rooms: the shared change to every member, the item to the actor's devices, the receipt to the sender's. */
+function pushProtocol2(socket: RealtimeSocket, { shared, item, seen }: WrittenChange['protocol2']): void {
+  if (shared) protocol2(socket.nsp.to(shared.members.map(rooms.user2))).emit('message_change', shared.change);
+  if (item) protocol2(socket.nsp.to(rooms.user2(item.userId))).emit('account_item', item.item);
+  if (seen) protocol2(socket.nsp.to(rooms.user2(seen.to))).emit('seen', seen.payload);
+}
 
 /**
  * Gives the request to the change writer: what it wrote, or the socket's answer when it wrote
@@ -63,6 +70,7 @@ export function registerChangeHandlers(socket: RealtimeSocket, { changes, window
       data: { change: own === null ? null : forAccount(own) },
       broadcast: () => {
         for (const change of written.changes) socket.nsp.to(rooms.user(change.userId)).emit('message_change', forAccount(change));
+        pushProtocol2(socket, written.protocol2);
         for (const [to, count] of written.unreadTotals) socket.nsp.to(rooms.inboxes(to)).emit('message_count', { count });
         if (written.removedStorageKey) {
           // The row is gone, so no URL reaches the file any more; one that fails to go is logged.
@@ -101,6 +109,7 @@ export function registerChangeHandlers(socket: RealtimeSocket, { changes, window
         socket.nsp.to(rooms.user(userId)).emit('conversation_read', { user_id: peerId, unread_count: unreadCount });
         // The stream's record of it: `read` for the reader's tabs, the receipt `seen` for the peer's.
         for (const change of written.changes) socket.nsp.to(rooms.user(change.userId)).emit('message_change', forAccount(change));
+        pushProtocol2(socket, written.protocol2);
       },
     };
   });

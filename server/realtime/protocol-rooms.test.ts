@@ -3,7 +3,7 @@
 // push in its protocol's shape; what both protocols share reaches every socket of the account once.
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import type { Ack, ConversationMessage, ConversationSyncResult } from '../../lib/contract';
+import type { AccountItem, AccountSyncResult, Ack, ConversationMessage, ConversationSyncResult, SeenPayload } from '../../lib/contract';
 import { directConversationId } from '../../testing/database';
 import { api, signIn, startTestServer } from '../test/helpers';
 import { emitWithAck, sendAccepted, type ClientSocket } from '../test/socket-client';
@@ -13,6 +13,13 @@ const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true, socke
 
 /** A round trip on each socket: every push emitted before it has arrived. */
 const settled = (...sockets: ClientSocket[]) => Promise.all(sockets.map((socket) => emitWithAck(socket, 'sync_account', {})));
+
+/** Every payload of a protocol 2 event this socket receives (the test client is typed by protocol 1's events). */
+function recordProtocol2<T>(socket: ClientSocket, event: 'account_item' | 'seen'): T[] {
+  const seen: T[] = [];
+  (socket as unknown as { on: (event: string, listener: (payload: T) => void) => void }).on(event, (payload) => seen.push(payload));
+  return seen;
+}
 
 const roomOf = async (room: string) => (await t.server.io.in(room).fetchSockets()).map((socket) => socket.id).sort();
 
@@ -73,29 +80,33 @@ describe('protocol rooms', () => {
     expect(annMessages.flat()).toEqual([]);
   });
 
-  it('what both protocols share reaches every tab of the account once; protocol 1’s changes stay in its rooms', async () => {
+  it('what both protocols share reaches every tab of the account once; changes, items and receipts reach each protocol in its shape', async () => {
     const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
     const [annOne, annTwo] = await Promise.all([tabs.open(ann, { protocol: 1 }), tabs.open(ann, { protocol: 2 })]);
     const [benOne, benTwo] = await Promise.all([tabs.open(ben, { protocol: 1 }), tabs.open(ben, { protocol: 2 })]);
-    const message = await sendAccepted(annOne, ben, 'hello');
+    const first = await sendAccepted(annOne, ben, 'hello');
+    const message = await sendAccepted(annOne, ben, 'again');
     await settled(benOne, benTwo);
-    const seen = (socket: ClientSocket) => ({
+    const heard = (socket: ClientSocket) => ({
       count: record(socket, 'message_count'),
       followed: record(socket, 'followed'),
       follower: record(socket, 'follower'),
       safety: record(socket, 'safety_changed'),
       change: record(socket, 'message_change'),
       read: record(socket, 'conversation_read'),
+      item: recordProtocol2<AccountItem>(socket, 'account_item'),
+      seen: recordProtocol2<SeenPayload>(socket, 'seen'),
     });
-    const ben1 = seen(benOne);
-    const ben2 = seen(benTwo);
-    const ann1 = seen(annOne);
-    const ann2 = seen(annTwo);
+    const ben1 = heard(benOne);
+    const ben2 = heard(benTwo);
+    const ann1 = heard(annOne);
+    const ann2 = heard(annTwo);
 
     expect(await emitWithAck(benTwo, 'read', { user_id: ann.user.id })).toEqual({ data: { count: 0, unread_count: 0 } });
     expect(await emitWithAck(benTwo, 'follow', { user_id: ann.user.id, follow: true })).toMatchObject({ data: { following: true } });
     expect((await api(t.url, `/conversations/${ann.user.id}`, { method: 'PATCH', token: ben.bearer, json: { muted: true } })).status).toBe(200);
     expect(await emitWithAck(annTwo, 'react', { message_id: message.id, emoji: '👍', add: true })).toMatchObject({ data: {} });
+    expect(await emitWithAck(benOne, 'hide', { message_id: message.id })).toMatchObject({ data: {} });
     await settled(annOne, annTwo, benOne, benTwo);
 
     const follow = { follower_id: ben.user.id, followee_id: ann.user.id, following: true, followers_count: 1 };
@@ -105,13 +116,29 @@ describe('protocol rooms', () => {
       expect(benTab.safety).toEqual([{ type: 'mute', user_id: ann.user.id, muted: true }]);
     }
     for (const annTab of [ann1, ann2]) expect(annTab.follower).toEqual([follow]);
-    // Protocol 1's shapes (by each account's seq, by the peer's id) never reach a protocol 2 tab.
+
+    // Protocol 1: by each account's seq and the peer's id, in its rooms only.
     expect(ben1.read).toEqual([{ user_id: ann.user.id, unread_count: 0 }]);
-    expect(ben1.change.map((change) => change.kind)).toEqual(['read', 'reaction']);
+    expect(ben1.change.map((change) => change.kind)).toEqual(['read', 'reaction', 'hide']);
     expect(ann1.change.map((change) => change.kind)).toEqual(['seen', 'reaction']);
-    for (const two of [ben2, ann2]) {
-      expect(two.read).toEqual([]);
-      expect(two.change).toEqual([]);
-    }
+    for (const one of [ben1, ann1]) expect([...one.item, ...one.seen]).toEqual([]);
+
+    // Protocol 2: the change as sync_conversation reads it, to both members; each account's items
+    // as sync_account reads them, to its devices; the receipt by conversation, to the sender's.
+    const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
+    const read = await emitWithAck<Ack<ConversationSyncResult>>(annTwo, 'sync_conversation', { conversation_id: conversation, after: 0 });
+    if (!('data' in read)) throw new Error(JSON.stringify(read));
+    expect(read.data.changes).toEqual([expect.objectContaining({ seq: 3, kind: 'reaction', message_id: message.id, actor_id: ann.user.id })]);
+    expect(ann2.change).toEqual(read.data.changes);
+    expect(ben2.change).toEqual(read.data.changes);
+    const items = await emitWithAck<Ack<AccountSyncResult>>(benTwo, 'sync_account', { cursor: '0.0.0.0' });
+    if (!('data' in items)) throw new Error(JSON.stringify(items));
+    expect(items.data.items.map((item) => item.kind)).toEqual(['read', 'muted', 'hide']);
+    expect(ben2.item).toEqual(items.data.items);
+    expect(ben2.item[2]).toMatchObject({ kind: 'hide', message_id: message.id, preview: { id: first.id, seq: 1, text: 'hello' } });
+    expect(ann2.item).toEqual([]);
+    expect(ann2.seen).toEqual([{ conversation_id: conversation, user_id: ben.user.id, seq: 2, read_at: expect.any(String) }]);
+    expect(ben2.seen).toEqual([]);
+    expect(ben2.read).toEqual([]);
   });
 });

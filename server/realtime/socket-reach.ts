@@ -4,7 +4,7 @@
 import type { ServerToClientEvents, ServerToClientEvents2 } from '../../lib/contract';
 
 /** The events both socket protocols take in the same shape: what may go to every socket of an account at once. */
-export type SharedEvent = keyof ServerToClientEvents & keyof ServerToClientEvents2;
+type SharedEvent = keyof ServerToClientEvents & keyof ServerToClientEvents2;
 
 /** How the HTTP side closes sockets whose session or account just ended. */
 export interface SocketDisconnector {
@@ -19,9 +19,11 @@ export interface PresenceSettingListener {
   review(viewerId: number, subjectId: number): Promise<void>;
 }
 
-/** Events to sockets of given users, on every node, whatever protocol they speak. */
+/** Events to sockets of given users, on every node: to all of them in a shape both protocols share, or to protocol 2's in its own. */
 export interface SocketNotifier {
   notify<E extends SharedEvent>(userIds: number | readonly number[], event: E, ...args: Parameters<ServerToClientEvents[E]>): void;
+  /** To the protocol 2 sockets of given users only, in its shapes (ServerToClientEvents2). */
+  notifyProtocol2<E extends keyof ServerToClientEvents2>(userIds: number | readonly number[], event: E, ...args: Parameters<ServerToClientEvents2[E]>): void;
   /**
    * To every socket following `subjectId` (presence_subscribe: a conversation with them open, or
    * their row in a list) and to every socket of `userIds`, each socket once.

@@ -92,27 +92,33 @@ async function itemsAfter(db: Db, userId: number, after: number, end: number, li
     db,
     found.flatMap((row) => (row.kind === 'hide' && row.state.preview_id != null ? [Number(row.state.preview_id)] : [])),
   );
-  return found.map((row): AccountItem => {
-    const base = { seq: Number(row.seq), conversation_id: Number(row.conversation_id) };
-    const { state } = row;
-    switch (row.kind) {
-      case 'read':
-        return { ...base, kind: 'read', read_seq: Number(state.read_seq), unread_count: Number(state.unread_count) };
-      case 'hide':
-        return {
-          ...base,
-          kind: 'hide',
-          message_id: Number(state.message_id),
-          preview: state.preview_id == null ? null : (previews.get(Number(state.preview_id)) ?? null),
-          ...(state.unread_count === undefined ? {} : { unread_count: Number(state.unread_count) }),
-        };
-      case 'muted':
-        return { ...base, kind: 'muted', muted: state.muted === true };
-      default:
-        // Joins, removals and leaving come with groups (design step 10), and with their shapes.
-        throw new Error(`account item of kind ${row.kind} has no shape yet`);
-    }
-  });
+  return found.map((row) => toAccountItem(row, previews));
+}
+
+/**
+ * An account_events row as the item it records, read back or just written (the change batch
+ * pushes what it wrote): `previews` holds each hide's preview by id, as every member sees it.
+ */
+export function toAccountItem(row: ItemRow, previews: ReadonlyMap<number, ConversationMessage>): AccountItem {
+  const base = { seq: Number(row.seq), conversation_id: Number(row.conversation_id) };
+  const { state } = row;
+  switch (row.kind) {
+    case 'read':
+      return { ...base, kind: 'read', read_seq: Number(state.read_seq), unread_count: Number(state.unread_count) };
+    case 'hide':
+      return {
+        ...base,
+        kind: 'hide',
+        message_id: Number(state.message_id),
+        preview: state.preview_id == null ? null : (previews.get(Number(state.preview_id)) ?? null),
+        ...(state.unread_count === undefined ? {} : { unread_count: Number(state.unread_count) }),
+      };
+    case 'muted':
+      return { ...base, kind: 'muted', muted: state.muted === true };
+    default:
+      // Joins, removals and leaving come with groups (design step 10), and with their shapes.
+      throw new Error(`account item of kind ${row.kind} has no shape yet`);
+  }
 }
 
 /** The end of the member's window: where they left, or the conversation's newest seq. */

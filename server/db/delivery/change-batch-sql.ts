@@ -63,7 +63,7 @@ const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
     c.unread_count as recipient_unread,
     case when k.p then (
       select json_build_object('message', to_json(n), 'upload', to_json(nu), 'reply', ${replySummarySql('n.reply_to_id')})
-      from (select ${messageRowSql('x')} from messages x
+      from (select ${messageRowSql('x')}, x.conversation_id, x.seq, x.version from messages x
         where least(x.sender_id, x.recipient_id) = least(m.sender_id, m.recipient_id)
           and greatest(x.sender_id, x.recipient_id) = greatest(m.sender_id, m.recipient_id)
           and x.id <> m.id

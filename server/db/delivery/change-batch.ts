@@ -18,9 +18,12 @@ import {
   type VersionRow,
 } from './change-batch-sql';
 import { decideMessageChange, toAccount, toFound } from './change-rules';
-import { VERSIONED, type ChangeOutcome, type ChangeRequest, type Found, type Plan } from './changes/plan';
+import { VERSIONED, type ChangeOutcome, type ChangeRequest, type Found, type Plan, type Protocol2Pushes } from './changes/plan';
 import { decideRead, toUnread } from './changes/read';
+import { toAccountItem } from './account-stream';
 import { toMessageChange } from './change-stream';
+import { toConversationChange } from './conversation-stream';
+import { toConversationMessage } from './message-payload';
 import { createGroupWriter, type GroupOutcome, type GroupWriter, type WriterLimits } from '../engine/group-writer';
 import type { Db } from '../engine/open-database';
 import { NO_ROWS, scriptTransaction } from '../engine/script-transaction';
@@ -118,21 +121,28 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
     };
     const heads = new Map([...found.values()].flatMap(({ conversation }) => (conversation ? [[conversation.id, conversation.lastSeq] as const] : [])));
     const headEnds = new Map<number, number>();
+    // Protocol 2's pushes of each plan, built from the rows as numbered here.
+    const pushes: Protocol2Pushes[] = [];
     const numbered = planned.map(({ plan }) => {
+      const push: Protocol2Pushes = { shared: null, item: null, seen: plan.seen ?? null };
+      pushes.push(push);
       if (plan.shared) {
-        const { conversationId, messageId, actorId, kind, state } = plan.shared;
+        const { conversationId, members, messageId, actorId, kind, state } = plan.shared;
         const seq = (heads.get(conversationId) ?? 0) + 1;
         heads.set(conversationId, seq);
         headEnds.set(conversationId, seq);
         conversationEvents.push({ c: conversationId, s: seq, m: messageId, a: actorId, k: kind, st: state });
         // The message's version for every member: the conversation seq of its latest change.
         versionOf(messageId).cv = seq;
+        push.shared = { change: toConversationChange(conversationId, { seq, message_id: messageId, actor_id: actorId, kind, state }), members };
       }
       if (plan.own) {
-        const { userId, conversationId, kind, state } = plan.own;
+        const { userId, conversationId, kind, state, preview } = plan.own;
         const account = lockedAccount(userId);
         account.accountSeq += 1;
         accountEvents.push({ u: userId, s: account.accountSeq, c: conversationId, k: kind, st: state });
+        const previews = new Map(preview ? [[preview.message.id, toConversationMessage(preview)]] : []);
+        push.item = { userId, item: toAccountItem({ seq: account.accountSeq, conversation_id: conversationId, kind, state }, previews) };
       }
       return plan.events.map(({ userId, kind, message_id: messageId, ...state }) => {
         const account = lockedAccount(userId);
@@ -172,6 +182,7 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
         unreadTotals: new Map(plan.totals.map((id) => [id, totals.get(id) ?? 0])),
         ...(plan.removedStorageKey ? { removedStorageKey: plan.removedStorageKey } : {}),
         ...(plan.conversationUnread !== undefined ? { conversationUnread: plan.conversationUnread } : {}),
+        protocol2: pushes[position]!,
       };
     });
     return deferred;

@@ -40,6 +40,7 @@ export const toAccount = (row: Row): Account => ({
 export function toFound(row: Row): Found {
   const message = toMessageRow(row);
   const preview = row.preview as { message: Row; upload: Row | null; reply: MessageWithUpload['reply'] } | null;
+  const place = preview ? { conversationId: Number(preview.message.conversation_id), seq: Number(preview.message.seq), version: Number(preview.message.version) } : null;
   return {
     message,
     conversation: row.conversation_id == null ? null : { id: Number(row.conversation_id), lastSeq: Number(row.conversation_last_seq) },
@@ -59,6 +60,9 @@ export function toFound(row: Row): Found {
     storageKey: (row.storage_key as string | null) ?? null,
     carried: row.carried === true,
     recipientUnread: Number(row.recipient_unread ?? 0),
-    preview: preview ? { message: toMessageRow(preview.message), upload: preview.upload ? toUploadRow(preview.upload) : null, reply: preview.reply ?? null } : null,
+    preview:
+      preview && place
+        ? { message: toMessageRow(preview.message), upload: preview.upload ? toUploadRow(preview.upload) : null, reply: preview.reply ?? null, place }
+        : null,
   };
 }

@@ -69,8 +69,8 @@ const MESSAGES_AFTER = preparedQuery((db) =>
 
 type EventRow = { seq: string | number; message_id: string | number; actor_id: number; kind: string; state: Record<string, unknown> };
 
-/** A conversation_events row as the change it records. */
-function toConversationChange(conversationId: number, row: EventRow): ConversationChange {
+/** A conversation_events row as the change it records, read back or just written (the change batch pushes what it wrote). */
+export function toConversationChange(conversationId: number, row: EventRow): ConversationChange {
   const base = { conversation_id: conversationId, seq: Number(row.seq), message_id: Number(row.message_id), actor_id: row.actor_id };
   switch (row.kind) {
     case 'reaction':

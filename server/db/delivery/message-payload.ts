@@ -57,7 +57,7 @@ export const attachmentOf = eq(uploads.id, messages.attachmentId);
 export type MessageWithUpload = { message: MessageRow; upload: UploadRow | null; reply: ReplySummary | null };
 
 /** A message's place in its conversation's stream: its conversation, seq, and the seq of its latest change. */
-export interface MessagePlace {
+interface MessagePlace {
   conversationId: number;
   seq: number;
   version: number;
@@ -92,7 +92,7 @@ export function toConversationMessage({ message, upload, reply, place }: Message
 }
 
 /** JSON numbers arrive as numbers from both drivers; bigint ids are kept exact below 2^53. */
-export function toReplySummary(reply: ReplySummary | null): ReplySummary | null {
+function toReplySummary(reply: ReplySummary | null): ReplySummary | null {
   if (!reply) return null;
   return { ...reply, id: Number(reply.id), sender_id: Number(reply.sender_id) };
 }

@@ -37,6 +37,7 @@ export function decideHide({ request, context, accounts, now }: MessageCase<'hid
             conversationId: context.conversation.id,
             kind: 'hide' as const,
             state: { message_id: message.id, preview_id: context.preview?.message.id ?? null, ...left },
+            preview: context.preview,
           },
         }
       : {}),

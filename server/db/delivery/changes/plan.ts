@@ -1,9 +1,9 @@
 // What every kind of change shares: the request as asked, what the change batch read under its
 // locks (the accounts, the message as its actor may see it), and the plan a kind's rule answers
 // with (the statements and stream rows that carry it out). Each kind's rule has its own file here.
-import type { ChangeRefusal, MessageChange, Reaction } from '../../../../lib/contract';
+import type { AccountItem, ChangeRefusal, ConversationChange, MessageChange, Reaction, SeenPayload } from '../../../../lib/contract';
 import type { ChangeFor } from '../change-stream';
-import type { MessageWithUpload } from '../message-payload';
+import type { MessageWithPlace } from '../message-payload';
 import type { MessageRow } from '../../schema';
 import type { Statement } from '../../engine/script-transaction';
 
@@ -35,7 +35,19 @@ export type ChangeOutcome =
       removedStorageKey?: string;
       /** For a read: the reader's unread count of that conversation after it. */
       conversationUnread?: number;
+      /** The same change in socket protocol 2's shapes (docs/design/conversations.md 4.3), for its rooms. */
+      protocol2: Protocol2Pushes;
     };
+
+/** What a change sends to protocol 2's sockets: each part, or null when it has none. */
+export interface Protocol2Pushes {
+  /** A change to a message's own state, the same for every member, and who they are. */
+  shared: { change: ConversationChange; members: number[] } | null;
+  /** The actor's own item (a read, a hide), for their devices. */
+  item: { userId: number; item: AccountItem } | null;
+  /** The receipt of a read, for the sender whose messages it passed. */
+  seen: { to: number; payload: SeenPayload } | null;
+}
 
 /** An account as the batch locked it: the ends of its pair-model stream and of its private items. */
 export interface Account {
@@ -61,7 +73,7 @@ export interface Found {
   /** The recipient's unread counter with the sender. */
   recipientUnread: number;
   /** For `hide`: the conversation's newest other message the actor sees. */
-  preview: MessageWithUpload | null;
+  preview: MessageWithPlace | null;
 }
 
 /** One person's reaction; `at` in ms (the column's precision). */
@@ -74,6 +86,8 @@ export interface ReactionRow {
 /** A change as every member of its conversation sees it, before it has the conversation's seq. */
 interface SharedChange {
   conversationId: number;
+  /** Everyone it goes to: the conversation's members. */
+  members: number[];
   messageId: number;
   actorId: number;
   kind: 'reaction' | 'edit' | 'unsend';
@@ -87,6 +101,8 @@ interface OwnItem {
   conversationId: number;
   kind: 'read' | 'hide';
   state: Record<string, unknown>;
+  /** For a hide: the message its state's `preview_id` names, to push it as every member sees it. */
+  preview?: MessageWithPlace | null;
 }
 
 /** What one change writes, and what it answers once committed. */
@@ -98,6 +114,8 @@ export interface Plan {
   shared?: SharedChange;
   /** Its row among the actor's private items (a read, a hide). */
   own?: OwnItem;
+  /** A read's receipt in protocol 2's shape, for the sender (when receipts allow it). */
+  seen?: { to: number; payload: SeenPayload };
   /** The changed message's sender, for a change to its own state (its versions: one per side). */
   senderId?: number;
   /** Accounts whose unread total to answer with. */
@@ -135,7 +153,9 @@ export function stateChange(context: Found, actorId: number, change: StateChange
       { userId: message.recipientId, message_id: message.id, peer_id: message.senderId, ...change },
     ],
     senderId: message.senderId,
-    ...(conversation ? { shared: { conversationId: conversation.id, messageId: message.id, actorId, kind, state } } : {}),
+    ...(conversation
+      ? { shared: { conversationId: conversation.id, members: [message.senderId, message.recipientId], messageId: message.id, actorId, kind, state } }
+      : {}),
   };
 }
 

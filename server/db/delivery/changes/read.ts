@@ -56,6 +56,7 @@ export function decideRead(request: Extract<ChangeRequest, { kind: 'read' }>, ac
     ],
     // For the conversation model: the reader's position and what is left unread, for their other devices.
     ...(position ? { own: { userId: actorId, conversationId: position.conversationId, kind: 'read' as const, state: { read_seq: position.seq, unread_count: left } } } : {}),
+    ...(position && receipts ? { seen: { to: peerId, payload: { conversation_id: position.conversationId, user_id: actorId, seq: position.seq, read_at: readAt } } } : {}),
     totals: [actorId],
     conversationUnread: left,
   };
