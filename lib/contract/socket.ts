@@ -5,7 +5,7 @@ import type { ErrorBody } from './http';
 import type { AccountItem, ConversationChange, ConversationMessage, ConversationSummary, EditPayload, FollowPayload, HidePayload, MessageChange, MessagePayload, ReactPayload, ReadPayload, SeenPayload, SendPayload, UnsendPayload } from './messaging';
 import { MAX_REACTIONS_PER_PERSON } from './constants';
 import { CANNOT_MESSAGE, type SafetyChange } from './safety';
-import type { PresenceSubscribePayload, SyncAccountPayload, SyncConversationPayload, SyncPayload, TypingPayload, VisibilityPayload } from './schemas';
+import type { PresenceSubscribePayload, ReadPayload2, SendPayload2, SyncAccountPayload, SyncConversationPayload, SyncPayload, TypingPayload, TypingPayload2, VisibilityPayload } from './schemas';
 
 export type {
   MessagePayload,
@@ -90,6 +90,12 @@ export interface AccountSyncResult {
    * list shows it, at most SYNC_CONVERSATIONS_PAGE; one may come twice across answers (harmless).
    */
   conversations: ConversationSummary[];
+  /**
+   * Its conversations that moved since the cursor but are no longer in its list (the other person
+   * blocked by the account, or their account deactivated): rows to take away. A block lifted or an
+   * account back brings the conversation in `conversations` again.
+   */
+  removed: number[];
   /** Opaque: where to ask from next time. Without a cursor, the answer is only this one: from now. */
   cursor: string;
   /** More follows: ask again with `cursor`. */
@@ -248,11 +254,14 @@ export interface ServerToClientEvents {
 }
 
 /**
- * What a protocol 2 socket asks, where it differs from protocol 1 (being built, as below): its own
- * message comes back by its conversation's seq, its place in the stream every member reads.
+ * What a protocol 2 socket asks, where it differs from protocol 1 (being built, as below): it names
+ * conversations by id where protocol 1 names the other person (a person still, to begin a direct
+ * conversation), and its own message comes back by its conversation's seq.
  */
-export interface ClientToServerEvents2 extends Omit<ClientToServerEvents, 'send'> {
-  send: (payload: SendPayload, ack?: AckCallback<ConversationMessage>) => void;
+export interface ClientToServerEvents2 extends Omit<ClientToServerEvents, 'send' | 'read' | 'typing'> {
+  send: (payload: SendPayload2, ack?: AckCallback<ConversationMessage>) => void;
+  read: (payload: ReadPayload2, ack?: AckCallback<ReadResult>) => void;
+  typing: (payload: TypingPayload2, ack?: AckCallback<Record<string, never>>) => void;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from './engine/open-database';
+import { touchConversations } from './conversations';
 import { lockUsersInOrder } from './safety-rules';
 import { blocks, conversations, follows, messages, pushSubscriptions, sessions, uploads, users } from './schema';
 
@@ -38,6 +39,8 @@ export async function deleteAccount(db: Db, userId: number): Promise<{ storageKe
       update conversation_members set left_seq = c.last_seq, left_at = now(), left_reason = 'deleted'
       from left_conversations l join conversations_v2 c on c.id = l.conversation_id
       where conversation_members.conversation_id = l.conversation_id and conversation_members.user_id = ${userId}`);
+    // The other people's rows now say "Deleted account": named to their catch-up.
+    await touchConversations(tx, userId);
     const [tombstone] = await tx
       .update(users)
       .set({

@@ -1,6 +1,7 @@
 import { and, desc, eq, or } from 'drizzle-orm';
 import type { BlockedUser, FollowedPayload } from '../../lib/contract';
 import type { Db } from './engine/open-database';
+import { touchConversations } from './conversations';
 import { countFollowers } from './people';
 import { lockUsersInOrder } from './safety-rules';
 import { blocks, follows, users } from './schema';
@@ -24,6 +25,8 @@ export async function blockUser(db: Db, blockerId: number, blockedId: number): P
   return db.transaction(async (tx) => {
     await lockUsersInOrder(tx, [blockerId, blockedId]);
     const inserted = await tx.insert(blocks).values({ blockerId, blockedId }).onConflictDoNothing().returning({ id: blocks.blockerId });
+    // The blocker's list no longer shows the conversation: named to their other devices' catch-up.
+    if (inserted.length > 0) await touchConversations(tx, blockerId, blockedId);
     const removed = await tx
       .delete(follows)
       .where(
@@ -48,11 +51,16 @@ export async function blockUser(db: Db, blockerId: number, blockedId: number): P
 
 /** Lifts the block (idempotent); follows it removed stay removed. Returns whether one existed. */
 export async function unblockUser(db: Db, blockerId: number, blockedId: number): Promise<boolean> {
-  const deleted = await db
-    .delete(blocks)
-    .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)))
-    .returning({ id: blocks.blockedId });
-  return deleted.length > 0;
+  return db.transaction(async (tx) => {
+    await lockUsersInOrder(tx, [blockerId, blockedId]);
+    const deleted = await tx
+      .delete(blocks)
+      .where(and(eq(blocks.blockerId, blockerId), eq(blocks.blockedId, blockedId)))
+      .returning({ id: blocks.blockedId });
+    // The conversation is back in the blocker's list.
+    if (deleted.length > 0) await touchConversations(tx, blockerId, blockedId);
+    return deleted.length > 0;
+  });
 }
 
 /** The people userId blocked, newest first; inactive accounts are invisible here as everywhere. */

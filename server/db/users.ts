@@ -1,6 +1,8 @@
 import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { Language, MessagePolicy, NotificationPreview } from '../../lib/contract';
 import type { Db } from './engine/open-database';
+import { touchConversations } from './conversations';
+import { lockUsersInOrder } from './safety-rules';
 import { users, type UserRow } from './schema';
 
 export interface FirebaseProfile {
@@ -52,13 +54,22 @@ export async function hasAccount(db: Db, firebaseUid: string): Promise<boolean> 
   return row !== undefined;
 }
 
+/**
+ * Deactivates or reactivates the account. Its conversations leave or come back to the other
+ * people's lists, so their heads are marked for `sync_account` (the user locked first, as every
+ * writer of heads locks the people first).
+ */
 export async function setUserActive(db: Db, id: number, isActive: boolean): Promise<UserRow | null> {
-  const [row] = await db
-    .update(users)
-    .set({ isActive, updatedAt: sql`now()` })
-    .where(eq(users.id, id))
-    .returning();
-  return row ?? null;
+  return db.transaction(async (tx) => {
+    await lockUsersInOrder(tx, [id]);
+    const [row] = await tx
+      .update(users)
+      .set({ isActive, updatedAt: sql`now()` })
+      .where(eq(users.id, id))
+      .returning();
+    if (row) await touchConversations(tx, id);
+    return row ?? null;
+  });
 }
 
 /** The user when they exist and are active: everyone else is invisible to other users. */

@@ -1,12 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { editPayloadSchema, hidePayloadSchema, reactPayloadSchema, readPayloadSchema, unsendPayloadSchema } from '../../lib/contract/schemas';
-import { CHANGE_REFUSALS, type ChangeRefusal, type ChangeResult } from '../../lib/contract';
+import { editPayloadSchema, hidePayloadSchema, reactPayloadSchema, readPayload2Schema, readPayloadSchema, unsendPayloadSchema } from '../../lib/contract/schemas';
+import { CHANGE_REFUSALS, type ChangeRefusal, type ChangeResult, type ReadResult } from '../../lib/contract';
+import { directPeerOf } from '../db/delivery/conversation-stream';
+import type { Db } from '../db/engine/open-database';
 import type { ChangeWriter } from '../db/delivery/change-batch';
 import type { ChangeOutcome, ChangeRequest, MessageWindows } from '../db/delivery/changes/plan';
 import { forAccount } from '../db/delivery/change-stream';
 import { RESTARTING_MSG } from './ack';
 import type { FileStorage } from '../storage/file-storage';
-import { fieldError, onEvent, refuse, type Outcome } from './handler';
+import { conversationNotFound, fieldError, onEvent, refuse, type Outcome } from './handler';
 import { protocol2, rooms, type RealtimeSocket } from './types';
 
 // `msg`: not done now, and the same request may well succeed in a moment.
@@ -46,6 +48,8 @@ async function writeChange(
 }
 
 export interface ChangeHandlerDeps {
+  /** Where a conversation named by protocol 2 is looked up. */
+  db: Db;
   /** The group commit of changes (db/change-batch.ts). */
   changes: ChangeWriter;
   windows: MessageWindows;
@@ -61,7 +65,7 @@ export interface ChangeHandlerDeps {
  * those accounts, this one included, each with its own seq. A change to one message is answered
  * with the caller's change, or null when nothing changed; a read with the unread counts.
  */
-export function registerChangeHandlers(socket: RealtimeSocket, { changes, windows, storage, log }: ChangeHandlerDeps): void {
+export function registerChangeHandlers(socket: RealtimeSocket, { db, changes, windows, storage, log }: ChangeHandlerDeps): void {
   const answer = async (request: ChangeRequest): Promise<Outcome<ChangeResult>> => {
     const written = await writeChange(changes, request);
     if ('error' in written) return written.error;
@@ -89,7 +93,7 @@ export function registerChangeHandlers(socket: RealtimeSocket, { changes, window
   );
   onEvent(socket, log, 'hide', hidePayloadSchema, ({ message_id: messageId }, actorId) => answer({ kind: 'hide', actorId, messageId }));
 
-  onEvent(socket, log, 'read', readPayloadSchema, async ({ user_id: peerId, up_to: upTo }, userId) => {
+  const read = async (peerId: number, upTo: number | undefined, userId: number): Promise<Outcome<ReadResult>> => {
     if (peerId === userId) return fieldError('user_id: You have no conversation with yourself.');
     // A change like the others (db/change-batch.ts). A deleted account's conversation stays on the
     // other side, badge included: it can be read; a deactivated one's is not found. Up to a
@@ -112,6 +116,15 @@ export function registerChangeHandlers(socket: RealtimeSocket, { changes, window
         pushProtocol2(socket, written.protocol2);
       },
     };
-  });
+  };
+  // Protocol 2 names the conversation; until the change batch takes conversations, the same read of its other member.
+  if (socket.data.protocol === 2) {
+    onEvent(socket, log, 'read', readPayload2Schema, async ({ conversation_id: conversationId, up_to: upTo }, userId) => {
+      const peerId = await directPeerOf(db, userId, conversationId);
+      return peerId === null ? conversationNotFound : read(peerId, upTo, userId);
+    });
+  } else {
+    onEvent(socket, log, 'read', readPayloadSchema, ({ user_id: peerId, up_to: upTo }, userId) => read(peerId, upTo, userId));
+  }
 
 }

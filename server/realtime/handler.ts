@@ -11,6 +11,8 @@ export type Outcome<T> = { error: ErrorBody } | { data: T; broadcast?: () => voi
 
 export const refuse = (error: ErrorBody): Outcome<never> => ({ error });
 export const fieldError = (message: string): Outcome<never> => refuse({ non_field_errors: [message] });
+/** Final, and the same for a conversation that does not exist and one the caller is not in. */
+export const conversationNotFound = fieldError('conversation_id: Conversation not found.');
 
 type AckOf<Events, E extends keyof Events> = Events[E] extends (payload: never, ack?: (response: infer R) => void) => void
   ? R extends { data: infer T }

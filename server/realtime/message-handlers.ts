@@ -1,22 +1,21 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { SYNC_PAGE_MAX } from '../../lib/contract/constants';
 import { SEND_REFUSALS } from '../../lib/contract/socket';
-import { sendPayloadSchema, syncAccountPayloadSchema, syncConversationPayloadSchema, syncPayloadSchema } from '../../lib/contract/schemas';
+import { sendPayload2Schema, sendPayloadSchema, syncAccountPayloadSchema, syncConversationPayloadSchema, syncPayloadSchema, type SendPayload } from '../../lib/contract/schemas';
+import type { ConversationMessage, MessagePayload } from '../../lib/contract';
 import type { Refusal } from '../db/delivery/message-batch';
 import type { MessageWriter } from '../db/delivery/message-writer';
 import type { KeyedLanes } from '../db/engine/lane';
 import type { Db } from '../db/engine/open-database';
 import { formatAccountCursor, parseAccountCursor, syncAccount } from '../db/delivery/account-stream';
-import { listConversationAfter } from '../db/delivery/conversation-stream';
+import { directPeerOf, listConversationAfter } from '../db/delivery/conversation-stream';
 import { listStreamAfter } from '../db/delivery/stream';
 import { RESTARTING_MSG } from './ack';
 import type { PushNotifier } from '../push/push-notifier';
-import { fieldError, onEvent, refuse, type Outcome } from './handler';
+import { conversationNotFound, fieldError, onEvent, refuse, type Outcome } from './handler';
 import { protocol2, rooms, type RealtimeSocket } from './types';
 
 const userNotFound = () => refuse({ msg: 'User not found.' });
-// Final, and the same for a conversation that does not exist and one the caller is not in.
-const conversationNotFound = fieldError('conversation_id: Conversation not found.');
 const badCursor = fieldError('cursor: Not a cursor this server gave.');
 
 // Field errors, not `msg`: clients retry `msg` errors (transient) but give up on field errors.
@@ -47,7 +46,7 @@ export function registerMessageHandlers(
 ): void {
   // Checked by the writer, in the batch's transaction: the recipient (exists, active) and the
   // attachment (an upload of the sender's, or refused like a missing one: ids are capabilities).
-  onEvent(socket, log, 'send', sendPayloadSchema, async (payload, userId) => {
+  const store = async (payload: SendPayload, userId: number): Promise<Outcome<MessagePayload | ConversationMessage>> => {
     if (payload.recipient_id === userId) return fieldError(SEND_REFUSALS.self);
     const outcome = await writer.write({
       senderId: userId,
@@ -81,7 +80,17 @@ export function registerMessageHandlers(
         push?.messageStored(forRecipient);
       },
     };
-  });
+  };
+  // Protocol 2 names the conversation (or, to begin a direct one, the person): by conversation,
+  // the same send to its other member.
+  if (socket.data.protocol === 2) {
+    onEvent(socket, log, 'send', sendPayload2Schema, async ({ conversation_id: conversationId, recipient_id: recipientId, ...message }, userId) => {
+      const to = conversationId === undefined ? recipientId! : await directPeerOf(db, userId, conversationId);
+      return to === null ? conversationNotFound : store({ ...message, recipient_id: to }, userId);
+    });
+  } else {
+    onEvent(socket, log, 'send', sendPayloadSchema, store);
+  }
 
   // Read-only, so safe at any time; the seq read first makes last_seq a cursor that misses nothing.
   // One page at a time per account, whatever its number of sockets: twenty pages asked at once
@@ -113,6 +122,8 @@ export function registerMessageHandlers(
     if (cursor && !from) return badCursor;
     const page = await syncs.run(userId, () => syncAccount(db, userId, from, limit));
     if (!page) return userNotFound();
-    return { data: { items: page.items, conversations: page.conversations, cursor: formatAccountCursor(page.cursor), has_more: page.hasMore } };
+    return {
+      data: { items: page.items, conversations: page.conversations, removed: page.removed, cursor: formatAccountCursor(page.cursor), has_more: page.hasMore },
+    };
   });
 }

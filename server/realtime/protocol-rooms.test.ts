@@ -102,7 +102,8 @@ describe('protocol rooms', () => {
     const ann1 = heard(annOne);
     const ann2 = heard(annTwo);
 
-    expect(await emitWithAck(benTwo, 'read', { user_id: ann.user.id })).toEqual({ data: { count: 0, unread_count: 0 } });
+    const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
+    expect(await emitWithAck(benTwo, 'read', { conversation_id: conversation })).toEqual({ data: { count: 0, unread_count: 0 } });
     expect(await emitWithAck(benTwo, 'follow', { user_id: ann.user.id, follow: true })).toMatchObject({ data: { following: true } });
     expect((await api(t.url, `/conversations/${ann.user.id}`, { method: 'PATCH', token: ben.bearer, json: { muted: true } })).status).toBe(200);
     expect(await emitWithAck(annTwo, 'react', { message_id: message.id, emoji: '👍', add: true })).toMatchObject({ data: {} });
@@ -125,7 +126,6 @@ describe('protocol rooms', () => {
 
     // Protocol 2: the change as sync_conversation reads it, to both members; each account's items
     // as sync_account reads them, to its devices; the receipt by conversation, to the sender's.
-    const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
     const read = await emitWithAck<Ack<ConversationSyncResult>>(annTwo, 'sync_conversation', { conversation_id: conversation, after: 0 });
     if (!('data' in read)) throw new Error(JSON.stringify(read));
     expect(read.data.changes).toEqual([expect.objectContaining({ seq: 3, kind: 'reaction', message_id: message.id, actor_id: ann.user.id })]);
@@ -140,5 +140,44 @@ describe('protocol rooms', () => {
     expect(ann2.seen).toEqual([{ conversation_id: conversation, user_id: ben.user.id, seq: 2, read_at: expect.any(String) }]);
     expect(ben2.seen).toEqual([]);
     expect(ben2.read).toEqual([]);
+  });
+
+  it('protocol 2 names conversations where protocol 1 names people: send, read and typing by conversation id', async () => {
+    const [ann, ben, cat] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben'), signIn(t.url, 'Cat')]);
+    const [annTwo, annOne] = await Promise.all([tabs.open(ann, { protocol: 2 }), tabs.open(ann, { protocol: 1 })]);
+    const [benOne, benTwo] = await Promise.all([tabs.open(ben, { protocol: 1 }), tabs.open(ben, { protocol: 2 })]);
+    const catTwo = await tabs.open(cat, { protocol: 2 });
+
+    // A direct conversation begins by person; the ack names it.
+    const first = await emitWithAck<Ack<ConversationMessage>>(annTwo, 'send', { client_id: randomUUID(), recipient_id: ben.user.id, text: 'first' });
+    if (!('data' in first)) throw new Error(JSON.stringify(first));
+    const conversation = first.data.conversation_id;
+    expect(conversation).toBe(await directConversationId(t.db, ann.user.id, ben.user.id));
+    // Then by conversation, into the same stream.
+    const received = record(benTwo, 'message');
+    const second = await emitWithAck<Ack<ConversationMessage>>(annTwo, 'send', { client_id: randomUUID(), conversation_id: conversation, text: 'second' });
+    expect(second).toEqual({ data: expect.objectContaining({ conversation_id: conversation, seq: 2, text: 'second' }) });
+    await settled(benTwo);
+    expect(received.map((message) => message.text)).toEqual(['second']);
+
+    // Someone else's conversation, or none, is not found; both targets or neither are refused.
+    const notFound = { error: { non_field_errors: ['conversation_id: Conversation not found.'] } };
+    expect(await emitWithAck(catTwo, 'send', { client_id: randomUUID(), conversation_id: conversation, text: 'let me in' })).toEqual(notFound);
+    expect(await emitWithAck(catTwo, 'read', { conversation_id: conversation })).toEqual(notFound);
+    expect(await emitWithAck(catTwo, 'typing', { conversation_id: conversation, typing: true })).toEqual(notFound);
+    const both = await emitWithAck(annTwo, 'send', { client_id: randomUUID(), conversation_id: conversation, recipient_id: ben.user.id, text: 'x' });
+    expect(both).toEqual({ error: { non_field_errors: [expect.stringMatching(/conversation_id or recipient_id/)] } });
+    expect(await emitWithAck(annTwo, 'typing', { typing: true })).toEqual({ error: { non_field_errors: [expect.stringMatching(/conversation_id or user_id/)] } });
+    // Each protocol's shape on its own sockets only.
+    expect(await emitWithAck(annOne, 'send', { client_id: randomUUID(), conversation_id: conversation, text: 'x' })).toMatchObject({ error: { non_field_errors: expect.any(Array) } });
+    expect(await emitWithAck(annTwo, 'read', { user_id: ben.user.id })).toMatchObject({ error: { non_field_errors: expect.any(Array) } });
+
+    // Typing by conversation reaches the other member; a read by conversation reads it.
+    const typing = record(benOne, 'typing');
+    expect(await emitWithAck(annTwo, 'typing', { conversation_id: conversation, typing: true })).toEqual({ data: {} });
+    await settled(benOne);
+    expect(typing).toEqual([{ user_id: ann.user.id, typing: true }]);
+    expect(await emitWithAck(benTwo, 'read', { conversation_id: conversation, up_to: first.data.id })).toEqual({ data: { count: 1, unread_count: 1 } });
+    expect(await emitWithAck(benTwo, 'read', { conversation_id: conversation })).toEqual({ data: { count: 0, unread_count: 0 } });
   });
 });

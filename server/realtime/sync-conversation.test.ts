@@ -138,7 +138,7 @@ describe('sync_account', () => {
       return ack.data;
     };
     const start = await account({});
-    expect(start).toEqual({ items: [], conversations: [], cursor: expect.stringMatching(/^\d+\.\d+\.0\.0$/), has_more: false });
+    expect(start).toEqual({ items: [], conversations: [], removed: [], cursor: expect.stringMatching(/^\d+\.\d+\.0\.0$/), has_more: false });
 
     const sent = await send(benTab, ann, 'while away');
     const moved = await account({ cursor: start.cursor });
@@ -149,7 +149,7 @@ describe('sync_account', () => {
       has_more: false,
     });
     expect(await page(annTab, { conversation_id: conversation, after: 1 })).toMatchObject({ messages: [{ id: sent.id, text: 'while away' }], through: 2 });
-    expect(await account({ cursor: moved.cursor })).toMatchObject({ items: [], conversations: [] });
+    expect(await account({ cursor: moved.cursor })).toMatchObject({ items: [], conversations: [], removed: [] });
   });
 
   it('goes on from the cursor GET /api/conversations read before its page', async () => {

@@ -104,6 +104,27 @@ const EVENTS: Record<string, EventRow> = {
   },
 };
 
+/**
+ * Protocol 2's requests where they differ from protocol 1's: by conversation id. Someone else's
+ * conversation is refused exactly like a missing one (a person, where protocol 2 still names one,
+ * gets protocol 1's rules).
+ */
+const CONVERSATION_NOT_FOUND = { non_field_errors: ['conversation_id: Conversation not found.'] };
+const PROTOCOL2_EVENTS: Record<string, EventRow> = {
+  send: {
+    valid: () => ({ client_id: randomUUID(), conversation_id: ownedConversationId, text: 'hi' }),
+    foreign: () => ({ payload: { client_id: randomUUID(), conversation_id: foreignConversationId, text: 'in there' }, error: CONVERSATION_NOT_FOUND }),
+  },
+  read: {
+    valid: () => ({ conversation_id: ownedConversationId }),
+    foreign: () => ({ payload: { conversation_id: foreignConversationId }, error: CONVERSATION_NOT_FOUND }),
+  },
+  typing: {
+    valid: () => ({ conversation_id: ownedConversationId, typing: true }),
+    foreign: () => ({ payload: { conversation_id: foreignConversationId, typing: true }, error: CONVERSATION_NOT_FOUND }),
+  },
+};
+
 /** Events the server listens to on every socket that are Socket.IO's own, not ours. */
 const RESERVED_EVENTS = new Set(['disconnect', 'disconnecting', 'error']);
 
@@ -151,6 +172,25 @@ describe('Socket.IO authorisation matrix', () => {
 
     it('answers the owner (the row’s payload is well-formed)', async () => {
       const socket = await tabs.open(owner, { init: event !== 'init' });
+      expect(await emitWithAck(socket, event, row.valid())).toEqual({ data: expect.anything() });
+    });
+  });
+
+  describe.each(Object.entries(PROTOCOL2_EVENTS))('protocol 2: %s', (event, row) => {
+    it('is refused before init', async () => {
+      const socket = await tabs.open(owner, { init: false, protocol: 2 });
+      expect(await emitWithAck(socket, event, row.valid())).toEqual({ error: { msg: 'Send init before other events.' } });
+    });
+
+    it("refuses someone else's conversation like a missing one", async () => {
+      const socket = await tabs.open(owner, { protocol: 2 });
+      const { payload, error } = row.foreign();
+      expect(await emitWithAck(socket, event, payload)).toEqual({ error });
+      expect(await emitWithAck(socket, event, { ...(payload as object), conversation_id: Number.MAX_SAFE_INTEGER })).toEqual({ error });
+    });
+
+    it('answers the owner (the row’s payload is well-formed)', async () => {
+      const socket = await tabs.open(owner, { protocol: 2 });
       expect(await emitWithAck(socket, event, row.valid())).toEqual({ data: expect.anything() });
     });
   });

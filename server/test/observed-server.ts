@@ -35,6 +35,8 @@ export interface ObservedServerOptions {
   beforeListen?: (server: ParleyServer) => void;
   /** Unset: no Web Push. */
   push?: TestServerOptions['push'];
+  /** Unset: the release's own. */
+  socketProtocols?: TestServerOptions['socketProtocols'];
 }
 
 /** Every rate limit switched off: a fuzzer reaching validation instead of the limiter. */
@@ -45,7 +47,7 @@ export const NO_RATE_LIMITS = Object.fromEntries(RATE_LIMIT_NAMES.map((name) => 
  * logging at a real level into memory instead of stdout, and recording every route Fastify
  * registers.
  */
-export async function startObservedServer({ logLevel = 'info', rateLimits, storage, beforeListen, push }: ObservedServerOptions = {}): Promise<ObservedServer> {
+export async function startObservedServer({ logLevel = 'info', rateLimits, storage, beforeListen, push, socketProtocols }: ObservedServerOptions = {}): Promise<ObservedServer> {
   const logs: LogLine[] = [];
   const routes: RegisteredRoute[] = [];
   const server = await startTestServer({
@@ -54,6 +56,7 @@ export async function startObservedServer({ logLevel = 'info', rateLimits, stora
     inMemory: true,
     storage,
     push,
+    socketProtocols,
     logDestination: {
       write: (chunk) => {
         for (const line of chunk.split('\n')) if (line) logs.push(JSON.parse(line) as LogLine);

@@ -11,9 +11,10 @@ import { SYNC_CONVERSATIONS_PAGE } from '../../../lib/contract';
 import { directConversationId, insertMessage, readConversation } from '../../../testing/database';
 import { ENGINES, startEngine, type Engine } from '../../../testing/engines';
 import { openDatabase, type Database, type Db } from '../engine/open-database';
-import { upsertUserFromFirebase } from '../users';
+import { setUserActive, upsertUserFromFirebase } from '../users';
 import { setMuted } from '../conversations';
-import { blockUser } from '../blocks';
+import { blockUser, unblockUser } from '../blocks';
+import { deleteAccount } from '../account-deletion';
 import { applyChanges } from './change-batch';
 import { formatAccountCursor, parseAccountCursor, syncAccount, type AccountCursor } from './account-stream';
 
@@ -99,17 +100,17 @@ describe.each(ENGINES)('on %s', (name) => {
     expect((await sync(bo, start.cursor)).conversations.map((row) => row.conversation_id)).toEqual([withBo]);
   });
 
-  it('pages the conversations that moved, keeping the horizon until the last page, and leaves out whom the list leaves out', async () => {
+  it('pages the conversations that moved, keeping the horizon until the last page, and names apart those the list leaves out', async () => {
     const ana = await newUser(db, 'Ana');
     const start = await sync(ana, null);
     const peers: number[] = [];
     for (let i = 0; i < SYNC_CONVERSATIONS_PAGE + 5; i++) peers.push(await newUser(db, `Peer ${i}`));
     for (const peer of peers) await send(peer, ana, 'hello');
-    // Someone she blocked: left out, as the list leaves them out.
+    // Someone she blocked: not in the list, so named only as removed (it takes its place in a page).
     await blockUser(db, ana, peers[0]!);
 
     const first = await sync(ana, start.cursor);
-    expect(first.conversations).toHaveLength(SYNC_CONVERSATIONS_PAGE);
+    expect(first.conversations.length + first.removed.length).toBe(SYNC_CONVERSATIONS_PAGE);
     expect(first).toMatchObject({ hasMore: true, cursor: { horizon: start.cursor.horizon } });
     // Between the pages, a conversation the first page already named moves again.
     await send(peers[1]!, ana, 'between the pages');
@@ -118,6 +119,7 @@ describe.each(ENGINES)('on %s', (name) => {
     expect(second.cursor).toMatchObject({ afterConversation: 0, nextHorizon: '0' });
     const reported = [...first.conversations, ...second.conversations].map((row) => row.user!.id);
     expect(reported.sort((a, b) => a - b)).toEqual(peers.slice(1));
+    expect([...first.removed, ...second.removed]).toEqual([await directConversationId(db, ana, peers[0]!)]);
     // The next run names it: its move came after the first page's horizon.
     expect((await sync(ana, second.cursor)).conversations.map((row) => row.user!.id)).toEqual([peers[1]]);
   });
@@ -144,6 +146,38 @@ describe.each(ENGINES)('on %s', (name) => {
     } finally {
       await other.end();
     }
+  });
+
+  it('names a conversation again when a block, an unblock, a deactivation, a return or a deletion moves what the list shows of it', async () => {
+    const [ana, bo, cy] = [await newUser(db, 'Ana'), await newUser(db, 'Bo'), await newUser(db, 'Cy')];
+    await send(bo, ana, 'hello');
+    await send(cy, ana, 'hi');
+    const [withBo, withCy] = [await directConversationId(db, ana, bo), await directConversationId(db, ana, cy)];
+    let cursor = (await sync(ana, null)).cursor;
+    const next = async () => {
+      const page = await sync(ana, cursor);
+      cursor = page.cursor;
+      return { shown: page.conversations.map((row) => [row.conversation_id, row.user?.deleted ?? null]), removed: page.removed };
+    };
+
+    await blockUser(db, ana, bo);
+    expect(await next()).toEqual({ shown: [], removed: [withBo] });
+    // Blocked again: nothing changed, nothing named.
+    await blockUser(db, ana, bo);
+    expect(await next()).toEqual({ shown: [], removed: [] });
+    await unblockUser(db, ana, bo);
+    expect(await next()).toEqual({ shown: [[withBo, false]], removed: [] });
+    // Bo blocking Ana leaves her list as it was (a blocked person is not told): named, still shown.
+    await blockUser(db, bo, ana);
+    expect(await next()).toEqual({ shown: [[withBo, false]], removed: [] });
+
+    await setUserActive(db, cy, false);
+    expect(await next()).toEqual({ shown: [], removed: [withCy] });
+    await setUserActive(db, cy, true);
+    expect(await next()).toEqual({ shown: [[withCy, false]], removed: [] });
+    expect(await deleteAccount(db, cy)).not.toBeNull();
+    expect(await next()).toEqual({ shown: [[withCy, true]], removed: [] });
+    expect(await next()).toEqual({ shown: [], removed: [] });
   });
 
   it('answers null for an account that is not active', async () => {

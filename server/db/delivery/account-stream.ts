@@ -41,6 +41,8 @@ export function parseAccountCursor(text: string): AccountCursor | null {
 export interface AccountPage {
   items: AccountItem[];
   conversations: ConversationSummary[];
+  /** Moved, but no longer in the list (AccountSyncResult.removed). */
+  removed: number[];
   cursor: AccountCursor;
   hasMore: boolean;
 }
@@ -137,14 +139,18 @@ const shownMessageId = sql<string | number | null>`coalesce(
     and not exists (select 1 from message_hidden h2 where h2.user_id = ${accountConversations.userId} and h2.message_id = x.id)
     order by x.seq desc limit 1))`;
 
+/** Whether the list shows a conversation (conversations.ts): not a direct one whose other person is deactivated (not deleted) or blocked by the account. */
+const listed = (userId: number) =>
+  or(isNull(accountConversations.peerId), and(sql`(${users.isActive} or ${users.deletedAt} is not null)`, sql`not ${hasBlocked(userId, sql`${accountConversations.peerId}`)}`));
+
 /**
  * The account's conversations whose heads moved at or past `horizon`, after `afterConversation`,
- * by id, at most SYNC_CONVERSATIONS_PAGE + 1, as its list shows them. Left out as the list leaves
- * them out (conversations.ts): a direct conversation whose other person is deactivated (not
- * deleted) or blocked by the account. The unread count is the pair's counter until the counts
- * come from ordinals (design 3.6).
+ * by id, at most SYNC_CONVERSATIONS_PAGE + 1: as its list shows them, or by id alone for those it
+ * no longer shows (`listed`; a block, an unblock, a deactivation and a deletion move the heads
+ * they hide or bring back: conversations.ts, `touchConversations`). The unread count is the pair's
+ * counter until the counts come from ordinals (design 3.6).
  */
-async function changedConversations(db: Db, userId: number, horizon: string, afterConversation: number): Promise<ConversationSummary[]> {
+async function changedConversations(db: Db, userId: number, horizon: string, afterConversation: number): Promise<(ConversationSummary | { removed: number })[]> {
   const found = await db
     .select({
       conversationId: accountConversations.conversationId,
@@ -157,6 +163,7 @@ async function changedConversations(db: Db, userId: number, horizon: string, aft
       left: sql<boolean>`${conversationMembers.leftAt} is not null`,
       unreadCount: sql<number>`coalesce(${conversations.unreadCount}, 0)`,
       shownId: shownMessageId,
+      listed: sql<boolean>`coalesce(${listed(userId)}, false)`,
     })
     .from(accountConversations)
     .innerJoin(conversationsV2, eq(conversationsV2.id, accountConversations.conversationId))
@@ -171,26 +178,25 @@ async function changedConversations(db: Db, userId: number, horizon: string, aft
         eq(accountConversations.userId, userId),
         gt(accountConversations.conversationId, afterConversation),
         sql`${conversationsV2.changedXid} >= ${horizon}::xid8`,
-        or(
-          isNull(accountConversations.peerId),
-          and(sql`(${users.isActive} or ${users.deletedAt} is not null)`, sql`not ${hasBlocked(userId, sql`${accountConversations.peerId}`)}`),
-        ),
       ),
     )
     .orderBy(asc(accountConversations.conversationId))
     .limit(SYNC_CONVERSATIONS_PAGE + 1);
-  const shown = await messagesById(db, found.flatMap((row) => (row.shownId === null ? [] : [Number(row.shownId)])));
-  return found.map((row) => ({
-    conversation_id: row.conversationId,
-    kind: row.kind as ConversationSummary['kind'],
-    user: row.peerId === null ? null : row.user,
-    last_seq: Number(row.end),
-    last_message: row.shownId === null ? null : (shown.get(Number(row.shownId)) ?? null),
-    read_seq: row.readSeq,
-    unread_count: Number(row.unreadCount),
-    muted: row.muted,
-    left: row.left,
-  }));
+  const shown = await messagesById(db, found.flatMap((row) => (row.listed && row.shownId !== null ? [Number(row.shownId)] : [])));
+  return found.map((row) => {
+    if (!row.listed) return { removed: row.conversationId };
+    return {
+      conversation_id: row.conversationId,
+      kind: row.kind as ConversationSummary['kind'],
+      user: row.peerId === null ? null : row.user,
+      last_seq: Number(row.end),
+      last_message: row.shownId === null ? null : (shown.get(Number(row.shownId)) ?? null),
+      read_seq: row.readSeq,
+      unread_count: Number(row.unreadCount),
+      muted: row.muted,
+      left: row.left,
+    };
+  });
 }
 
 /**
@@ -203,7 +209,7 @@ async function changedConversations(db: Db, userId: number, horizon: string, aft
 export async function syncAccount(db: Db, userId: number, cursor: AccountCursor | null, limit: number): Promise<AccountPage | null> {
   const current = await now(db, userId);
   if (!current) return null;
-  if (!cursor) return { items: [], conversations: [], cursor: { ...current, afterConversation: 0, nextHorizon: '0' }, hasMore: false };
+  if (!cursor) return { items: [], conversations: [], removed: [], cursor: { ...current, afterConversation: 0, nextHorizon: '0' }, hasMore: false };
   const [items, changed] = await Promise.all([
     itemsAfter(db, userId, cursor.seq, current.seq, limit),
     changedConversations(db, userId, cursor.horizon, cursor.afterConversation),
@@ -211,16 +217,18 @@ export async function syncAccount(db: Db, userId: number, cursor: AccountCursor 
   const moreItems = items.length > limit;
   const moreConversations = changed.length > SYNC_CONVERSATIONS_PAGE;
   const pageItems = items.slice(0, limit);
-  const pageConversations = changed.slice(0, SYNC_CONVERSATIONS_PAGE);
+  const page = changed.slice(0, SYNC_CONVERSATIONS_PAGE);
+  const idOf = (row: (typeof page)[number]) => ('removed' in row ? row.removed : row.conversation_id);
   // A run of pages starts where no page mark is; its first page's horizon is where it ends.
   const runHorizon = cursor.afterConversation > 0 ? cursor.nextHorizon : current.horizon;
   return {
     items: pageItems,
-    conversations: pageConversations,
+    conversations: page.flatMap((row) => ('removed' in row ? [] : [row])),
+    removed: page.flatMap((row) => ('removed' in row ? [row.removed] : [])),
     cursor: {
       seq: moreItems ? pageItems[pageItems.length - 1]!.seq : Math.max(current.seq, cursor.seq),
       ...(moreConversations
-        ? { horizon: cursor.horizon, afterConversation: pageConversations[pageConversations.length - 1]!.conversation_id, nextHorizon: runHorizon }
+        ? { horizon: cursor.horizon, afterConversation: idOf(page[page.length - 1]!), nextHorizon: runHorizon }
         : { horizon: runHorizon, afterConversation: 0, nextHorizon: '0' }),
     },
     hasMore: moreItems || moreConversations,

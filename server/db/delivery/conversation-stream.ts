@@ -8,7 +8,7 @@ import { notHiddenFor } from '../messages';
 import type { Db } from '../engine/open-database';
 import { preparedQuery } from '../engine/prepared-query';
 import { rows } from '../engine/raw-rows';
-import { conversationMembers, conversationsV2, messages, uploads } from '../schema';
+import { accountConversations, conversationMembers, conversationsV2, messages, uploads } from '../schema';
 import { STREAM_READ_ITEMS } from './stream';
 
 /**
@@ -35,6 +35,28 @@ export async function memberWindow(db: Db, userId: number, conversationId: numbe
   if (!found) return null;
   return { conversationId, userId, joinedSeq: Number(found.joinedSeq), end: Number(found.end) };
 }
+
+/**
+ * The other person of a direct conversation of the caller's (design 4.3: protocol 2 names
+ * conversations where protocol 1 names people). Until the send and change batches take
+ * conversations, a request by conversation goes on as the same request by person, whose checks
+ * (blocks, a deleted or deactivated person) then apply unchanged. Null: not a conversation the
+ * caller is or was in, or not a direct one; answered as an unknown conversation. One probe of
+ * the caller's list row by its key.
+ */
+export async function directPeerOf(db: Db, userId: number, conversationId: number): Promise<number | null> {
+  const [row] = await DIRECT_PEER(db).execute({ user: userId, conversation: conversationId });
+  return row?.peerId ?? null;
+}
+
+const DIRECT_PEER = preparedQuery((db) =>
+  db
+    .select({ peerId: accountConversations.peerId })
+    .from(accountConversations)
+    .where(and(eq(accountConversations.userId, sql.placeholder('user')), eq(accountConversations.conversationId, sql.placeholder('conversation'))))
+    .limit(1)
+    .prepare('direct_peer'),
+);
 
 const MEMBER_WINDOW = preparedQuery((db) =>
   db
