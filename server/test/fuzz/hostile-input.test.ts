@@ -31,6 +31,8 @@ const REST_COUNTS = {
   'upload-range': 60, 'upload-delete': 60, safety: 200, profile: 160,
 };
 const SOCKET_COUNTS = { initialised: 7_000, uninitialised: 1_000, flood: 2_500 };
+/** Protocol 2's sockets (requests by conversation), after protocol 1's: the events whose shapes differ get their share. */
+const SOCKET_COUNTS_2 = { initialised: 1_500, uninitialised: 200, flood: 300 };
 const MIN_SOCKET_EVENTS = 10_000;
 
 let t: ObservedServer;
@@ -59,7 +61,7 @@ beforeAll(async () => {
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
   // Rate limits off: the fuzzer is meant to reach validation, not the limiter (a 429 still passes).
-  t = await startObservedServer({ rateLimits: NO_RATE_LIMITS });
+  t = await startObservedServer({ rateLimits: NO_RATE_LIMITS, socketProtocols: [1, 2] });
   [fuzzer, peer, gone] = await Promise.all([signIn(t.url, 'Fuzzer'), signIn(t.url, 'Peer'), signIn(t.url, 'Gone')]);
 
   // A second session of the fuzzer's, logged out: a revoked token.
@@ -157,8 +159,8 @@ describe('hostile input', () => {
       conversationIds: new Set([await directConversationId(t.db, fuzzer.user.id, peer.user.id)]),
       foreignConversationId: await directConversationId(t.db, peer.user.id, gone.user.id),
     };
-    const open = async (name: string, user: SignedInUser, init: boolean) => {
-      const socket = (await tabs.open(user, { init })) as unknown as Socket;
+    const open = async (name: string, user: SignedInUser, init: boolean, protocol?: number) => {
+      const socket = (await tabs.open(user, { init, protocol })) as unknown as Socket;
       const heard: string[] = [];
       socket.onAny((event: string) => heard.push(event));
       watched.push({ name, socket, heard });
@@ -179,6 +181,23 @@ describe('hostile input', () => {
         uninitialised,
         counts: SOCKET_COUNTS,
         badAuth: badHandshakeAuth(),
+      },
+      rng,
+      tally,
+    );
+    // The same against protocol 2's sockets, which name conversations where protocol 1 names people.
+    const initialised2 = await Promise.all([0, 1].map((i) => open(`fuzzer protocol 2 tab ${i}`, fuzzer, true, 2)));
+    const uninitialised2 = [await open('fuzzer protocol 2 tab (no init)', fuzzer, false, 2)];
+    await runSocketFuzz(
+      {
+        base: t.url,
+        bearer: fuzzer.bearer,
+        ids: { ...ids, protocol: 2 },
+        maxFrameBytes: t.server.io.engine.opts.maxHttpBufferSize ?? 1e6,
+        initialised: initialised2,
+        uninitialised: uninitialised2,
+        counts: SOCKET_COUNTS_2,
+        badAuth: [],
       },
       rng,
       tally,
@@ -231,7 +250,7 @@ function badHandshakeAuth(): unknown[] {
     { TOKEN: fuzzer.bearer }, { bearer: token }, { authorization: fuzzer.bearer }, { token: `Basic ${token}` },
     JSON.parse(`{"__proto__":{"token":"${fuzzer.bearer}"}}`), JSON.parse(`{"constructor":{"prototype":{"token":"${fuzzer.bearer}"}}}`),
     // A live session, but a socket protocol this server does not serve.
-    ...[2, 0, -1, 1.5, 1e300, '1', '', null, true, [1], {}, { valueOf: 1 }].map((protocol) => ({ token: fuzzer.bearer, protocol })),
+    ...[3, 0, -1, 1.5, 1e300, '1', '', null, true, [1], {}, { valueOf: 1 }].map((protocol) => ({ token: fuzzer.bearer, protocol })),
   ];
   for (let i = 0; i < 70; i++) values.push({ token: `Bearer ${rng.chars(rng.int(1, 80), 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-')}` });
   return values;

@@ -9,11 +9,14 @@ import {
   hidePayloadSchema,
   presenceSubscribePayloadSchema,
   reactPayloadSchema,
+  readPayload2Schema,
   readPayloadSchema,
+  sendPayload2Schema,
   sendPayloadSchema,
   syncAccountPayloadSchema,
   syncConversationPayloadSchema,
   syncPayloadSchema,
+  typingPayload2Schema,
   typingPayloadSchema,
   visibilityPayloadSchema,
   unsendPayloadSchema,
@@ -59,6 +62,8 @@ export interface SocketIds {
   conversationIds: ReadonlySet<number>;
   /** The conversation of two other people: a sync of it is refused like a missing one. */
   foreignConversationId: number;
+  /** The socket protocol the fuzzing sockets speak (absent: 1): which payload shapes the server takes. */
+  protocol?: number;
 }
 
 export interface SocketCase {
@@ -71,6 +76,8 @@ export interface SocketCase {
   style: string;
   /** The payload as the server receives it. */
   wire: unknown;
+  /** The protocol of the socket it is meant for (absent: 1): whose schemas judge it. */
+  protocol?: number;
   /** Well formed and harmless, so answered with data; it must still change nothing anyone hears of. */
   harmless?: true;
 }
@@ -96,6 +103,13 @@ const SCHEMAS: Record<KnownEvent, z.ZodType> = {
   unsend: unsendPayloadSchema,
   hide: hidePayloadSchema,
 };
+/** Protocol 2's shapes where they differ: requests by conversation. */
+const SCHEMAS2: Record<KnownEvent, z.ZodType> = { ...SCHEMAS, send: sendPayload2Schema, read: readPayload2Schema, typing: typingPayload2Schema };
+const schemasOf = (protocol = 1) => (protocol === 2 ? SCHEMAS2 : SCHEMAS);
+/** The events protocol 2 asks by conversation. */
+const BY_CONVERSATION: ReadonlySet<string> = new Set(['send', 'read', 'typing']);
+const byConversation = (event: string, ids: SocketIds) => ids.protocol === 2 && BY_CONVERSATION.has(event);
+
 /** The changes to one message: refused unless it is a message of the caller's own conversations. */
 const MESSAGE_EVENTS: ReadonlySet<string> = new Set(['react', 'edit', 'unsend', 'hide']);
 /** Every client → server event of lib/contract/socket.ts. */
@@ -106,7 +120,27 @@ const uuid = (rng: Rng) => {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
 };
 
+/** Protocol 2's well-formed requests by conversation: into one of the fuzzing user's. */
+function template2(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, unknown> {
+  const conversation = rng.pick([...ids.conversationIds]);
+  switch (event) {
+    case 'send':
+      return {
+        client_id: uuid(rng),
+        conversation_id: conversation,
+        text: 'hello',
+        attachment_id: null,
+        ...(rng.chance(0.3) ? { reply_to: rng.pick([...ids.conversationMessageIds]) } : {}),
+      };
+    case 'read':
+      return { conversation_id: conversation, ...(rng.chance(0.5) ? { up_to: rng.pick([...ids.conversationMessageIds, ids.foreignMessageId]) } : {}) };
+    default:
+      return { conversation_id: conversation, typing: rng.chance(0.5) };
+  }
+}
+
 function template(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, unknown> {
+  if (byConversation(event, ids)) return template2(event, ids, rng);
   switch (event) {
     case 'init':
       return { id: ids.selfId };
@@ -155,19 +189,25 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** Text the database can store as given: no U+0000, well-formed UTF-16. Anything else must be refused. */
 export const isStorableText = (text: string) => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 
-/** Does the event's payload schema accept what the server receives? (false for unknown events) */
-export function schemaAccepts(event: string, wire: unknown): boolean {
-  return (KNOWN_EVENTS as readonly string[]).includes(event) && SCHEMAS[event as KnownEvent].safeParse(wire).success;
+/** Does the event's payload schema, in the socket's protocol, accept what the server receives? (false for unknown events) */
+export function schemaAccepts(event: string, wire: unknown, protocol?: number): boolean {
+  return (KNOWN_EVENTS as readonly string[]).includes(event) && schemasOf(protocol)[event as KnownEvent].safeParse(wire).success;
 }
 
 /** Would the server accept (and act on) this payload from the fuzzing user? */
 function wouldAccept(event: string, wire: unknown, ids: SocketIds): boolean {
   if (!(KNOWN_EVENTS as readonly string[]).includes(event)) return false;
-  const parsed = SCHEMAS[event as KnownEvent].safeParse(wire);
+  const parsed = schemasOf(ids.protocol)[event as KnownEvent].safeParse(wire);
   if (!parsed.success) return false;
   const data = parsed.data as Record<string, unknown>;
   // Text the database cannot store as given must be refused, never reach a query.
   if (Object.values(data).some((value) => typeof value === 'string' && !isStorableText(value))) return false;
+  // By conversation: one of the fuzzing user's, where its other member is the peer.
+  if (byConversation(event, ids) && data.conversation_id !== undefined) {
+    if (!ids.conversationIds.has(data.conversation_id as number)) return false;
+    if (event !== 'send') return true;
+    return !data.attachment_id && (data.reply_to == null || ids.conversationMessageIds.has(data.reply_to as number));
+  }
   switch (event as KnownEvent) {
     case 'init':
       return data.id === ids.selfId;
@@ -253,6 +293,16 @@ const MUTATIONS: Record<string, Mutation> = {
 const PAYLOAD_CATEGORIES = [...Object.keys(MUTATIONS), 'semantic'] as const;
 
 function semantic(event: KnownEvent, p: Record<string, unknown>, ids: SocketIds, rng: Rng): unknown {
+  if (byConversation(event, ids)) {
+    if (event === 'send' && rng.chance(0.25)) return { ...p, reply_to: rng.pick([...refusedMessageIds(ids), 0, -1, 1.5]) };
+    if (event === 'send' && rng.chance(0.3)) return { ...p, text: '', attachment_id: rng.pick([ids.foreignUploadId, 'no-such-upload']) };
+    // Someone else's conversation, none, a person beside a conversation, or neither.
+    return rng.pick<unknown>([
+      { ...p, conversation_id: rng.pick(refusedConversationIds(ids)) },
+      { ...p, [event === 'send' ? 'recipient_id' : 'user_id']: ids.peerId },
+      Object.fromEntries(Object.entries(p).filter(([key]) => key !== 'conversation_id')),
+    ]);
+  }
   switch (event) {
     case 'init':
       return { id: rng.pick([ids.peerId, ids.inactiveId, ids.missingId]) };
@@ -305,6 +355,12 @@ function refusedPayload(
     let payload = category === 'semantic' ? semantic(event, base, ids, rng) : (MUTATIONS[category] as Mutation)(base, rng, options);
     const wire = jsonRoundTrip(payload);
     if (wouldAccept(event, wire, ids)) {
+      // By conversation: the same request into someone else's.
+      if (byConversation(event, ids)) {
+        const { recipient_id: _person, user_id: _user, ...rest } = wire as Record<string, unknown>;
+        payload = { ...rest, conversation_id: ids.foreignConversationId };
+        return { category, payload, wire: payload };
+      }
       // Nothing of the same shape is refused for these but the caller's own id (typing): try again.
       if (event === 'init' || event === 'sync' || event === 'sync_account' || event === 'presence_subscribe' || event === 'typing' || event === 'visibility') continue;
       // Same shape, aimed at someone (or a message) the server refuses: still tests everything up to that check.
@@ -352,5 +408,5 @@ export function socketCase(rng: Rng, ids: SocketIds, options: HostileOptions & {
   if (hasBuffer(args) && text.includes('"__proto__"')) return socketCase(rng, ids, options);
   // Over the frame limit the connection is closed instead: that is runProtocolAbuse's case.
   if (Buffer.byteLength(text) + bufferBytes(args) > options.maxFrame) return socketCase(rng, ids, options);
-  return { category: style === 'ack-only' && !unknown ? 'no-payload' : category, event, args, ack, style, wire };
+  return { category: style === 'ack-only' && !unknown ? 'no-payload' : category, event, args, ack, style, wire, protocol: ids.protocol };
 }

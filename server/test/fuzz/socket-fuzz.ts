@@ -57,7 +57,7 @@ function checkAck(c: SocketCase, response: unknown, initialised: boolean, tally:
   if ('msg' in error && /internal server error/i.test(error.msg)) return problem('a server fault, not a refusal');
   if (!initialised && c.event !== 'init') {
     if (!('msg' in error && /init/i.test(error.msg))) problem('expected "Send init before other events."');
-  } else if (!schemaAccepts(c.event, c.wire) && kind !== 'non_field_errors') {
+  } else if (!schemaAccepts(c.event, c.wire, c.protocol) && kind !== 'non_field_errors') {
     problem('a malformed payload must be refused with non_field_errors');
   }
 }

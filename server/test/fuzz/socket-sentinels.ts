@@ -51,12 +51,33 @@ export function sentinelCases(ids: SocketIds): SocketCase[] {
   // Up to someone else's message (older than the fuzzer's unread one): a bound, never a lookup,
   // so it reads nothing and tells no tab anything.
   const upToForeign = { user_id: ids.peerId, up_to: ids.foreignMessageId };
+  if (ids.protocol === 2) payloads.push(...byConversation(ids));
   return [
-    ...payloads.map(([event, payload]) => ({ category: 'sentinel', event, args: [payload], ack: true, style: 'ack', wire: jsonRoundTrip(payload) })),
+    ...payloads.map(([event, payload]) => ({ category: 'sentinel', event, args: [payload], ack: true, style: 'ack', wire: jsonRoundTrip(payload), protocol: ids.protocol })),
     { category: 'sentinel', event: 'read', args: [upToForeign], ack: true, style: 'ack', wire: upToForeign, harmless: true },
     ...names.flatMap((event) => [
       { category: 'sentinel', event, args: [{}], ack: true, style: 'ack', wire: {} },
       { category: 'sentinel', event, args: [], ack: false, style: 'no-ack', wire: undefined },
     ]),
+  ];
+}
+
+/** Protocol 2's requests by conversation: someone else's, one past a bigint, both targets at once, neither. */
+function byConversation(ids: SocketIds): [string, unknown][] {
+  const own = [...ids.conversationIds][0];
+  const send = (extra: Record<string, unknown>) => ({ client_id: '00000000-0000-4000-a000-000000000001', text: 'hello', ...extra });
+  return [
+    ['send', send({ conversation_id: ids.foreignConversationId })],
+    ['send', send({ conversation_id: 2 ** 63 })],
+    ['send', send({ conversation_id: own, recipient_id: ids.peerId })],
+    ['send', send({})],
+    ['send', send({ conversation_id: own, reply_to: ids.foreignMessageId })],
+    ['send', send({ conversation_id: own, text: 'a\u0000b' })],
+    ['read', { conversation_id: ids.foreignConversationId }],
+    ['read', { conversation_id: own, user_id: ids.peerId }],
+    ['read', { user_id: ids.peerId }],
+    ['typing', { conversation_id: ids.foreignConversationId, typing: true }],
+    ['typing', { conversation_id: own, user_id: ids.peerId, typing: true }],
+    ['typing', { typing: true }],
   ];
 }
