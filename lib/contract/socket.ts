@@ -175,6 +175,11 @@ export interface TypingEventPayload {
   typing: boolean;
 }
 
+/** Protocol 2's `typing`: who is (or stopped) writing, in which conversation. */
+export interface TypingEventPayload2 extends TypingEventPayload {
+  conversation_id: number;
+}
+
 /**
  * Someone's presence as a viewer may see it. Online: `online` true, `last_seen_at` null. Offline:
  * `online` false, `last_seen_at` when their last tab closed (null when not known). Hidden (they
@@ -268,10 +273,11 @@ export interface ClientToServerEvents2 extends Omit<ClientToServerEvents, 'send'
  * What a protocol 2 socket is pushed (docs/design/conversations.md 4.3; being built, served only
  * where the server is configured to): messages and changes by their conversation's seq, the same
  * copy to every member; the account's own items by its seq; receipts by conversation. The events
- * whose shape protocol 2 keeps are protocol 1's; `conversation_read` is the `read` item's, and
- * typing by conversation is left out until it is built.
+ * whose shape protocol 2 keeps are protocol 1's; `conversation_read` is the `read` item's.
  */
 export interface ServerToClientEvents2 extends Omit<ServerToClientEvents, 'message' | 'message_sent' | 'message_change' | 'conversation_read' | 'typing'> {
+  /** Someone is (or stopped) writing in one of the user's conversations. */
+  typing: (payload: TypingEventPayload2) => void;
   /** A message from someone else in one of the user's conversations: raises the unread count by one, as in protocol 1. */
   message: (payload: ConversationMessage) => void;
   /** The user's own message, sent from another of their devices. */

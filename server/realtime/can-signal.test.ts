@@ -14,14 +14,14 @@ describe('createSignalCheck', () => {
     const query = vi.spyOn(database.db, 'execute');
     const mayReach = createSignalCheck(database.db, { ttlMs: 5_000, now: () => now });
 
-    expect(await mayReach(ann, ben)).toBe(true);
+    expect(await mayReach(ann, ben)).toEqual({ conversationId: null });
     const asked = query.mock.calls.length;
     expect(asked).toBeGreaterThan(0);
     // Ben blocks Ann: the remembered answer still stands for its lifetime, without a query…
     await blockUser(database.db, ben, ann);
     query.mockClear();
     now += 4_999;
-    expect(await mayReach(ann, ben)).toBe(true);
+    expect(await mayReach(ann, ben)).toEqual({ conversationId: null });
     expect(query).not.toHaveBeenCalled();
     // …and the next signal after it sees the block.
     now += 1;
@@ -34,7 +34,7 @@ describe('createSignalCheck', () => {
     const [ann, ben] = [await newUser(), await newUser()];
     const query = vi.spyOn(database.db, 'execute');
     const mayReach = createSignalCheck(database.db);
-    expect(await Promise.all([mayReach(ann, ben), mayReach(ann, ben), mayReach(ann, ben)])).toEqual([true, true, true]);
+    expect(await Promise.all([mayReach(ann, ben), mayReach(ann, ben), mayReach(ann, ben)])).toEqual([{ conversationId: null }, { conversationId: null }, { conversationId: null }]);
     expect(query).toHaveBeenCalledTimes(1);
     expect(await mayReach(ann, ann)).toBe(false);
     query.mockRestore();
@@ -56,7 +56,7 @@ describe('createSignalCheck', () => {
     };
     const query = vi.spyOn(database.db, 'execute').mockImplementation(counted as unknown as typeof execute);
     const mayReach = createSignalCheck(database.db);
-    expect(await Promise.all(people.slice(1).map((to) => mayReach(people[0]!, to)))).toEqual([true, true, true, true, true]);
+    expect(await Promise.all(people.slice(1).map((to) => mayReach(people[0]!, to)))).toEqual(Array.from({ length: 5 }, () => ({ conversationId: null })));
     expect(query).toHaveBeenCalledTimes(5);
     expect(most).toBe(1);
     query.mockRestore();

@@ -5,18 +5,27 @@ import { createLane, type Lane } from '../db/engine/lane';
 import { canMessage } from '../db/safety-rules';
 
 /**
+ * A signal's answer: refused (false), or allowed, with the direct conversation of the two as the
+ * recipient has it (null: none yet), which protocol 2's sockets are told the signal belongs to.
+ */
+export type SignalVerdict = false | { conversationId: number | null };
+
+/**
  * May `fromId` send `toId` an ephemeral signal (typing)? Exactly when a message from one to the
  * other would be accepted now (safety-rules.ts's canMessage: `toId` is active, neither blocked the
  * other, and toId's "who can message me" lets fromId in). A signal refused here is dropped without
  * a word, so the sender cannot tell a refusal from a delivery.
  */
-async function canSignal(db: Db, fromId: number, toId: number): Promise<boolean> {
+async function canSignal(db: Db, fromId: number, toId: number): Promise<SignalVerdict> {
   if (fromId === toId) return false;
-  const [row] = await rows<{ allowed: boolean }>(
+  const [row] = await rows<{ allowed: boolean; conversation_id: string | number | null }>(
     db,
-    sql`select ${canMessage(fromId, sql.raw('ru'), sql`ru.id`)} as allowed from users ru where ru.id = ${toId}`,
+    sql`select ${canMessage(fromId, sql.raw('ru'), sql`ru.id`)} as allowed,
+      (select conversation_id from account_conversations where user_id = ru.id and peer_id = ${fromId}) as conversation_id
+      from users ru where ru.id = ${toId}`,
   );
-  return row?.allowed === true;
+  if (row?.allowed !== true) return false;
+  return { conversationId: row.conversation_id === null ? null : Number(row.conversation_id) };
 }
 
 /** How long an answer of canSignal is reused for the same two people. */
@@ -42,9 +51,9 @@ export interface SignalCheckOptions {
  */
 export function createSignalCheck(db: Db, { lane = createLane(), ttlMs = SIGNAL_CHECK_TTL_MS, maxPairs = SIGNAL_CHECK_MAX_PAIRS, now = Date.now }: SignalCheckOptions = {}) {
   // Insertion order is age order: an answer is re-inserted when it is asked again after expiring.
-  const answers = new Map<string, { allowed: Promise<boolean>; expires: number }>();
+  const answers = new Map<string, { allowed: Promise<SignalVerdict>; expires: number }>();
 
-  return (fromId: number, toId: number): Promise<boolean> => {
+  return (fromId: number, toId: number): Promise<SignalVerdict> => {
     const key = `${fromId}:${toId}`;
     const known = answers.get(key);
     if (known && known.expires > now()) return known.allowed;

@@ -174,9 +174,17 @@ describe('protocol rooms', () => {
 
     // Typing by conversation reaches the other member; a read by conversation reads it.
     const typing = record(benOne, 'typing');
+    const typing2 = record(benTwo, 'typing');
     expect(await emitWithAck(annTwo, 'typing', { conversation_id: conversation, typing: true })).toEqual({ data: {} });
-    await settled(benOne);
+    await settled(benOne, benTwo);
     expect(typing).toEqual([{ user_id: ann.user.id, typing: true }]);
+    expect(typing2).toEqual([{ conversation_id: conversation, user_id: ann.user.id, typing: true }]);
+    // To someone not yet written to: by person, and with no conversation to place it in, protocol 2's tabs hear nothing.
+    const catOne = await tabs.open(cat, { protocol: 1 });
+    const catHears = [record(catOne, 'typing'), record(catTwo, 'typing')];
+    expect(await emitWithAck(annTwo, 'typing', { user_id: cat.user.id, typing: true })).toEqual({ data: {} });
+    await settled(catOne, catTwo);
+    expect(catHears).toEqual([[{ user_id: ann.user.id, typing: true }], []]);
     expect(await emitWithAck(benTwo, 'read', { conversation_id: conversation, up_to: first.data.id })).toEqual({ data: { count: 1, unread_count: 1 } });
     expect(await emitWithAck(benTwo, 'read', { conversation_id: conversation })).toEqual({ data: { count: 0, unread_count: 0 } });
   });
