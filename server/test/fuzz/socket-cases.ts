@@ -357,7 +357,7 @@ function refusedPayload(
     if (wouldAccept(event, wire, ids)) {
       // By conversation: the same request into someone else's.
       if (byConversation(event, ids)) {
-        const { recipient_id: _person, user_id: _user, ...rest } = wire as Record<string, unknown>;
+        const rest = Object.fromEntries(Object.entries(wire as Record<string, unknown>).filter(([key]) => key !== 'recipient_id' && key !== 'user_id'));
         payload = { ...rest, conversation_id: ids.foreignConversationId };
         return { category, payload, wire: payload };
       }
