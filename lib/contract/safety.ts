@@ -38,6 +38,12 @@ export interface MuteResult {
   muted: boolean;
 }
 
+/** PATCH /api/c/:conversationId (protocol 2's clients: by conversation). */
+export interface ConversationMuteResult {
+  conversation_id: number;
+  muted: boolean;
+}
+
 /**
  * `safety_changed`, to every socket of the signed-in user when one of their devices changed a
  * block, a mute, who may message them, or what others see of them (online status, read

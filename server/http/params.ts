@@ -18,3 +18,6 @@ export const userIdString = intString(1, MAX_USER_ID);
 export const limitParam = (fallback: number, max: number) => intString(1, max).default(fallback);
 
 export const userIdParams = z.object({ id: userIdString });
+
+/** A conversation's id in a path (`/api/c/:conversationId`). */
+export const conversationIdParams = z.object({ conversationId: intString(1, Number.MAX_SAFE_INTEGER) });

@@ -1,16 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { BlockedUser, BlockResult, MuteResult, Page, ReportCreated } from '../../lib/contract';
+import type { BlockedUser, BlockResult, ConversationMuteResult, MuteResult, Page, ReportCreated } from '../../lib/contract';
 import { muteRequestSchema, reportRequestSchema } from '../../lib/contract/schemas';
 import { blockUser, listBlocks, unblockUser } from '../db/blocks';
 import { setMuted } from '../db/conversations';
+import { directPeerOf } from '../db/delivery/conversation-stream';
 import { countUnread } from '../db/messages';
 import type { Db } from '../db/engine/open-database';
 import { createReport } from '../db/reports';
 import { findActiveUser } from '../db/users';
 import { authenticateActive } from './authenticate';
 import { HttpError, parseBody } from './errors';
-import { userIdParams, userIdString } from './params';
+import { conversationIdParams, userIdParams, userIdString } from './params';
 import { userNotFound } from './users-routes';
 import type { PresenceSettingListener, SocketNotifier } from '../realtime/socket-reach';
 
@@ -76,15 +77,31 @@ export function safetyRoutes(app: FastifyInstance, { db, sockets, presence }: Sa
     return { results: await listBlocks(db, user.id), next_cursor: null };
   });
 
+  /** Mutes the caller's conversation with `peerId` and tells every tab of theirs, each in its protocol's shape. */
+  const mute = async (userId: number, peerId: number, muted: boolean): Promise<void> => {
+    const changed = await setMuted(db, userId, peerId, muted);
+    if (!changed) throw HttpError.msg(404, 'Conversation not found.');
+    sockets.notify(userId, 'safety_changed', { type: 'mute', user_id: peerId, muted });
+    if (changed.item) sockets.notifyProtocol2(userId, 'account_item', changed.item);
+  };
+
   app.patch('/conversations/:userId', async (request): Promise<MuteResult> => {
     const { user } = await authenticateActive(db, request);
     const { userId } = parseBody(conversationParams, request.params);
     const { muted } = parseBody(muteRequestSchema, request.body);
-    const changed = await setMuted(db, user.id, userId, muted);
-    if (!changed) throw HttpError.msg(404, 'Conversation not found.');
-    sockets.notify(user.id, 'safety_changed', { type: 'mute', user_id: userId, muted });
-    if (changed.item) sockets.notifyProtocol2(user.id, 'account_item', changed.item);
+    await mute(user.id, userId, muted);
     return { user_id: userId, muted };
+  });
+
+  // The same by conversation (protocol 2's clients): someone else's is not found, like a missing one.
+  app.patch('/c/:conversationId', async (request): Promise<ConversationMuteResult> => {
+    const { user } = await authenticateActive(db, request);
+    const { conversationId } = parseBody(conversationIdParams, request.params);
+    const { muted } = parseBody(muteRequestSchema, request.body);
+    const peerId = await directPeerOf(db, user.id, conversationId);
+    if (peerId === null) throw HttpError.msg(404, 'Conversation not found.');
+    await mute(user.id, peerId, muted);
+    return { conversation_id: conversationId, muted };
   });
 
   // One account filing report after report is limited (config.ts, report); repeats add to one report.

@@ -8,10 +8,12 @@ import { signIn } from '../test/helpers';
 import { emitWithAck } from '../test/socket-client';
 import { rawUpload } from '../test/uploads';
 import {
+  foreignConversationId,
   foreignMessageId,
   inactiveBearer,
   inactiveDeleteBearer,
   inactiveLogoutBearer,
+  ownedConversationId,
   owner,
   ownerUpload,
   peer,
@@ -91,6 +93,13 @@ const ROUTES: RouteRow[] = [
     method: 'PATCH',
     url: '/api/conversations/:userId',
     call: () => ({ path: `/api/conversations/${peer.user.id}`, ...json({ muted: false }) }),
+    ok: 200,
+    inactive: DEACTIVATED,
+  },
+  {
+    method: 'PATCH',
+    url: '/api/c/:conversationId',
+    call: () => ({ path: `/api/c/${ownedConversationId}`, ...json({ muted: false }) }),
     ok: 200,
     inactive: DEACTIVATED,
   },
@@ -252,5 +261,15 @@ describe('HTTP authorisation matrix', () => {
     // Nor can a reply quote it: the refusal is an unknown id's.
     const reply = await emitWithAck(ownerTab, 'send', { client_id: randomUUID(), recipient_id: peer.user.id, text: 'quoting', reply_to: foreignMessageId });
     expect(reply).toEqual({ error: { non_field_errors: ['reply_to: No such message in this conversation.'] } });
+  });
+
+  it('a conversation by id is the caller’s own or not found: someone else’s is answered like a missing one', async () => {
+    const muted = json({ muted: true });
+    for (const id of [foreignConversationId, 9_000_000_000]) {
+      expect(await send('PATCH', { path: `/api/c/${id}`, ...muted }, owner.bearer)).toEqual({ status: 404, body: { msg: 'Conversation not found.' } });
+    }
+    expect((await send('PATCH', { path: `/api/c/${foreignConversationId}`, ...muted }, peer.bearer)).status).toBe(200);
+    expect(await send('PATCH', { path: `/api/c/${ownedConversationId}`, ...muted }, owner.bearer)).toEqual({ status: 200, body: { conversation_id: ownedConversationId, muted: true } });
+    expect(await send('PATCH', { path: `/api/c/${ownedConversationId}`, ...json({ muted: false }) }, owner.bearer)).toMatchObject({ status: 200 });
   });
 });

@@ -133,6 +133,8 @@ describe('hostile input', () => {
       peerUpload: { id: peerUpload.id, name: encodeURIComponent(peerUpload.name) },
       ownMessageId,
       missingMessageId: 9_000_000_000,
+      conversationId: await directConversationId(t.db, fuzzer.user.id, peer.user.id),
+      foreignConversationId: await directConversationId(t.db, peer.user.id, gone.user.id),
       account: { uid: fuzzer.account.uid, idToken: fuzzer.account.idToken, email: fuzzer.user.email ?? '' },
       maxJsonBody: t.server.app.initialConfig.bodyLimit ?? 1_048_576,
       maxUploadBytes: MAX_UPLOAD_BYTES,

@@ -137,7 +137,12 @@ export function bodyGenerators(ids: RestIds) {
         return { category: 'safety', method: rng.pick(['PUT', 'DELETE']), path: `/api/users/${id}/block`, headers: auth, expect: [400, 404] };
       }
       if (kind === 'mute') {
-        if (rng.chance(0.4)) {
+        if (rng.chance(0.2)) {
+          // By conversation: ids no conversation has, and someone else's (not found, like a missing one).
+          const id = rng.chance(0.5) ? rng.pick(BAD_IDS) : rng.pick([ids.foreignConversationId, 9_000_000_000, Number.MAX_SAFE_INTEGER, 2 ** 53]);
+          return { category: 'safety', method: 'PATCH', path: `/api/c/${id}`, headers: json(), body: '{"muted":true}', expect: [400, 404] };
+        }
+        if (rng.chance(0.3)) {
           const id = rng.chance(0.5) ? rng.pick(BAD_IDS) : rng.pick([ids.missingId, ids.inactiveId, ids.selfId]);
           return { category: 'safety', method: 'PATCH', path: `/api/conversations/${id}`, headers: json(), body: '{"muted":true}', expect: [400, 404] };
         }
@@ -151,7 +156,8 @@ export function bodyGenerators(ids: RestIds) {
             () => hostileValue(rng, { maxHuge: 2_000, binary: false }, 2),
           ])();
         } while (isValidMute(jsonRoundTrip(body)));
-        return { category: 'safety', method: 'PATCH', path: `/api/conversations/${ids.peerId}`, headers: json(), body: JSON.stringify(body) ?? 'null', expect: [400, 413] };
+        const path = rng.chance(0.5) ? `/api/conversations/${ids.peerId}` : `/api/c/${ids.conversationId}`;
+        return { category: 'safety', method: 'PATCH', path, headers: json(), body: JSON.stringify(body) ?? 'null', expect: [400, 413] };
       }
       const body: unknown = rng.pick<() => unknown>([
         // Well-formed, but not the caller's to report: answered 404, or 400 for oneself.

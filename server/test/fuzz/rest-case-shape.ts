@@ -14,6 +14,9 @@ export interface RestIds {
   /** A message the fuzzing user sent (reporting it is refused: only received ones can be), and an id no message has. */
   ownMessageId: number;
   missingMessageId: number;
+  /** The fuzzing user's conversation with the peer, and one of two other people (refused like a missing one). */
+  conversationId: number;
+  foreignConversationId: number;
   /** An upload of the peer's: its id with the right name is a valid (public) download. */
   peerUpload: { id: string; name: string };
   /** The fuzzing user's own Firebase account: a valid ID token, so authorize gets past the verifier. */
