@@ -176,7 +176,7 @@ export interface TypingEventPayload {
 }
 
 /** Protocol 2's `typing`: who is (or stopped) writing, in which conversation. */
-export interface TypingEventPayload2 extends TypingEventPayload {
+interface TypingEventPayload2 extends TypingEventPayload {
   conversation_id: number;
 }
 
