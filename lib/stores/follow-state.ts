@@ -26,34 +26,43 @@ function confirmedState(following: boolean): FollowState {
 }
 
 /**
- * The follow facts as they stand when a REST read starts. A read answers with what the server
- * knew when it ran, which can be older than an ack or event heard while it was in flight (a
- * profile read while an unfollow was on its way): a person whose facts moved since the mark is
- * kept as heard, never set back by the slower answer.
+ * When each person's follow facts were last heard from something newer than any read: an ack, an
+ * event, the user's own change. A read answers with what the server knew when it ran, which can be
+ * older than what was heard while it was in flight (a profile read while an unfollow was on its
+ * way), so a read takes a mark when it starts, and a person heard of since keeps what was heard.
+ * A logical clock: reads never move it, so two reads never hide each other's news.
  */
-export interface FollowMark {
-  follows: FollowGraph['follows'];
-  followsYou: FollowGraph['followsYou'];
-}
-
-export function followMark(graph: FollowGraph): FollowMark {
-  return { follows: graph.follows, followsYou: graph.followsYou };
-}
-
-/** Whether anything about following this person changed since the mark (entries are replaced, never edited). */
-function followMovedSince(graph: FollowGraph, mark: FollowMark, id: number): boolean {
-  return graph.follows[id] !== mark.follows[id] || graph.followsYou[id] !== mark.followsYou[id];
+export function createFollowClock() {
+  let now = 0;
+  const heardAt = new Map<number, number>();
+  return {
+    /** Something newer than any read in flight was heard about this person. */
+    heard(id: number): void {
+      heardAt.set(id, ++now);
+    },
+    /** Taken as a read starts. */
+    mark(): number {
+      return now;
+    },
+    /** Whether something was heard about this person after the mark. */
+    movedSince(id: number, mark: number): boolean {
+      return (heardAt.get(id) ?? 0) > mark;
+    },
+    reset(): void {
+      heardAt.clear();
+    },
+  };
 }
 
 /**
  * Users just read over REST. A pending change is the user's newer intent and is kept; so is what
- * was heard after `mark` (when the read started), which is newer than the read.
+ * was heard since the read started (`moved`), which is newer than the read.
  */
-export function seedUsers<G extends FollowGraph>(graph: G, users: readonly UserSummary[], mark?: FollowMark): G {
+export function seedUsers<G extends FollowGraph>(graph: G, users: readonly UserSummary[], moved: (id: number) => boolean = () => false): G {
   const follows = { ...graph.follows };
   const followsYou = { ...graph.followsYou };
   for (const user of users) {
-    if (mark && followMovedSince(graph, mark, user.id)) continue;
+    if (moved(user.id)) continue;
     if (!follows[user.id]?.pending) follows[user.id] = confirmedState(user.is_following);
     followsYou[user.id] = user.follows_you;
   }
@@ -61,14 +70,24 @@ export function seedUsers<G extends FollowGraph>(graph: G, users: readonly UserS
 }
 
 /**
- * A profile just read, as it should be stored: when its follow facts moved while the read was in
- * flight, the counts and flags already shown (set by the ack or event that moved them) stay.
+ * A profile just read, as it should be stored. When its follow facts were heard of while the read
+ * was in flight, what was heard stays: the shown profile's counts and flags (the ack or event
+ * patched them), or, with none shown yet, the flags as the follow state has them; null then means
+ * the counts are older than what was heard, and the profile should be read again.
  */
-export function freshProfile(graph: FollowGraph, profile: Profile, mark: FollowMark): Profile {
+export function freshProfile(graph: FollowGraph, profile: Profile, moved: boolean): { profile: Profile; stale: boolean } {
+  if (!moved) return { profile, stale: false };
   const shown = graph.profiles[profile.id];
-  if (!shown || !followMovedSince(graph, mark, profile.id)) return profile;
-  const { followers_count, following_count, is_following, follows_you } = shown;
-  return { ...profile, followers_count, following_count, is_following, follows_you };
+  if (shown) {
+    const { followers_count, following_count, is_following, follows_you } = shown;
+    return { profile: { ...profile, followers_count, following_count, is_following, follows_you }, stale: false };
+  }
+  const follow = graph.follows[profile.id];
+  const followsYou = graph.followsYou[profile.id];
+  return {
+    profile: { ...profile, is_following: follow?.confirmed ?? profile.is_following, follows_you: followsYou ?? profile.follows_you },
+    stale: true,
+  };
 }
 
 /** The user asked to follow (or unfollow): shown at once, confirmed or rolled back later. */

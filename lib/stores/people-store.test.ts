@@ -226,6 +226,35 @@ describe('people store: following', () => {
     expect(people().profiles[2]).toMatchObject({ followers_count: 4, follows_you: false });
   });
 
+  it('overlapping reads with nothing heard between them take each answer as it comes, the last one staying', async () => {
+    const reads = [deferred<Profile>(), deferred<Profile>()];
+    users.getProfile.mockReturnValueOnce(reads[0]!.promise).mockReturnValueOnce(reads[1]!.promise);
+    const first = people().loadProfile(2);
+    const second = people().loadProfile(2);
+    reads[0]!.resolve(profile(bob, 3, 0));
+    await first;
+    expect(people().profiles[2]?.followers_count).toBe(3);
+    reads[1]!.resolve(profile({ ...bob, is_following: true }, 4, 0));
+    await second;
+    expect(people().profiles[2]).toMatchObject({ followers_count: 4, is_following: true });
+    expect(people().follows[2]?.following).toBe(true);
+  });
+
+  it('a first read of a profile that answers after a follow ack shows the follow, and is read again for its counts', async () => {
+    const socket = connectFakeSocket(7);
+    socket.ackResponder = async () => ({ data: { follower_id: 7, followee_id: 2, following: true, followers_count: 1 } });
+    people().rememberUsers([bob]);
+    const read = deferred<Profile>();
+    users.getProfile.mockReturnValueOnce(read.promise).mockResolvedValueOnce(profile({ ...bob, is_following: true }, 1, 0));
+    const loading = people().loadProfile(2);
+    await people().setFollowing(2, true);
+    read.resolve(profile(bob, 0, 0));
+    await loading;
+    expect(people().profiles[2]?.is_following).toBe(true);
+    await vi.waitFor(() => expect(people().profiles[2]?.followers_count).toBe(1));
+    expect(users.getProfile).toHaveBeenCalledTimes(2);
+  });
+
   it('a search read before a follow, answering after its ack, does not undo it', async () => {
     const socket = connectFakeSocket(7);
     socket.ackResponder = async () => ({ data: { follower_id: 7, followee_id: 2, following: true, followers_count: 1 } });

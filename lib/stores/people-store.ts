@@ -9,7 +9,7 @@ import {
   applyFollowed,
   applyFollower,
   beginFollow,
-  followMark,
+  createFollowClock,
   freshProfile,
   rollbackFollow,
   seedUsers,
@@ -79,6 +79,8 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
   let searchController: AbortController | null = null;
   // Bumped by reset (sign-out), so answers to requests made before it are dropped.
   let generation = 0;
+  // What was heard of each person's follow facts, and when, against the reads in flight.
+  const clock = createFollowClock();
 
   function cancelSearch(): number {
     searchController?.abort();
@@ -101,11 +103,11 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
       searchController = controller;
       // The previous results stay visible while the new ones load.
       set({ searchQuery: query, searchStatus: 'loading', searchError: null });
-      const mark = followMark(get());
+      const mark = clock.mark();
       try {
         const page = await searchUsers(query, { signal: controller.signal });
         if (ticket !== latestSearch) return;
-        set((state) => ({ ...seedUsers(state, page.results, mark), searchResults: page.results, searchStatus: 'ready' }));
+        set((state) => ({ ...seedUsers(state, page.results, (who) => clock.movedSince(who, mark)), searchResults: page.results, searchStatus: 'ready' }));
       } catch (error) {
         if (ticket !== latestSearch) return;
         set({ searchStatus: 'error', searchError: userMessage(error) });
@@ -121,20 +123,26 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
     async loadProfile(id) {
       const started = generation;
       set((state) => ({ profileStatus: { ...state.profileStatus, [id]: 'loading' } }));
-      const mark = followMark(get());
+      const mark = clock.mark();
       try {
         const read: Profile = await getProfile(id);
         if (started !== generation) return;
+        let stale = false;
         set((state) => {
-          const profile = freshProfile(state, read, mark);
+          const fresh = freshProfile(state, read, clock.movedSince(id, mark));
+          const { profile } = fresh;
+          stale = fresh.stale;
           return {
-            ...seedUsers(state, [profile], mark),
+            ...seedUsers(state, [profile], (who) => clock.movedSince(who, mark)),
             profiles: { ...state.profiles, [id]: profile },
             profileStatus: { ...state.profileStatus, [id]: 'ready' },
             // The newer answer: a search result shown says what the profile says.
             searchResults: withCanMessage(state.searchResults, id, profile.can_message),
           };
         });
+        // Its counts are older than what was heard meanwhile, and no profile shown had them: read
+        // again (once: the next answer finds this one shown).
+        if (stale) void get().loadProfile(id);
       } catch {
         // The API client has logged it; the card shows that it could not load.
         if (started !== generation) return;
@@ -150,9 +158,11 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
       // One change at a time per person: the ack settles it before the next may start.
       if (get().follows[userId]?.pending) return;
       const started = generation;
+      clock.heard(userId);
       set((state) => ({ follows: beginFollow(state.follows, userId, follow) }));
       const ack = await socketService.request('follow', { user_id: userId, follow });
       if (started !== generation) return;
+      clock.heard(userId);
       if ('data' in ack) {
         get().applyFollowed(ack.data);
       } else {
@@ -168,10 +178,15 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
     },
 
     applyFollowed(payload) {
+      // Both ends: their follower count, and the user's own following count.
+      clock.heard(payload.followee_id);
+      clock.heard(payload.follower_id);
       set((state) => applyFollowed(state, payload));
     },
 
     applyFollower(payload) {
+      clock.heard(payload.follower_id);
+      clock.heard(payload.followee_id);
       set((state) => applyFollower(state, payload));
       get().recheckCanMessage(payload.follower_id);
     },
@@ -182,6 +197,7 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
     },
 
     applyBlocked(userId, blocked) {
+      clock.heard(userId);
       set((state) => {
         const profile = state.profiles[userId];
         // A block ends the follows both ways; the server's `followed`/`follower` confirm it.
@@ -211,6 +227,7 @@ export const usePeopleStore = create<PeopleStore>()((set, get) => {
 
     reset() {
       cancelSearch();
+      clock.reset();
       generation += 1;
       set(initialPeopleState);
     },

@@ -171,7 +171,10 @@ export async function hasConversation(db: Db, userId: number, peerId: number): P
  */
 export async function touchConversations(db: Db, userId: number, peerId?: number): Promise<void> {
   const withPeer = peerId === undefined ? sql`` : sql` and peer_id = ${peerId}`;
+  // The heads locked in id order first: two deactivations touching shared heads take them in one order.
   await db.execute(sql`
     update conversations_v2 set changed_xid = pg_current_xact_id()
-    where id in (select conversation_id from account_conversations where user_id = ${userId}${withPeer})`);
+    where id in (select c.id from conversations_v2 c
+      where c.id in (select conversation_id from account_conversations where user_id = ${userId}${withPeer})
+      order by c.id for update)`);
 }

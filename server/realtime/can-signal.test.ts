@@ -1,5 +1,6 @@
 // The typing check's short memory: one query per pair and lifetime, a block seen once it expires.
 import { describe, expect, it, vi } from 'vitest';
+import { directConversationId, insertMessage } from '../../testing/database';
 import { testDatabase } from '../../testing/test-database';
 import { blockUser } from '../db/blocks';
 import { createSignalCheck } from './can-signal';
@@ -28,6 +29,13 @@ describe('createSignalCheck', () => {
     expect(await mayReach(ann, ben)).toBe(false);
     expect(query).toHaveBeenCalled();
     query.mockRestore();
+  });
+
+  it('names the two people’s conversation as the recipient has it, once there is one', async () => {
+    const [ann, ben] = [await newUser(), await newUser()];
+    expect(await createSignalCheck(database.db)(ann, ben)).toEqual({ conversationId: null });
+    await insertMessage(database.db, { senderId: ben, recipientId: ann, clientId: 'first', text: 'hi' });
+    expect(await createSignalCheck(database.db)(ann, ben)).toEqual({ conversationId: await directConversationId(database.db, ann, ben) });
   });
 
   it('asks once for signals that arrive together, and never for oneself', async () => {

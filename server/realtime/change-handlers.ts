@@ -93,12 +93,12 @@ export function registerChangeHandlers(socket: RealtimeSocket, { db, changes, wi
   );
   onEvent(socket, log, 'hide', hidePayloadSchema, ({ message_id: messageId }, actorId) => answer({ kind: 'hide', actorId, messageId }));
 
-  const read = async (peerId: number, upTo: number | undefined, userId: number): Promise<Outcome<ReadResult>> => {
+  const read = async (peerId: number, upTo: number | undefined, userId: number, notFound: () => Outcome<never> = userNotFound): Promise<Outcome<ReadResult>> => {
     if (peerId === userId) return fieldError('user_id: You have no conversation with yourself.');
     // A change like the others (db/change-batch.ts). A deleted account's conversation stays on the
     // other side, badge included: it can be read; a deactivated one's is not found. Up to a
     // message: those after it stay unread, and a read never goes back.
-    const written = await writeChange(changes, { kind: 'read', actorId: userId, peerId, upTo: upTo ?? null }, userNotFound);
+    const written = await writeChange(changes, { kind: 'read', actorId: userId, peerId, upTo: upTo ?? null }, notFound);
     if ('error' in written) return written.error;
     const count = written.unreadTotals.get(userId) ?? 0;
     const unreadCount = written.conversationUnread ?? 0;
@@ -121,7 +121,8 @@ export function registerChangeHandlers(socket: RealtimeSocket, { db, changes, wi
   if (socket.data.protocol === 2) {
     onEvent(socket, log, 'read', readPayload2Schema, async ({ conversation_id: conversationId, up_to: upTo }, userId) => {
       const peerId = await directPeerOf(db, userId, conversationId);
-      return peerId === null ? conversationNotFound : read(peerId, upTo, userId);
+      // Its other member gone (deactivated) is a conversation not found too: final, never retried.
+      return peerId === null ? conversationNotFound : read(peerId, upTo, userId, () => conversationNotFound);
     });
   } else {
     onEvent(socket, log, 'read', readPayloadSchema, ({ user_id: peerId, up_to: upTo }, userId) => read(peerId, upTo, userId));

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { AccountItem, AccountSyncResult, Ack, ConversationMessage, ConversationSyncResult, SeenPayload } from '../../lib/contract';
 import { directConversationId } from '../../testing/database';
 import { api, signIn, startTestServer } from '../test/helpers';
+import type { SocketNotifier } from './socket-reach';
 import { emitWithAck, sendAccepted, type ClientSocket } from '../test/socket-client';
 import { record, serverWithTabs } from '../test/tabs';
 
@@ -110,6 +111,13 @@ describe('protocol rooms', () => {
     expect(await emitWithAck(benOne, 'hide', { message_id: message.id })).toMatchObject({ data: {} });
     await settled(annOne, annTwo, benOne, benTwo);
 
+    // And at compile time: what the HTTP side sends to every socket can only be an event both share.
+    const notifier = { notify: () => undefined } as unknown as SocketNotifier;
+    // @ts-expect-error protocol 2 changes `message`'s shape
+    notifier.notify(ben.user.id, 'message', message);
+    // @ts-expect-error and `typing`'s
+    notifier.notify(ben.user.id, 'typing', { user_id: ann.user.id, typing: true });
+
     const follow = { follower_id: ben.user.id, followee_id: ann.user.id, following: true, followers_count: 1 };
     for (const benTab of [ben1, ben2]) {
       expect(benTab.count).toEqual([{ count: 0 }]);
@@ -187,5 +195,34 @@ describe('protocol rooms', () => {
     expect(catHears).toEqual([[{ user_id: ann.user.id, typing: true }], []]);
     expect(await emitWithAck(benTwo, 'read', { conversation_id: conversation, up_to: first.data.id })).toEqual({ data: { count: 1, unread_count: 1 } });
     expect(await emitWithAck(benTwo, 'read', { conversation_id: conversation })).toEqual({ data: { count: 0, unread_count: 0 } });
+  });
+
+  it('protocol 2 hears edits and unsendings as sync_conversation reads them, a receipt only when both have receipts on, and a mute by conversation', async () => {
+    const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
+    const [annTwo, benTwo] = await Promise.all([tabs.open(ann, { protocol: 2 }), tabs.open(ben, { protocol: 2 })]);
+    const first = await sendAccepted(annTwo, ben, 'first');
+    const second = await sendAccepted(annTwo, ben, 'second');
+    const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
+    await settled(benTwo);
+    const benChanges = record(benTwo, 'message_change');
+    const annSeen = recordProtocol2<SeenPayload>(annTwo, 'seen');
+    const benItems = recordProtocol2<AccountItem>(benTwo, 'account_item');
+
+    expect(await emitWithAck(annTwo, 'edit', { message_id: first.id, text: 'first, edited' })).toMatchObject({ data: {} });
+    expect(await emitWithAck(annTwo, 'unsend', { message_id: second.id })).toMatchObject({ data: {} });
+    // Ben turns read receipts off: his read tells Ann nothing.
+    expect((await api(t.url, '/accounts/settings', { method: 'PATCH', token: ben.bearer, json: { read_receipts: false } })).status).toBe(200);
+    expect(await emitWithAck(benTwo, 'read', { conversation_id: conversation })).toMatchObject({ data: { count: 0 } });
+    const muted = await api(t.url, `/c/${conversation}`, { method: 'PATCH', token: ben.bearer, json: { muted: true } });
+    expect(muted).toMatchObject({ status: 200, body: { conversation_id: conversation, muted: true } });
+    await settled(annTwo, benTwo);
+
+    const read = await emitWithAck<Ack<ConversationSyncResult>>(benTwo, 'sync_conversation', { conversation_id: conversation, after: 0 });
+    if (!('data' in read)) throw new Error(JSON.stringify(read));
+    expect(read.data.changes.map((change) => change.kind)).toEqual(['edit', 'unsend']);
+    expect(benChanges).toEqual(read.data.changes);
+    expect(annSeen).toEqual([]);
+    expect(benItems.map((item) => item.kind)).toEqual(['read', 'muted']);
+    expect(benItems[1]).toMatchObject({ conversation_id: conversation, kind: 'muted', muted: true });
   });
 });

@@ -3,8 +3,20 @@
 // (create-realtime.ts) provides these; app.ts hands them to the routes.
 import type { ServerToClientEvents, ServerToClientEvents2 } from '../../lib/contract';
 
-/** The events both socket protocols take in the same shape: what may go to every socket of an account at once. */
-type SharedEvent = keyof ServerToClientEvents & keyof ServerToClientEvents2;
+type Payload<Events, E extends keyof Events> = Events[E] extends (...args: infer A) => void ? A : never;
+
+/**
+ * The events both socket protocols take in the same shape (the same name and the same payload
+ * both ways): what may go to every socket of an account at once. `message`, whose shape protocol 2
+ * changes, is not one, so a route cannot send protocol 1's into a protocol 2 room.
+ */
+type SharedEvent = {
+  [E in keyof ServerToClientEvents & keyof ServerToClientEvents2]: [Payload<ServerToClientEvents, E>] extends [Payload<ServerToClientEvents2, E>]
+    ? [Payload<ServerToClientEvents2, E>] extends [Payload<ServerToClientEvents, E>]
+      ? E
+      : never
+    : never;
+}[keyof ServerToClientEvents & keyof ServerToClientEvents2];
 
 /** How the HTTP side closes sockets whose session or account just ended. */
 export interface SocketDisconnector {

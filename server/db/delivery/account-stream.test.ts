@@ -167,7 +167,7 @@ describe.each(ENGINES)('on %s', (name) => {
     expect(await next()).toEqual({ shown: [], removed: [] });
     await unblockUser(db, ana, bo);
     expect(await next()).toEqual({ shown: [[withBo, false]], removed: [] });
-    // Bo blocking Ana leaves her list as it was (a blocked person is not told): named, still shown.
+    // Bo blocking Ana leaves her list as it was: named (the head is shared), still shown.
     await blockUser(db, bo, ana);
     expect(await next()).toEqual({ shown: [[withBo, false]], removed: [] });
 
