@@ -218,6 +218,21 @@ export interface SeenPayload {
   read_at: string;
 }
 
+/**
+ * GET /api/c/:conversationId/messages (socket protocol 2's thread pages): newest first, by the
+ * conversation's seq, each message as every member sees it. `seen`: how far each other member has
+ * read, where the caller may see it (in a direct conversation, the other person when both have
+ * read receipts on).
+ */
+export interface ConversationThreadPage {
+  results: ConversationMessage[];
+  /** Older messages: pass as `cursor`; null at the start. */
+  next_cursor: string | null;
+  /** Newer messages (pages around a message, or from a newer cursor): null at the end. */
+  newer_cursor: string | null;
+  seen: { user_id: number; seq: number; read_at: string }[];
+}
+
 /** One row of GET /api/conversations: newest first by last message. */
 export interface Conversation {
   user: UserSummary;

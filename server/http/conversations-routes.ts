@@ -4,24 +4,35 @@ import {
   CONVERSATION_PAGE_SIZE,
   THREAD_PAGE_SIZE,
   type ConversationPage,
+  type ConversationThreadPage,
   type ThreadPage,
 } from '../../lib/contract';
 import { hasConversation, listConversations } from '../db/conversations';
 import { accountCursorNow } from '../db/delivery/account-stream';
+import { listConversationThread, memberWindow, type ThreadFrom } from '../db/delivery/conversation-stream';
 import { listThread, listThreadAround, listThreadNewer, streamStateOf, type ThreadWindow } from '../db/messages';
 import type { Db } from '../db/engine/open-database';
 import { findConversationPeer } from '../db/users';
 import { costOfLimit } from '../security/rate-limit';
 import { authenticateActive } from './authenticate';
-import { conversationCursor, encodeCursor, threadCursor } from './cursor';
+import { conversationCursor, conversationThreadCursor, encodeCursor, threadCursor } from './cursor';
 import { HttpError, parseBody } from './errors';
-import { intString, limitParam, userIdString } from './params';
+import { conversationIdParams, intString, limitParam, userIdString } from './params';
 import { userNotFound } from './users-routes';
 
 /** Largest `?limit=` a thread page accepts (THREAD_PAGE_SIZE is the default). */
 const THREAD_MAX_LIMIT = 100;
 
 const conversationsQuery = z.object({ cursor: conversationCursor.optional() });
+const conversationThreadQuery = z
+  .object({
+    cursor: conversationThreadCursor.optional(),
+    around: intString(1, Number.MAX_SAFE_INTEGER).optional(),
+    limit: limitParam(THREAD_PAGE_SIZE, THREAD_MAX_LIMIT),
+  })
+  .refine((query) => query.cursor === undefined || query.around === undefined, {
+    message: 'around: Not with a cursor: the page around a message starts its own cursors.',
+  });
 const threadParams = z.object({ userId: userIdString });
 const threadQuery = z
   .object({
@@ -76,6 +87,25 @@ export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): v
     if (cursor?.[0] === 'n') return toWindowPage(await listThreadNewer(db, user.id, userId, cursor[1], limit, receipts));
     const page = await listThread(db, user.id, userId, cursor?.[1] ?? null, limit, receipts);
     return { results: page.results, next_cursor: page.next === null ? null : encodeCursor(['m', page.next]) };
+  });
+
+  // The same thread by conversation (protocol 2's clients): by its seq, each message as every
+  // member sees it, with the receipts the caller may see. Someone else's conversation, and a
+  // message of it, are not found, like missing ones. The same budget.
+  app.get('/c/:conversationId/messages', { config: { rateLimit: 'page', rateCost: threadPageCost } }, async (request): Promise<ConversationThreadPage> => {
+    const { user } = await authenticateActive(db, request);
+    const { conversationId } = parseBody(conversationIdParams, request.params);
+    const { cursor, around, limit } = parseBody(conversationThreadQuery, request.query);
+    const from: ThreadFrom =
+      around !== undefined ? { around } : cursor === undefined ? { newest: true } : cursor[0] === 'o' ? { before: cursor[1] } : { after: cursor[1] };
+    const page = await listConversationThread(db, user.id, conversationId, from, limit);
+    if (!page) throw HttpError.msg(404, around !== undefined && (await memberWindow(db, user.id, conversationId)) ? 'Message not found.' : 'Conversation not found.');
+    return {
+      results: page.results,
+      next_cursor: page.older === null ? null : encodeCursor(['o', page.older]),
+      newer_cursor: page.newer === null ? null : encodeCursor(['w', page.newer]),
+      seen: page.seen,
+    };
   });
 }
 

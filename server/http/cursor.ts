@@ -44,4 +44,6 @@ export const threadCursor = cursorParam(z.union([z.tuple([z.literal('m'), messag
 /** Search in messages, newest first: keyset by message id, its own tag so no other list's cursor fits. */
 export const messageSearchCursor = cursorParam(z.tuple([z.literal('s'), messageId]));
 export const conversationCursor = cursorParam(z.tuple([z.literal('c'), messageId]));
+/** Thread pages by conversation (protocol 2): by the conversation's seq, 'o' older than it, 'w' newer than it. */
+export const conversationThreadCursor = cursorParam(z.union([z.tuple([z.literal('o'), messageId]), z.tuple([z.literal('w'), messageId])]));
 export const followCursor = cursorParam(z.tuple([z.literal('f'), followedAtMs, userId]));

@@ -97,6 +97,13 @@ const ROUTES: RouteRow[] = [
     inactive: DEACTIVATED,
   },
   {
+    method: 'GET',
+    url: '/api/c/:conversationId/messages',
+    call: () => ({ path: `/api/c/${ownedConversationId}/messages` }),
+    ok: 200,
+    inactive: DEACTIVATED,
+  },
+  {
     method: 'PATCH',
     url: '/api/c/:conversationId',
     call: () => ({ path: `/api/c/${ownedConversationId}`, ...json({ muted: false }) }),
@@ -269,6 +276,14 @@ describe('HTTP authorisation matrix', () => {
       expect(await send('PATCH', { path: `/api/c/${id}`, ...muted }, owner.bearer)).toEqual({ status: 404, body: { msg: 'Conversation not found.' } });
     }
     expect((await send('PATCH', { path: `/api/c/${foreignConversationId}`, ...muted }, peer.bearer)).status).toBe(200);
+    for (const path of [`/api/c/${foreignConversationId}/messages`, `/api/c/${foreignConversationId}/messages?around=${foreignMessageId}`]) {
+      expect(await send('GET', { path }, owner.bearer)).toEqual({ status: 404, body: { msg: 'Conversation not found.' } });
+    }
+    // A cursor the server did not give, naming seqs of the whole conversation, still reads only the caller's own.
+    const forged = Buffer.from(JSON.stringify(['w', 1])).toString('base64url');
+    const page = (await send('GET', { path: `/api/c/${ownedConversationId}/messages?cursor=${forged}` }, owner.bearer)).body as { results: { conversation_id: number }[] };
+    for (const message of page.results) expect(message.conversation_id).toBe(ownedConversationId);
+    expect(await send('GET', { path: `/api/c/${ownedConversationId}/messages?around=${foreignMessageId}` }, owner.bearer)).toEqual({ status: 404, body: { msg: 'Message not found.' } });
     expect(await send('PATCH', { path: `/api/c/${ownedConversationId}`, ...muted }, owner.bearer)).toEqual({ status: 200, body: { conversation_id: ownedConversationId, muted: true } });
     expect(await send('PATCH', { path: `/api/c/${ownedConversationId}`, ...json({ muted: false }) }, owner.bearer)).toMatchObject({ status: 200 });
   });

@@ -1,7 +1,7 @@
 // Reading one conversation's stream by its own seqs (docs/design/conversations.md 3.5): its
 // messages and the changes to them (conversation_events), the same for every member, within what
 // the reader may read of it. What `sync_conversation` answers (socket protocol 2's catch-up).
-import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, lte, sql } from 'drizzle-orm';
 import type { ConversationChange, ConversationMessage, Reaction } from '../../../lib/contract';
 import { attachmentOf, conversationMessageColumns, toConversationMessage } from './message-payload';
 import { notHiddenFor } from '../messages';
@@ -172,4 +172,102 @@ export async function listConversationAfter(db: Db, userId: number, conversation
     page.hasMore = next.hasMore;
   }
   return page;
+}
+
+/** One page of a member's thread: newest first; `older`/`newer` the seq to continue from each way, null at either end. */
+export interface ConversationThread {
+  results: ConversationMessage[];
+  older: number | null;
+  newer: number | null;
+  seen: { user_id: number; seq: number; read_at: string }[];
+}
+
+/** Where a thread page starts: the newest, older than a seq, newer than a seq, or around a message. */
+export type ThreadFrom = { newest: true } | { before: number } | { after: number } | { around: number };
+
+/**
+ * A page of the conversation as the member reads it (protocol 2's thread pages), within their
+ * window, without what they deleted for themselves: one range scan of (conversation_id, seq) each
+ * way. Null for a conversation they are not in, or (`around`) a message that is not one of its
+ * messages they see; both answered as not found.
+ */
+export async function listConversationThread(db: Db, userId: number, conversationId: number, from: ThreadFrom, limit: number): Promise<ConversationThread | null> {
+  const window = await memberWindow(db, userId, conversationId);
+  if (!window) return null;
+  const page = (direction: 'older' | 'newer', bound: number, inclusive: boolean, count: number) =>
+    db
+      .select(conversationMessageColumns)
+      .from(messages)
+      .leftJoin(uploads, attachmentOf)
+      .where(
+        and(
+          eq(messages.conversationId, conversationId),
+          // Always within the window, whatever seq a cursor names.
+          gt(messages.seq, window.joinedSeq),
+          lte(messages.seq, window.end),
+          direction === 'newer' ? gt(messages.seq, bound) : inclusive ? lte(messages.seq, bound) : lt(messages.seq, bound),
+          notHiddenFor(userId),
+        ),
+      )
+      .orderBy(direction === 'newer' ? asc(messages.seq) : desc(messages.seq))
+      .limit(count);
+  const seqOf = (rows: { place: { seq: number } }[]) => Number(rows[rows.length - 1]!.place.seq);
+  type Rows = Awaited<ReturnType<typeof page>>;
+  let olderRows: Rows = [];
+  let newerRows: Rows = [];
+  let olderLimit = limit;
+  let newerLimit = 0;
+  if ('around' in from) {
+    const [target] = await db
+      .select({ seq: messages.seq })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.id, from.around),
+          eq(messages.conversationId, conversationId),
+          gt(messages.seq, window.joinedSeq),
+          lte(messages.seq, window.end),
+          notHiddenFor(userId),
+        ),
+      )
+      .limit(1);
+    if (!target) return null;
+    olderLimit = Math.ceil(limit / 2);
+    newerLimit = limit - olderLimit;
+    [olderRows, newerRows] = await Promise.all([page('older', Number(target.seq), true, olderLimit + 1), page('newer', Number(target.seq), false, newerLimit + 1)]);
+  } else if ('after' in from) {
+    olderLimit = 0;
+    newerLimit = limit;
+    newerRows = await page('newer', from.after, false, limit + 1);
+  } else {
+    olderRows = await page('older', 'before' in from ? from.before : window.end + 1, false, limit + 1);
+  }
+  const older = olderRows.slice(0, olderLimit);
+  const newer = newerRows.slice(0, newerLimit);
+  const results = [...[...newer].reverse(), ...older].map(toConversationMessage);
+  return {
+    results,
+    older: olderRows.length > olderLimit && older.length > 0 ? seqOf(older) : null,
+    // Around a message with no room for newer ones, or from a newer cursor: whether more follow.
+    newer: newerRows.length > newerLimit ? (newer.length > 0 ? seqOf(newer) : Number(olderRows[0]?.place.seq ?? 0)) : null,
+    seen: await seenPositions(db, userId, conversationId),
+  };
+}
+
+/**
+ * How far the caller's conversation partners have read, where the caller may see it: members
+ * other than the caller with receipts on, when the caller's are on too and neither blocked the
+ * other (the pair model's rule for `seen`), at their `seen_seq`.
+ */
+async function seenPositions(db: Db, userId: number, conversationId: number): Promise<ConversationThread['seen']> {
+  const found = await rows<{ user_id: number; seen_seq: string | number; seen_at: Date | string }>(
+    db,
+    sql`select m.user_id, m.seen_seq, m.seen_at from conversation_members m
+      join users them on them.id = m.user_id
+      join users me on me.id = ${userId}
+      where m.conversation_id = ${conversationId} and m.user_id <> ${userId} and m.seen_seq > 0 and m.seen_at is not null
+        and them.read_receipts and me.read_receipts
+        and not exists (select 1 from blocks b where (b.blocker_id = ${userId} and b.blocked_id = m.user_id) or (b.blocker_id = m.user_id and b.blocked_id = ${userId}))`,
+  );
+  return found.map((row) => ({ user_id: row.user_id, seq: Number(row.seen_seq), read_at: new Date(row.seen_at).toISOString() }));
 }

@@ -28,7 +28,7 @@ const tally = new FuzzTally();
 const REST_COUNTS = {
   auth: 220, 'bad-id': 200, 'path-trick': 200, 'bad-query': 180, 'bad-cursor': 220, 'bad-json': 160,
   'content-type': 120, 'bad-body': 200, oversized: 24, method: 220, 'upload-post': 110, 'upload-get': 110,
-  'upload-range': 60, 'upload-delete': 60, safety: 200, profile: 160,
+  'upload-range': 60, 'upload-delete': 60, safety: 200, profile: 160, 'bad-conversation': 80,
 };
 const SOCKET_COUNTS = { initialised: 7_000, uninitialised: 1_000, flood: 2_500 };
 /** Protocol 2's sockets (requests by conversation), after protocol 1's: the events whose shapes differ get their share. */

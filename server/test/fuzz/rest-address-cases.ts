@@ -9,7 +9,7 @@ import { PUSH_ENDPOINT, pushSubscriptionBody } from './rest-bodies';
 const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined')).toString('base64url');
 
 /** The documented cursor format (docs/DECISIONS.md), independently of server/http/cursor.ts. */
-function isValidCursor(raw: string, tag: 'm' | 'c' | 'f'): boolean {
+function isValidCursor(raw: string, tag: 'm' | 'c' | 'f' | 'o'): boolean {
   if (!/^[A-Za-z0-9_-]+$/.test(raw) || raw.length > 200) return false;
   let value: unknown;
   try {
@@ -18,6 +18,7 @@ function isValidCursor(raw: string, tag: 'm' | 'c' | 'f'): boolean {
     return false;
   }
   const id = (v: unknown) => Number.isSafeInteger(v) && (v as number) > 0;
+  if (tag === 'o') return Array.isArray(value) && value.length === 2 && (value[0] === 'o' || value[0] === 'w') && id(value[1]);
   if (!Array.isArray(value) || value[0] !== tag) return false;
   return tag === 'f'
     ? value.length === 3 && Number.isSafeInteger(value[1]) && (value[1] as number) >= 0 && id(value[2])
@@ -46,6 +47,7 @@ export function addressGenerators(ids: RestIds) {
     { method: 'GET', path: '/api/blocks', headers: {} },
     { method: 'PATCH', path: `/api/conversations/${ids.peerId}`, headers: { 'content-type': JSON_TYPE }, body: '{"muted":true}' },
     { method: 'PATCH', path: `/api/c/${ids.conversationId}`, headers: { 'content-type': JSON_TYPE }, body: '{"muted":true}' },
+    { method: 'GET', path: `/api/c/${ids.conversationId}/messages`, headers: {} },
     { method: 'POST', path: '/api/reports', headers: { 'content-type': JSON_TYPE }, body: JSON.stringify({ user_id: ids.peerId, reason: 'spam' }) },
     { method: 'GET', path: '/api/accounts/export', headers: {} },
     { method: 'DELETE', path: '/api/accounts/me', headers: {} },
@@ -73,6 +75,12 @@ export function addressGenerators(ids: RestIds) {
       const credential = rng.pick(badCredentials(rng));
       const headers = credential === undefined ? route.headers : { ...route.headers, authorization: credential };
       return { ...route, category: 'auth', headers, expect: [401] };
+    },
+
+    // A thread by conversation: ids no conversation has, and someone else's (not found, like a missing one).
+    'bad-conversation': (rng) => {
+      const id = rng.chance(0.7) ? rng.pick(BAD_IDS) : rng.pick([ids.foreignConversationId, 9_000_000_000, Number.MAX_SAFE_INTEGER, 2 ** 53]);
+      return { category: 'bad-conversation', method: 'GET', path: `/api/c/${id}/messages`, headers: auth, expect: [400, 404] };
     },
 
     'bad-id': (rng) => {
@@ -132,8 +140,8 @@ export function addressGenerators(ids: RestIds) {
     },
 
     'bad-cursor': (rng) => {
-      const [route, tag] = rng.pick<[string, 'm' | 'c' | 'f']>([
-        ['/api/conversations', 'c'], [`/api/conversations/${ids.peerId}/messages`, 'm'],
+      const [route, tag] = rng.pick<[string, 'm' | 'c' | 'f' | 'o']>([
+        ['/api/conversations', 'c'], [`/api/conversations/${ids.peerId}/messages`, 'm'], [`/api/c/${ids.conversationId}/messages`, 'o'],
         [`/api/users/${ids.peerId}/followers`, 'f'], [`/api/users/${ids.peerId}/following`, 'f'],
       ]);
       const otherTag = rng.pick(['m', 'c', 'f'].filter((t) => t !== tag));
@@ -168,7 +176,7 @@ export function addressGenerators(ids: RestIds) {
         [`/api/users/${ids.peerId}`, ['GET', 'HEAD']], [`/api/users/${ids.peerId}/followers`, ['GET', 'HEAD']],
         ['/api/conversations', ['GET', 'HEAD']], ['/api/messages/search?q=a', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}/messages`, ['GET', 'HEAD']],
         ['/api/uploads', ['POST']], ['/api/uploads/usage', ['GET', 'HEAD']], [`/api/uploads/${ids.peerUpload.id}`, ['DELETE']], [`/api/uploads/${ids.peerUpload.id}/${ids.peerUpload.name}`, ['GET', 'HEAD']], ['/api/health', ['GET', 'HEAD']],
-        [`/api/users/${ids.peerId}/block`, ['PUT', 'DELETE']], ['/api/blocks', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}`, ['PATCH']], [`/api/c/${ids.conversationId}`, ['PATCH']],
+        [`/api/users/${ids.peerId}/block`, ['PUT', 'DELETE']], ['/api/blocks', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}`, ['PATCH']], [`/api/c/${ids.conversationId}`, ['PATCH']], [`/api/c/${ids.conversationId}/messages`, ['GET', 'HEAD']],
         ['/api/reports', ['POST']], ['/api/accounts/export', ['GET', 'HEAD']], ['/api/accounts/me', ['DELETE']],
         ['/api/push/public-key', ['GET', 'HEAD']], ['/api/push/subscriptions', ['POST', 'DELETE']], ['/api/push', []],
         ['/api', []], ['/api/', []], ['/api/accounts', []], ['/api/users', []], ['/api/nope', []], ['/api/accounts/info/extra', []],
