@@ -9,7 +9,7 @@ import {
 } from '../../lib/contract';
 import { hasConversation, listConversations } from '../db/conversations';
 import { accountCursorNow } from '../db/delivery/account-stream';
-import { listConversationThread, memberWindow, type ThreadFrom } from '../db/delivery/conversation-stream';
+import { listConversationThread, type ThreadFrom } from '../db/delivery/conversation-stream';
 import { listThread, listThreadAround, listThreadNewer, streamStateOf, type ThreadWindow } from '../db/messages';
 import type { Db } from '../db/engine/open-database';
 import { findConversationPeer } from '../db/users';
@@ -24,25 +24,21 @@ import { userNotFound } from './users-routes';
 const THREAD_MAX_LIMIT = 100;
 
 const conversationsQuery = z.object({ cursor: conversationCursor.optional() });
-const conversationThreadQuery = z
-  .object({
-    cursor: conversationThreadCursor.optional(),
-    around: intString(1, Number.MAX_SAFE_INTEGER).optional(),
-    limit: limitParam(THREAD_PAGE_SIZE, THREAD_MAX_LIMIT),
-  })
-  .refine((query) => query.cursor === undefined || query.around === undefined, {
-    message: 'around: Not with a cursor: the page around a message starts its own cursors.',
-  });
 const threadParams = z.object({ userId: userIdString });
-const threadQuery = z
-  .object({
-    cursor: threadCursor.optional(),
-    around: intString(1, Number.MAX_SAFE_INTEGER).optional(),
-    limit: limitParam(THREAD_PAGE_SIZE, THREAD_MAX_LIMIT),
-  })
-  .refine((query) => query.cursor === undefined || query.around === undefined, {
-    message: 'around: Not with a cursor: the page around a message starts its own cursors.',
-  });
+
+/** A thread page's query, by person or by conversation (each with its own cursors): a cursor, or a message to centre on, and a limit. */
+const threadQueryOf = <C extends z.ZodType>(cursor: C) =>
+  z
+    .object({
+      cursor: cursor.optional(),
+      around: intString(1, Number.MAX_SAFE_INTEGER).optional(),
+      limit: limitParam(THREAD_PAGE_SIZE, THREAD_MAX_LIMIT),
+    })
+    .refine((query) => query.cursor === undefined || query.around === undefined, {
+      message: 'around: Not with a cursor: the page around a message starts its own cursors.',
+    });
+const threadQuery = threadQueryOf(threadCursor);
+const conversationThreadQuery = threadQueryOf(conversationThreadCursor);
 
 /** A thread page is paid for by the THREAD_PAGE_SIZE messages its `limit` lets it read: the app's pages one, the largest two. */
 const PAGE_PRICING = { absent: THREAD_PAGE_SIZE, max: THREAD_MAX_LIMIT, unit: THREAD_PAGE_SIZE };
@@ -99,7 +95,8 @@ export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): v
     const from: ThreadFrom =
       around !== undefined ? { around } : cursor === undefined ? { newest: true } : cursor[0] === 'o' ? { before: cursor[1] } : { after: cursor[1] };
     const page = await listConversationThread(db, user.id, conversationId, from, limit);
-    if (!page) throw HttpError.msg(404, around !== undefined && (await memberWindow(db, user.id, conversationId)) ? 'Message not found.' : 'Conversation not found.');
+    if (page === 'no conversation') throw HttpError.msg(404, 'Conversation not found.');
+    if (page === 'no message') throw HttpError.msg(404, 'Message not found.');
     return {
       results: page.results,
       next_cursor: page.older === null ? null : encodeCursor(['o', page.older]),

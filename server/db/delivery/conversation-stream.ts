@@ -188,12 +188,18 @@ export type ThreadFrom = { newest: true } | { before: number } | { after: number
 /**
  * A page of the conversation as the member reads it (protocol 2's thread pages), within their
  * window, without what they deleted for themselves: one range scan of (conversation_id, seq) each
- * way. Null for a conversation they are not in, or (`around`) a message that is not one of its
- * messages they see; both answered as not found.
+ * way. 'no conversation' for one they are not in (as for none), 'no message' when `around` names
+ * a message that is not one of its messages they see.
  */
-export async function listConversationThread(db: Db, userId: number, conversationId: number, from: ThreadFrom, limit: number): Promise<ConversationThread | null> {
+export async function listConversationThread(
+  db: Db,
+  userId: number,
+  conversationId: number,
+  from: ThreadFrom,
+  limit: number,
+): Promise<ConversationThread | 'no conversation' | 'no message'> {
   const window = await memberWindow(db, userId, conversationId);
-  if (!window) return null;
+  if (!window) return 'no conversation';
   const page = (direction: 'older' | 'newer', bound: number, inclusive: boolean, count: number) =>
     db
       .select(conversationMessageColumns)
@@ -231,7 +237,7 @@ export async function listConversationThread(db: Db, userId: number, conversatio
         ),
       )
       .limit(1);
-    if (!target) return null;
+    if (!target) return 'no message';
     olderLimit = Math.ceil(limit / 2);
     newerLimit = limit - olderLimit;
     [olderRows, newerRows] = await Promise.all([page('older', Number(target.seq), true, olderLimit + 1), page('newer', Number(target.seq), false, newerLimit + 1)]);

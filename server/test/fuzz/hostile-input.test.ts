@@ -17,7 +17,7 @@ import { filesIn, rawUpload } from '../uploads';
 import { Rng, fuzzSeed } from './prng';
 import { healthy, runRestFuzz } from './rest-fuzz';
 import type { RestIds } from './rest-case-shape';
-import type { SocketIds } from './socket-cases';
+import type { SocketIds } from './socket-ids';
 import { runSocketFuzz } from './socket-fuzz';
 import { FuzzTally } from './tally';
 

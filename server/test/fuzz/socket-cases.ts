@@ -23,6 +23,7 @@ import {
 } from '../../../lib/contract/schemas';
 import { NASTY_KEYS, deepValue, hostileNumber, hostileString, hostileValue, hugeString, jsonRoundTrip, type HostileOptions } from './hostile-values';
 import type { Rng } from './prng';
+import { refusedConversationIds, refusedIds, refusedMessageIds, uuid, type SocketIds } from './socket-ids';
 
 
 const UNKNOWN_EVENTS: readonly string[] = [
@@ -45,26 +46,6 @@ function bufferBytes(value: unknown, depth = 0): number {
   return Object.values(value).reduce<number>((sum, item) => sum + bufferBytes(item, depth + 1), 0);
 }
 
-export interface SocketIds {
-  selfId: number;
-  peerId: number;
-  inactiveId: number;
-  missingId: number;
-  /** An upload of the peer's: attaching it must be refused. */
-  foreignUploadId: string;
-  /** Every active user id: a payload aimed at one of them (other than self) would be accepted. */
-  activeIds: ReadonlySet<number>;
-  /** The messages of the fuzzing user's conversations: a change aimed at one may be accepted. */
-  conversationMessageIds: ReadonlySet<number>;
-  /** A message between two other people: changing it must be refused like a missing one. */
-  foreignMessageId: number;
-  /** The fuzzing user's conversations: a sync of one is answered. */
-  conversationIds: ReadonlySet<number>;
-  /** The conversation of two other people: a sync of it is refused like a missing one. */
-  foreignConversationId: number;
-  /** The socket protocol the fuzzing sockets speak (absent: 1): which payload shapes the server takes. */
-  protocol?: number;
-}
 
 export interface SocketCase {
   category: string;
@@ -115,10 +96,6 @@ const MESSAGE_EVENTS: ReadonlySet<string> = new Set(['react', 'edit', 'unsend', 
 /** Every client → server event of lib/contract/socket.ts. */
 export const KNOWN_EVENTS = Object.keys(SCHEMAS) as KnownEvent[];
 
-const uuid = (rng: Rng) => {
-  const hex = rng.chars(32, '0123456789abcdef');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
-};
 
 /** Protocol 2's well-formed requests by conversation: into one of the fuzzing user's. */
 function template2(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, unknown> {
@@ -178,11 +155,6 @@ function template(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, u
   }
 }
 
-const refusedIds = (ids: SocketIds) => [ids.selfId, ids.inactiveId, ids.missingId, 2_147_483_647];
-/** Conversations no sync may read: someone else's, ones that do not exist, and ids no conversation can have. */
-const refusedConversationIds = (ids: SocketIds) => [ids.foreignConversationId, 9_000_000_000, Number.MAX_SAFE_INTEGER, 0, -1, 1.5, String(ids.foreignConversationId)];
-/** Message ids no change may reach: someone else's, and ones that do not exist. */
-const refusedMessageIds = (ids: SocketIds) => [ids.foreignMessageId, 9_000_000_000, Number.MAX_SAFE_INTEGER];
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -1,7 +1,8 @@
 import { io as connect, type Socket } from 'socket.io-client';
 import type { Rng } from './prng';
 import { healthy, pool } from './rest-fuzz';
-import { KNOWN_EVENTS, schemaAccepts, socketCase, type SocketCase, type SocketIds } from './socket-cases';
+import { KNOWN_EVENTS, schemaAccepts, socketCase, type SocketCase } from './socket-cases';
+import type { SocketIds } from './socket-ids';
 import { sentinelCases } from './socket-sentinels';
 import { isErrorBody, isRateLimited, type FuzzTally } from './tally';
 

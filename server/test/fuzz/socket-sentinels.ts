@@ -2,7 +2,8 @@
 // generated ones): inputs that once broke something, so a regression cannot hide behind an
 // unlucky seed.
 import { jsonRoundTrip } from './hostile-values';
-import type { SocketCase, SocketIds } from './socket-cases';
+import type { SocketCase } from './socket-cases';
+import type { SocketIds } from './socket-ids';
 
 /** The fixed cases, each refused (or harmless, as marked) for the fuzzing user `ids` describes. */
 export function sentinelCases(ids: SocketIds): SocketCase[] {
