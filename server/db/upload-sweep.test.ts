@@ -33,6 +33,8 @@ beforeAll(async () => {
   nodeA = await openDatabase({ databaseUrl: postgres.url });
   nodeB = await openDatabase({ databaseUrl: postgres.url });
   manual = new pg.Pool({ connectionString: postgres.url });
+  // As the app's pools do (open-database.ts): a connection closing as PostgreSQL stops is not a failure.
+  manual.on('error', () => {});
   [alice, bob] = (await seedUsers(nodeA.db, { count: 2, prefix: 'sweep' })) as [SeededUser, SeededUser];
 }, 120_000);
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type ThrowawayPostgres } from '../../../testing/postgres';
@@ -84,6 +85,22 @@ describe('migrations on Postgres', () => {
     await migrated.close();
     const checked = await openDatabase({ databaseUrl: url, migrationsFolder: MIGRATIONS, migrateOnStart: false });
     await checked.close();
+  });
+
+  it('an idle connection the server ends (a restart, a failover) costs nothing: no crash, and the next query reconnects', async () => {
+    const url = await freshDatabase();
+    const database = await openDatabase({ databaseUrl: url, migrationsFolder: MIGRATIONS });
+    try {
+      await database.db.execute(sql`select 1`);
+      const name = new URL(url).pathname.slice(1);
+      const ended = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+      expect(ended.rowCount).toBeGreaterThan(0);
+      // The pool hears of it while idle; without a listener that would be an uncaught error here.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await database.db.execute(sql`select 2 as two`)).toMatchObject({ rows: [{ two: 2 }] });
+    } finally {
+      await database.close();
+    }
   });
 
   it('npm run db:migrate (the bundled command) migrates, then finds nothing to do; without DATABASE_URL it refuses', async () => {

@@ -83,6 +83,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPool(pool: pg.Pool, migrationsFolder: string, migrateOnStart = true): Promise<Database> {
+  // A connection that breaks while idle (the server restarting or shutting down, a failover, one
+  // closing as the pool ends) is reported as the pool's 'error' event, which with no listener
+  // throws and ends the process. The pool has already dropped that connection and the next query
+  // opens a new one; a query that was running gets its own error. Found as an uncaught error when
+  // a test's PostgreSQL stopped while the pool was ending.
+  pool.on('error', () => {});
   // One account's queries never queue ahead of everyone else's (account-turns.ts).
   takeTurns(pool, pool.options.max);
   const db = drizzleNodePg({ client: pool, schema });
@@ -113,8 +119,6 @@ async function openPglite(dir: string | null, migrationsFolder: string, onCrash:
   const host = await startPgliteWorker({ dataDir: dir, onCrash });
   // Never closed for idleness: a new connection costs a session reset and the batch's PREPAREs.
   const pool = new pg.Pool({ host: host.socketDir, user: 'postgres', database: 'postgres', max: 1, idleTimeoutMillis: 0 });
-  // A connection error surfaces on the query that hit it; the pool must not crash the process for it.
-  pool.on('error', () => {});
   try {
     const database = await openPool(pool, migrationsFolder);
     // A failed vacuum leaves the database as it was: one line, and the next run tries again.
