@@ -44,11 +44,33 @@ describe('delete for me, with Undo', () => {
     hides.stop();
   });
 
+  it('Undo shows the message again only once the storage has let go of it, and nothing sends it meanwhile', async () => {
+    let release: () => void = () => undefined;
+    const memory = storage;
+    storage = { ...memory, remove: (...args) => new Promise<void>((resolve) => (release = () => void memory.remove(...args).then(resolve))) };
+    const hides = start();
+    hides.hide(2, 11);
+    expect(hides.undo(11)).toBe(true);
+    // The page closing now (sendAll) must not send what was undone.
+    hides.sendAll();
+    await settle();
+    expect(pendingIds()).toEqual([11]);
+    expect(send).not.toHaveBeenCalled();
+    release();
+    await settle();
+    expect(pendingIds()).toEqual([]);
+    expect(await storage.load(ME)).toEqual([]);
+    await vi.advanceTimersByTimeAsync(UNDO_MS * 2);
+    expect(send).not.toHaveBeenCalled();
+    hides.stop();
+  });
+
   it('Undo within the time puts it back and sends nothing; after the time it is too late', async () => {
     const hides = start();
     hides.hide(2, 11);
     await vi.advanceTimersByTimeAsync(UNDO_MS / 2);
     expect(hides.undo(11)).toBe(true);
+    await settle();
     expect(pendingIds()).toEqual([]);
     await vi.advanceTimersByTimeAsync(UNDO_MS * 2);
     expect(send).not.toHaveBeenCalled();

@@ -34,6 +34,8 @@ export function createDelayedHides({ userId, storage, send, apply }: DelayedHide
   const store = useHidingStore.getState;
   const timers = new Map<number, ReturnType<typeof setTimeout>>();
   const inFlight = new Set<number>();
+  // Undone, waiting for the storage to let go of them: never sent, whatever closes meanwhile.
+  const undone = new Set<number>();
   let stopped = false;
 
   const forget = (messageId: number) => {
@@ -44,7 +46,7 @@ export function createDelayedHides({ userId, storage, send, apply }: DelayedHide
   function commit(messageId: number): void {
     clearTimeout(timers.get(messageId));
     timers.delete(messageId);
-    if (inFlight.has(messageId) || stopped) return;
+    if (inFlight.has(messageId) || undone.has(messageId) || stopped) return;
     store().lockIn(messageId);
     inFlight.add(messageId);
     void send(messageId).then((ack) => {
@@ -83,10 +85,19 @@ export function createDelayedHides({ userId, storage, send, apply }: DelayedHide
     },
     undo(messageId) {
       const entry = store().pending.find((pending) => pending.messageId === messageId);
-      if (!entry?.undoable) return false;
+      if (!entry?.undoable || undone.has(messageId)) return false;
       clearTimeout(timers.get(messageId));
       timers.delete(messageId);
-      forget(messageId);
+      // Shown again once the storage no longer holds it: a page reloaded right after Undo would
+      // otherwise find the deletion there and send it (seen in the end-to-end run under load).
+      undone.add(messageId);
+      void storage
+        .remove(userId, messageId)
+        .catch(() => undefined)
+        .then(() => {
+          undone.delete(messageId);
+          store().drop(messageId);
+        });
       return true;
     },
     sendAll() {
