@@ -256,4 +256,13 @@ export interface ConversationPage extends Page<Conversation> {
   account_cursor: string;
 }
 
+/**
+ * GET /api/c: the account's list by conversation (socket protocol 2's), newest message first, each
+ * row as `sync_account` reports it. `account_cursor`: a `sync_account` cursor read before the page,
+ * so everything up to it is in the list and `sync_account` from it tells what moved since.
+ */
+export interface ConversationSummaryPage extends Page<ConversationSummary> {
+  account_cursor: string;
+}
+
 export type { EditPayload, FollowPayload, HidePayload, ReactPayload, ReadPayload, SendPayload, SettingsRequest, UnsendPayload } from './schemas';

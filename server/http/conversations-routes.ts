@@ -4,12 +4,14 @@ import {
   CONVERSATION_PAGE_SIZE,
   THREAD_PAGE_SIZE,
   type ConversationPage,
+  type ConversationSummaryPage,
   type ConversationThreadPage,
   type ThreadPage,
 } from '../../lib/contract';
 import { hasConversation, listConversations } from '../db/conversations';
 import { accountCursorNow } from '../db/delivery/account-stream';
 import { listConversationThread, type ThreadFrom } from '../db/delivery/conversation-stream';
+import { listConversationSummaries } from '../db/delivery/conversation-summaries';
 import { listThread, listThreadAround, listThreadNewer, streamStateOf, type ThreadWindow } from '../db/messages';
 import type { Db } from '../db/engine/open-database';
 import { findConversationPeer } from '../db/users';
@@ -58,6 +60,17 @@ export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): v
       last_seq: stream.lastSeq,
       account_cursor: accountCursor,
     };
+  });
+
+  // The same list by conversation (protocol 2's clients): the rows `sync_account` reports, with the
+  // cursor it goes on from, read before the page.
+  app.get('/c', async (request): Promise<ConversationSummaryPage> => {
+    const { user } = await authenticateActive(db, request);
+    const { cursor } = parseBody(conversationsQuery, request.query);
+    const accountCursor = await accountCursorNow(db, user.id);
+    if (accountCursor === null) throw HttpError.msg(404, 'User not found.');
+    const page = await listConversationSummaries(db, user.id, cursor?.[1] ?? null, CONVERSATION_PAGE_SIZE);
+    return { results: page.results, next_cursor: page.next === null ? null : encodeCursor(['c', page.next]), account_cursor: accountCursor };
   });
 
   // Only ever the caller's own conversation with :userId: the caller is always one side of the pair.

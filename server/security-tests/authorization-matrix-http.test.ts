@@ -3,7 +3,7 @@
 // without a row here fails this file until it gets one. The callers are in authorization-matrix-callers.ts.
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Ack, Attachment, ConversationPage, MessagePayload, Page } from '../../lib/contract';
+import type { Ack, Attachment, ConversationPage, ConversationSummaryPage, MessagePayload, Page } from '../../lib/contract';
 import { signIn } from '../test/helpers';
 import { emitWithAck } from '../test/socket-client';
 import { rawUpload } from '../test/uploads';
@@ -69,6 +69,7 @@ const ROUTES: RouteRow[] = [
   { method: 'GET', url: '/api/users/:id/followers', call: () => ({ path: `/api/users/${peer.user.id}/followers` }), ok: 200, inactive: DEACTIVATED },
   { method: 'GET', url: '/api/users/:id/following', call: () => ({ path: `/api/users/${peer.user.id}/following` }), ok: 200, inactive: DEACTIVATED },
   { method: 'GET', url: '/api/conversations', call: () => ({ path: '/api/conversations' }), ok: 200, inactive: DEACTIVATED },
+  { method: 'GET', url: '/api/c', call: () => ({ path: '/api/c' }), ok: 200, inactive: DEACTIVATED },
   {
     method: 'GET',
     url: '/api/conversations/:userId/messages',
@@ -249,6 +250,10 @@ describe('HTTP authorisation matrix', () => {
     }
     const list = (await send('GET', { path: '/api/conversations' }, owner.bearer)).body as ConversationPage;
     expect(list.results.map((row) => row.user.id)).toEqual([peer.user.id]);
+    // A forged list cursor past every message still lists only the owner's conversations.
+    const byConversation = (await send('GET', { path: `/api/c?cursor=${Buffer.from(JSON.stringify(['c', mine.data.id + 1])).toString('base64url')}` }, owner.bearer))
+      .body as ConversationSummaryPage;
+    expect(byConversation.results.map((row) => row.conversation_id)).toEqual([ownedConversationId]);
 
     // A window around someone else's message, through either person of it, is the unknown id's 404;
     // a newer cursor from the very start still reads only the owner's rows.

@@ -2,16 +2,12 @@
 // items (account_events, by the account's seq) and which of its conversations moved (heads whose
 // `changed_xid` is at or past the cursor's horizon). What `sync_account` answers (socket protocol
 // 2's catch-up, before each changed conversation's `sync_conversation`).
-import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { SYNC_CONVERSATIONS_PAGE, type AccountItem, type ConversationMessage, type ConversationSummary } from '../../../lib/contract';
 import { ACCOUNT_CURSOR, isAccountCursor } from '../../../lib/contract/schemas';
-import { attachmentOf } from './message-payload';
-import { conversationMessageColumns, toConversationMessage } from './message-payload';
+import { changedConversations, messagesById } from './conversation-summaries';
 import type { Db } from '../engine/open-database';
 import { rows } from '../engine/raw-rows';
-import { userSummaryColumns } from '../people';
-import { hasBlocked } from '../safety-rules';
-import { accountConversations, conversationMembers, conversations, conversationsV2, messages, uploads, users } from '../schema';
 
 /**
  * Where an account's catch-up stands: its items up to `seq` are applied; every head moved by a
@@ -72,17 +68,6 @@ export async function accountCursorNow(db: Db, userId: number): Promise<string |
 
 type ItemRow = { seq: string | number; conversation_id: string | number; kind: string; state: Record<string, unknown> };
 
-/** Messages by id as every member sees them (hide items' previews, list rows' last messages). */
-async function messagesById(db: Db, ids: readonly number[]): Promise<Map<number, ConversationMessage>> {
-  if (ids.length === 0) return new Map();
-  const found = await db
-    .select(conversationMessageColumns)
-    .from(messages)
-    .leftJoin(uploads, attachmentOf)
-    .where(inArray(messages.id, [...new Set(ids)]));
-  return new Map(found.map((row) => [row.message.id, toConversationMessage(row)]));
-}
-
 /** The account's items in (after, end], at most `limit` + 1, by seq: one range scan of account_events' key. */
 async function itemsAfter(db: Db, userId: number, after: number, end: number, limit: number): Promise<AccountItem[]> {
   const found = await rows<ItemRow>(
@@ -121,82 +106,6 @@ export function toAccountItem(row: ItemRow, previews: ReadonlyMap<number, Conver
       // Joins, removals and leaving come with groups (design step 10), and with their shapes.
       throw new Error(`account item of kind ${row.kind} has no shape yet`);
   }
-}
-
-/** The end of the member's window: where they left, or the conversation's newest seq. */
-const windowEnd = sql<number>`coalesce(${conversationMembers.leftSeq}, ${conversationsV2.lastSeq})`;
-
-/**
- * The message a member's list row shows: the head's newest, unless it is outside their window or
- * they deleted it for themselves, then the newest of their window they did not (a backward scan of
- * messages_conversation_seq_idx that stops at the first). COALESCE evaluates the scan only then.
- */
-const shownMessageId = sql<string | number | null>`coalesce(
-  (select ${conversationsV2.lastMessageId} where ${conversationsV2.lastMessageSeq} <= ${windowEnd}
-    and ${conversationsV2.lastMessageSeq} > ${conversationMembers.joinedSeq}
-    and not exists (select 1 from message_hidden h where h.user_id = ${accountConversations.userId} and h.message_id = ${conversationsV2.lastMessageId})),
-  (select x.id from messages x where x.conversation_id = ${conversationsV2.id} and x.seq <= ${windowEnd} and x.seq > ${conversationMembers.joinedSeq}
-    and not exists (select 1 from message_hidden h2 where h2.user_id = ${accountConversations.userId} and h2.message_id = x.id)
-    order by x.seq desc limit 1))`;
-
-/** Whether the list shows a conversation (conversations.ts): not a direct one whose other person is deactivated (not deleted) or blocked by the account. */
-const listed = (userId: number) =>
-  or(isNull(accountConversations.peerId), and(sql`(${users.isActive} or ${users.deletedAt} is not null)`, sql`not ${hasBlocked(userId, sql`${accountConversations.peerId}`)}`));
-
-/**
- * The account's conversations whose heads moved at or past `horizon`, after `afterConversation`,
- * by id, at most SYNC_CONVERSATIONS_PAGE + 1: as its list shows them, or by id alone for those it
- * no longer shows (`listed`; a block, an unblock, a deactivation and a deletion move the heads
- * they hide or bring back: conversations.ts, `touchConversations`). The unread count is the pair's
- * counter until the counts come from ordinals (design 3.6).
- */
-async function changedConversations(db: Db, userId: number, horizon: string, afterConversation: number): Promise<(ConversationSummary | { removed: number })[]> {
-  const found = await db
-    .select({
-      conversationId: accountConversations.conversationId,
-      kind: conversationsV2.kind,
-      peerId: accountConversations.peerId,
-      user: userSummaryColumns(userId),
-      end: windowEnd,
-      readSeq: conversationMembers.readSeq,
-      muted: conversationMembers.muted,
-      left: sql<boolean>`${conversationMembers.leftAt} is not null`,
-      unreadCount: sql<number>`coalesce(${conversations.unreadCount}, 0)`,
-      shownId: shownMessageId,
-      listed: sql<boolean>`coalesce(${listed(userId)}, false)`,
-    })
-    .from(accountConversations)
-    .innerJoin(conversationsV2, eq(conversationsV2.id, accountConversations.conversationId))
-    .innerJoin(
-      conversationMembers,
-      and(eq(conversationMembers.conversationId, accountConversations.conversationId), eq(conversationMembers.userId, accountConversations.userId)),
-    )
-    .leftJoin(conversations, and(eq(conversations.userId, accountConversations.userId), eq(conversations.peerId, accountConversations.peerId)))
-    .leftJoin(users, eq(users.id, accountConversations.peerId))
-    .where(
-      and(
-        eq(accountConversations.userId, userId),
-        gt(accountConversations.conversationId, afterConversation),
-        sql`${conversationsV2.changedXid} >= ${horizon}::xid8`,
-      ),
-    )
-    .orderBy(asc(accountConversations.conversationId))
-    .limit(SYNC_CONVERSATIONS_PAGE + 1);
-  const shown = await messagesById(db, found.flatMap((row) => (row.listed && row.shownId !== null ? [Number(row.shownId)] : [])));
-  return found.map((row) => {
-    if (!row.listed) return { removed: row.conversationId };
-    return {
-      conversation_id: row.conversationId,
-      kind: row.kind as ConversationSummary['kind'],
-      user: row.peerId === null ? null : row.user,
-      last_seq: Number(row.end),
-      last_message: row.shownId === null ? null : (shown.get(Number(row.shownId)) ?? null),
-      read_seq: row.readSeq,
-      unread_count: Number(row.unreadCount),
-      muted: row.muted,
-      left: row.left,
-    };
-  });
 }
 
 /**

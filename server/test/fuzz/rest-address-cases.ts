@@ -40,6 +40,7 @@ export function addressGenerators(ids: RestIds) {
     { method: 'GET', path: '/api/users/search?q=a', headers: {} },
     ...USER_ID_ROUTES.map((route) => ({ method: 'GET', path: routeWith(route, ids.peerId), headers: {} })),
     { method: 'GET', path: '/api/conversations', headers: {} },
+    { method: 'GET', path: '/api/c', headers: {} },
     { method: 'GET', path: '/api/uploads/usage', headers: {} },
     { method: 'POST', path: '/api/uploads', headers: { 'x-file-name': 'a.txt', 'content-type': 'text/plain' }, body: rng.bytes(64) },
     { method: 'DELETE', path: `/api/uploads/${ids.peerUpload.id}`, headers: {} },
@@ -95,7 +96,7 @@ export function addressGenerators(ids: RestIds) {
       const { id, name } = ids.peerUpload;
       const base = rng.pick([
         '/api/accounts/info', `/api/users/${ids.peerId}`, `/api/users/${ids.peerId}/followers`, '/api/conversations',
-        `/api/conversations/${ids.peerId}/messages`, `/api/uploads/${id}/${name}`, '/api/uploads/usage', '/api/health',
+        `/api/conversations/${ids.peerId}/messages`, '/api/c', `/api/uploads/${id}/${name}`, '/api/uploads/usage', '/api/health',
         '/api/messages/search',
       ]);
       const segments = base.split('/');
@@ -141,7 +142,7 @@ export function addressGenerators(ids: RestIds) {
 
     'bad-cursor': (rng) => {
       const [route, tag] = rng.pick<[string, 'm' | 'c' | 'f' | 'o']>([
-        ['/api/conversations', 'c'], [`/api/conversations/${ids.peerId}/messages`, 'm'], [`/api/c/${ids.conversationId}/messages`, 'o'],
+        ['/api/conversations', 'c'], ['/api/c', 'c'], [`/api/conversations/${ids.peerId}/messages`, 'm'], [`/api/c/${ids.conversationId}/messages`, 'o'],
         [`/api/users/${ids.peerId}/followers`, 'f'], [`/api/users/${ids.peerId}/following`, 'f'],
       ]);
       const otherTag = rng.pick(['m', 'c', 'f'].filter((t) => t !== tag));
@@ -174,7 +175,7 @@ export function addressGenerators(ids: RestIds) {
         ['/api/accounts/authorize', ['POST']], ['/api/accounts/info', ['GET', 'HEAD']], ['/api/accounts/settings', ['PATCH']], ['/api/accounts/profile', ['PATCH']],
         ['/api/accounts/logout', ['POST']], ['/api/accounts/deactivate', ['POST']], ['/api/users/search?q=a', ['GET', 'HEAD']],
         [`/api/users/${ids.peerId}`, ['GET', 'HEAD']], [`/api/users/${ids.peerId}/followers`, ['GET', 'HEAD']],
-        ['/api/conversations', ['GET', 'HEAD']], ['/api/messages/search?q=a', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}/messages`, ['GET', 'HEAD']],
+        ['/api/conversations', ['GET', 'HEAD']], ['/api/c', ['GET', 'HEAD']], ['/api/messages/search?q=a', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}/messages`, ['GET', 'HEAD']],
         ['/api/uploads', ['POST']], ['/api/uploads/usage', ['GET', 'HEAD']], [`/api/uploads/${ids.peerUpload.id}`, ['DELETE']], [`/api/uploads/${ids.peerUpload.id}/${ids.peerUpload.name}`, ['GET', 'HEAD']], ['/api/health', ['GET', 'HEAD']],
         [`/api/users/${ids.peerId}/block`, ['PUT', 'DELETE']], ['/api/blocks', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}`, ['PATCH']], [`/api/c/${ids.conversationId}`, ['PATCH']], [`/api/c/${ids.conversationId}/messages`, ['GET', 'HEAD']],
         ['/api/reports', ['POST']], ['/api/accounts/export', ['GET', 'HEAD']], ['/api/accounts/me', ['DELETE']],
