@@ -259,7 +259,7 @@ export interface ServerToClientEvents {
 }
 
 /**
- * What a protocol 2 socket asks, where it differs from protocol 1 (being built, as below): it names
+ * What a protocol 2 socket asks, where it differs from protocol 1: it names
  * conversations by id where protocol 1 names the other person (a person still, to begin a direct
  * conversation), and its own message comes back by its conversation's seq.
  */
@@ -270,8 +270,8 @@ export interface ClientToServerEvents2 extends Omit<ClientToServerEvents, 'send'
 }
 
 /**
- * What a protocol 2 socket is pushed (docs/design/conversations.md 4.3; being built, served only
- * where the server is configured to): messages and changes by their conversation's seq, the same
+ * What a protocol 2 socket is pushed (docs/design/conversations.md 4.3; served beside protocol 1,
+ * which the app's client speaks until it moves): messages and changes by their conversation's seq, the same
  * copy to every member; the account's own items by its seq; receipts by conversation. The events
  * whose shape protocol 2 keeps are protocol 1's; `conversation_read` is the `read` item's.
  */

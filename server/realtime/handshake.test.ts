@@ -53,9 +53,9 @@ describe('socket protocols', () => {
       (error: Error & { data?: unknown }) => ({ message: error.message, data: error.data }),
     );
 
-  it('serves protocol 1, asked for or not (tabs from before protocols were numbered ask none)', async () => {
+  it('serves protocols 1 and 2, 1 when none is asked for (tabs from before protocols were numbered ask none)', async () => {
     const alice = await signIn(t.url);
-    for (const auth of [{ protocol: 1 }, {}]) {
+    for (const auth of [{ protocol: 1 }, {}, { protocol: 2 }]) {
       const socket = await connectSocket(t.url, alice.bearer, auth);
       expect(socket.connected).toBe(true);
       socket.close();
@@ -64,11 +64,11 @@ describe('socket protocols', () => {
 
   it('refuses a protocol it does not serve before anything else, naming those it serves', async () => {
     const alice = await signIn(t.url);
-    for (const protocol of [2, 0, -1, 1.5, '1', null, true, [1], { version: 1 }]) {
-      expect(await refusal(t.url, alice.bearer, { protocol })).toEqual({ message: OUTDATED_CLIENT_MSG, data: { protocols: [1] } });
+    for (const protocol of [3, 0, -1, 1.5, '1', '2', null, true, [1], { version: 1 }]) {
+      expect(await refusal(t.url, alice.bearer, { protocol })).toEqual({ message: OUTDATED_CLIENT_MSG, data: { protocols: [1, 2] } });
     }
     // Before the session: even without a token the answer is the protocol's.
-    expect(await refusal(t.url, undefined, { protocol: 2 })).toEqual({ message: OUTDATED_CLIENT_MSG, data: { protocols: [1] } });
+    expect(await refusal(t.url, undefined, { protocol: 3 })).toEqual({ message: OUTDATED_CLIENT_MSG, data: { protocols: [1, 2] } });
   });
 
   it('a release that serves only protocol 2 refuses the clients of this one, and those from before', async () => {

@@ -11,10 +11,10 @@ import { tooManyRequests, type RateLimiter } from '../security/rate-limit';
 import type { RealtimeSocket } from './types';
 
 /**
- * The socket protocols this release serves (lib/contract, SOCKET_PROTOCOL): 1 only, until the
- * release that reads the conversation model serves 2 beside it (docs/design/conversations.md, 4.3).
+ * The socket protocols this release serves (lib/contract, SOCKET_PROTOCOL): 1, what the app's
+ * client speaks until it moves to the conversation model, and 2 beside it (docs/design/conversations.md, 4.3).
  */
-const SERVED_PROTOCOLS: readonly number[] = [1];
+const SERVED_PROTOCOLS: readonly number[] = [1, 2];
 
 /** The protocol a handshake asks for: absent is 1 (tabs from before protocols were numbered); anything else not an integer is none. */
 function askedProtocol(auth: unknown): number | null {

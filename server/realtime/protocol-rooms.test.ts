@@ -10,7 +10,7 @@ import type { SocketNotifier } from './socket-reach';
 import { emitWithAck, sendAccepted, type ClientSocket } from '../test/socket-client';
 import { record, serverWithTabs } from '../test/tabs';
 
-const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true, socketProtocols: [1, 2] }));
+const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true }));
 
 /** A round trip on each socket: every push emitted before it has arrived. */
 const settled = (...sockets: ClientSocket[]) => Promise.all(sockets.map((socket) => emitWithAck(socket, 'sync_account', {})));

@@ -55,8 +55,6 @@ export function registerMatrixHooks(): void {
       // (rate-limit-coverage.test.ts), the others stay as configured.
       rateLimits: { ...DEFAULT_RATE_LIMITS, connect: null, event: null },
       push: { vapid: { ...webPush.generateVAPIDKeys(), subject: 'mailto:tests@parley.example' }, endpointOrigins: ['http://127.0.0.1'] },
-      // Protocol 2's requests have their own rows (authorization-matrix-socket.test.ts).
-      socketProtocols: [1, 2],
     });
     [owner, peer, third, inactive] = await Promise.all([
       signIn(t.url, 'Owner'),

@@ -61,7 +61,7 @@ beforeAll(async () => {
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
   // Rate limits off: the fuzzer is meant to reach validation, not the limiter (a 429 still passes).
-  t = await startObservedServer({ rateLimits: NO_RATE_LIMITS, socketProtocols: [1, 2] });
+  t = await startObservedServer({ rateLimits: NO_RATE_LIMITS });
   [fuzzer, peer, gone] = await Promise.all([signIn(t.url, 'Fuzzer'), signIn(t.url, 'Peer'), signIn(t.url, 'Gone')]);
 
   // A second session of the fuzzer's, logged out: a revoked token.
