@@ -28,7 +28,7 @@ const people = vi.hoisted(() => ({ getProfile: vi.fn<(id: number) => Promise<Pro
 vi.mock('@/lib/api/conversations', () => api);
 vi.mock('@/lib/api/users', () => people);
 const ada = (fields: Partial<Profile> = {}): Profile => ({
-  ...user(2, { username: 'Ada' }), followers_count: 3, following_count: 1, blocked: false, can_message: true, ...fields,
+  ...user(2, { username: 'Ada' }), followers_count: 3, following_count: 1, blocked: false, can_message: true, conversation_id: null, ...fields,
 });
 vi.mock('@/lib/api/uploads', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/lib/api/uploads')>()),

@@ -231,6 +231,13 @@ export interface ConversationThreadPage {
   /** Newer messages (pages around a message, or from a newer cursor): null at the end. */
   newer_cursor: string | null;
   seen: { user_id: number; seq: number; read_at: string }[];
+  /**
+   * The conversation's newest seq the caller may read when the page was read: the page reflects
+   * every change up to it, so `sync_conversation` from it misses nothing.
+   */
+  last_seq: number;
+  /** The caller's read position: their messages from others after it are unread. */
+  read_seq: number;
 }
 
 /** One row of GET /api/conversations: newest first by last message. */

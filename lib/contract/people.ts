@@ -23,6 +23,8 @@ export interface Profile extends UserSummary {
    * and their "who can message me" setting lets the signed-in user start (or continue) a conversation.
    */
   can_message: boolean;
+  /** The signed-in user's direct conversation with this person (socket protocol 2 names it); null before their first message. */
+  conversation_id: number | null;
 }
 
 /** A search result: the summary, and whether a message from the signed-in user would be accepted now (as Profile's). */

@@ -108,6 +108,15 @@ export interface ChangeResult {
 }
 
 /**
+ * Protocol 2's ack of `react`, `edit`, `unsend` and `hide`: the change as it is pushed (to every
+ * member, a ConversationChange; a deletion for oneself, the account's `hide` item), or null when
+ * it was already so.
+ */
+export interface ChangeResult2 {
+  change: ConversationChange | AccountItem | null;
+}
+
+/**
  * Why `send` was refused, as the field error line that says so (`non_field_errors`): final, the
  * same message would be refused again, so the outbox gives up on it. A text over the limit is
  * refused by the payload's check instead (a line starting `text:`).
@@ -261,10 +270,14 @@ export interface ServerToClientEvents {
 /**
  * What a protocol 2 socket asks, where it differs from protocol 1: it names
  * conversations by id where protocol 1 names the other person (a person still, to begin a direct
- * conversation), and its own message comes back by its conversation's seq.
+ * conversation), and its own message and changes come back as they are pushed.
  */
-export interface ClientToServerEvents2 extends Omit<ClientToServerEvents, 'send' | 'read' | 'typing'> {
+export interface ClientToServerEvents2 extends Omit<ClientToServerEvents, 'send' | 'read' | 'typing' | 'react' | 'edit' | 'unsend' | 'hide'> {
   send: (payload: SendPayload2, ack?: AckCallback<ConversationMessage>) => void;
+  react: (payload: ReactPayload, ack?: AckCallback<ChangeResult2>) => void;
+  edit: (payload: EditPayload, ack?: AckCallback<ChangeResult2>) => void;
+  unsend: (payload: UnsendPayload, ack?: AckCallback<ChangeResult2>) => void;
+  hide: (payload: HidePayload, ack?: AckCallback<ChangeResult2>) => void;
   read: (payload: ReadPayload2, ack?: AckCallback<ReadResult>) => void;
   typing: (payload: TypingPayload2, ack?: AckCallback<Record<string, never>>) => void;
 }

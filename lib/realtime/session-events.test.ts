@@ -201,7 +201,7 @@ describe('messaging session: socket events and reads', () => {
   it('user_updated shows the new name and photo everywhere the person is: their row, profile and search result, or the header', async () => {
     await start([conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]);
     useSessionStore.getState().publishUser(account({ username: 'Me', email: 'me@example.com' }));
-    usePeopleStore.setState({ searchResults: [{ ...user(2), can_message: true }, { ...user(4), can_message: true }], profiles: { 2: { ...user(2), followers_count: 1, following_count: 0, blocked: false, can_message: true } } });
+    usePeopleStore.setState({ searchResults: [{ ...user(2), can_message: true }, { ...user(4), can_message: true }], profiles: { 2: { ...user(2), followers_count: 1, following_count: 0, blocked: false, can_message: true, conversation_id: null } } });
     socket.serverEmits('user_updated', { id: 2, username: 'Ada', avatar: '/api/uploads/abc/avatar.webp' });
     const changed = { username: 'Ada', avatar: '/api/uploads/abc/avatar.webp' };
     expect(useConversationsStore.getState().conversations.map((row) => row.user)).toEqual([user(3), { ...user(2), ...changed }]);
@@ -213,7 +213,7 @@ describe('messaging session: socket events and reads', () => {
 
   it('user_updated: a deleted account shows as deleted on its row and profile, and the open conversation’s person is read again', async () => {
     await start([conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]);
-    usePeopleStore.setState({ profiles: { 2: { ...user(2), followers_count: 1, following_count: 0, blocked: false, can_message: true } } });
+    usePeopleStore.setState({ profiles: { 2: { ...user(2), followers_count: 1, following_count: 0, blocked: false, can_message: true, conversation_id: null } } });
     socket.serverEmits('user_updated', { id: 2, username: null, avatar: null, deleted: true });
     expect(useConversationsStore.getState().conversations.find((row) => row.user.id === 2)?.user).toMatchObject({ username: null, deleted: true });
     expect(usePeopleStore.getState().profiles[2]).toMatchObject({ deleted: true, can_message: false });

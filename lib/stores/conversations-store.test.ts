@@ -56,7 +56,7 @@ describe('synced messages on the list', () => {
   beforeEach(() => {
     useConversationsStore.getState().reset();
     api.getProfile.mockReset();
-    api.getProfile.mockResolvedValue({ ...user(5), followers_count: 0, following_count: 0, blocked: false, can_message: true });
+    api.getProfile.mockResolvedValue({ ...user(5), followers_count: 0, following_count: 0, blocked: false, can_message: true, conversation_id: null });
   });
 
   it('each peer\'s newest message becomes its last one in one update; badges stay; new peers are filled in', async () => {
@@ -164,7 +164,7 @@ describe('conversations store', () => {
   });
 
   it('someone new shows by id at once and by profile once it arrives', async () => {
-    api.getProfile.mockResolvedValue({ ...user(4, { username: 'dee' }), followers_count: 0, following_count: 0, blocked: false, can_message: true });
+    api.getProfile.mockResolvedValue({ ...user(4, { username: 'dee' }), followers_count: 0, following_count: 0, blocked: false, can_message: true, conversation_id: null });
     store().receiveIncoming(message(1, { sender_id: 4 }), { countUnread: true });
     expect(store().conversations[0]?.user).toMatchObject({ id: 4, username: null });
     await settle();

@@ -23,6 +23,7 @@ const profile = (user: UserSummary, followers = 1, following = 1): Profile => ({
   following_count: following,
   blocked: false,
   can_message: true,
+  conversation_id: null,
 });
 const people = () => usePeopleStore.getState();
 

@@ -166,6 +166,7 @@ describe('follows', () => {
       following_count: 1,
       blocked: false,
       can_message: true,
+      conversation_id: null,
     });
     expect(await countFollowers(db, star.id)).toBe(2);
     expect(await getProfile(db, me.id, gone.id)).toBeNull();

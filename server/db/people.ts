@@ -108,6 +108,8 @@ export async function getProfile(db: Db, viewerId: number, id: number): Promise<
       following_count: activeFollowCount('following', sql`${users.id}`),
       blocked: hasBlocked(viewerId, sql`${users.id}`),
       can_message: canMessage(viewerId, sql.raw('"users"'), sql`${users.id}`),
+      // One probe of the viewer's list rows by the other person (account_conversations_peer_idx).
+      conversation_id: sql<number | null>`(select ac.conversation_id::float8 from account_conversations ac where ac.user_id = ${viewerId} and ac.peer_id = ${users.id})`,
     })
     .from(users)
     .where(and(eq(users.id, id), eq(users.isActive, true)))

@@ -31,6 +31,8 @@ describe('GET /api/c/:conversationId/messages', () => {
     expect(first.status).toBe(200);
     expect(first.body.results).toEqual([synced.data.messages[4], synced.data.messages[3]]);
     expect(first.body.newer_cursor).toBeNull();
+    // Where the page stands: sync_conversation from last_seq misses nothing; Ann has read nothing yet.
+    expect(first.body).toMatchObject({ last_seq: 5, read_seq: 0 });
     const second = await thread(ann, conversation, `?limit=2&cursor=${first.body.next_cursor}`);
     expect(second.body.results.map((message) => message.seq)).toEqual([3, 2]);
     const last = await thread(ann, conversation, `?limit=2&cursor=${second.body.next_cursor}`);
@@ -59,6 +61,7 @@ describe('GET /api/c/:conversationId/messages', () => {
     expect((await thread(ann, conversation)).body.seen).toEqual([]);
     await emitWithAck(benTab, 'read', { user_id: ann.user.id });
     expect((await thread(ann, conversation)).body.seen).toEqual([{ user_id: ben.user.id, seq: 3, read_at: expect.any(String) }]);
+    expect((await thread(ben, conversation)).body).toMatchObject({ read_seq: 3, last_seq: 3 });
     // Receipts off on either side: nothing to see.
     await api(t.url, '/accounts/settings', { method: 'PATCH', token: ann.bearer, json: { read_receipts: false } });
     expect((await thread(ann, conversation)).body.seen).toEqual([]);

@@ -115,6 +115,8 @@ export function conversationsRoutes(app: FastifyInstance, { db }: { db: Db }): v
       next_cursor: page.older === null ? null : encodeCursor(['o', page.older]),
       newer_cursor: page.newer === null ? null : encodeCursor(['w', page.newer]),
       seen: page.seen,
+      last_seq: page.lastSeq,
+      read_seq: page.readSeq,
     };
   });
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FOLLOW_LIST_PAGE_SIZE, type Page, type Profile, type SearchResult, type UserSummary } from '../../lib/contract';
 import { setFollow } from '../db/people';
 import { setUserActive, updateSettings, upsertUserFromFirebase } from '../db/users';
+import { directConversationId, insertMessage } from '../../testing/database';
 import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
 
 let t: TestServer;
@@ -115,7 +116,17 @@ describe('GET /api/users/:id', () => {
       following_count: 1,
       blocked: false,
       can_message: true,
+      conversation_id: null,
     });
+  });
+
+  it('names the caller’s direct conversation with the person once they have one, to the two of them only', async () => {
+    const [pal, other] = await Promise.all([dbUser('Pal'), dbUser('Other')]);
+    await insertMessage(t.db, { senderId: pal.id, recipientId: me.user.id, clientId: randomUUID(), text: 'hi' });
+    const conversation = await directConversationId(t.db, me.user.id, pal.id);
+    expect((await get<Profile>(`/users/${pal.id}`)).body.conversation_id).toBe(conversation);
+    expect((await get<Profile>(`/users/${other.id}`)).body.conversation_id).toBeNull();
+    expect((await get<Profile>(`/users/${me.user.id}`)).body.conversation_id).toBeNull();
   });
 
   it('404s unknown and inactive users', async () => {

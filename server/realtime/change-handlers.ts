@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { editPayloadSchema, hidePayloadSchema, reactPayloadSchema, readPayload2Schema, readPayloadSchema, unsendPayloadSchema } from '../../lib/contract/schemas';
-import { CHANGE_REFUSALS, type ChangeRefusal, type ChangeResult, type ReadResult } from '../../lib/contract';
+import { CHANGE_REFUSALS, type ChangeRefusal, type ChangeResult, type ChangeResult2, type ReadResult } from '../../lib/contract';
 import { directPeerOf } from '../db/delivery/conversation-stream';
 import type { Db } from '../db/engine/open-database';
 import type { ChangeWriter } from '../db/delivery/change-batch';
@@ -66,12 +66,15 @@ export interface ChangeHandlerDeps {
  * with the caller's change, or null when nothing changed; a read with the unread counts.
  */
 export function registerChangeHandlers(socket: RealtimeSocket, { db, changes, windows, storage, log }: ChangeHandlerDeps): void {
-  const answer = async (request: ChangeRequest): Promise<Outcome<ChangeResult>> => {
+  const answer = async (request: ChangeRequest): Promise<Outcome<ChangeResult | ChangeResult2>> => {
     const written = await writeChange(changes, request);
     if ('error' in written) return written.error;
     const own = written.changes.find((change) => change.userId === request.actorId) ?? null;
+    // Each protocol's own shape: protocol 2's as it is pushed (a hide is the actor's item, the others the change every member gets).
+    const { shared, item } = written.protocol2;
+    const data = socket.data.protocol === 2 ? { change: request.kind === 'hide' ? (item?.item ?? null) : (shared?.change ?? null) } : { change: own === null ? null : forAccount(own) };
     return {
-      data: { change: own === null ? null : forAccount(own) },
+      data,
       broadcast: () => {
         for (const change of written.changes) socket.nsp.to(rooms.user(change.userId)).emit('message_change', forAccount(change));
         pushProtocol2(socket, written.protocol2);

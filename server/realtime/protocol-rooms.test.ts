@@ -3,7 +3,7 @@
 // push in its protocol's shape; what both protocols share reaches every socket of the account once.
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import type { AccountItem, AccountSyncResult, Ack, ConversationMessage, ConversationSyncResult, SeenPayload } from '../../lib/contract';
+import type { AccountItem, AccountSyncResult, Ack, ChangeResult2, ConversationChange, ConversationMessage, ConversationSyncResult, SeenPayload } from '../../lib/contract';
 import { directConversationId } from '../../testing/database';
 import { api, signIn, startTestServer } from '../test/helpers';
 import type { SocketNotifier } from './socket-reach';
@@ -16,7 +16,7 @@ const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true }));
 const settled = (...sockets: ClientSocket[]) => Promise.all(sockets.map((socket) => emitWithAck(socket, 'sync_account', {})));
 
 /** Every payload of a protocol 2 event this socket receives (the test client is typed by protocol 1's events). */
-function recordProtocol2<T>(socket: ClientSocket, event: 'account_item' | 'seen'): T[] {
+function recordProtocol2<T>(socket: ClientSocket, event: 'account_item' | 'seen' | 'message_change'): T[] {
   const seen: T[] = [];
   (socket as unknown as { on: (event: string, listener: (payload: T) => void) => void }).on(event, (payload) => seen.push(payload));
   return seen;
@@ -148,6 +148,25 @@ describe('protocol rooms', () => {
     expect(ann2.seen).toEqual([{ conversation_id: conversation, user_id: ben.user.id, seq: 2, read_at: expect.any(String) }]);
     expect(ben2.seen).toEqual([]);
     expect(ben2.read).toEqual([]);
+  });
+
+  it('protocol 2 acks a change as it is pushed: the change every member gets, a deletion for oneself as the item', async () => {
+    const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
+    const [annTwo, benTwo] = await Promise.all([tabs.open(ann, { protocol: 2 }), tabs.open(ben, { protocol: 2 })]);
+    const message = await sendAccepted(annTwo, ben, 'react to me');
+    await settled(annTwo, benTwo);
+    const changes = recordProtocol2<ConversationChange>(benTwo, 'message_change');
+    const items = recordProtocol2<AccountItem>(benTwo, 'account_item');
+
+    const reacted = await emitWithAck<Ack<ChangeResult2>>(benTwo, 'react', { message_id: message.id, emoji: '🎉', add: true });
+    // Already so: nothing changed, nothing to apply.
+    expect(await emitWithAck(benTwo, 'react', { message_id: message.id, emoji: '🎉', add: true })).toEqual({ data: { change: null } });
+    const hidden = await emitWithAck<Ack<ChangeResult2>>(benTwo, 'hide', { message_id: message.id });
+    await settled(benTwo);
+    expect(reacted).toEqual({ data: { change: changes[0] } });
+    expect(changes[0]).toMatchObject({ kind: 'reaction', message_id: message.id, actor_id: ben.user.id, seq: 2 });
+    expect(hidden).toEqual({ data: { change: items[0] } });
+    expect(items[0]).toMatchObject({ kind: 'hide', message_id: message.id, preview: null });
   });
 
   it('protocol 2 names conversations where protocol 1 names people: send, read and typing by conversation id', async () => {

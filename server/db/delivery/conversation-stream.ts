@@ -23,6 +23,8 @@ export interface MemberWindow {
   joinedSeq: number;
   /** The last seq theirs to read: where they left, or the conversation's newest. */
   end: number;
+  /** Everything up to this seq is read by them. */
+  readSeq: number;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface MemberWindow {
 export async function memberWindow(db: Db, userId: number, conversationId: number): Promise<MemberWindow | null> {
   const [found] = await MEMBER_WINDOW(db).execute({ user: userId, conversation: conversationId });
   if (!found) return null;
-  return { conversationId, userId, joinedSeq: Number(found.joinedSeq), end: Number(found.end) };
+  return { conversationId, userId, joinedSeq: Number(found.joinedSeq), end: Number(found.end), readSeq: Number(found.readSeq) };
 }
 
 /**
@@ -63,6 +65,7 @@ const MEMBER_WINDOW = preparedQuery((db) =>
     .select({
       joinedSeq: conversationMembers.joinedSeq,
       end: sql<number>`coalesce(${conversationMembers.leftSeq}, ${conversationsV2.lastSeq})`,
+      readSeq: conversationMembers.readSeq,
     })
     .from(conversationMembers)
     .innerJoin(conversationsV2, eq(conversationsV2.id, conversationMembers.conversationId))
@@ -180,6 +183,9 @@ export interface ConversationThread {
   older: number | null;
   newer: number | null;
   seen: { user_id: number; seq: number; read_at: string }[];
+  /** The end of the member's window when the page was read, and their read position. */
+  lastSeq: number;
+  readSeq: number;
 }
 
 /** Where a thread page starts: the newest, older than a seq, newer than a seq, or around a message. */
@@ -257,6 +263,8 @@ export async function listConversationThread(
     // Around a message with no room for newer ones, or from a newer cursor: whether more follow.
     newer: newerRows.length > newerLimit ? (newer.length > 0 ? seqOf(newer) : Number(olderRows[0]?.place.seq ?? 0)) : null,
     seen: await seenPositions(db, userId, conversationId),
+    lastSeq: window.end,
+    readSeq: window.readSeq,
   };
 }
 
