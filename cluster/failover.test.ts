@@ -7,7 +7,7 @@ import { delay, waitUntil } from '../testing/wait';
 import { DRAIN_MS_A } from './cluster';
 import { GROUP_SIZE, balancedGroup, cleanups, cluster, portOf, registerClusterHooks } from './cluster-harness';
 import { ackedSince, crossNodeDelivered, report, routedTo, seconds } from './cluster-observations';
-import { connectGroup, settleAndVerify, traffic } from './traffic';
+import { connectGroup, protocolCounts, settleAndVerify, traffic } from './traffic';
 
 const WRITE_EVERY_MS = 400;
 /** Messages acknowledged before each fault and after it: enough traffic on both sides of it. */
@@ -44,12 +44,14 @@ it('moves node A’s clients to node B when A is killed (kill -9), losing nothin
   await waitUntil(() => ackedSince(group, killedAt) >= ACKED_AROUND_FAULT, { timeoutMs: PROGRESS_TIMEOUT_MS, what: 'traffic after the kill' });
   going = false;
   await writing;
-  const { settled, verdict, modelFaults } = await settleAndVerify(group.clients, cluster.database.db);
+  const { settled, verdict, catchUpFailures, modelFaults } = await settleAndVerify(group.clients, cluster.database.db);
   report('Cluster: kill -9 of node A', [
+    ['clients (protocol 1 / 2)', protocolCounts(group.clients)],
     ['sent / acked / stored', `${verdict.sent} / ${verdict.acked} / ${verdict.stored}`],
     ['lost / duplicates', `${verdict.lost} / ${verdict.duplicatesStored + verdict.duplicatesReceived}`],
     ['sends in flight on A at the kill', inFlight],
     ['A’s clients reconnected to B and synced', seconds(reconnectedMs)],
+    ['idle clients caught up (live event lost, nothing after)', group.clients.reduce((n, client) => n + client.stats.idleCatchUps, 0)],
     ['seed (CLUSTER_SEED)', SEED],
   ]);
 
@@ -58,6 +60,7 @@ it('moves node A’s clients to node B when A is killed (kill -9), losing nothin
   expect(verdict.acked).toBe(verdict.sent);
   expect(verdict.lost).toBe(0);
   expect(verdict.duplicatesStored + verdict.duplicatesReceived).toBe(0);
+  expect(catchUpFailures).toEqual({});
   expect(modelFaults).toEqual([]);
   // Every reconnection through A's balancer after the kill went to B.
   const afterKill = routedTo(viaA, killedAt);
@@ -97,15 +100,17 @@ it('loses nothing acknowledged when Redis restarts mid-traffic, and cross-node d
   }).catch(() => undefined); // asserted below, after the check of what was stored
   going = false;
   await writing;
-  const { settled, verdict, modelFaults } = await settleAndVerify(group.clients, cluster.database.db);
+  const { settled, verdict, catchUpFailures, modelFaults } = await settleAndVerify(group.clients, cluster.database.db);
   const resumedAt = crossNodeDelivered(group, backAt);
   const errors = [...a.errorLines(), ...b.errorLines()];
   report('Cluster: Redis restart', [
+    ['clients (protocol 1 / 2)', protocolCounts(group.clients)],
     ['sent / acked / stored', `${verdict.sent} / ${verdict.acked} / ${verdict.stored}`],
     ['lost / duplicates', `${verdict.lost} / ${verdict.duplicatesStored + verdict.duplicatesReceived}`],
     ['acked while Redis was down', `${ackedWithoutRedis} in ${seconds(REDIS_OUTAGE_MS)}`],
     ['cross-node delivery both ways after Redis was back', resumedAt === null ? 'never' : seconds(resumedAt - backAt)],
     ['received through sync first (live event late or lost)', group.clients.reduce((n, client) => n + client.inbox.receivedBySync, 0)],
+    ['idle clients caught up (live event lost, nothing after)', group.clients.reduce((n, client) => n + client.stats.idleCatchUps, 0)],
     ['error lines logged by the nodes', errors.length],
     ['seed (CLUSTER_SEED)', SEED],
   ]);
@@ -115,6 +120,7 @@ it('loses nothing acknowledged when Redis restarts mid-traffic, and cross-node d
   expect(verdict.acked).toBe(verdict.sent);
   expect(verdict.lost).toBe(0);
   expect(verdict.duplicatesStored + verdict.duplicatesReceived).toBe(0);
+  expect(catchUpFailures).toEqual({});
   expect(modelFaults).toEqual([]);
   expect(resumedAt, 'messages sent after Redis was back did not cross nodes live both ways').not.toBeNull();
   expect(resumedAt! - backAt, 'cross-node delivery both ways after Redis was back (ms)').toBeLessThanOrEqual(RESUME_LIMIT_MS);
@@ -155,15 +161,17 @@ it('hands node A’s clients to node B on a graceful stop (SIGTERM): ready turns
   await waitUntil(() => ackedSince(group, stoppedAt) >= ACKED_AROUND_FAULT, { timeoutMs: PROGRESS_TIMEOUT_MS, what: 'traffic after the stop' });
   going = false;
   await writing;
-  const { settled, verdict, modelFaults } = await settleAndVerify(group.clients, cluster.database.db);
+  const { settled, verdict, catchUpFailures, modelFaults } = await settleAndVerify(group.clients, cluster.database.db);
   const firstRefusal = readyAnswers.indexOf(503);
   report('Cluster: graceful stop (SIGTERM) of node A', [
+    ['clients (protocol 1 / 2)', protocolCounts(group.clients)],
     ['sent / acked / stored', `${verdict.sent} / ${verdict.acked} / ${verdict.stored}`],
     ['lost / duplicates', `${verdict.lost} / ${verdict.duplicatesStored + verdict.duplicatesReceived}`],
     ['A’s readiness answers (200 / 503 / refused)', ['200', '503', 'refused'].map((status) => readyAnswers.filter((answer) => String(answer) === status).length).join(' / ')],
     ['A exited after SIGTERM', `${seconds(exitedMs)} (drain ${seconds(DRAIN_MS_A)}), ${JSON.stringify(a.exit)}`],
     ['A’s clients reconnected to B and synced', seconds(reconnectedMs)],
     ['transient refusals retried by clients', group.clients.reduce((n, client) => n + client.stats.transientErrors, 0)],
+    ['idle clients caught up (live event lost, nothing after)', group.clients.reduce((n, client) => n + client.stats.idleCatchUps, 0)],
     ['seed (CLUSTER_SEED)', SEED],
   ]);
 
@@ -176,6 +184,7 @@ it('hands node A’s clients to node B on a graceful stop (SIGTERM): ready turns
   expect(verdict.acked).toBe(verdict.sent);
   expect(verdict.lost).toBe(0);
   expect(verdict.duplicatesStored + verdict.duplicatesReceived).toBe(0);
+  expect(catchUpFailures).toEqual({});
   expect(modelFaults).toEqual([]);
   // A closed its clients' sockets only after it stopped accepting: every reconnection through A's
   // balancer went to B.

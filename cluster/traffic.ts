@@ -1,8 +1,11 @@
 // Simulated users writing to each other through their outboxes while a test breaks things, and
 // the check afterwards: every acknowledged message stored once and held by both sides (Postgres).
+// Half of them speak socket protocol 2 (by conversation), half protocol 1, as while a release serves
+// both, on either node.
 import { pick, seededRandom } from '../faults/random';
-import { SimClient, allCaughtUp } from '../faults/sim-client';
-import { readStoredMessages, verify, type Verdict } from '../faults/verify';
+import { allCaughtUp, catchUpIdle, lagging } from '../faults/settle';
+import { SimClient } from '../faults/sim-client';
+import { readStoredHeads, readStoredMessages, verify, verifyCatchUps, type Verdict } from '../faults/verify';
 import type { Db } from '../server/db/engine/open-database';
 import { conversationModelFaults } from '../testing/conversation-model';
 import type { SeededUser } from '../testing/seed';
@@ -18,10 +21,16 @@ export interface Group {
   close(): void;
 }
 
+/**
+ * The protocol of the group's index-th user: 1, 1, 2, 2, 1, 1… The tests put even indexes on one
+ * node and odd ones on the other, so each node gets both protocols.
+ */
+const protocolOf = (index: number) => (Math.floor(index / 2) % 2 === 0 ? 1 : 2);
+
 /** One SimClient per user, connected to `urlFor(user)`; resolves once all are initialised and synced. */
 export async function connectGroup(users: SeededUser[], urlFor: (user: SeededUser, index: number) => string): Promise<Group> {
   const urlOf = new Map(users.map((user, index) => [user.id, urlFor(user, index)]));
-  const clients = users.map((user) => new SimClient({ url: urlOf.get(user.id)!, user, now: Date.now }));
+  const clients = users.map((user, index) => new SimClient({ url: urlOf.get(user.id)!, user, protocol: protocolOf(index), now: Date.now }));
   for (const client of clients) client.connect();
   const group = { clients, urlOf, close: () => clients.forEach((client) => client.close()) };
   await within(CONNECT_TIMEOUT_MS, Promise.all(clients.map((client) => client.whenReady())), 'every client connected').catch((error: Error) => {
@@ -51,23 +60,30 @@ export function traffic(clients: SimClient[], options: { everyMs: number; seed: 
   ).then(() => undefined);
 }
 
+/** The clients of each protocol, as the reports print them. */
+export const protocolCounts = (clients: SimClient[]) => [1, 2].map((protocol) => clients.filter((client) => client.protocol === protocol).length).join(' / ');
+
 /**
  * Waits until every outbox is empty and every client holds all it should (`settled`, with why not
- * when it timed out), then checks what they hold against Postgres.
+ * when it timed out), then checks what they hold against Postgres. A client idle and still missing
+ * a message meanwhile catches up as a reconnect would (catchUpIdle: a live event lost with nothing
+ * after it, as while Redis is away, shows no gap).
  */
 export async function settleAndVerify(
   clients: SimClient[],
   db: Db,
-): Promise<{ settled: string; verdict: Verdict; modelFaults: Awaited<ReturnType<typeof conversationModelFaults>> }> {
-  const settled = await waitUntil(() => allCaughtUp(clients), {
+): Promise<{
+  settled: string;
+  verdict: Verdict;
+  /** Catch-ups that left out something acknowledged before them (verifyCatchUps). */
+  catchUpFailures: Record<string, string[]>;
+  modelFaults: Awaited<ReturnType<typeof conversationModelFaults>>;
+}> {
+  const settled = await waitUntil(() => (catchUpIdle(clients, Date.now()), allCaughtUp(clients)), {
     timeoutMs: SETTLE_TIMEOUT_MS,
     everyMs: 50,
     what: 'every outbox empty and every client caught up',
-    detail: () =>
-      clients
-        .filter((client) => client.pending > 0 || !client.isReady || client.inbox.hasGap)
-        .map((client) => `user ${client.userId}: ${client.pending} pending, ready ${client.isReady}, contiguous ${client.inbox.contiguous}/${client.inbox.highest}`)
-        .join('\n'),
+    detail: () => lagging(clients).join('\n'),
   }).then(
     () => 'yes',
     (error: Error) => error.message,
@@ -76,5 +92,10 @@ export async function settleAndVerify(
   // The database holds other tests' messages too; this group only writes among itself.
   const stored = (await readStoredMessages(db)).filter((row) => ids.has(row.senderId) || ids.has(row.recipientId));
   // The conversation model written beside the pairs, whole across nodes (every test's rows).
-  return { settled, verdict: verify(clients, stored), modelFaults: await conversationModelFaults(db) };
+  return {
+    settled,
+    verdict: verify(clients, stored, await readStoredHeads(db)),
+    catchUpFailures: verifyCatchUps(clients),
+    modelFaults: await conversationModelFaults(db),
+  };
 }

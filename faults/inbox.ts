@@ -1,6 +1,10 @@
 // What one simulated client holds: its account's stream by seq, messages (sent and received) and
 // changes to them, each once, and each message as the client shows it with the changes applied.
-import type { MessageChange, MessagePayload } from '../lib/contract';
+// A client of socket protocol 2 holds its conversations instead (conversation-inbox.ts).
+import type { ConversationMessage, MessageChange, MessagePayload } from '../lib/contract';
+
+/** A message as either protocol's client holds it: protocol 1's copy by the account's seq, or protocol 2's by its conversation's. */
+export type HeldMessage = MessagePayload | ConversationMessage;
 
 /** A message as the client shows it: what the verdict compares with the database's row. */
 export interface MessageView {
@@ -142,6 +146,10 @@ export class Inbox {
 
   get hasGap(): boolean {
     return this.highest > this.contiguous;
+  }
+
+  hasMessage(messageId: number): boolean {
+    return this.seqById.has(messageId);
   }
 
   get size(): number {

@@ -1,10 +1,17 @@
-// One simulated user: a real socket.io-client speaking the delivery protocol (docs/DELIVERY.md).
-// Outbox: FIFO, one send in flight, each message keeps its client_id until acknowledged.
-// Every connection: init (await ack) → sync from the highest contiguous seq → resume the outbox.
+// One simulated user: a real socket.io-client speaking the delivery protocol (docs/DELIVERY.md), in
+// socket protocol 1 (the account's seqs) or 2 (each conversation's seqs: docs/API.md, "Protocol 2's
+// pushes"). Outbox: FIFO, one send in flight, each message keeps its client_id until acknowledged.
+// Every connection: init (await ack) → catch up (protocol 1: `sync` from the highest contiguous seq;
+// protocol 2: `sync_account` from its cursor, then `sync_conversation` for each conversation behind)
+// → resume the outbox.
 import { randomUUID } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, MessageChange, MessagePayload, ServerToClientEvents } from '../lib/contract';
-import { Inbox } from './inbox';
+import type { Ack, ClientToServerEvents, ConversationMessage, MessageChange, MessagePayload, ServerToClientEvents } from '../lib/contract';
+import { AccountProtocol } from './account-protocol';
+import type { ConversationInbox } from './conversation-inbox';
+import { ConversationProtocol } from './conversation-protocol';
+import type { HeldMessage, Inbox } from './inbox';
+import type { Ask } from './protocol';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 /** What the ack of a client event carries. */
@@ -18,8 +25,8 @@ export interface OutboxEntry {
   attempts: number;
   /** Date.now() when the last attempt went out: a retry of a row stored before it was a lost ack. */
   lastAttemptAt?: number;
-  /** The server's answer: the stored message, with the sender's seq. */
-  acked?: MessagePayload;
+  /** The server's answer: the stored message, with the sender's seq (protocol 2: its conversation's). */
+  acked?: MessagePayload | ConversationMessage;
   ackedAt?: number;
   /** A permanent refusal (non_field_errors): the message is given up. */
   refused?: string;
@@ -34,6 +41,8 @@ export interface ConnectionRecord {
 export interface SimClientOptions {
   url: string;
   user: { id: number; token: string };
+  /** The socket protocol it speaks (the handshake's `auth.protocol`); 1 when not given. */
+  protocol?: 1 | 2;
   /** How long a send, init or sync waits for its ack before it counts as failed. */
   ackTimeoutMs?: number;
   /** A gap must last this long before it triggers a sync: events may simply be out of order. */
@@ -44,7 +53,6 @@ export interface SimClientOptions {
   debug?: (line: string) => void;
 }
 
-const SYNC_PAGE = 200;
 const RETRY_BASE_MS = 100;
 const RETRY_MAX_MS = 2_000;
 
@@ -54,10 +62,14 @@ const backoff = (failures: number) =>
 
 export class SimClient {
   readonly userId: number;
-  readonly inbox: Inbox;
+  readonly protocol: 1 | 2;
+  /** What it holds and how it catches up, in its protocol. */
+  readonly speaks: AccountProtocol | ConversationProtocol;
   /** Every message this user wrote, in the order written (acked or not). */
   readonly written: OutboxEntry[] = [];
   readonly connections: ConnectionRecord[] = [];
+  /** Every whole catch-up that finished (a connect's, a final one): when it was asked and when it was done. */
+  readonly catchUps: { askedAt: number; doneAt: number }[] = [];
   /** Protocol problems seen on the wire; the inbox keeps its own. */
   readonly anomalies: string[] = [];
   readonly stats = {
@@ -70,9 +82,13 @@ export class SimClient {
     gapSyncs: 0,
     drops: 0,
     changes: 0,
+    /** Catch-ups asked by the harness of a client that was idle, gapless and still missing a message. */
+    idleCatchUps: 0,
   };
 
   private readonly socket: ClientSocket;
+  private readonly url: string;
+  private readonly token: string;
   private readonly outbox: OutboxEntry[] = [];
   private readonly ackTimeoutMs: number;
   private readonly gapGraceMs: number;
@@ -83,19 +99,26 @@ export class SimClient {
   private readyWaiters: (() => void)[] = [];
   private pumping = false;
   private sending = false;
-  private syncRun: { epoch: number; again: boolean; done: Promise<boolean> } | null = null;
+  /** The catch-up running on a connection; `full` asks for a whole one (protocol 2), not only gap fills. */
+  private syncRun: { epoch: number; again: boolean; full: boolean; done: Promise<boolean> } | null = null;
   private gapTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** When the harness last asked this client to catch up while idle (the test's clock). */
+  lastIdleCatchUpAt = -Infinity;
 
   constructor(options: SimClientOptions) {
     this.userId = options.user.id;
+    this.protocol = options.protocol ?? 1;
+    this.url = options.url;
+    this.token = options.user.token;
     this.now = options.now ?? Date.now;
-    this.inbox = new Inbox(options.user.id, this.now);
+    this.speaks =
+      this.protocol === 2 ? new ConversationProtocol(this.userId, this.now, this.anomalies) : new AccountProtocol(this.userId, this.now, this.anomalies);
     this.ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
     this.gapGraceMs = options.gapGraceMs ?? 300;
     this.socket = io(options.url, {
       transports: ['websocket'],
-      auth: { token: `Bearer ${options.user.token}` },
+      auth: { token: `Bearer ${options.user.token}`, protocol: this.protocol },
       forceNew: true,
       autoConnect: false,
       // Faster than the defaults (1 s doubling to 5 s): the test measures the server's recovery and
@@ -118,9 +141,12 @@ export class SimClient {
     this.socket.on('connect_error', () => {
       if (!this.socket.active && !this.closed) setTimeout(() => !this.closed && this.socket.connect(), 500);
     });
-    this.socket.on('message', (message) => this.receive(message));
-    this.socket.on('message_sent', (message) => this.receive(message));
-    this.socket.on('message_change', (change) => this.receiveChange(change));
+    this.speaks.listen(this.socket as unknown as Socket, () => this.heard());
+  }
+
+  /** Protocol 1's stream of the account, or protocol 2's conversations. */
+  get inbox(): Inbox | ConversationInbox {
+    return this.speaks.inbox;
   }
 
   connect(): void {
@@ -147,6 +173,11 @@ export class SimClient {
 
   get isReady(): boolean {
     return this.ready;
+  }
+
+  /** Every message held, in either protocol's shape. */
+  held(): HeldMessage[] {
+    return this.inbox.messages();
   }
 
   /** Resolves once initialised and caught up on the current connection. */
@@ -196,37 +227,49 @@ export class SimClient {
       else if (ack) this.stats.transientErrors++;
       await delay(backoff(failures));
     }
-    if (!(await this.sync(epoch))) return;
+    if (!(await this.sync(epoch, true))) return;
     record.syncedAt = this.now();
     this.setReady(true);
     void this.pump();
   }
 
-  private receive(message: MessagePayload): void {
-    this.inbox.add(message);
-    if (this.inbox.hasGap) this.scheduleGapSync();
-  }
-
-  private receiveChange(change: MessageChange): void {
-    this.inbox.addChange(change);
+  /** Something held since: a seq skipped opens a gap. */
+  private heard(): void {
     if (this.inbox.hasGap) this.scheduleGapSync();
   }
 
   /**
-   * A change to a message (react, edit, unsend) or a read, once, while connected: its ack's change
-   * is held like a live one. Refusals (a message unsent meanwhile, a window over) are normal here;
+   * A change to a message (react, edit, unsend), once, while connected: its ack's change is held
+   * as its protocol holds it. Refusals (a message unsent meanwhile, a window over) are normal here;
    * a lost ack is too: whichever happened, the stream tells every client.
    */
-  async change(event: 'react' | 'edit' | 'unsend' | 'read', payload: Record<string, unknown>): Promise<void> {
+  async change(event: 'react' | 'edit' | 'unsend', payload: Record<string, unknown>): Promise<void> {
     if (!this.ready) return;
     this.stats.changes++;
     const ack = (await this.request(event, payload as never)) as { data?: { change?: MessageChange | null } } | null;
-    if (ack?.data?.change) this.receiveChange(ack.data.change);
+    if (ack?.data?.change) this.speaks.holdAck(ack.data.change);
+    this.heard();
+  }
+
+  /** Reads the conversation a held message is in, all of it, as opening it would. */
+  async read(message: HeldMessage): Promise<void> {
+    if (!this.ready) return;
+    this.stats.changes++;
+    await this.emit('read', this.speaks.readPayload(message));
   }
 
   /** Asks for everything after the cursor, as every (re)connect does: a last live item lost is found so. */
   async syncNow(): Promise<boolean> {
-    return this.sync(this.epoch);
+    return this.sync(this.epoch, true);
+  }
+
+  /**
+   * Protocol 2: reads the receipts of the conversations where one of its messages shows no "Seen"
+   * yet, as opening each thread would (no catch-up read carries receipts). Nothing on protocol 1,
+   * whose receipts are items of its stream.
+   */
+  async readReceipts(): Promise<void> {
+    if (this.speaks instanceof ConversationProtocol) await this.speaks.readReceipts(this.url, this.token);
   }
 
   /** A gap that outlives the grace period means a lost event: fetch what is missing. */
@@ -236,22 +279,30 @@ export class SimClient {
       this.gapTimer = undefined;
       if (!this.inbox.hasGap || !this.ready) return;
       this.stats.gapSyncs++;
-      void this.sync(this.epoch);
+      void this.sync(this.epoch, this.speaks.gapNeedsFull);
     }, this.gapGraceMs);
   }
 
-  /** One catch-up per connection at a time; a request during one runs it again afterwards. */
-  private sync(epoch: number): Promise<boolean> {
+  /**
+   * One catch-up per connection at a time; a request during one runs it again afterwards (whole if
+   * either asked for a whole one).
+   */
+  private sync(epoch: number, full: boolean): Promise<boolean> {
     if (this.syncRun?.epoch === epoch) {
       this.syncRun.again = true;
+      this.syncRun.full ||= full;
       return this.syncRun.done;
     }
-    const run = { epoch, again: false, done: Promise.resolve(false) };
+    const run = { epoch, again: false, full, done: Promise.resolve(false) };
     run.done = (async () => {
       let ok: boolean;
       do {
+        const whole = run.full;
         run.again = false;
-        ok = await this.syncPages(epoch);
+        run.full = false;
+        const askedAt = this.now();
+        ok = await (whole ? this.speaks.full(this.asker(epoch)) : this.speaks.fillGaps(this.asker(epoch)));
+        if (ok && whole) this.catchUps.push({ askedAt, doneAt: this.now() });
       } while (ok && run.again);
       if (this.syncRun === run) this.syncRun = null;
       if (ok && this.inbox.hasGap) this.scheduleGapSync();
@@ -261,37 +312,22 @@ export class SimClient {
     return run.done;
   }
 
-  /** Pages of `sync` from the contiguous high-water mark; false when the connection ended. */
-  private async syncPages(epoch: number): Promise<boolean> {
-    let after = this.inbox.contiguous;
-    for (let failures = 0; ; ) {
-      if (!this.current(epoch)) return false;
-      this.stats.syncRequests++;
-      const ack = await this.request('sync', { after, limit: SYNC_PAGE });
-      if (!ack || 'error' in ack) {
+  /** The catch-up's questions on this connection, each asked again (with backoff) until answered. */
+  private asker(epoch: number): Ask {
+    return (async (event: 'sync' | 'sync_account' | 'sync_conversation', payload: unknown) => {
+      for (let failures = 0; ; ) {
+        if (!this.current(epoch)) return null;
+        this.stats.syncRequests++;
+        const ack = (await this.request(event, payload as never)) as { data: unknown } | { error: Record<string, unknown> } | null;
+        if (ack && 'data' in ack) return ack.data;
+        if (ack && 'non_field_errors' in ack.error) {
+          this.anomalies.push(`${event} ${JSON.stringify(payload)} refused: ${JSON.stringify(ack.error)}`);
+          return null;
+        }
         if (ack) this.stats.transientErrors++;
         await delay(backoff(++failures));
-        continue;
       }
-      failures = 0;
-      const { messages, changes, through, last_seq: lastSeq, has_more: hasMore } = ack.data;
-      for (const message of messages) this.inbox.add(message, 'sync');
-      for (const change of changes) this.inbox.addChange(change);
-      this.inbox.accountThrough(through);
-      if (hasMore) {
-        if (through <= after) {
-          this.anomalies.push(`sync after ${after}: has_more without moving on (through ${through})`);
-          return true;
-        }
-        after = through;
-        continue;
-      }
-      // last_seq is promised to be a safe place to resume from: nothing at or below it is missing.
-      if (this.inbox.contiguous < lastSeq) {
-        this.anomalies.push(`sync after ${after} answered last_seq ${lastSeq} but seq ${this.inbox.contiguous + 1} is missing`);
-      }
-      return true;
-    }
+    }) as Ask;
   }
 
   /** Sends the outbox head until acknowledged, then the next; waits while not ready. */
@@ -310,17 +346,15 @@ export class SimClient {
         this.stats.attempts++;
         if (entry.attempts > 1) this.stats.retries++;
         this.sending = true;
-        const ack = await this.request('send', {
-          client_id: entry.clientId,
-          recipient_id: entry.recipientId,
-          text: entry.text,
-          attachment_id: null,
-        }).finally(() => (this.sending = false));
+        // The same payload in both protocols: protocol 2 may name the person instead of the conversation.
+        const payload = { client_id: entry.clientId, recipient_id: entry.recipientId, text: entry.text, attachment_id: null };
+        const ack = (await this.emit('send', payload).finally(() => (this.sending = false))) as Ack<HeldMessage> | null;
         if (ack && 'data' in ack) {
           entry.acked = ack.data;
           entry.ackedAt = this.now();
           this.outbox.shift();
-          this.receive(ack.data);
+          this.speaks.hold(ack.data);
+          this.heard();
           failures = 0;
           continue;
         }
@@ -340,38 +374,27 @@ export class SimClient {
     }
   }
 
-  /**
-   * Emits only on a live connection: socket.io-client would otherwise buffer the packet and send it
-   * on the next connection ahead of init. Null when no ack came (timeout or disconnect).
-   */
-  private async request<E extends 'init' | 'send' | 'sync' | 'react' | 'edit' | 'unsend' | 'read'>(
+  /** A request the same in both protocols, payload and ack. */
+  private async request<E extends 'init' | 'sync' | 'sync_account' | 'sync_conversation' | 'react' | 'edit' | 'unsend'>(
     event: E,
     payload: Parameters<ClientToServerEvents[E]>[0],
   ): Promise<AckOf<E> | null> {
+    return (await this.emit(event, payload)) as AckOf<E> | null;
+  }
+
+  /**
+   * Emits only on a live connection: socket.io-client would otherwise buffer the packet and send it
+   * on the next connection ahead of init. Null when no ack came (timeout or disconnect). `send` and
+   * `read`, whose payloads and acks differ by protocol, go out through it directly.
+   */
+  private async emit(event: string, payload: unknown): Promise<unknown> {
     if (!this.socket.connected) return null;
     try {
       // Untyped for the call: TypeScript cannot pick the overload for a generic event name.
       const socket = this.socket as unknown as Socket;
-      return (await socket.timeout(this.ackTimeoutMs).emitWithAck(event, payload)) as AckOf<E>;
+      return await socket.timeout(this.ackTimeoutMs).emitWithAck(event, payload);
     } catch {
       return null;
     }
   }
-}
-
-/**
- * Every outbox empty, every client ready with no gap, and each holding at least as many messages
- * as the acks say were written to or by it: nothing acknowledged is still on its way.
- */
-export function allCaughtUp(clients: SimClient[]): boolean {
-  if (clients.some((client) => client.pending > 0 || !client.isReady || client.inbox.hasGap)) return false;
-  const expected = new Map(clients.map((client) => [client.userId, 0]));
-  for (const client of clients) {
-    for (const entry of client.written) {
-      if (!entry.acked) continue;
-      expected.set(client.userId, (expected.get(client.userId) ?? 0) + 1);
-      expected.set(entry.recipientId, (expected.get(entry.recipientId) ?? 0) + 1);
-    }
-  }
-  return clients.every((client) => client.inbox.contiguous >= expected.get(client.userId)!);
 }

@@ -1,7 +1,11 @@
-// Compares what the simulated clients wrote, were told and hold with what the database stored.
+// Compares what the simulated clients wrote, were told and hold with what the database stored, the
+// same verdict for clients of either socket protocol: protocol 1's hold their account's stream,
+// protocol 2's each conversation's (conversation-inbox.ts).
 import { asc, sql } from 'drizzle-orm';
 import type { Db } from '../server/db/engine/open-database';
-import { messages } from '../server/db/schema';
+import { conversationsV2, messages, users } from '../server/db/schema';
+import { ConversationInbox } from './conversation-inbox';
+import type { HeldMessage, Inbox } from './inbox';
 import type { SimClient } from './sim-client';
 
 /** What verify reads of a simulated client. */
@@ -15,6 +19,9 @@ export interface StoredRow {
   text: string;
   senderSeq: number;
   recipientSeq: number;
+  /** Its conversation, and its seq there (protocol 2's numbering). */
+  conversationId: number;
+  conversationSeq: number;
   /** Edited or unsent since: its text is no longer what was written. */
   changed: boolean;
 }
@@ -29,10 +36,31 @@ export function readStoredMessages(db: Db): Promise<StoredRow[]> {
       text: messages.text,
       senderSeq: messages.senderSeq,
       recipientSeq: messages.recipientSeq,
+      conversationId: messages.conversationId,
+      conversationSeq: messages.seq,
       changed: sql<boolean>`${messages.editedAt} is not null or ${messages.deletedAt} is not null`,
     })
     .from(messages)
     .orderBy(asc(messages.id));
+}
+
+/** Where protocol 2's streams end in the database: each holds 1…n of its own, with no gaps. */
+export interface StoredHeads {
+  /** Each conversation's newest seq, by id (messages and changes share the numbering). */
+  conversations: Map<number, number>;
+  /** Each account's newest own item (reads here), by user id. */
+  accounts: Map<number, number>;
+}
+
+export async function readStoredHeads(db: Db): Promise<StoredHeads> {
+  const [heads, accounts] = await Promise.all([
+    db.select({ id: conversationsV2.id, lastSeq: conversationsV2.lastSeq }).from(conversationsV2),
+    db.select({ id: users.id, accountSeq: users.accountSeq }).from(users),
+  ]);
+  return {
+    conversations: new Map(heads.map((head) => [head.id, head.lastSeq])),
+    accounts: new Map(accounts.map((account) => [account.id, account.accountSeq])),
+  };
 }
 
 export interface Verdict {
@@ -51,10 +79,12 @@ export interface Verdict {
 
 const EXAMPLES = 5;
 
-export function verify(clients: ClientRecord[], stored: StoredRow[]): Verdict {
+type Fail = (rule: string, example: string) => void;
+
+export function verify(clients: ClientRecord[], stored: StoredRow[], heads: StoredHeads): Verdict {
   const failures: Record<string, string[]> = {};
   const counts: Record<string, number> = {};
-  const fail = (rule: string, example: string) => {
+  const fail: Fail = (rule, example) => {
     counts[rule] = (counts[rule] ?? 0) + 1;
     const list = (failures[rule] ??= []);
     if (list.length < EXAMPLES) list.push(example);
@@ -95,7 +125,12 @@ export function verify(clients: ClientRecord[], stored: StoredRow[]): Verdict {
       if (!row) {
         lost++;
         fail('acknowledged but not stored', `${client.userId}/${entry.clientId} (ack id ${entry.acked.id})`);
-      } else if (row.id !== entry.acked.id || row.recipientId !== entry.recipientId || (!row.changed && row.text !== entry.text)) {
+      } else if (
+        row.id !== entry.acked.id ||
+        row.recipientId !== entry.recipientId ||
+        (!row.changed && row.text !== entry.text) ||
+        ('conversation_id' in entry.acked && (entry.acked.conversation_id !== row.conversationId || entry.acked.seq !== row.conversationSeq))
+      ) {
         fail('ack differs from the stored row', `${client.userId}/${entry.clientId}: ack ${entry.acked.id}, stored ${row.id}`);
       }
     }
@@ -111,21 +146,18 @@ export function verify(clients: ClientRecord[], stored: StoredRow[]): Verdict {
     }
   }
 
-  // Every account holds exactly its stored messages, numbered 1…n, each once.
+  // Every account holds exactly its stored messages, each once, in streams numbered 1…n.
   let delivered = 0;
   for (const client of clients) {
     const me = client.userId;
-    for (const anomaly of [...client.inbox.anomalies, ...client.anomalies]) fail('protocol anomaly', `user ${me}: ${anomaly}`);
-    const held = client.inbox.messages();
-    const items = held.length + client.inbox.changeCount;
-    if (client.inbox.contiguous !== items || client.inbox.highest !== items) {
-      fail('seq gap', `user ${me}: holds ${items}, contiguous to ${client.inbox.contiguous}, highest ${client.inbox.highest}`);
-    }
+    const { inbox } = client;
+    for (const anomaly of [...inbox.anomalies, ...client.anomalies]) fail('protocol anomaly', `user ${me}: ${anomaly}`);
     const mine = stored.filter((row) => row.senderId === me || row.recipientId === me);
-    const heldIds = new Set(held.map((message) => message.id));
+    if (inbox instanceof ConversationInbox) checkConversations(me, inbox, mine, heads, fail);
+    else checkAccountStream(me, inbox, mine, fail);
     const storedIds = new Set(mine.map((row) => row.id));
     for (const row of mine) {
-      if (heldIds.has(row.id)) continue;
+      if (inbox.hasMessage(row.id)) continue;
       if (row.recipientId === me) {
         lost++;
         fail('not delivered', `message ${row.id} from ${row.senderId} to ${me}`);
@@ -133,15 +165,7 @@ export function verify(clients: ClientRecord[], stored: StoredRow[]): Verdict {
         fail('own message missing from sync', `message ${row.id} from ${me}`);
       }
     }
-    const rowById = new Map(mine.map((row) => [row.id, row]));
-    for (const message of held) {
-      const row = rowById.get(message.id);
-      if (!row) fail('held but not stored', `user ${me}: message ${message.id}`);
-      else if (message.seq !== (row.senderId === me ? row.senderSeq : row.recipientSeq)) {
-        fail('seq differs from the stored one', `user ${me}: message ${message.id} held as seq ${message.seq}`);
-      }
-    }
-    const received = client.inbox.received();
+    const received: HeldMessage[] = inbox.received();
     delivered += received.filter((message) => storedIds.has(message.id)).length;
     const copies = new Map<string, number>();
     // Texts are unique per sender as written; an edited or unsent copy no longer says what was written.
@@ -194,6 +218,82 @@ export function verify(clients: ClientRecord[], stored: StoredRow[]): Verdict {
   };
 }
 
+/** Protocol 1: the account's stream is 1…n, each seq a message or a change, each message at its stored seq. */
+function checkAccountStream(me: number, inbox: Inbox, mine: StoredRow[], fail: Fail): void {
+  const held = inbox.messages();
+  const items = held.length + inbox.changeCount;
+  if (inbox.contiguous !== items || inbox.highest !== items) {
+    fail('seq gap', `user ${me}: holds ${items}, contiguous to ${inbox.contiguous}, highest ${inbox.highest}`);
+  }
+  const rowById = new Map(mine.map((row) => [row.id, row]));
+  for (const message of held) {
+    const row = rowById.get(message.id);
+    if (!row) fail('held but not stored', `user ${me}: message ${message.id}`);
+    else if (message.seq !== (row.senderId === me ? row.senderSeq : row.recipientSeq)) {
+      fail('seq differs from the stored one', `user ${me}: message ${message.id} held as seq ${message.seq}`);
+    }
+  }
+}
+
+/**
+ * Protocol 2: each conversation of the user's is held 1…n to its head, each seq a message or a
+ * change (nobody here deletes for themselves, so no seq is left out), each message in its stored
+ * conversation at its stored seq; the account's own items 1…n to its last.
+ */
+function checkConversations(me: number, inbox: ConversationInbox, mine: StoredRow[], heads: StoredHeads, fail: Fail): void {
+  const states = inbox.conversationStates();
+  for (const conversationId of new Set([...mine.map((row) => row.conversationId), ...states.keys()])) {
+    const { held, contiguous, highest } = states.get(conversationId) ?? { held: 0, contiguous: 0, highest: 0 };
+    const head = heads.conversations.get(conversationId) ?? 0;
+    if (held !== head || contiguous !== head || highest !== head) {
+      fail('seq gap', `user ${me}: conversation ${conversationId} holds ${held}, contiguous to ${contiguous}, highest ${highest}, head at ${head}`);
+    }
+  }
+  const items = inbox.itemState;
+  const last = heads.accounts.get(me) ?? 0;
+  if (items.held !== last || items.contiguous !== last || items.highest !== last) {
+    fail('account item gap', `user ${me}: holds ${items.held} items, contiguous to ${items.contiguous}, highest ${items.highest}, account at ${last}`);
+  }
+  const rowById = new Map(mine.map((row) => [row.id, row]));
+  for (const message of inbox.messages()) {
+    const row = rowById.get(message.id);
+    if (!row) fail('held but not stored', `user ${me}: message ${message.id}`);
+    else if (message.conversation_id !== row.conversationId || message.seq !== row.conversationSeq) {
+      fail('seq differs from the stored one', `user ${me}: message ${message.id} held as conversation ${message.conversation_id} seq ${message.seq}`);
+    }
+  }
+}
+
+/**
+ * Each whole catch-up left its client holding every message to or from it acknowledged before the
+ * catch-up was asked for: the ack came after the commit, so the catch-up's first read (`sync`, or
+ * protocol 2's `sync_account`) came later still and must lead to it. A miss that a later message
+ * of the same conversation would repair before the end shows here. Returns the failures.
+ */
+export function verifyCatchUps(clients: Pick<SimClient, 'userId' | 'written' | 'inbox' | 'catchUps'>[]): Record<string, string[]> {
+  const acked = clients.flatMap((client) =>
+    client.written.flatMap((entry) => (entry.acked ? [{ id: entry.acked.id, between: [client.userId, entry.recipientId], ackedAt: entry.ackedAt! }] : [])),
+  );
+  const failures: string[] = [];
+  let count = 0;
+  for (const client of clients) {
+    const mine = acked.filter((message) => message.between.includes(client.userId));
+    for (const { askedAt, doneAt } of client.catchUps) {
+      for (const message of mine) {
+        if (message.ackedAt >= askedAt) continue;
+        const arrivedAt = client.inbox.arrivedAt.get(message.id);
+        if (arrivedAt !== undefined && arrivedAt <= doneAt) continue;
+        count++;
+        if (failures.length < EXAMPLES) {
+          failures.push(`user ${client.userId}: message ${message.id}, acked at ${Math.round(message.ackedAt)}, not held after the catch-up asked at ${Math.round(askedAt)} (done ${Math.round(doneAt)})`);
+        }
+      }
+    }
+  }
+  if (count > failures.length) failures.push(`… ${count - failures.length} more`);
+  return count === 0 ? {} : { 'missed by a catch-up': failures };
+}
+
 /** A message's state in the database, as its views should show it. */
 export interface StoredState {
   id: number;
@@ -224,7 +324,8 @@ export function readStoredStates(db: Db): Promise<StoredState[]> {
 /**
  * Every client's final view of every message it holds (text, unsent, reactions, and for its own
  * messages "Seen") equals the database's row: changes reached everyone, in order, none applied
- * twice or lost. Returns the failures, a few examples per rule.
+ * twice or lost. Either protocol: a protocol 2 client's "Seen" comes from the receipts it heard or
+ * read from its threads (ConversationInbox). Returns the failures, a few examples per rule.
  */
 export function verifyViews(clients: Pick<SimClient, 'userId' | 'inbox'>[], stored: StoredState[]): { compared: number; failures: Record<string, string[]> } {
   const byId = new Map(stored.map((row) => [row.id, row]));
