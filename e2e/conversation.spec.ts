@@ -157,12 +157,12 @@ test('links are clickable (http, https, mailto only); consecutive messages show 
   await expect(thread.locator('[data-own="false"]').first()).toContainText(`${bobName.name}:`);
 
   // A failure reads as a sentence in the reader's language, never the request line.
-  await alice.page.route('**/api/conversations/*/messages*', (route) => route.abort('internetdisconnected'));
+  await alice.page.route('**/api/c/*/messages*', (route) => route.abort('internetdisconnected'));
   await alice.page.reload();
   // (The client retries a failed GET twice first.)
   await expect(alice.page.getByText('Could not load messages: Can’t reach Parley. Check your connection.')).toBeVisible({ timeout: 30_000 });
   await expect(alice.page.getByText(/Request failed|http:\/\//)).toHaveCount(0);
-  await alice.page.unroute('**/api/conversations/*/messages*');
+  await alice.page.unroute('**/api/c/*/messages*');
   await alice.page.getByRole('button', { name: 'Try again' }).click();
   await expect(thread.getByText('third in a row')).toBeVisible();
 });

@@ -57,12 +57,12 @@ test('a load of /main asks for the user and the list once each, started by the p
   const asked: string[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
-    if (url.pathname === '/api/accounts/info' || url.pathname === '/api/conversations') asked.push(`${url.pathname}${url.search}`);
+    if (url.pathname === '/api/accounts/info' || url.pathname === '/api/c') asked.push(`${url.pathname}${url.search}`);
   });
   await page.reload();
   await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('unread-count')).toHaveText('0');
-  expect(asked.sort()).toEqual(['/api/accounts/info', '/api/conversations']);
+  expect(asked.sort()).toEqual(['/api/accounts/info', '/api/c']);
   // Both answers were taken over by the app's client (lib/api/early-requests.ts).
   const left = await page.evaluate(() => Object.keys((window as { __parleyEarly?: { responses: object } }).__parleyEarly?.responses ?? { missing: true }));
   expect(left).toEqual([]);

@@ -69,7 +69,7 @@ test('the conversation list’s spinner waits in the middle of the phone, away f
   // The list's first page held until measured: the spinner stays.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await alice.page.route((url) => url.pathname === '/api/conversations', async (route) => {
+  await alice.page.route((url) => url.pathname === '/api/c', async (route) => {
     await held;
     await route.continue();
   });

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { initI18n } from '@/lib/i18n';
 import { useReplyStore } from '@/lib/stores/reply-store';
 import { fromServer, type ThreadMessage } from '@/lib/stores/thread-messages';
+import { emptyThread } from '@/lib/stores/thread-model';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { ME, message } from '@/lib/testing/fixtures';
 import { MessageItem } from './message-item';
@@ -49,7 +50,7 @@ describe('replies in the thread', () => {
     expect(quote.textContent).toBe('Reply to AdaDinner at eight?');
 
     // The thread holds the original, edited and then unsent: the quote follows it.
-    useThreadStore.setState({ threads: { 2: { ...useThreadStore.getState().threads[2], messages: [{ ...original, text: 'Lunch instead?' }], nextCursor: null, status: 'ready', loadingOlder: false, newerCursor: null, loadingNewer: false, tail: [], view: 0, focus: null, seen: null, error: null, errorKind: null } } });
+    useThreadStore.setState({ threads: { 2: { ...emptyThread, messages: [{ ...original, text: 'Lunch instead?' }], status: 'ready' } } });
     rerender(<MessageItem message={reply()} own language="en" me={ME} peerName="Ada" />);
     expect(screen.getByRole('button', { name: /^Reply to\s*Ada\s*Lunch instead\?$/ })).toBeTruthy();
     await user.click(screen.getByRole('button', { name: /^Reply to\s*Ada/ }));

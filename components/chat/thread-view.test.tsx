@@ -5,30 +5,31 @@ import type { ComponentType, ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { MessagePayload, Page, Profile, SendPayload, ThreadPage } from '@/lib/contract';
+import type { ConversationThreadPage, Profile, SendPayload } from '@/lib/contract';
 import { SEND_REFUSALS } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
 import { createMemoryOutboxStorage } from '@/lib/outbox/outbox-storage';
 import { startMessagingSession, stopMessagingSession } from '@/lib/realtime/messaging-session';
 import { socketService } from '@/lib/socket/socket-service';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
-import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
+import { defaultAck, type FakeSocket } from '@/lib/socket/testing/fake-socket';
 import { publishUser } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { deferred, settle } from '@/lib/testing/deferred';
-import { ME, message, user } from '@/lib/testing/fixtures';
+import { conversationIdOf, conversationMessage, ME, message, threadPage, user } from '@/lib/testing/fixtures';
 import { ThreadView } from './thread-view';
 
 const api = vi.hoisted(() => ({
-  listMessages: vi.fn<(userId: number, cursor?: string | null) => Promise<Page<MessagePayload>>>(),
-  listMessagesAround: vi.fn<(userId: number, messageId: number) => Promise<ThreadPage>>(),
+  listMessages: vi.fn<(conversationId: number, cursor?: string | null) => Promise<ConversationThreadPage>>(),
+  listMessagesAround: vi.fn<(conversationId: number, messageId: number) => Promise<ConversationThreadPage>>(),
   listConversations: vi.fn(),
 }));
 const people = vi.hoisted(() => ({ getProfile: vi.fn<(id: number) => Promise<Profile>>(), searchUsers: vi.fn() }));
 vi.mock('@/lib/api/conversations', () => api);
 vi.mock('@/lib/api/users', () => people);
+/** Ada's profile: it names her conversation with ME, which the thread is read by. */
 const ada = (fields: Partial<Profile> = {}): Profile => ({
-  ...user(2, { username: 'Ada' }), followers_count: 3, following_count: 1, blocked: false, can_message: true, conversation_id: null, ...fields,
+  ...user(2, { username: 'Ada' }), followers_count: 3, following_count: 1, blocked: false, can_message: true, conversation_id: conversationIdOf(2), ...fields,
 });
 vi.mock('@/lib/api/uploads', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/lib/api/uploads')>()),
@@ -90,6 +91,14 @@ vi.mock('react-virtuoso', async () => {
 });
 
 let socket: FakeSocket;
+/** The account cursor the list is read at (item seq 0); catch-up finds that nothing moved since. */
+const LIST_CURSOR = '0.1.0.0';
+
+
+/** The server answers `send` with `answer`, and everything else as the quiet server does. */
+function answerSend(answer: () => Promise<unknown>): void {
+  socket.ackResponder = (event, payload) => (event === 'send' ? answer() : defaultAck(event, payload));
+}
 
 async function openThread() {
   render(<ThreadView peerId={2} />);
@@ -102,13 +111,14 @@ describe('ThreadView', () => {
   beforeEach(async () => {
     resetFakeSocketService();
     api.listMessages.mockReset();
-    api.listMessages.mockResolvedValue({ results: [message(2), message(1)], next_cursor: null });
-    api.listConversations.mockResolvedValue({ results: [], next_cursor: null, last_seq: 0 });
+    api.listMessages.mockResolvedValue(threadPage([conversationMessage(2), conversationMessage(1)]));
+    api.listConversations.mockResolvedValue({ results: [], next_cursor: null, account_cursor: LIST_CURSOR });
     people.getProfile.mockReset();
     people.getProfile.mockResolvedValue(ada());
     publishUser({ id: ME, username: 'Me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true });
     startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
     socket = connectFakeSocket(ME);
+    socket.ackResponder = defaultAck;
     await vi.waitFor(() => expect(socketService.isReady()).toBe(true));
     await initI18n('en');
   });
@@ -125,7 +135,7 @@ describe('ThreadView', () => {
 
   it('shows a sent message at once as "Sending…", then "Sent" when the server acknowledges it', async () => {
     const ack = deferred<unknown>();
-    socket.ackResponder = () => ack.promise;
+    answerSend(() => ack.promise);
     await openThread();
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Hello <b>Ada</b>{Enter}');
@@ -134,7 +144,7 @@ describe('ThreadView', () => {
 
     const sent = await sentPayload();
     await act(async () => {
-      ack.resolve({ data: message(9, { sender_id: ME, recipient_id: 2, client_id: sent.client_id, text: sent.text }) });
+      ack.resolve({ data: conversationMessage(9, { sender_id: ME, peer: 2, seq: 3, version: 3, client_id: sent.client_id, text: sent.text }) });
       await settle();
     });
     expect(screen.queryByText('Sending…')).toBeNull();
@@ -142,7 +152,7 @@ describe('ThreadView', () => {
   });
 
   it('sends an uploaded file without text, and shows the image at once', async () => {
-    socket.ackResponder = () => new Promise(() => undefined);
+    answerSend(() => new Promise(() => undefined));
     await openThread();
 
     await userEvent.upload(screen.getByLabelText('Choose a file to attach'), new File(['png'], 'cat.png', { type: 'image/png' }));
@@ -157,7 +167,7 @@ describe('ThreadView', () => {
   });
 
   it('a message refused for good says why, is announced, offers Remove and no Retry', async () => {
-    socket.ackResponder = async () => ({ error: { non_field_errors: [SEND_REFUSALS.recipient_gone] } });
+    answerSend(async () => ({ error: { non_field_errors: [SEND_REFUSALS.recipient_gone] } }));
     await openThread();
 
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'are you there?{Enter}');
@@ -173,28 +183,31 @@ describe('ThreadView', () => {
 
   it('puts older pages in front without moving the list: firstItemIndex goes down by their count', async () => {
     api.listMessages
-      .mockResolvedValueOnce({ results: [message(4), message(3)], next_cursor: 'older' })
-      .mockResolvedValueOnce({ results: [message(2), message(1)], next_cursor: null });
+      .mockResolvedValueOnce(threadPage([conversationMessage(4), conversationMessage(3)], { next_cursor: 'older' }))
+      .mockResolvedValueOnce(threadPage([conversationMessage(2), conversationMessage(1)]));
     render(<ThreadView peerId={2} />);
     await screen.findByText('message 4');
     const before = firstItemIndex();
 
     await userEvent.click(screen.getByRole('button', { name: 'Load older messages' }));
     await screen.findByText('message 1');
+    // Both pages are read by the conversation, not by the person.
+    expect(api.listMessages.mock.calls).toEqual([[conversationIdOf(2)], [conversationIdOf(2), 'older']]);
     expect(firstItemIndex()).toBe(before - 2);
     expect(screen.getByText(/This is the beginning of your conversation with Ada/)).toBeTruthy();
   });
 
   it('a quote to a message beyond those held starts the list over at it; the window’s newer pages leave it there; Jump to latest opens at the newest', async () => {
-    api.listMessages.mockResolvedValueOnce({ results: [message(61), message(60)], next_cursor: 'older' });
+    api.listMessages.mockResolvedValueOnce(threadPage([conversationMessage(61), conversationMessage(60)], { next_cursor: 'older' }));
     render(<ThreadView peerId={2} />);
     await screen.findByText('message 61');
     const mounted = virtuoso.mounts;
 
-    api.listMessagesAround.mockResolvedValueOnce({ results: [message(11), message(10), message(9)], next_cursor: null, newer_cursor: 'newer-than-11' });
+    api.listMessagesAround.mockResolvedValueOnce(threadPage([conversationMessage(11), conversationMessage(10), conversationMessage(9)], { newer_cursor: 'newer-than-11', last_seq: 61 }));
     await act(async () => {
       await useThreadStore.getState().showMessage(2, 10);
     });
+    expect(api.listMessagesAround).toHaveBeenLastCalledWith(conversationIdOf(2), 10);
     expect(virtuoso.mounts).toBe(mounted + 1);
     expect(virtuoso.props?.initialTopMostItemIndex).toEqual({ index: 1, align: 'center' });
     // Marked, and said in the conversation's status region for those who cannot see the mark.
@@ -202,7 +215,7 @@ describe('ThreadView', () => {
     expect(screen.getAllByRole('status').map((region) => region.textContent)).toContain('Message shown: Ada: message 10');
 
     // The window's last newer page joins the newest messages: no jump to the bottom.
-    api.listMessages.mockResolvedValueOnce({ results: [message(61), message(60), message(12)], next_cursor: null, newer_cursor: null } as ThreadPage);
+    api.listMessages.mockResolvedValueOnce(threadPage([conversationMessage(61), conversationMessage(60), conversationMessage(12)]));
     await act(async () => {
       await useThreadStore.getState().loadNewer(2);
     });
@@ -214,12 +227,12 @@ describe('ThreadView', () => {
     expect(follow(true)).toBe('smooth');
 
     // Another window, then Jump to latest: the list opens at the newest message, though some are unread.
-    api.listMessagesAround.mockResolvedValueOnce({ results: [message(5), message(4)], next_cursor: null, newer_cursor: 'newer-than-5' });
+    api.listMessagesAround.mockResolvedValueOnce(threadPage([conversationMessage(5), conversationMessage(4)], { newer_cursor: 'newer-than-5', last_seq: 62 }));
     await act(async () => {
       await useThreadStore.getState().showMessage(2, 4);
     });
     expect(virtuoso.props?.initialTopMostItemIndex).toEqual({ index: 0, align: 'center' });
-    api.listMessages.mockResolvedValueOnce({ results: [message(62), message(61), message(60)], next_cursor: 'older' });
+    api.listMessages.mockResolvedValueOnce(threadPage([conversationMessage(62), conversationMessage(61), conversationMessage(60)], { next_cursor: 'older' }));
     await act(async () => {
       await useThreadStore.getState().jumpToLatest(2);
     });
@@ -229,8 +242,8 @@ describe('ThreadView', () => {
   it('opened at the first unread message, the list follows nothing until the newest has been on screen or the user sends', async () => {
     // Given a followOutput, Virtuoso also pins the list to the bottom as it grows, and as the list
     // opens it can pass for being at the bottom: that carried the reader past every unread message.
-    socket.ackResponder = () => new Promise(() => undefined);
-    api.listMessages.mockResolvedValueOnce({ results: [message(3), message(2), message(1)], next_cursor: null });
+    answerSend(() => new Promise(() => undefined));
+    api.listMessages.mockResolvedValueOnce(threadPage([conversationMessage(3), conversationMessage(2), conversationMessage(1)]));
     await openThread();
     expect(virtuoso.props?.initialTopMostItemIndex).toEqual({ index: 0, align: 'start' });
     expect(virtuoso.props?.followOutput).toBe(false);
@@ -242,7 +255,7 @@ describe('ThreadView', () => {
   });
 
   it('opened at the first unread message, the user’s own message is followed at once', async () => {
-    socket.ackResponder = () => new Promise(() => undefined);
+    answerSend(() => new Promise(() => undefined));
     await openThread();
     expect(virtuoso.props?.followOutput).toBe(false);
 
@@ -251,7 +264,8 @@ describe('ThreadView', () => {
   });
 
   it('opened at the newest message, the list follows from the start', async () => {
-    api.listMessages.mockResolvedValueOnce({ results: [message(2, { read_at: '2025-01-01T13:00:00.000Z' }), message(1, { read_at: '2025-01-01T13:00:00.000Z' })], next_cursor: null });
+    // The user read up to its newest message.
+    api.listMessages.mockResolvedValueOnce(threadPage([conversationMessage(2), conversationMessage(1)], { read_seq: 2 }));
     await openThread();
     expect(virtuoso.props?.initialTopMostItemIndex).toEqual({ index: 1, align: 'end' });
     act(() => useThreadStore.getState().receiveMessage(2, message(3)));
@@ -273,7 +287,7 @@ describe('ThreadView', () => {
 
   it('tells the blocker how to write again, and shows a deleted account’s removed attachments', async () => {
     people.getProfile.mockResolvedValue(ada({ blocked: true, can_message: false }));
-    api.listMessages.mockResolvedValue({ results: [message(2, { text: '', attachment_removed: true }), message(1)], next_cursor: null });
+    api.listMessages.mockResolvedValue(threadPage([conversationMessage(2, { text: '', attachment_removed: true }), conversationMessage(1)]));
     render(<ThreadView peerId={2} />);
     expect(await screen.findByText('You blocked Ada. Unblock them to send a message.')).toBeTruthy();
     expect(screen.getByText('Attachment removed')).toBeTruthy();

@@ -76,6 +76,6 @@ describe('early requests script', () => {
     localStorage.setItem('token', 'Bearer abc');
     vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
     new Function(EARLY_REQUESTS_SCRIPT)();
-    await expect(window.__parleyEarly?.responses.conversations).rejects.toThrow('Failed to fetch');
+    await expect(window.__parleyEarly?.responses.c).rejects.toThrow('Failed to fetch');
   });
 });

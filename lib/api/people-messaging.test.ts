@@ -69,16 +69,17 @@ describe('people and messaging api', () => {
   });
 
   it('listConversations and listMessages page by cursor', async () => {
-    respondWith({ results: [], next_cursor: null });
+    respondWith({ results: [], next_cursor: null, account_cursor: '0.1.0.0' });
     await listConversations();
     await listConversations('c2');
-    await listMessages(9);
-    await listMessages(9, 'older');
+    // A thread is asked for by its conversation's id, not by the other person's.
+    await listMessages(1009);
+    await listMessages(1009, 'older');
     expect(requests.map((_, index) => sent(index))).toEqual([
-      'GET /api/conversations',
-      'GET /api/conversations?cursor=c2',
-      'GET /api/conversations/9/messages?limit=50',
-      'GET /api/conversations/9/messages?cursor=older&limit=50',
+      'GET /api/c',
+      'GET /api/c?cursor=c2',
+      'GET /api/c/1009/messages?limit=50',
+      'GET /api/c/1009/messages?cursor=older&limit=50',
     ]);
   });
 

@@ -11,7 +11,8 @@ export type {
   MessagePayload,
   ReadPayload,
   SendPayload,
-  SyncPayload,
+  SyncAccountPayload,
+  SyncConversationPayload,
   TypingPayload,
 };
 
@@ -76,6 +77,11 @@ export interface ConversationSyncResult {
   last_seq: number;
   /** More follows: ask again after `through`. */
   has_more: boolean;
+  /**
+   * How far the other members have read, where the caller may see it (as thread pages say): a
+   * read moves no seq of the conversation, so each answer carries the receipts as they are now.
+   */
+  seen: { user_id: number; seq: number; read_at: string }[];
 }
 
 /**
@@ -308,7 +314,7 @@ export interface ServerToClientEvents2 extends Omit<ServerToClientEvents, 'messa
  * protocols"). A server that no longer serves it refuses the handshake (`ProtocolRefusal`), and
  * the tab reloads to get the client that speaks one it does.
  */
-export const SOCKET_PROTOCOL = 1;
+export const SOCKET_PROTOCOL = 2;
 
 /**
  * The handshake's `auth` object: the stored token value, with or without its Bearer prefix, and

@@ -1,7 +1,7 @@
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Ack, MessagePayload, SendPayload } from '@/lib/contract';
-import { message } from '@/lib/testing/fixtures';
+import type { Ack, ConversationMessage, SendPayload } from '@/lib/contract';
+import { conversationMessage } from '@/lib/testing/fixtures';
 import { createOutbox, type OutboxOptions } from './outbox';
 import { createIndexedDbOutboxStorage, createMemoryOutboxStorage, type OutboxEntry, type OutboxStorage } from './outbox-storage';
 
@@ -18,9 +18,9 @@ const entry = (n: number, fields: Partial<OutboxEntry> = {}): Omit<OutboxEntry, 
 /** A server that answers each send with the next scripted answer (default: stored). */
 function fakeServer() {
   const sent: SendPayload[] = [];
-  const answers: Array<(payload: SendPayload) => Ack<MessagePayload>> = [];
-  const stored = (payload: SendPayload): Ack<MessagePayload> => ({
-    data: message(sent.length, { client_id: payload.client_id, text: payload.text, sender_id: 7, recipient_id: payload.recipient_id }),
+  const answers: Array<(payload: SendPayload) => Ack<ConversationMessage>> = [];
+  const stored = (payload: SendPayload): Ack<ConversationMessage> => ({
+    data: conversationMessage(sent.length, { client_id: payload.client_id, text: payload.text, sender_id: 7, peer: payload.recipient_id }),
   });
   return {
     sent,
@@ -70,8 +70,8 @@ describe('outbox', () => {
     let release!: () => void;
     options.send = vi.fn(
       (payload: SendPayload) =>
-        new Promise<Ack<MessagePayload>>((resolve) => {
-          release = () => resolve({ data: message(1, { client_id: payload.client_id }) });
+        new Promise<Ack<ConversationMessage>>((resolve) => {
+          release = () => resolve({ data: conversationMessage(1, { sender_id: 7, client_id: payload.client_id }) });
         }),
     );
     const outbox = createOutbox(options);
@@ -86,7 +86,7 @@ describe('outbox', () => {
   });
 
   it('retries a passing failure with the same client id, backing off 1 s, 2 s, 4 s', async () => {
-    const transient = (): Ack<MessagePayload> => ({ error: { msg: 'operation has timed out' } });
+    const transient = (): Ack<ConversationMessage> => ({ error: { msg: 'operation has timed out' } });
     server.answers.push(transient, transient, transient);
     const outbox = createOutbox(options);
     await outbox.start(7);
@@ -151,13 +151,13 @@ describe('outbox', () => {
   });
 
   it('stops sending at sign-out and ignores an answer that arrives after it', async () => {
-    let answer!: (ack: Ack<MessagePayload>) => void;
-    options.send = vi.fn(() => new Promise<Ack<MessagePayload>>((resolve) => (answer = resolve)));
+    let answer!: (ack: Ack<ConversationMessage>) => void;
+    options.send = vi.fn(() => new Promise<Ack<ConversationMessage>>((resolve) => (answer = resolve)));
     const outbox = createOutbox(options);
     await outbox.start(7);
     await outbox.enqueue(entry(1));
     outbox.stop();
-    answer({ data: message(1, { client_id: entry(1).client_id }) });
+    answer({ data: conversationMessage(1, { sender_id: 7, client_id: entry(1).client_id }) });
     await vi.advanceTimersByTimeAsync(10);
     expect(options.onSent).not.toHaveBeenCalled();
     expect(outbox.pending()).toEqual([]);

@@ -4,18 +4,19 @@
 // limit: an ack error with `msg`) is retried with the same client id after a backoff and at every
 // reconnect; the server stores a client id once, so a retry never makes a copy. A refusal
 // (`non_field_errors`: bad input, unknown recipient) leaves the queue as a failed message.
-import type { Ack, ErrorBody, MessagePayload, SendPayload } from '@/lib/contract';
+import type { Ack, ConversationMessage, ErrorBody, SendPayload } from '@/lib/contract';
 import type { OutboxEntry, OutboxStorage } from './outbox-storage';
 
 export type { OutboxEntry };
 
 export interface OutboxOptions {
   storage: OutboxStorage;
-  send: (payload: SendPayload) => Promise<Ack<MessagePayload>>;
+  /** The `send` request (by recipient: the direct conversation, begun by the first message). */
+  send: (payload: SendPayload) => Promise<Ack<ConversationMessage>>;
   /** Whether a send can go out now (connected, init acknowledged). */
   isReady: () => boolean;
   /** The server stored the entry. */
-  onSent: (entry: OutboxEntry, message: MessagePayload) => void;
+  onSent: (entry: OutboxEntry, message: ConversationMessage) => void;
   /** The server refused the entry for good; it has left the queue. */
   onRefused: (entry: OutboxEntry, error: ErrorBody) => void;
   /** First retry delay; doubles up to maxDelayMs, with ±50% jitter. */
@@ -79,7 +80,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
       text: entry.text,
       attachment_id: entry.attachment?.id ?? null,
       reply_to: entry.reply_to?.id ?? null,
-    }).catch((error: unknown): Ack<MessagePayload> => ({ error: { msg: String(error) } }));
+    }).catch((error: unknown): Ack<ConversationMessage> => ({ error: { msg: String(error) } }));
     if (started !== session) return; // stopped meanwhile; stop() already reset the queue
     inFlight = false;
     if ('data' in ack || isRefusal(ack.error)) {

@@ -1,57 +1,107 @@
-// Catch-up by sequence (docs/DELIVERY.md). Every message, and every change to one, carries the
-// signed-in account's `seq`: 1, 2, 3… with no gaps. The client knows a cursor, the highest seq up
-// to which it holds every item, and asks the server (`sync`) for everything after it whenever it
-// may have missed something: on every (re)connect, and when a live item skips a seq (one was lost
-// on the way).
-import { SYNC_PAGE_MAX, type Ack, type MessageChange, type MessagePayload, type SyncPayload, type SyncResult } from '@/lib/contract';
+// Catch-up by conversation (socket protocol 2: docs/API.md, `sync_account` and
+// `sync_conversation`; docs/design/conversations.md 3.5). Two kinds of stream, each numbered 1, 2,
+// 3… without gaps: the account's own items (its reads, its deletions for itself, its mutes), and
+// each conversation's messages and changes. The client keeps a cursor for the account (from the
+// list it read) and one per conversation whose messages it holds (a thread it loaded: from the
+// seq its newest page was read at). Whenever it may have missed something (every (re)connect, a
+// live item that skips a seq), it asks the account what moved since its cursor, then each held
+// conversation that moved past what it holds for what came after. A conversation it holds no
+// messages of needs nothing more than its row, which the account's answer brings.
+import {
+  SYNC_PAGE_MAX,
+  type AccountSyncResult,
+  type Ack,
+  type ConversationChange,
+  type ConversationMessage,
+  type ConversationSyncResult,
+  type SyncAccountPayload,
+  type SyncConversationPayload,
+} from '@/lib/contract';
 
 /**
- * The first page of a catch-up is small: it answers fast, and says how far behind the client is
- * (its last_seq). The pages after it are the server's largest.
+ * The first page of a conversation's catch-up is small: it answers fast, and says how far behind
+ * the thread is (its last_seq). The pages after it are the server's largest.
  */
 export const FIRST_PAGE_LIMIT = 100;
-/** More missed than this (a full page) is far behind: see onFarBehind. */
+/** More missed than this in one conversation (a full page) is far behind: see onFarBehind. */
 export const FAR_BEHIND_ITEMS = SYNC_PAGE_MAX;
 /** A refused sync is asked again after 1 s, then twice as long each time, up to 30 s. */
 const SYNC_RETRY_FIRST_MS = 1_000;
 const SYNC_RETRY_MAX_MS = 30_000;
 
 export interface CatchUpOptions {
-  sync: (payload: SyncPayload) => Promise<Ack<SyncResult>>;
+  syncAccount: (payload: SyncAccountPayload) => Promise<Ack<AccountSyncResult>>;
+  syncConversation: (payload: SyncConversationPayload) => Promise<Ack<ConversationSyncResult>>;
   isReady: () => boolean;
+  /** A page of the account's answer: its items not applied yet (by seq), then its rows that moved, and those gone. */
+  applyAccount: (page: AccountSyncResult) => void;
   /**
-   * A page the sync brought, each list oldest first: messages (some may already be held: merge
-   * without duplicates), then the changes to apply in their order after them.
+   * A page of a held conversation's stream, each list oldest first: messages (some may already be
+   * held: merge without duplicates), then the changes to apply in their order after them; and
+   * where the other members' receipts stand now.
    */
-  apply: (messages: MessagePayload[], changes: MessageChange[]) => void;
+  applyConversation: (conversationId: number, messages: ConversationMessage[], changes: ConversationChange[], seen: ConversationSyncResult['seen']) => void;
   /**
-   * A sync found more than FAR_BEHIND_ITEMS missing (a long disconnection): called once, with the
-   * first page, before it is applied, so that what is on screen can jump to the newest at once.
-   * The next page is asked for once what it returns has settled: the reads of what is on screen go
-   * to the server first, not behind a page of the catch-up (which one account's turn serves first).
+   * A held conversation is more than FAR_BEHIND_ITEMS behind (a long disconnection): rather than
+   * page through all it missed, the session may show its newest page (which holds it again from
+   * there) or let the thread go (`release`), and resolve true: its catch-up ends there. False (or
+   * a failure): the pages follow as usual.
    */
-  onFarBehind?: () => unknown;
-  /** A sync started by a gap (not by the caller) brought `received` > 0 items. */
-  onGapFilled?: (received: number) => void;
-  /** How long a gap may stay open before a sync fills it (a late live message may close it). */
+  onFarBehind: (conversationId: number) => boolean | Promise<boolean>;
+  /** How long a gap may stay open before a sync fills it (a late live item may close it). */
   gapDelayMs?: number;
 }
 
 export interface CatchUp {
-  /** A cursor from a snapshot that reflects every message up to it (the conversation list's last_seq). */
-  begin(lastSeq: number): void;
-  /** An item (message or change) the client now holds: a live event or an ack. */
-  note(seq: number): void;
-  /** Fetches everything after the cursor (again if asked meanwhile); resolves to how many came. */
-  sync(): Promise<number>;
-  /** The highest seq up to which every item is held; null before begin(). */
-  cursor(): number | null;
+  /** The account cursor read before the list (its `account_cursor`): everything up to it is in the list. */
+  begin(accountCursor: string): void;
+  /** A thread holds the conversation up to `seq` (its newest page's last_seq): caught up from there on. */
+  hold(conversationId: number, seq: number): void;
+  /** The thread went: its conversation is no longer caught up message by message. */
+  release(conversationId: number): void;
+  /** A live item (message or change) or an ack of a held conversation; a skipped seq opens a gap. */
+  note(conversationId: number, seq: number): void;
+  /** An account item, live or an ack: true the first time (apply it), false for one already applied. */
+  noteItem(seq: number): boolean;
+  /**
+   * Fetches everything after the cursors (again if asked meanwhile); resolves to how many messages
+   * and changes came. `everyHeld` (a reconnect): every held conversation is asked, moved or not,
+   * for the receipts a read moved meanwhile (a read moves no seq, so nothing else would say).
+   */
+  sync(options?: { everyHeld?: boolean }): Promise<number>;
+  /** The highest seq up to which the conversation's items are held; null when it is not held. */
+  cursor(conversationId: number): number | null;
   stop(): void;
 }
 
-export function createCatchUp({ sync, isReady, apply, onFarBehind, onGapFilled, gapDelayMs = 1_000 }: CatchUpOptions): CatchUp {
-  let cursor: number | null = null;
-  const above = new Set<number>(); // held seqs beyond the cursor, waiting for the gap below them
+/** A stream's position: every seq up to `cursor` is held, and those held beyond it wait for the gap below them. */
+interface Stream {
+  cursor: number;
+  above: Set<number>;
+}
+
+/** Notes `seq`; true when it was not held yet. */
+function noteIn(stream: Stream, seq: number): boolean {
+  if (seq <= stream.cursor || stream.above.has(seq)) return false;
+  stream.above.add(seq);
+  advanceTo(stream, stream.cursor);
+  return true;
+}
+
+/** Everything up to `seq` is held: the cursor moves there, and over what was held beyond it. */
+function advanceTo(stream: Stream, seq: number): void {
+  stream.cursor = Math.max(stream.cursor, seq);
+  for (const held of stream.above) if (held <= stream.cursor) stream.above.delete(held);
+  while (stream.above.delete(stream.cursor + 1)) stream.cursor += 1;
+}
+
+/** The account's item seq an account cursor stands at (lib/contract/schemas.ts, ACCOUNT_CURSOR: its first part). */
+const itemSeqOf = (cursor: string) => Number(cursor.split('.', 1)[0]) || 0;
+
+export function createCatchUp({ syncAccount, syncConversation, isReady, applyAccount, applyConversation, onFarBehind, gapDelayMs = 1_000 }: CatchUpOptions): CatchUp {
+  let accountCursor: string | null = null;
+  const items: Stream = { cursor: 0, above: new Set() };
+  const conversations = new Map<number, Stream>();
   let running: Promise<number> | null = null;
   let again = false;
   let gapTimer: ReturnType<typeof setTimeout> | null = null;
@@ -65,79 +115,119 @@ export function createCatchUp({ sync, isReady, apply, onFarBehind, onGapFilled, 
     retries += 1;
     retryTimer = setTimeout(() => {
       retryTimer = null;
-      if (isReady()) void runSync();
+      if (isReady()) void runSync({ everyHeld: true });
     }, delay);
   }
 
-  function advance(): void {
-    if (cursor === null) return;
-    for (const seq of above) if (seq <= cursor) above.delete(seq);
-    while (above.delete(cursor + 1)) cursor += 1;
-    if (above.size === 0 && gapTimer !== null) {
-      clearTimeout(gapTimer);
+  const hasGap = () => items.above.size > 0 || [...conversations.values()].some((stream) => stream.above.size > 0);
+
+  /** A gap opened: a sync fills it after gapDelayMs unless it closes by itself meanwhile. */
+  function watchGaps(): void {
+    if (!hasGap()) {
+      if (gapTimer !== null) clearTimeout(gapTimer);
       gapTimer = null;
-    } else if (above.size > 0 && gapTimer === null) {
+    } else if (gapTimer === null && accountCursor !== null) {
       gapTimer = setTimeout(() => {
         gapTimer = null;
-        void runSync().then((received) => {
-          if (received > 0) onGapFilled?.(received);
-        });
+        if (hasGap()) void runSync();
       }, gapDelayMs);
     }
   }
 
-  /**
-   * Page after page until the stream is drained. The next page is asked for before this one is
-   * applied: the server reads it while the client merges and renders this one, so a long
-   * catch-up costs about one round trip per page, not a round trip plus the merge.
-   */
-  async function syncOnce(): Promise<number> {
-    if (stopped || cursor === null || !isReady()) return 0;
-    let received = 0;
-    let after = cursor;
-    let first = true;
-    let pending = sync({ after, limit: FIRST_PAGE_LIMIT });
-    for (;;) {
-      const ack = await pending;
-      if (stopped || cursor === null) return received;
-      if (!('data' in ack)) {
-        // Refused (busy, too many requests, a failed query) on a live connection: asked again a
-        // little later; a connection that went syncs anyway when it is back.
-        retryLater();
-        return received;
+  /** The account's answer, page after page; false when it was refused (asked again later). */
+  async function syncAccountPages(behind: Set<number>): Promise<boolean> {
+    while (accountCursor !== null) {
+      const ack = await syncAccount({ cursor: accountCursor });
+      if (stopped) return false;
+      if (!('data' in ack)) return false;
+      const page = ack.data;
+      applyAccount({ ...page, items: page.items.filter((item) => noteIn(items, item.seq)) });
+      for (const summary of page.conversations) {
+        const stream = conversations.get(summary.conversation_id);
+        if (stream && summary.last_seq > stream.cursor) behind.add(summary.conversation_id);
       }
-      retries = 0;
+      for (const id of page.removed) conversations.delete(id);
+      accountCursor = page.cursor;
+      if (!page.has_more) {
+        // Every item up to the cursor was in the pages.
+        advanceTo(items, itemSeqOf(page.cursor));
+        return true;
+      }
+    }
+    return true;
+  }
+
+  /** One conversation's stream after its cursor, page after page; null when refused, else how many items came. */
+  async function syncConversationPages(conversationId: number): Promise<number | null> {
+    let received = 0;
+    let first = true;
+    for (;;) {
+      const stream = conversations.get(conversationId);
+      if (!stream || stopped) return received;
+      const after = stream.cursor;
+      const ack = await syncConversation({ conversation_id: conversationId, after, ...(first ? { limit: FIRST_PAGE_LIMIT } : {}) });
+      if (stopped || conversations.get(conversationId) !== stream) return received;
+      if (!('data' in ack)) {
+        // No longer theirs (a conversation they were removed from, or gone): nothing more to catch up.
+        if ('non_field_errors' in ack.error && ack.error.non_field_errors.some((line) => line.startsWith('conversation_id:'))) {
+          conversations.delete(conversationId);
+          return received;
+        }
+        return null;
+      }
       const { messages, changes, through, last_seq: lastSeq, has_more: hasMore } = ack.data;
       if (first && hasMore && lastSeq - after > FAR_BEHIND_ITEMS) {
-        await Promise.resolve(onFarBehind?.()).catch(() => undefined);
-        if (stopped || cursor === null) return received;
+        const handled = await Promise.resolve(onFarBehind(conversationId)).catch(() => false);
+        if (handled || stopped) return received;
       }
       first = false;
-      const more = hasMore && through > after && isReady();
-      if (more) {
-        after = through;
-        pending = sync({ after });
-      }
-      if (messages.length > 0 || changes.length > 0) apply(messages, changes);
+      applyConversation(conversationId, messages, changes, ack.data.seen);
       received += messages.length + changes.length;
-      for (const item of [...messages, ...changes]) above.add(item.seq);
-      // Everything up to `through` is held now (or was left out on purpose: no longer the account's).
-      cursor = Math.max(cursor, through);
-      advance();
-      if (!more) return received;
+      for (const item of [...messages, ...changes]) noteIn(stream, item.seq);
+      // Everything up to `through` is held now (or was left out on purpose: not the caller's to see).
+      advanceTo(stream, through);
+      if (!hasMore || through <= after) return received;
     }
   }
 
-  function runSync(): Promise<number> {
+  async function syncOnce(everyHeld: boolean): Promise<number> {
+    if (stopped || !isReady()) return 0;
+    const behind = new Set<number>();
+    if (!(await syncAccountPages(behind))) {
+      retryLater();
+      return 0;
+    }
+    // And any held conversation with a gap its live items left (after a reconnect, every one).
+    for (const [id, stream] of conversations) if (everyHeld || stream.above.size > 0) behind.add(id);
+    let received = 0;
+    for (const id of behind) {
+      const count = await syncConversationPages(id);
+      if (count === null) {
+        retryLater();
+        return received;
+      }
+      received += count;
+    }
+    retries = 0;
+    watchGaps();
+    return received;
+  }
+
+  let everyHeldAgain = false;
+  function runSync({ everyHeld = false }: { everyHeld?: boolean } = {}): Promise<number> {
     if (running) {
       again = true;
+      everyHeldAgain ||= everyHeld;
       return running;
     }
+    everyHeldAgain = everyHeld;
     running = (async () => {
       let received = 0;
       do {
         again = false;
-        received += await syncOnce();
+        const all = everyHeldAgain;
+        everyHeldAgain = false;
+        received += await syncOnce(all);
       } while (again && !stopped);
       return received;
     })().finally(() => {
@@ -147,19 +237,35 @@ export function createCatchUp({ sync, isReady, apply, onFarBehind, onGapFilled, 
   }
 
   return {
-    begin(lastSeq) {
-      if (cursor !== null) return;
-      cursor = lastSeq;
-      advance();
+    begin(cursor) {
+      if (accountCursor !== null) return;
+      accountCursor = cursor;
+      advanceTo(items, itemSeqOf(cursor));
       void runSync();
     },
-    note(seq) {
-      if (cursor !== null && seq <= cursor) return;
-      above.add(seq);
-      advance();
+    hold(conversationId, seq) {
+      const stream = conversations.get(conversationId);
+      if (stream) advanceTo(stream, seq);
+      else conversations.set(conversationId, { cursor: seq, above: new Set() });
+      watchGaps();
+    },
+    release(conversationId) {
+      conversations.delete(conversationId);
+      watchGaps();
+    },
+    note(conversationId, seq) {
+      const stream = conversations.get(conversationId);
+      if (!stream) return;
+      noteIn(stream, seq);
+      watchGaps();
+    },
+    noteItem(seq) {
+      const fresh = noteIn(items, seq);
+      watchGaps();
+      return fresh;
     },
     sync: runSync,
-    cursor: () => cursor,
+    cursor: (conversationId) => conversations.get(conversationId)?.cursor ?? null,
     stop() {
       stopped = true;
       if (gapTimer !== null) clearTimeout(gapTimer);

@@ -10,29 +10,30 @@ import { createHideStorage, type HideStorage } from '@/lib/outbox/hide-storage';
 import { createOutboxStorage, type OutboxStorage } from '@/lib/outbox/outbox-storage';
 import { socketService } from '@/lib/socket/socket-service';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { conversationWith, peerOf, useDirectConversations } from '@/lib/stores/direct-conversations';
+import { heldChange, heldSeen } from '@/lib/stores/held-messages';
 import { usePeopleStore } from '@/lib/stores/people-store';
 import { useSafetyStore } from '@/lib/stores/safety-store';
 import { retryFailedSearches, startSearchSync } from '@/lib/stores/search-sync';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useMessageSearchStore } from '@/lib/stores/message-search-store';
 import { useReplyStore } from '@/lib/stores/reply-store';
-import { useThreadStore } from '@/lib/stores/thread-store';
+import { useThreadStore, type ThreadsState } from '@/lib/stores/thread-store';
 import { useViewStore } from '@/lib/stores/view-store';
-import type { MessageChange, MessagePayload } from '@/lib/contract';
+import type { AccountItem, ConversationChange, ConversationMessage, ConversationSyncResult } from '@/lib/contract';
+import { applyAccountItem, applyAccountPage } from './account-items';
 import { createCatchUp, type CatchUp } from './catch-up';
 import { createDelayedHides, type DelayedHides } from './delayed-hides';
 import { startOutboxSender, type OutboxSender, type SendOptions, type SendResult } from './outbox-sender';
 import { startPresenceSubscriptions } from './presence-subscriptions';
 import { wireNotifications } from './notifications';
 import { createReadMarker } from './read-marking';
-import { wireSessionEvents, type FollowedListener } from './session-events';
+import { heldLive, receiveChange, wireSessionEvents, type FollowedListener } from './session-events';
 import { createTypingReceiver } from './typing-receiver';
 import { createTypingSender, type TypingSender } from './typing-sender';
 
 export type { SendOptions, SendResult };
 
-/** How recent a read of the list the session's first connection takes as current. */
-const FRESH_LIST_MS = 5_000;
 
 interface Session {
   userId: number;
@@ -45,20 +46,11 @@ interface Session {
 
 let current: Session | null = null;
 let stopPreload: (() => void) | null = null;
-// When the first page was last read (performance.now()).
-let listReadAt = -Infinity;
 const followedListeners = new Set<FollowedListener>();
 let appStorage: OutboxStorage | null = null;
 let appHideStorage: HideStorage | null = null;
 
-function readFirstPage(): Promise<void> {
-  return useConversationsStore
-    .getState()
-    .loadConversations()
-    .then(() => {
-      if (useConversationsStore.getState().status === 'ready') listReadAt = performance.now();
-    });
-}
+const readFirstPage = (): Promise<void> => useConversationsStore.getState().loadConversations();
 
 /**
  * Starts reading the conversation list while the session is still being confirmed (alongside
@@ -113,34 +105,61 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
   stopPreload = null;
 
   const catchUp = createCatchUp({
-    sync: (payload) => socketService.request('sync', payload),
+    syncAccount: (payload) => socketService.request('sync_account', payload),
+    syncConversation: (payload) => socketService.request('sync_conversation', payload),
     isReady: socketService.isReady,
-    apply: (messages, changes) => applySynced(userId, messages, changes),
-    // Far behind: what is on screen (the open thread, the list) is read afresh at once, and the
-    // catch-up goes through every page once those reads are answered.
-    onFarBehind: () => Promise.all([restartOpenThread(), loadConversations()]),
-    // A gap closed without a reconnect: the list's badges and order catch up too.
-    onGapFilled: () => void loadConversations(),
+    applyAccount: applyAccountPage,
+    applyConversation: applySynced,
+    onFarBehind: farBehind,
   });
 
   /**
-   * The first page of conversations (again): unread badges are the server's. Its last_seq starts
-   * catch-up the first time, so nothing stored between this read and the socket's init is missed.
-   * `reuse`: a page already read for this session (preloadConversations) is used as it is.
+   * The first page of conversations (again): unread badges are the server's. Its account cursor
+   * starts catch-up the first time, so nothing stored between this read and the socket's init is
+   * missed. `reuse`: a page already read for this session (preloadConversations) is used as it is.
    */
   function loadConversations({ reuse = false } = {}): Promise<void> {
     const read = reuse && useConversationsStore.getState().status === 'ready' ? Promise.resolve() : readFirstPage();
     return read.then(() => {
       if (current !== session) return;
-      const { lastSeq } = useConversationsStore.getState();
-      if (lastSeq !== null) catchUp.begin(lastSeq);
+      const { accountCursor } = useConversationsStore.getState();
+      if (accountCursor !== null) catchUp.begin(accountCursor);
       reads.readOpen();
     });
   }
 
-  const reads = createReadMarker({ request: (payload) => socketService.request('read', payload) });
+  /**
+   * A held conversation far behind (more than a sync page missed): the open one, if the user was
+   * following its newest messages, shows its newest page at once (which holds it from there);
+   * scrolled up in it, the user keeps their place and the catch-up goes through every page; a
+   * thread not on screen is let go, to load afresh when opened.
+   */
+  function farBehind(conversationId: number): boolean | Promise<boolean> {
+    const peerId = peerOf(conversationId);
+    if (peerId === undefined) return false;
+    const open = useSessionStore.getState().receiver === peerId;
+    if (!open) {
+      useThreadStore.getState().unload(peerId);
+      catchUp.release(conversationId);
+      return true;
+    }
+    if (!useViewStore.getState().seesLatest) return false;
+    const following = () => useSessionStore.getState().receiver === peerId && useViewStore.getState().seesLatest;
+    const before = useThreadStore.getState().threads[peerId]?.streamSeq;
+    // Shown (its newest page read afresh): held from there. Not (failed, or the reader scrolled away): paged through.
+    return useThreadStore.getState().restartAtNewest(peerId, following).then(() => useThreadStore.getState().threads[peerId]?.streamSeq !== before);
+  }
 
-  const sender = startOutboxSender({ userId, storage, onStored: (message) => catchUp.note(message.seq) });
+  // The read marker names the person; protocol 2 names their conversation (known: the user has messages of it to read).
+  const reads = createReadMarker({
+    request: ({ user_id: peerId, up_to: upTo }) => {
+      const conversationId = conversationWith(peerId);
+      if (conversationId === undefined) return Promise.resolve({ error: { msg: 'No conversation yet.' } });
+      return socketService.request('read', { conversation_id: conversationId, ...(upTo === undefined ? {} : { up_to: upTo }) });
+    },
+  });
+
+  const sender = startOutboxSender({ userId, storage, onStored: (message) => catchUp.note(message.conversation_id, message.seq) });
   // Typing is ephemeral: its acks say nothing worth waiting for, and a signal that fails is not retried.
   const typing = createTypingSender({ emit: (payload) => void socketService.request('typing', payload) });
   const typingReceiver = createTypingReceiver();
@@ -155,25 +174,30 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
   // this does not get through).
   const onPageHide = () => hides.sendAll();
 
-  // Already connected when started: any connection from now on is a reconnection.
-  let connectedBefore = socketService.isReady();
   /**
-   * Every (re)connect, once init is acknowledged: the outbox goes out, then what was missed, then
-   * the list with its badges; a search that failed meanwhile runs again. The session's first
-   * connection usually follows a read of the list by a moment: unless the sync brought messages
-   * (stored between that read and init), the list would come back the same.
+   * Every (re)connect, once init is acknowledged: the outbox goes out, then what was missed (the
+   * account's catch-up brings the rows that moved, badges included, and each held thread's what
+   * it missed); a search that failed meanwhile runs again. A list that could not be read is read now.
    */
   function onReady(): void {
-    const first = !connectedBefore;
-    connectedBefore = true;
     sender.flush();
     hides.retry();
     retryFailedSearches();
-    void catchUp.sync().then((received) => {
-      if (current !== session || useConversationsStore.getState().status !== 'ready') return;
-      const fresh = performance.now() - listReadAt <= FRESH_LIST_MS;
-      if (received > 0 || !first || !fresh) void loadConversations();
-    });
+    if (useConversationsStore.getState().status === 'error') void loadConversations();
+    void catchUp.sync({ everyHeld: true });
+  }
+
+  /** A thread read its newest page (or found its conversation): caught up from the seq it was read at; a thread let go is not. */
+  function followThreads(state: ThreadsState, previous: ThreadsState): void {
+    for (const [key, thread] of Object.entries(state.threads)) {
+      const before = previous.threads[Number(key)];
+      if (thread.conversationId !== null && thread.streamSeq !== null && (thread.streamSeq !== before?.streamSeq || thread.conversationId !== before.conversationId)) {
+        catchUp.hold(thread.conversationId, thread.streamSeq);
+      }
+    }
+    for (const [key, thread] of Object.entries(previous.threads)) {
+      if (!state.threads[Number(key)] && thread.conversationId !== null) catchUp.release(thread.conversationId);
+    }
   }
 
   function onTabVisible(): void {
@@ -193,6 +217,7 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
       if ((state.seesLatest && !previous.seesLatest) || state.seen !== previous.seen) reads.readOpen();
     }),
     useThreadStore.subscribe((state, previous) => {
+      if (state.threads !== previous.threads) followThreads(state, previous);
       const receiver = useSessionStore.getState().receiver;
       if (receiver !== null && state.threads[receiver]?.messages !== previous.threads[receiver]?.messages) reads.readOpen();
     }),
@@ -225,6 +250,7 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
       // Cached conversations, threads and people are the signed-out user's private data.
       useConversationsStore.getState().reset();
       useThreadStore.getState().reset();
+      useDirectConversations.getState().reset();
       usePeopleStore.getState().reset();
       useSafetyStore.getState().reset();
       // Found messages, a quote in the composer and the long messages opened in full are theirs too.
@@ -240,29 +266,26 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
 }
 
 /**
- * A page of messages a sync brought (up to 500): into the threads held (the merge drops what is
- * already there) and onto the rows' last messages, each store updated once for the whole page:
- * merging them one by one re-sorted a long thread once per message. Badges then come from the
- * server with the list; synced messages never count as unread.
+ * A page of one held conversation's stream (up to 500 messages and changes): into its thread
+ * (the merge drops what is already there) and onto its row's last message, each store updated
+ * once for the whole page: merging them one by one re-sorted a long thread once per message.
+ * Synced messages never count as unread (badges come with the account's rows).
  */
-function applySynced(me: number, messages: MessagePayload[], changes: MessageChange[]): void {
-  const entries = messages.map((message) => ({ peerId: message.sender_id === me ? message.recipient_id : message.sender_id, message }));
+function applySynced(conversationId: number, messages: ConversationMessage[], changes: ConversationChange[], seen: ConversationSyncResult['seen']): void {
+  const peerId = peerOf(conversationId);
+  if (peerId === undefined) return;
+  // The other person's receipt as it stands (one missed while away included), before the
+  // messages, which take it as they are placed.
+  const receipt = seen.find((position) => position.user_id === peerId);
+  if (receipt) useThreadStore.getState().applyChanges([heldSeen({ ...receipt, conversation_id: conversationId })]);
+  if (messages.length === 0 && changes.length === 0) return;
+  const entries = messages.map((message) => ({ peerId, message: heldLive(message, peerId) }));
   useThreadStore.getState().receiveMessages(entries);
   useConversationsStore.getState().recordSynced(entries);
   // Then the changes, in seq order: each applies only to copies older than itself (their version).
-  useThreadStore.getState().applyChanges(changes);
-  useConversationsStore.getState().applyChanges(changes, false);
-}
-
-/**
- * Far behind (more than a sync page missed): the open conversation, if the user was following its
- * newest messages, shows the newest page at once; the catch-up still goes through every page for
- * the other threads. Scrolled up in it, the user keeps their place.
- */
-function restartOpenThread(): Promise<void> {
-  const receiver = useSessionStore.getState().receiver;
-  const following = () => useSessionStore.getState().receiver === receiver && useViewStore.getState().seesLatest;
-  return receiver !== null && following() ? useThreadStore.getState().restartAtNewest(receiver, following) : Promise.resolve();
+  const held = changes.map((change) => heldChange(change, peerId));
+  useThreadStore.getState().applyChanges(held);
+  useConversationsStore.getState().applyChanges(held, false);
 }
 
 /** Stops the session now (sign-out stops it by itself). */
@@ -300,14 +323,14 @@ export function stopTyping(peerId: number): void {
 }
 
 /**
- * The ack of the user's own change to a message (lib/realtime/change-requests.ts): applied at once
- * (the same change arriving live afterwards is then not newer and changes nothing) and its seq noted.
+ * The ack of the user's own change to a message (lib/realtime/change-requests.ts, delayed-hides.ts),
+ * as it is pushed: applied at once (the same change arriving live afterwards is then not newer, or
+ * already noted, and changes nothing).
  */
-export function applyOwnChange(change: MessageChange): void {
+export function applyOwnChange(change: ConversationChange | AccountItem): void {
   if (!current) return;
-  useThreadStore.getState().applyChanges([change]);
-  useConversationsStore.getState().applyChanges([change], true);
-  current.catchUp.note(change.seq);
+  if ('actor_id' in change) return receiveChange(change, current.catchUp);
+  if (current.catchUp.noteItem(change.seq)) applyAccountItem(change);
 }
 
 /** A failed message's retry button. */

@@ -3,7 +3,7 @@
 // desktop notification (through the service worker, once for all tabs), a conversation read
 // anywhere closes its notification, and a notification's click opens its conversation.
 import { getProfile } from '@/lib/api/users';
-import type { MessagePayload } from '@/lib/contract';
+import type { ConversationMessage } from '@/lib/contract';
 import { currentTranslator } from '@/lib/i18n/i18n';
 import {
   closeNotificationsTagged,
@@ -18,12 +18,13 @@ import { conversationTag, notificationContent } from '@/lib/notifications/notifi
 import { socketService } from '@/lib/socket/socket-service';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { selectNotificationsOn, useNotificationStore } from '@/lib/stores/notification-store';
+import { peerOf } from '@/lib/stores/direct-conversations';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { openConversation } from '../routing/conversation-route';
 import { isTabVisible } from './read-marking';
 
 /** Decides and shows the notification for an incoming message; resolves whether it was shown. */
-async function notifyIncoming(message: MessagePayload): Promise<boolean> {
+async function notifyIncoming(message: ConversationMessage): Promise<boolean> {
   // In view, the app shows it (list, badge, title); another tab in view is the worker's call.
   if (isTabVisible() || !selectNotificationsOn(useNotificationStore.getState())) return false;
   const peerId = message.sender_id;
@@ -60,7 +61,11 @@ export function wireNotifications(userId: number, { storage }: NotificationsOpti
   const stops = [
     socketService.on('ready', reportVisibility),
     socketService.on('message', (message) => void notifyIncoming(message)),
-    socketService.on('conversation_read', ({ user_id }) => void closeNotificationsTagged(conversationTag(user_id)).catch(() => undefined)),
+    // Read on one of the user's devices: its notifications go.
+    socketService.on('account_item', (item) => {
+      const peerId = item.kind === 'read' ? peerOf(item.conversation_id) : undefined;
+      if (peerId !== undefined) void closeNotificationsTagged(conversationTag(peerId)).catch(() => undefined);
+    }),
   ];
   document.addEventListener('visibilitychange', reportVisibility);
   navigator.serviceWorker?.addEventListener('message', onWorkerMessage);

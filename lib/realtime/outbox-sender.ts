@@ -3,11 +3,13 @@
 // becomes "sent", or "failed" if the server refused it (for good: send-refusal.ts says why).
 // Created and stopped by the messaging session; the stores only hold what it reports.
 import { i18n } from '@/lib/i18n/i18n';
-import type { Attachment, ErrorBody, MessagePayload, ReplySummary } from '@/lib/contract';
+import type { Attachment, ConversationMessage, ErrorBody, MessagePayload, ReplySummary } from '@/lib/contract';
 import { createOutbox, type OutboxEntry } from '@/lib/outbox/outbox';
 import type { OutboxStorage } from '@/lib/outbox/outbox-storage';
 import { socketService } from '@/lib/socket/socket-service';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { useDirectConversations } from '@/lib/stores/direct-conversations';
+import { heldMessage } from '@/lib/stores/held-messages';
 import { usePeopleStore } from '@/lib/stores/people-store';
 import { describeProblem, validateMessage, type MessageProblem } from '@/lib/stores/message-validation';
 import { messageKey, UNCHANGED, type ThreadMessage } from '@/lib/stores/thread-messages';
@@ -50,8 +52,8 @@ export interface OutboxSender {
 export interface OutboxSenderOptions {
   userId: number;
   storage: OutboxStorage;
-  /** The server stored one of the user's messages (catch-up notes its seq). */
-  onStored?: (message: MessagePayload) => void;
+  /** The server stored one of the user's messages (catch-up notes its seq in its conversation). */
+  onStored?: (message: ConversationMessage) => void;
 }
 
 const SIGNED_OUT = 'Signed out before it was sent; it goes out at your next sign-in.';
@@ -73,11 +75,17 @@ export function startOutboxSender({ userId, storage, onStored = () => {} }: Outb
     for (const resolve of resolvers) resolve(result);
   }
 
-  function sent(entry: OutboxEntry, message: MessagePayload): void {
+  function sent(entry: OutboxEntry, stored: ConversationMessage): void {
     const key = messageKey(entry);
-    threads().settleLocal(entry.recipient_id, key, message);
+    const peerId = entry.recipient_id;
+    // The ack names the conversation (the first message began it): the thread holds it from now on.
+    useDirectConversations.getState().learn(stored.conversation_id, peerId);
+    threads().bindConversation(peerId, stored.conversation_id);
+    const thread = threads().threads[peerId];
+    const message = heldMessage(stored, peerId, userId, { readSeq: thread?.readSeq ?? 0, seen: thread?.seen ?? null });
+    threads().settleLocal(peerId, key, message);
     useConversationsStore.getState().recordOutgoing(message);
-    onStored(message);
+    onStored(stored);
     settle(key, { status: 'sent', message });
   }
 

@@ -1,12 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ThreadPage } from '@/lib/contract';
+import type { ConversationThreadPage } from '@/lib/contract';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { useDirectConversations } from '@/lib/stores/direct-conversations';
 import { useThreadStore } from '@/lib/stores/thread-store';
-import { conversation, message } from '@/lib/testing/fixtures';
+import { conversation, conversationIdOf, conversationMessage, message, threadPage } from '@/lib/testing/fixtures';
 import { HOVER_INTENT_MS, hoverIntent, likelyNext, prefetchWhenListReady } from './prefetch';
 
 const api = vi.hoisted(() => ({
-  listMessages: vi.fn<(userId: number, cursor?: string | null) => Promise<ThreadPage>>(),
+  listMessages: vi.fn<(conversationId: number, cursor?: string | null) => Promise<ConversationThreadPage>>(),
   listMessagesAround: vi.fn(),
   listConversations: vi.fn(),
 }));
@@ -18,9 +19,11 @@ describe('prefetching the likely next conversation', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     api.listMessages.mockReset();
-    api.listMessages.mockResolvedValue({ results: [message(1)], next_cursor: null });
+    api.listMessages.mockResolvedValue(threadPage([conversationMessage(1)]));
     useThreadStore.getState().reset();
     useConversationsStore.getState().reset();
+    // The list's rows named their conversations, so a thread's page needs no profile first.
+    for (const row of list) useDirectConversations.getState().learn(conversationIdOf(row.user.id), row.user.id);
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -41,7 +44,7 @@ describe('prefetching the likely next conversation', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     expect(loadThreadCode).toHaveBeenCalledTimes(1);
     expect(api.listMessages).toHaveBeenCalledTimes(1);
-    expect(api.listMessages).toHaveBeenCalledWith(4);
+    expect(api.listMessages).toHaveBeenCalledWith(conversationIdOf(4));
     expect(useThreadStore.getState().threads[4]?.status).toBe('ready');
     // Once: a later refresh of the list fetches nothing more.
     useConversationsStore.setState({ status: 'loading' });
@@ -106,7 +109,7 @@ describe('prefetching the likely next conversation', () => {
     rest.onPointerEnter(); // focus after the pointer: still one fetch
     await vi.advanceTimersByTimeAsync(HOVER_INTENT_MS);
     expect(api.listMessages).toHaveBeenCalledTimes(1);
-    expect(api.listMessages).toHaveBeenCalledWith(5);
+    expect(api.listMessages).toHaveBeenCalledWith(conversationIdOf(5));
     // Held now: resting on it again asks for nothing.
     rest.onPointerLeave();
     rest.onPointerEnter();

@@ -1,16 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Ack, MessagePayload, Page, ReadPayload, ReadResult } from '@/lib/contract';
+import type { Ack, ConversationThreadPage, ReadPayload, ReadResult } from '@/lib/contract';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { useViewStore } from '@/lib/stores/view-store';
 import { deferred, settle, type Deferred } from '@/lib/testing/deferred';
-import { conversation, message } from '@/lib/testing/fixtures';
+import { useDirectConversations } from '@/lib/stores/direct-conversations';
+import { conversation, conversationIdOf, conversationMessage, message, threadPage } from '@/lib/testing/fixtures';
 import { createReadMarker, type ReadMarker } from './read-marking';
 
 const api = vi.hoisted(() => ({
   listConversations: vi.fn(),
-  listMessages: vi.fn<(userId: number, cursor?: string | null) => Promise<Page<MessagePayload>>>(),
+  listMessages: vi.fn<(conversationId: number, cursor?: string | null) => Promise<ConversationThreadPage>>(),
 }));
 vi.mock('@/lib/api/conversations', () => api);
 
@@ -21,9 +22,10 @@ let marker: ReadMarker;
 
 /** The open conversation with 2: `count` unread messages from them, ids 1…count. */
 async function openWithUnread(count: number): Promise<void> {
-  const messages = Array.from({ length: count }, (_, index) => message(index + 1));
-  useConversationsStore.setState({ conversations: [conversation(2, messages.at(-1)!, count)], status: 'ready' });
-  api.listMessages.mockResolvedValue({ results: [...messages].reverse(), next_cursor: null });
+  const messages = Array.from({ length: count }, (_, index) => conversationMessage(index + 1));
+  useConversationsStore.setState({ conversations: [conversation(2, message(count), count)], status: 'ready' });
+  useDirectConversations.getState().learn(conversationIdOf(2), 2);
+  api.listMessages.mockResolvedValue(threadPage([...messages].reverse()));
   await useThreadStore.getState().loadThread(2);
   useSessionStore.getState().setReceiver(2);
 }

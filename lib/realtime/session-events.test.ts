@@ -1,14 +1,14 @@
 // The socket's events in the messaging session (lib/realtime/session-events.ts), the table of
 // docs/CLIENT-RULES.md, and the reads that follow what the user opens and sees.
 import { describe, expect, it, vi } from 'vitest';
-import type { ConversationPage, MessagePayload, Page } from '@/lib/contract';
+import type { ConversationSummaryPage, ConversationThreadPage } from '@/lib/contract';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useCounterStore } from '@/lib/stores/counter-store';
 import { usePeopleStore } from '@/lib/stores/people-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import { settle } from '@/lib/testing/deferred';
-import { account, conversation, ME, message, user } from '@/lib/testing/fixtures';
+import { account, conversationIdOf, conversationMessage, ME, summary, threadPage, user } from '@/lib/testing/fixtures';
 import { useViewStore } from '@/lib/stores/view-store';
 import { openConversation } from '@/lib/routing/conversation-route';
 import { onFollowed } from './messaging-session';
@@ -16,11 +16,11 @@ import { getProfile } from '@/lib/api/users';
 import { openAndSee, reads, setUpMessagingSession, setVisibility, socket, start, unreadFrom } from '@/lib/testing/session-harness';
 
 const api = vi.hoisted(() => ({
-  listConversations: vi.fn<(cursor?: string | null) => Promise<ConversationPage>>(),
-  listMessages: vi.fn<(userId: number, cursor?: string | null) => Promise<Page<MessagePayload>>>(),
+  listConversations: vi.fn<(cursor?: string | null) => Promise<ConversationSummaryPage>>(),
+  listMessages: vi.fn<(conversationId: number, cursor?: string | null) => Promise<ConversationThreadPage>>(),
 }));
 vi.mock('@/lib/api/conversations', () => api);
-vi.mock('@/lib/api/users', () => ({ searchUsers: vi.fn(), getProfile: vi.fn(async () => ({ ...user(3), followers_count: 0, following_count: 0 })) }));
+vi.mock('@/lib/api/users', () => ({ searchUsers: vi.fn(), getProfile: vi.fn(async () => ({ ...user(3), followers_count: 0, following_count: 0, conversation_id: null })) }));
 vi.mock('@/lib/socket/socket-service', async (importOriginal) =>
   (await import('@/lib/socket/testing/fake-service')).fakeSocketServiceModule(await importOriginal()),
 );
@@ -40,14 +40,14 @@ describe('messaging session: socket events and reads', () => {
   it('each message adds one to the unread total', async () => {
     await start();
     socket.serverEmits('message_count', { count: 2 });
-    socket.serverEmits('message', message(5, { sender_id: 3 }));
-    socket.serverEmits('message', message(6, { sender_id: 3 }));
+    socket.serverEmits('message', conversationMessage(5, { sender_id: 3 }));
+    socket.serverEmits('message', conversationMessage(6, { sender_id: 3 }));
     expect(useCounterStore.getState().unread).toBe(4);
   });
 
   it('a message from someone not open: +1 badge, row on top, no read', async () => {
-    await start([conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]);
-    socket.serverEmits('message', message(5));
+    await start([summary(2, conversationMessage(1)), summary(3, conversationMessage(2, { sender_id: 3 }))]);
+    socket.serverEmits('message', conversationMessage(5));
     expect(useCounterStore.getState().unread).toBe(1);
     expect(unreadFrom(2)).toBe(1);
     expect(useConversationsStore.getState().conversations[0]?.user.id).toBe(2);
@@ -59,7 +59,7 @@ describe('messaging session: socket events and reads', () => {
     openAndSee(2);
     await settle();
     expect(useSessionStore.getState().receiver).toBe(2);
-    expect(reads()).toEqual([{ user_id: 2, up_to: 1 }]);
+    expect(reads()).toEqual([{ conversation_id: conversationIdOf(2), up_to: 1 }]);
     expect(unreadFrom(2)).toBe(0);
     expect(useThreadStore.getState().threads[2]?.status).toBe('ready');
   });
@@ -74,20 +74,20 @@ describe('messaging session: socket events and reads', () => {
     expect(unreadFrom(2)).toBe(2);
     useViewStore.getState().setSeesLatest(true);
     await settle();
-    expect(reads()).toEqual([{ user_id: 2, up_to: 1 }]);
+    expect(reads()).toEqual([{ conversation_id: conversationIdOf(2), up_to: 1 }]);
     expect(unreadFrom(2)).toBe(0);
   });
 
   it('reads only as far as the user has seen: the badge and the thread follow the server’s answer', async () => {
-    api.listMessages.mockResolvedValue({ results: [1, 2, 3, 4, 5].map((id) => message(id)), next_cursor: null });
-    await start([conversation(2, message(5), 5)]);
+    api.listMessages.mockResolvedValue(threadPage([5, 4, 3, 2, 1].map((id) => conversationMessage(id))));
+    await start([summary(2, conversationMessage(5), 5)]);
     openConversation(2);
     await settle();
     expect(reads()).toEqual([]);
     socket.ackResponder = async () => ({ data: { count: 2, unread_count: 2 } });
     useViewStore.getState().noteSeen(2, 3);
     await settle();
-    expect(reads()).toEqual([{ user_id: 2, up_to: 3 }]);
+    expect(reads()).toEqual([{ conversation_id: conversationIdOf(2), up_to: 3 }]);
     expect(unreadFrom(2)).toBe(2);
     expect(useThreadStore.getState().threads[2]?.messages.map((m) => [m.id, m.read_at === null])).toEqual([
       [1, false],
@@ -103,16 +103,16 @@ describe('messaging session: socket events and reads', () => {
   });
 
   it('scrolled up in the open conversation: a new message stays unread (badge +1, no read) until scrolled down', async () => {
-    await start([conversation(2, message(1), 0)]);
+    await start([summary(2, conversationMessage(1), 0)]);
     openAndSee(2);
     await settle();
     useViewStore.getState().setSeesLatest(false);
-    socket.serverEmits('message', message(6));
+    socket.serverEmits('message', conversationMessage(6));
     expect(reads()).toEqual([]);
     expect(unreadFrom(2)).toBe(1);
     expect(useThreadStore.getState().threads[2]?.messages.at(-1)).toMatchObject({ id: 6, read_at: null });
     useViewStore.getState().setSeesLatest(true);
-    expect(reads()).toEqual([{ user_id: 2, up_to: 6 }]);
+    expect(reads()).toEqual([{ conversation_id: conversationIdOf(2), up_to: 6 }]);
     await settle();
     expect(unreadFrom(2)).toBe(0);
     // Read here: the thread's copy says so too (the "new messages" line counts from it).
@@ -120,7 +120,7 @@ describe('messaging session: socket events and reads', () => {
   });
 
   it('opening one without unread messages emits nothing', async () => {
-    await start([conversation(2, message(1), 0)]);
+    await start([summary(2, conversationMessage(1), 0)]);
     openAndSee(2);
     openAndSee(4);
     expect(reads()).toEqual([]);
@@ -146,60 +146,99 @@ describe('messaging session: socket events and reads', () => {
   });
 
   it('a message in the open conversation, tab visible: read at once, badge unchanged, thread updated', async () => {
-    await start([conversation(2, message(1), 0)]);
+    await start([summary(2, conversationMessage(1), 0)]);
     openAndSee(2);
     await settle();
     const badges: number[] = [];
     const stopWatching = useConversationsStore.subscribe(() => badges.push(unreadFrom(2)));
-    socket.serverEmits('message', message(6));
+    socket.serverEmits('message', conversationMessage(6));
     stopWatching();
-    expect(reads()).toEqual([{ user_id: 2, up_to: 6 }]);
+    expect(reads()).toEqual([{ conversation_id: conversationIdOf(2), up_to: 6 }]);
     expect(badges.length).toBeGreaterThan(0);
     expect(badges.every((badge) => badge === 0)).toBe(true);
     expect(useThreadStore.getState().threads[2]?.messages.map((m) => m.id)).toEqual([1, 6]);
   });
 
   it('a refused read of a message read on arrival leaves it unread on its badge', async () => {
-    await start([conversation(2, message(1), 0)]);
+    await start([summary(2, conversationMessage(1), 0)]);
     openAndSee(2);
     socket.ackResponder = async () => ({ error: { msg: 'Not connected.' } });
-    socket.serverEmits('message', message(6));
+    socket.serverEmits('message', conversationMessage(6));
     await settle();
     expect(unreadFrom(2)).toBe(1);
   });
 
   it('tab hidden: the message stays unread until the tab is visible again', async () => {
-    await start([conversation(2, message(1), 0)]);
+    await start([summary(2, conversationMessage(1), 0)]);
     openAndSee(2);
     setVisibility('hidden');
-    socket.serverEmits('message', message(6));
+    socket.serverEmits('message', conversationMessage(6));
     expect(reads()).toEqual([]);
     expect(unreadFrom(2)).toBe(1);
     setVisibility('visible');
-    expect(reads()).toEqual([{ user_id: 2, up_to: 6 }]);
+    expect(reads()).toEqual([{ conversation_id: conversationIdOf(2), up_to: 6 }]);
     await settle();
     expect(unreadFrom(2)).toBe(0);
   });
 
   it('message_sent from another device: row moves up, thread gets it, nothing unread', async () => {
-    await start([conversation(3, message(2, { sender_id: 3 })), conversation(2, message(1))]);
+    await start([summary(3, conversationMessage(2, { sender_id: 3 })), summary(2, conversationMessage(1))]);
     await useThreadStore.getState().loadThread(2);
-    socket.serverEmits('message_sent', message(9, { sender_id: ME, recipient_id: 2 }));
+    socket.serverEmits('message_sent', conversationMessage(9, { sender_id: ME, peer: 2 }));
     expect(useConversationsStore.getState().conversations[0]).toMatchObject({ user: { id: 2 }, unread_count: 0 });
     expect(useThreadStore.getState().threads[2]?.messages.map((m) => m.id)).toEqual([1, 9]);
     expect(useCounterStore.getState().unread).toBe(0);
   });
 
-  it('conversation_read from another device sets that badge to what is left unread', async () => {
+  it('a read on another device (its account item) sets that badge to what is left unread, once', async () => {
     await start();
-    socket.serverEmits('conversation_read', { user_id: 2, unread_count: 1 });
+    const read = (seq: number, readSeq: number, unread: number) => ({ seq, conversation_id: conversationIdOf(2), kind: 'read' as const, read_seq: readSeq, unread_count: unread });
+    socket.serverEmits('account_item', read(1, 1, 1));
     expect(unreadFrom(2)).toBe(1);
-    socket.serverEmits('conversation_read', { user_id: 2, unread_count: 0 });
+    socket.serverEmits('account_item', read(2, 2, 0));
+    expect(unreadFrom(2)).toBe(0);
+    // The same item again (an echo, or a catch-up overlapping the live one) changes nothing.
+    socket.serverEmits('account_item', read(1, 1, 1));
     expect(unreadFrom(2)).toBe(0);
   });
 
+  it('the other person’s receipt marks the user’s messages seen up to its seq; their messages are not', async () => {
+    api.listMessages.mockResolvedValue(threadPage([conversationMessage(3, { sender_id: ME }), conversationMessage(2), conversationMessage(1, { sender_id: ME })]));
+    await start();
+    await useThreadStore.getState().loadThread(2);
+    socket.serverEmits('seen', { conversation_id: conversationIdOf(2), user_id: 2, seq: 2, read_at: '2025-01-01T13:00:00.000Z' });
+    expect(useThreadStore.getState().threads[2]?.messages.map((m) => [m.id, m.read_at])).toEqual([
+      [1, '2025-01-01T13:00:00.000Z'],
+      [2, null],
+      [3, null],
+    ]);
+  });
+
+  it('a change to a message reaches its thread and row by its conversation; an unknown conversation’s is dropped', async () => {
+    api.listMessages.mockResolvedValue(threadPage([conversationMessage(1)]));
+    await start();
+    await useThreadStore.getState().loadThread(2);
+    const edit = { conversation_id: conversationIdOf(2), seq: 2, message_id: 1, actor_id: 2, kind: 'edit' as const, text: 'edited', edited_at: '2025-01-01T13:00:00.000Z' };
+    socket.serverEmits('message_change', edit);
+    expect(useThreadStore.getState().threads[2]?.messages[0]).toMatchObject({ text: 'edited', version: 2 });
+    expect(useConversationsStore.getState().conversations[0]?.last_message).toMatchObject({ text: 'edited' });
+    socket.serverEmits('message_change', { ...edit, conversation_id: conversationIdOf(9), seq: 3, text: 'elsewhere' });
+    expect(useThreadStore.getState().threads[2]?.messages[0]?.text).toBe('edited');
+  });
+
+  it('a first message from someone new names their conversation: a thread open for them holds it from then on', async () => {
+    await start([]);
+    vi.mocked(getProfile).mockResolvedValueOnce({ ...user(3), followers_count: 0, following_count: 0, blocked: false, can_message: true, conversation_id: null });
+    await useThreadStore.getState().loadThread(3);
+    expect(useThreadStore.getState().threads[3]).toMatchObject({ status: 'ready', conversationId: null });
+    socket.serverEmits('message', conversationMessage(1, { sender_id: 3 }));
+    expect(useThreadStore.getState().threads[3]).toMatchObject({ conversationId: conversationIdOf(3), streamSeq: 0 });
+    expect(useThreadStore.getState().threads[3]?.messages.map((m) => m.id)).toEqual([1]);
+    expect(useConversationsStore.getState().conversations.map((row) => row.user.id)).toEqual([3]);
+  });
+
   it('user_updated shows the new name and photo everywhere the person is: their row, profile and search result, or the header', async () => {
-    await start([conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]);
+    await start([summary(2, conversationMessage(1)), summary(3, conversationMessage(2, { sender_id: 3 }))]);
     useSessionStore.getState().publishUser(account({ username: 'Me', email: 'me@example.com' }));
     usePeopleStore.setState({ searchResults: [{ ...user(2), can_message: true }, { ...user(4), can_message: true }], profiles: { 2: { ...user(2), followers_count: 1, following_count: 0, blocked: false, can_message: true, conversation_id: null } } });
     socket.serverEmits('user_updated', { id: 2, username: 'Ada', avatar: '/api/uploads/abc/avatar.webp' });
@@ -212,7 +251,7 @@ describe('messaging session: socket events and reads', () => {
   });
 
   it('user_updated: a deleted account shows as deleted on its row and profile, and the open conversation’s person is read again', async () => {
-    await start([conversation(2, message(1)), conversation(3, message(2, { sender_id: 3 }))]);
+    await start([summary(2, conversationMessage(1)), summary(3, conversationMessage(2, { sender_id: 3 }))]);
     usePeopleStore.setState({ profiles: { 2: { ...user(2), followers_count: 1, following_count: 0, blocked: false, can_message: true, conversation_id: null } } });
     socket.serverEmits('user_updated', { id: 2, username: null, avatar: null, deleted: true });
     expect(useConversationsStore.getState().conversations.find((row) => row.user.id === 2)?.user).toMatchObject({ username: null, deleted: true });

@@ -2,17 +2,20 @@
 // docs/CLIENT-RULES.md ("Socket events"): message_count sets the unread total, each `message`
 // adds one to it and is passed on, `followed` notifies its subscribers with the value false.
 // The live signals (`typing`, `presence`) are ephemeral: they never touch a count or a thread.
-import type { FollowedPayload, MessagePayload, UserUpdatedPayload } from '@/lib/contract';
+import type { ConversationChange, ConversationMessage, FollowedPayload, MessagePayload, UserUpdatedPayload } from '@/lib/contract';
 import { socketService } from '@/lib/socket/socket-service';
 import { useConnectionStore } from '@/lib/stores/connection-store';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useCounterStore } from '@/lib/stores/counter-store';
+import { peerOf, useDirectConversations } from '@/lib/stores/direct-conversations';
+import { heldChange, heldMessage, heldSeen } from '@/lib/stores/held-messages';
 import { refusesMessages, usePeopleStore } from '@/lib/stores/people-store';
 import { hasBlocked, useSafetyStore } from '@/lib/stores/safety-store';
 import { usePresenceStore } from '@/lib/stores/presence-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import type { CatchUp } from './catch-up';
+import { applyAccountItem } from './account-items';
 import type { PresenceSubscriptions } from './presence-subscriptions';
 import { isViewing, type ReadMarker } from './read-marking';
 import type { TypingReceiver } from './typing-receiver';
@@ -28,22 +31,57 @@ export interface SessionEventsOptions {
   reads: ReadMarker;
 }
 
-/** An incoming message: onto its row and its thread; read at once if the user is looking at it. */
-function receiveIncoming(message: MessagePayload, catchUp: CatchUp, reads: ReadMarker): void {
-  const peerId = message.sender_id;
+/**
+ * A message of the direct conversation with `peerId` as the stores hold it: with the positions its
+ * thread knows (none for a thread not held: a new message is past them anyway).
+ */
+export function heldLive(message: ConversationMessage, peerId: number): MessagePayload {
+  const me = useSessionStore.getState().user?.id ?? 0;
+  const thread = useThreadStore.getState().threads[peerId];
+  return heldMessage(message, peerId, me, { readSeq: thread?.readSeq ?? 0, seen: thread?.seen ?? null });
+}
+
+/** An incoming message (its sender is the other person of the direct conversation): onto its row and its thread; read at once if the user is looking at it. */
+function receiveIncoming(payload: ConversationMessage, catchUp: CatchUp, reads: ReadMarker): void {
+  const peerId = payload.sender_id;
+  useDirectConversations.getState().learn(payload.conversation_id, peerId);
+  useThreadStore.getState().bindConversation(peerId, payload.conversation_id);
+  const message = heldLive(payload, peerId);
   // Looking at it: it is read at once, so its badge never rises (the total is the server's).
   const readNow = isViewing(peerId);
   useConversationsStore.getState().receiveIncoming(message, { countUnread: !readNow });
   useThreadStore.getState().receiveMessage(peerId, message);
-  catchUp.note(message.seq);
+  catchUp.note(payload.conversation_id, payload.seq);
   if (readNow) reads.readArrived(peerId, message.id);
 }
 
-/** The user's own message sent from another of their tabs or devices: never unread. */
-function receiveSentElsewhere(message: MessagePayload, catchUp: CatchUp): void {
+/**
+ * The user's own message sent from another of their tabs or devices: never unread. In a
+ * conversation this tab does not know yet (begun on the other device), the account's catch-up
+ * names it, with its row, and a thread held for the person catches it up.
+ */
+function receiveSentElsewhere(payload: ConversationMessage, catchUp: CatchUp): void {
+  const peerId = peerOf(payload.conversation_id);
+  if (peerId === undefined) return void catchUp.sync();
+  const message = heldLive(payload, peerId);
   useConversationsStore.getState().recordOutgoing(message);
-  useThreadStore.getState().receiveMessage(message.recipient_id, message);
-  catchUp.note(message.seq);
+  useThreadStore.getState().receiveMessage(peerId, message);
+  catchUp.note(payload.conversation_id, payload.seq);
+}
+
+/**
+ * A change to a message of one of the user's conversations (theirs or the other person's): onto
+ * its thread and row. An unsending by the other person may take a message off the row's badge:
+ * the account's catch-up brings the row as the server counts it.
+ */
+export function receiveChange(payload: ConversationChange, catchUp: CatchUp): void {
+  const peerId = peerOf(payload.conversation_id);
+  if (peerId === undefined) return;
+  const change = heldChange(payload, peerId);
+  useThreadStore.getState().applyChanges([change]);
+  useConversationsStore.getState().applyChanges([change], true);
+  catchUp.note(payload.conversation_id, payload.seq);
+  if (payload.kind === 'unsend' && payload.actor_id === peerId) void catchUp.sync();
 }
 
 /**
@@ -87,8 +125,13 @@ export function wireSessionEvents({ catchUp, followedListeners, typing, presence
       if (payload.following) presence.noteContact(payload.follower_id);
     }),
     socketService.on('message_sent', (message) => receiveSentElsewhere(message, catchUp)),
-    // The badge as the server counts it; which messages were read comes as message_change `read`.
-    socketService.on('conversation_read', ({ user_id, unread_count }) => useConversationsStore.getState().setUnreadCount(user_id, unread_count)),
+    // The user's own reads, deletions for themselves and mutes on their other devices (and this
+    // tab's, echoed): each once, by the account's seq.
+    socketService.on('account_item', (item) => {
+      if (catchUp.noteItem(item.seq)) applyAccountItem(item);
+    }),
+    // The other person read the user's messages up to a seq: "Seen".
+    socketService.on('seen', (payload) => useThreadStore.getState().applyChanges([heldSeen(payload)])),
     socketService.on('safety_changed', (change) => useSafetyStore.getState().applyChange(change)),
     // The server checks each pair only every few seconds (server/realtime/can-signal.ts): someone
     // blocked a moment ago may still get one through, and it stops here.
@@ -97,13 +140,9 @@ export function wireSessionEvents({ catchUp, followedListeners, typing, presence
     }),
     socketService.on('presence', (payload) => usePresenceStore.getState().apply(payload)),
     socketService.on('user_updated', applyUserUpdate),
-    // A change to a message takes a seq of the account's stream like a message does; it is never
-    // counted as unread (an unread total it moved comes as message_count).
-    socketService.on('message_change', (change) => {
-      useThreadStore.getState().applyChanges([change]);
-      useConversationsStore.getState().applyChanges([change], true);
-      catchUp.note(change.seq);
-    }),
+    // A change to a message takes a seq of its conversation's stream like a message does; it is
+    // never counted as unread (an unread total it moved comes as message_count).
+    socketService.on('message_change', (change) => receiveChange(change, catchUp)),
   ];
   return () => {
     for (const stop of stops) stop();

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '@/lib/stores/session-store';
+import { threadPage } from '@/lib/testing/fixtures';
 import { closeConversation, conversationSegment, openConversation, openMessage, showConversation } from './conversation-route';
 
 const api = vi.hoisted(() => ({
-  listMessages: vi.fn(async () => ({ results: [], next_cursor: null })),
-  listMessagesAround: vi.fn(async () => ({ results: [], has_older: false, has_newer: false })),
+  listMessages: vi.fn(async () => threadPage([])),
+  listMessagesAround: vi.fn(async () => threadPage([])),
   listConversations: vi.fn(),
 }));
 vi.mock('@/lib/api/conversations', () => api);

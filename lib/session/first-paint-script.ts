@@ -20,7 +20,7 @@ export const FIRST_PAINT_SCRIPT =
   `if(l!==${DEFAULT}){d.dataset.locale="pending";d.lang=l}}catch(e){}})()`;
 
 /** The paths, under the API's address, of the main area's first two requests. */
-export const EARLY_PATHS = ['accounts/info', 'conversations'] as const;
+export const EARLY_PATHS = ['accounts/info', 'c'] as const;
 
 /** What EARLY_REQUESTS_SCRIPT leaves for the API client: the Authorization it sent, and each answer by its path under the API. */
 export interface EarlyRequests {

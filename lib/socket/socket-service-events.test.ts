@@ -10,11 +10,11 @@ describe('socket service: messaging events', () => {
     harness = createServiceHarness();
   });
 
-  it('read emits {user_id} and resolves with the server ack', async () => {
+  it('read emits {conversation_id, up_to} and resolves with the server ack', async () => {
     const socket = harness.connectedService();
-    socket.ackResponder = async () => ({ data: { count: 3 } });
-    await expect(harness.service.request('read', { user_id: 2 })).resolves.toEqual({ data: { count: 3 } });
-    expect(socket.sentEvents('read')).toEqual([['read', { user_id: 2 }, { timeout: expect.any(Number) }]]);
+    socket.ackResponder = async () => ({ data: { count: 3, unread_count: 0 } });
+    await expect(harness.service.request('read', { conversation_id: 1002, up_to: 5 })).resolves.toEqual({ data: { count: 3, unread_count: 0 } });
+    expect(socket.sentEvents('read')).toEqual([['read', { conversation_id: 1002, up_to: 5 }, { timeout: expect.any(Number) }]]);
   });
 
   it('ready listeners run on every connection once the server acknowledged its init', async () => {

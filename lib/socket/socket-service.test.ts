@@ -1,24 +1,25 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { SOCKET_PROTOCOL, type MessagePayload } from '@/lib/contract';
+import { SOCKET_PROTOCOL, type AccountItem, type ConversationMessage, type SeenPayload } from '@/lib/contract';
 import { storeToken } from '@/lib/session/storage';
 import { createSocketService, type ClientSocket } from './socket-service';
 import { FakeSocket } from './testing/fake-socket';
 import { createServiceHarness, type ServiceHarness } from './testing/service-harness';
 
-const message: MessagePayload = {
+const message: ConversationMessage = {
   id: 1,
+  conversation_id: 1002,
+  seq: 1,
+  version: 1,
   client_id: 'c1',
   sender_id: 2,
-  recipient_id: 7,
   text: 'hi',
-  created_at: '2025-01-01T00:00:00.000Z',
-  read_at: null,
   attachment: null,
-  seq: 1,
+  attachment_removed: false,
+  created_at: '2025-01-01T00:00:00.000Z',
   edited_at: null,
   deleted: false,
   reactions: [],
-  version: 1,
+  reply_to: null,
 };
 
 let harness: ServiceHarness;
@@ -131,15 +132,18 @@ describe('socket service', () => {
   it('passes every server event on to its listeners, unchanged, until they unsubscribe', () => {
     const socket = harness.connectedService();
     const heard: unknown[] = [];
-    const events = ['message_count', 'message', 'followed', 'message_sent', 'follower', 'conversation_read', 'safety_changed', 'user_updated'] as const;
+    const events = ['message_count', 'message', 'followed', 'message_sent', 'follower', 'account_item', 'seen', 'safety_changed', 'user_updated'] as const;
     const stops = events.map((event) => harness.service.on(event, (payload: unknown) => heard.push([event, payload])));
     const followed = { follower_id: 2, followee_id: 7, following: true, followers_count: 1 };
+    const read: AccountItem = { seq: 3, conversation_id: 1002, kind: 'read', read_seq: 1, unread_count: 0 };
+    const seen: SeenPayload = { conversation_id: 1002, user_id: 2, seq: 1, read_at: '2025-01-01T00:01:00.000Z' };
     socket.serverEmits('message_count', { count: 4 });
     socket.serverEmits('message', message);
     socket.serverEmits('followed', followed);
     socket.serverEmits('message_sent', message);
     socket.serverEmits('follower', followed);
-    socket.serverEmits('conversation_read', { user_id: 2 });
+    socket.serverEmits('account_item', read);
+    socket.serverEmits('seen', seen);
     socket.serverEmits('safety_changed', { type: 'mute', user_id: 2, muted: true });
     socket.serverEmits('user_updated', { id: 2, username: 'Ada', avatar: null });
     for (const stop of stops) stop();
@@ -150,7 +154,8 @@ describe('socket service', () => {
       ['followed', followed],
       ['message_sent', message],
       ['follower', followed],
-      ['conversation_read', { user_id: 2 }],
+      ['account_item', read],
+      ['seen', seen],
       ['safety_changed', { type: 'mute', user_id: 2, muted: true }],
       ['user_updated', { id: 2, username: 'Ada', avatar: null }],
     ]);

@@ -12,7 +12,7 @@
 import type { ManagerOptions, Socket, SocketOptions } from 'socket.io-client';
 import { errorMessage } from '@/lib/contract/error-message';
 import { publicConfig } from '@/lib/config/public';
-import { SOCKET_PROTOCOL, type Ack, type AckCallback, type ClientToServerEvents, type HandshakeAuth, type InitResult, type ServerToClientEvents } from '@/lib/contract';
+import { SOCKET_PROTOCOL, type Ack, type AckCallback, type ClientToServerEvents2 as ClientToServerEvents, type HandshakeAuth, type InitResult, type ServerToClientEvents2 as ServerToClientEvents } from '@/lib/contract';
 import { afterFirstScreen } from '@/lib/session/first-screen';
 import { onSignOut } from '@/lib/session/sign-out';
 import { getStoredToken } from '@/lib/session/storage';
@@ -144,12 +144,13 @@ export function createSocketService(
     followed: true,
     message_sent: true,
     follower: true,
-    conversation_read: true,
     safety_changed: true,
     typing: true,
     presence: true,
     user_updated: true,
     message_change: true,
+    account_item: true,
+    seen: true,
   } satisfies Record<keyof ServerToClientEvents, true>) as (keyof ServerToClientEvents)[];
 
   function createSocket(): ClientSocket | Promise<ClientSocket> {

@@ -1,12 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Conversation, Page, Profile } from '@/lib/contract';
+import type { Conversation, ConversationSummary, ConversationSummaryPage, Profile } from '@/lib/contract';
 import { deferred, settle } from '@/lib/testing/deferred';
-import { conversation, ME, message, user } from '@/lib/testing/fixtures';
+import { account, conversation, conversationIdOf, conversationMessage, ME, message, summary, user } from '@/lib/testing/fixtures';
 import { dropUnlisted, mergeConversations } from './conversation-list';
+import { useDirectConversations } from './direct-conversations';
+import { useSessionStore } from './session-store';
 import { selectUnreadFor, useConversationsStore } from './conversations-store';
 
 const api = vi.hoisted(() => ({
-  listConversations: vi.fn<(cursor?: string | null) => Promise<Page<Conversation>>>(),
+  listConversations: vi.fn<(cursor?: string | null) => Promise<ConversationSummaryPage>>(),
   getProfile: vi.fn<(id: number) => Promise<Profile>>(),
 }));
 vi.mock('@/lib/api/conversations', () => ({ listConversations: api.listConversations }));
@@ -14,7 +16,9 @@ vi.mock('@/lib/api/users', () => ({ getProfile: api.getProfile }));
 
 const store = () => useConversationsStore.getState();
 const peers = () => store().conversations.map((row) => row.user.id);
-const page = (results: Conversation[], next_cursor: string | null = null) => ({ results, next_cursor });
+/** The account cursor the pages are read at. */
+const LIST_CURSOR = '0.1.0.0';
+const page = (results: ConversationSummary[], next_cursor: string | null = null): ConversationSummaryPage => ({ results, next_cursor, account_cursor: LIST_CURSOR });
 
 describe('conversation list merging', () => {
   it('orders by last message time, newest first, one row per person', () => {
@@ -101,16 +105,35 @@ describe('conversations store', () => {
 
   it('loads the first page and then older pages by cursor', async () => {
     api.listConversations
-      .mockResolvedValueOnce(page([conversation(2, message(5)), conversation(3, message(4))], 'c1'))
-      .mockResolvedValueOnce(page([conversation(4, message(1, { sender_id: 4 }))], null));
+      .mockResolvedValueOnce(page([summary(2, conversationMessage(5)), summary(3, conversationMessage(4, { sender_id: 3 }))], 'c1'))
+      .mockResolvedValueOnce(page([summary(4, conversationMessage(1, { sender_id: 4 }))], null));
     await store().loadConversations();
-    expect(store()).toMatchObject({ status: 'ready', nextCursor: 'c1' });
+    expect(store()).toMatchObject({ status: 'ready', nextCursor: 'c1', accountCursor: LIST_CURSOR });
     await store().loadMoreConversations();
     expect(api.listConversations).toHaveBeenLastCalledWith('c1');
     expect(peers()).toEqual([2, 3, 4]);
     expect(store()).toMatchObject({ nextCursor: null, loadingMore: false });
     await store().loadMoreConversations();
     expect(api.listConversations).toHaveBeenCalledTimes(2);
+  });
+
+  it('holds each row by the other person, its last message as the thread shows it, and learns whose conversation it is', async () => {
+    useSessionStore.getState().publishUser(account());
+    api.listConversations.mockResolvedValue(page([summary(2, conversationMessage(5, { sender_id: ME, peer: 2 })), summary(3, conversationMessage(4, { sender_id: 3 }), 0, true, { read_seq: 4 })]));
+    await store().loadConversations();
+    // Read by the user up to the row's read position (the receipt for their own comes with the thread's pages).
+    expect(store().conversations).toEqual([
+      { user: user(2), last_message: message(5, { sender_id: ME, recipient_id: 2 }), unread_count: 0, muted: false },
+      { user: user(3), last_message: message(4, { sender_id: 3, read_at: message(4).created_at }), unread_count: 0, muted: true },
+    ]);
+    expect(useDirectConversations.getState().byPeer).toEqual({ 2: conversationIdOf(2), 3: conversationIdOf(3) });
+  });
+
+  it('rows the account’s catch-up reports take the server’s last message and badge; a removed conversation, or one with nothing left to show, leaves the list', async () => {
+    api.listConversations.mockResolvedValue(page([summary(2, conversationMessage(5), 1), summary(3, conversationMessage(4, { sender_id: 3 })), summary(4, conversationMessage(3, { sender_id: 4 }))]));
+    await store().loadConversations();
+    store().applySummaries([summary(3, conversationMessage(9, { sender_id: 3 }), 2), summary(4, conversationMessage(3, { sender_id: 4 }), 0, false, { last_message: null })], [conversationIdOf(2)]);
+    expect(store().conversations.map((row) => [row.user.id, row.last_message.id, row.unread_count])).toEqual([[3, 9, 2]]);
   });
 
   it('a failed first load reports its message', async () => {
@@ -127,9 +150,9 @@ describe('conversations store', () => {
 
   it('a refresh keeps the cursor that already reaches further back', async () => {
     api.listConversations
-      .mockResolvedValueOnce(page([conversation(2, message(5))], 'c1'))
-      .mockResolvedValueOnce(page([conversation(3, message(1, { sender_id: 3 }))], 'c2'))
-      .mockResolvedValueOnce(page([conversation(2, message(6))], 'c1'));
+      .mockResolvedValueOnce(page([summary(2, conversationMessage(5))], 'c1'))
+      .mockResolvedValueOnce(page([summary(3, conversationMessage(1, { sender_id: 3 }))], 'c2'))
+      .mockResolvedValueOnce(page([summary(2, conversationMessage(6))], 'c1'));
     await store().loadConversations();
     await store().loadMoreConversations();
     await store().loadConversations();
@@ -138,7 +161,7 @@ describe('conversations store', () => {
   });
 
   it('an incoming message moves its row to the top and adds to its badge', async () => {
-    api.listConversations.mockResolvedValue(page([conversation(2, message(5)), conversation(3, message(4, { sender_id: 3 }))]));
+    api.listConversations.mockResolvedValue(page([summary(2, conversationMessage(5)), summary(3, conversationMessage(4, { sender_id: 3 }))]));
     await store().loadConversations();
     store().receiveIncoming(message(10, { sender_id: 3 }), { countUnread: true });
     store().receiveIncoming(message(10, { sender_id: 3 }), { countUnread: true });
@@ -183,11 +206,11 @@ describe('conversations store', () => {
   });
 
   it('drops answers that arrive after a reset (sign-out)', async () => {
-    const late = deferred<Page<Conversation>>();
+    const late = deferred<ConversationSummaryPage>();
     api.listConversations.mockReturnValueOnce(late.promise);
     const loading = store().loadConversations();
     useConversationsStore.getState().reset();
-    late.resolve(page([conversation(2, message(1))]));
+    late.resolve(page([summary(2, conversationMessage(1))]));
     await loading;
     expect(store()).toMatchObject({ conversations: [], status: 'idle' });
   });

@@ -4,9 +4,12 @@ import { create } from 'zustand';
 import { listConversations } from '@/lib/api/conversations';
 import { getProfile } from '@/lib/api/users';
 import { userMessage } from '@/lib/api/user-message';
-import type { Conversation, MessageChange, MessagePayload, UserUpdatedPayload } from '@/lib/contract';
-import { applyToList } from './message-changes';
+import type { Conversation, ConversationSummary, MessagePayload, UserUpdatedPayload } from '@/lib/contract';
+import { useDirectConversations } from './direct-conversations';
+import { heldMessage, positionsOf } from './held-messages';
+import { applyToList, type HeldChange } from './message-changes';
 import { applyMessage, applyMessages, compareMessages, dropUnlisted, mergeConversations, setUnread } from './conversation-list';
+import { useSessionStore } from './session-store';
 
 type ListStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -17,8 +20,8 @@ export interface ConversationsState {
   status: ListStatus;
   loadingMore: boolean;
   error: string | null;
-  /** The account's latest message seq when the first page was last read (catch-up's cursor). */
-  lastSeq: number | null;
+  /** The `sync_account` cursor read before the first page was last read (catch-up's start). */
+  accountCursor: string | null;
 }
 
 interface ConversationsActions {
@@ -31,14 +34,19 @@ interface ConversationsActions {
   recordOutgoing: (message: MessagePayload) => void;
   /**
    * Messages a sync brought (a page, any order): each peer's newest becomes its row's last
-   * message, in one store update. Badges stay as they are: the server's, which the list brings.
+   * message, in one store update. Badges stay as they are: the server's, which the rows bring.
    */
   recordSynced: (messages: readonly { peerId: number; message: MessagePayload }[]) => void;
   /**
-   * Changes to messages, in seq order: rows' last messages follow them. `live`: a change's
-   * unread_count is the row's badge now (one from a sync leaves badges to the list reload after it).
+   * Rows as `sync_account` reports them (their conversation moved since the cursor): each the
+   * server's, badge included, unless a live message made ours newer; `removed` leave the list.
    */
-  applyChanges: (changes: readonly MessageChange[], live: boolean) => void;
+  applySummaries: (summaries: readonly ConversationSummary[], removed: readonly number[]) => void;
+  /**
+   * Changes to messages, in seq order: rows' last messages follow them. `live`: a change's
+   * unread_count is the row's badge now (one from a sync leaves badges to the rows after it).
+   */
+  applyChanges: (changes: readonly HeldChange[], live: boolean) => void;
   /** The badge as the server counts it after a read (here: `read`'s ack; elsewhere: `conversation_read`). */
   setUnreadCount: (peerId: number, count: number) => void;
   /** Sign-out: the list forgotten; answers to requests made before are dropped. */
@@ -59,8 +67,25 @@ const initialConversationsState: ConversationsState = {
   status: 'idle',
   loadingMore: false,
   error: null,
-  lastSeq: null,
+  accountCursor: null,
 };
+
+/**
+ * The rows a direct conversation's summaries make (groups, and a conversation with nothing to
+ * show, have none yet), learning which conversation is with whom on the way.
+ */
+function rowsOf(summaries: readonly ConversationSummary[]): Conversation[] {
+  const me = useSessionStore.getState().user?.id ?? 0;
+  const rows: Conversation[] = [];
+  for (const summary of summaries) {
+    const { user, last_message: last } = summary;
+    if (user === null) continue;
+    useDirectConversations.getState().learn(summary.conversation_id, user.id);
+    if (last === null) continue;
+    rows.push({ user, last_message: heldMessage(last, user.id, me, positionsOf(summary)), unread_count: summary.unread_count, muted: summary.muted });
+  }
+  return rows;
+}
 
 export const useConversationsStore = create<ConversationsStore>()((set, get) => {
   // Bumped by reset (sign-out), so answers to requests made before it are dropped.
@@ -88,12 +113,13 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
     try {
       const page = await listConversations();
       if (started !== generation) return;
+      const rows = rowsOf(page.results);
       set((state) => ({
-        conversations: mergeConversations(dropUnlisted(state.conversations, page.results, page.next_cursor === null), page.results),
+        conversations: mergeConversations(dropUnlisted(state.conversations, rows, page.next_cursor === null), rows),
         // A refresh re-reads the first page; the cursor already reaches further back.
         nextCursor: refreshing ? state.nextCursor : page.next_cursor,
         status: 'ready',
-        lastSeq: page.last_seq,
+        accountCursor: page.account_cursor,
       }));
     } catch (error) {
       if (started !== generation) return;
@@ -127,8 +153,9 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
       try {
         const page = await listConversations(nextCursor);
         if (started !== generation) return;
+        const rows = rowsOf(page.results);
         set((state) => ({
-          conversations: mergeConversations(state.conversations, page.results),
+          conversations: mergeConversations(state.conversations, rows),
           nextCursor: page.next_cursor,
           loadingMore: false,
         }));
@@ -156,6 +183,15 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
       const before = new Set(get().conversations.map((row) => row.user.id));
       set((state) => ({ conversations: applyMessages(state.conversations, newest) }));
       for (const peerId of newest.keys()) if (!before.has(peerId)) void fillPeer(peerId);
+    },
+
+    applySummaries(summaries, removed) {
+      const rows = rowsOf(summaries);
+      const gone = new Set(removed.map((id) => useDirectConversations.getState().byConversation[id]));
+      // A summary without a message to show (every one deleted for oneself) takes its row away too.
+      for (const summary of summaries) if (summary.user !== null && summary.last_message === null) gone.add(summary.user.id);
+      if (rows.length === 0 && gone.size === 0) return;
+      set((state) => ({ conversations: mergeConversations(state.conversations.filter((row) => !gone.has(row.user.id)), rows) }));
     },
 
     applyChanges(changes, live) {

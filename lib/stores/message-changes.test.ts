@@ -29,21 +29,22 @@ describe('changes to held messages', () => {
     expect(stale[0]?.reactions).toEqual([{ emoji: '😂', user_ids: [PEER] }]);
   });
 
-  it('marks the user’s messages seen, and the peer’s read, up to the message named, never later ones', () => {
-    const messages = mergeMessages(thread(), [message(3, { sender_id: ME, recipient_id: PEER, seq: 12, version: 12 })]);
-    const seen = applyToThread(messages, { ...base, kind: 'seen', seq: 13, message_id: 2, read_at: '2025-01-01T13:00:00.000Z' });
-    expect(seen.map((m) => m.read_at)).toEqual([null, '2025-01-01T13:00:00.000Z', null]);
-    const read = applyToThread(seen, { ...base, kind: 'read', seq: 14, message_id: 1, read_at: '2025-01-01T13:01:00.000Z', unread_count: 0 });
-    expect(read[0]?.read_at).toBe('2025-01-01T13:01:00.000Z');
+  it('marks the user’s messages seen, and the peer’s read, up to the seq read, never later ones', () => {
+    // Seqs are the conversation's (10…13), not the messages' ids (1…4).
+    const messages = mergeMessages(thread(), [message(3, { sender_id: ME, recipient_id: PEER, seq: 12, version: 12 }), message(4, { seq: 13, version: 13 })]);
+    const seen = applyToThread(messages, { ...base, kind: 'seen', seq: 11, read_at: '2025-01-01T13:00:00.000Z' });
+    expect(seen.map((m) => m.read_at)).toEqual([null, '2025-01-01T13:00:00.000Z', null, null]);
+    const read = applyToThread(seen, { ...base, kind: 'read', seq: 12, read_at: '2025-01-01T13:01:00.000Z', unread_count: 1 });
+    expect(read.map((m) => m.read_at)).toEqual(['2025-01-01T13:01:00.000Z', '2025-01-01T13:00:00.000Z', null, null]);
   });
 
   it('takes a message deleted for me out of the thread and the list’s preview, leaving the list when nothing is left', () => {
-    const messages = applyToThread(thread(), { ...base, kind: 'hide', seq: 12, message_id: 2, preview: message(1), unread_count: 0 });
+    const messages = applyToThread(thread(), { ...base, kind: 'hide', message_id: 2, preview: message(1), unread_count: 0 });
     expect(messages.map((m) => m.id)).toEqual([1]);
     const list = [conversation(PEER, message(2, { sender_id: ME, recipient_id: PEER }), 0), conversation(3, message(9, { sender_id: 3 }), 1)];
-    const previewed = applyToList(list, { ...base, kind: 'hide', seq: 12, message_id: 2, preview: message(1) }, true);
+    const previewed = applyToList(list, { ...base, kind: 'hide', message_id: 2, preview: message(1) }, true);
     expect(previewed[0]?.last_message.id).toBe(1);
-    const emptied = applyToList(list, { ...base, kind: 'hide', seq: 12, message_id: 2, preview: null }, true);
+    const emptied = applyToList(list, { ...base, kind: 'hide', message_id: 2, preview: null }, true);
     expect(emptied.map((row) => row.user.id)).toEqual([3]);
   });
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { BlockResult, Conversation, MuteResult, Page, User } from '@/lib/contract';
-import { account, conversation, message } from '@/lib/testing/fixtures';
+import type { BlockResult, ConversationSummaryPage, MuteResult, User } from '@/lib/contract';
+import { account, conversation, conversationMessage, message, summary } from '@/lib/testing/fixtures';
 import { useConversationsStore } from './conversations-store';
 import { usePresenceStore } from './presence-store';
 import { useSafetyStore } from './safety-store';
@@ -10,7 +10,7 @@ const api = vi.hoisted(() => ({
   blockUser: vi.fn<(id: number) => Promise<BlockResult>>(),
   unblockUser: vi.fn<(id: number) => Promise<BlockResult>>(),
   setConversationMuted: vi.fn<(id: number, muted: boolean) => Promise<MuteResult>>(),
-  listConversations: vi.fn<() => Promise<Page<Conversation> & { last_seq: number }>>(),
+  listConversations: vi.fn<() => Promise<ConversationSummaryPage>>(),
 }));
 vi.mock('@/lib/api/safety', () => ({
   blockUser: api.blockUser,
@@ -79,7 +79,7 @@ describe('safety store', () => {
 
   it('an unblock elsewhere reads the list again, so the conversation comes back with the server’s badge', async () => {
     safety().applyChange({ type: 'block', user_id: 3, blocked: true });
-    api.listConversations.mockResolvedValue({ results: [conversation(3, message(1, { sender_id: 3 }), 1)], next_cursor: null, last_seq: 1 });
+    api.listConversations.mockResolvedValue({ results: [summary(3, conversationMessage(1, { sender_id: 3 }), 1)], next_cursor: null, account_cursor: '0.1.0.0' });
     safety().applyChange({ type: 'block', user_id: 3, blocked: false });
     await vi.waitFor(() => expect(rows()).toEqual([[2, 3, false], [3, 1, false]]));
   });

@@ -1,7 +1,8 @@
 // What one thread holds (a person's conversation as the thread store keeps it), its empty
 // state and the predicates on it. The store (thread-store.ts) changes threads; thread-messages.ts
 // has the pure functions on their messages.
-import type { MessageChange, MessagePayload } from '@/lib/contract';
+import type { MessagePayload } from '@/lib/contract';
+import type { HeldChange } from './message-changes';
 import type { ErrorKind } from '@/lib/api/user-message';
 import type { ThreadMessage } from './thread-messages';
 
@@ -38,11 +39,20 @@ export interface Thread {
    */
   focus: { id: number | 'latest'; nonce: number } | null;
   /**
-   * The newest read receipt heard (the peer read the user's messages up to its message_id). Kept
-   * to apply again to the user's messages stored after it arrived: a receipt can overtake the
-   * ack of a message it covers, whose payload then says read_at null.
+   * The newest read receipt heard (the peer read the user's messages up to its seq). Kept to apply
+   * again to the user's messages stored after it arrived: a receipt can overtake the ack of a
+   * message it covers, whose payload then says read_at null.
    */
-  seen: Extract<MessageChange, { kind: 'seen' }> | null;
+  seen: Extract<HeldChange, { kind: 'seen' }> | null;
+  /** The user read the peer's messages up to this seq of the conversation (as far as this tab knows). */
+  readSeq: number;
+  /** The direct conversation with the person, once there is one (and the thread was loaded). */
+  conversationId: number | null;
+  /**
+   * The conversation's seq its newest page was read at: the thread reflects every message and
+   * change up to it, so catch-up goes on from there (null: not loaded, or no conversation yet).
+   */
+  streamSeq: number | null;
   /** What went wrong with the last load, as a sentence for the reader; null when nothing did. */
   error: string | null;
   errorKind: ErrorKind | null;
@@ -59,6 +69,9 @@ export const emptyThread: Thread = {
   view: 0,
   focus: null,
   seen: null,
+  readSeq: 0,
+  conversationId: null,
+  streamSeq: null,
   error: null,
   errorKind: null,
 };

@@ -1,41 +1,52 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MessagePayload, Page } from '@/lib/contract';
+import type { ConversationThreadPage, Profile } from '@/lib/contract';
 import { deferred } from '@/lib/testing/deferred';
-import { ME, message } from '@/lib/testing/fixtures';
+import { account, conversationIdOf, conversationMessage, ME, message, threadPage, user } from '@/lib/testing/fixtures';
+import { useDirectConversations } from './direct-conversations';
+import { useSessionStore } from './session-store';
 import { messageKey } from './thread-messages';
 import { findLocal, useThreadStore } from './thread-store';
 
 const api = vi.hoisted(() => ({
-  listMessages: vi.fn<(userId: number, cursor?: string | null) => Promise<Page<MessagePayload>>>(),
+  listMessages: vi.fn<(conversationId: number, cursor?: string | null) => Promise<ConversationThreadPage>>(),
   listConversations: vi.fn(),
+  getProfile: vi.fn<(id: number) => Promise<Profile>>(),
 }));
-vi.mock('@/lib/api/conversations', () => api);
+vi.mock('@/lib/api/conversations', () => ({ listMessages: api.listMessages, listConversations: api.listConversations }));
+vi.mock('@/lib/api/users', () => ({ getProfile: api.getProfile }));
 
 const threads = () => useThreadStore.getState();
 const thread = (peerId = 2) => threads().threads[peerId];
 const shown = (peerId = 2) => (thread(peerId)?.messages ?? []).map((m) => m.id ?? m.status);
+const profile = (id: number, conversationId: number | null): Profile => ({ ...user(id), followers_count: 0, following_count: 0, blocked: false, can_message: true, conversation_id: conversationId });
+
+// The user is signed in and already knows their conversations with 2 and 4 (the list named them);
+// every store goes back to its initial state after each test (testing/client/zustand.ts).
+beforeEach(() => {
+  api.listMessages.mockReset();
+  api.getProfile.mockReset();
+  useSessionStore.getState().publishUser(account());
+  useDirectConversations.getState().learn(conversationIdOf(2), 2);
+  useDirectConversations.getState().learn(conversationIdOf(4), 4);
+});
 
 describe('thread store: history', () => {
-  beforeEach(() => {
-    api.listMessages.mockReset();
-  });
-
   it('loads the newest page once and older pages by cursor, oldest first', async () => {
     api.listMessages
-      .mockResolvedValueOnce({ results: [message(4), message(3)], next_cursor: 'older' })
-      .mockResolvedValueOnce({ results: [message(2), message(1)], next_cursor: null });
+      .mockResolvedValueOnce(threadPage([conversationMessage(4), conversationMessage(3)], { next_cursor: 'older' }))
+      .mockResolvedValueOnce(threadPage([conversationMessage(2), conversationMessage(1)]));
     await threads().loadThread(2);
     await threads().loadThread(2);
     expect(thread()).toMatchObject({ status: 'ready', nextCursor: 'older' });
     await threads().loadOlder(2);
-    expect(api.listMessages.mock.calls).toEqual([[2], [2, 'older']]);
+    expect(api.listMessages.mock.calls).toEqual([[conversationIdOf(2)], [conversationIdOf(2), 'older']]);
     expect(shown()).toEqual([1, 2, 3, 4]);
     await threads().loadOlder(2);
     expect(api.listMessages).toHaveBeenCalledTimes(2);
   });
 
   it('a failed load is reported and can be tried again', async () => {
-    api.listMessages.mockRejectedValueOnce(new TypeError('Failed to fetch')).mockResolvedValueOnce({ results: [message(1)], next_cursor: null });
+    api.listMessages.mockRejectedValueOnce(new TypeError('Failed to fetch')).mockResolvedValueOnce(threadPage([conversationMessage(1)]));
     await threads().loadThread(2);
     expect(thread()).toMatchObject({ status: 'error', error: 'Can’t reach Parley. Check your connection.', errorKind: 'network' });
     await threads().loadThread(2);
@@ -43,11 +54,11 @@ describe('thread store: history', () => {
   });
 
   it('live messages land in a held thread in order, without duplicates, even while it loads', async () => {
-    const page = deferred<Page<MessagePayload>>();
+    const page = deferred<ConversationThreadPage>();
     api.listMessages.mockReturnValueOnce(page.promise);
     const loading = threads().loadThread(2);
     threads().receiveMessage(2, message(6));
-    page.resolve({ results: [message(6), message(5)], next_cursor: null });
+    page.resolve(threadPage([conversationMessage(6), conversationMessage(5)]));
     await loading;
     threads().receiveMessage(2, message(7));
     threads().receiveMessage(2, message(7));
@@ -57,9 +68,9 @@ describe('thread store: history', () => {
   });
 
   it('a batch of messages (a sync page) merges into every held thread in one update, in order, without duplicates', async () => {
-    api.listMessages.mockResolvedValueOnce({ results: [message(3), message(2)], next_cursor: null });
+    api.listMessages.mockResolvedValueOnce(threadPage([conversationMessage(3), conversationMessage(2)]));
     await threads().loadThread(2);
-    api.listMessages.mockResolvedValueOnce({ results: [message(4, { sender_id: 4 })], next_cursor: null });
+    api.listMessages.mockResolvedValueOnce(threadPage([conversationMessage(4, { sender_id: 4 })]));
     await threads().loadThread(4);
     const updates = vi.fn();
     const unsubscribe = useThreadStore.subscribe(updates);
@@ -80,7 +91,7 @@ describe('thread store: history', () => {
   });
 
   it('a 10,000-message catch-up in 500-message pages costs one update per page', async () => {
-    api.listMessages.mockResolvedValueOnce({ results: [message(1)], next_cursor: null });
+    api.listMessages.mockResolvedValueOnce(threadPage([conversationMessage(1)]));
     await threads().loadThread(2);
     const updates = vi.fn();
     const unsubscribe = useThreadStore.subscribe(updates);
@@ -96,7 +107,7 @@ describe('thread store: history', () => {
   });
 
   it('a synced copy of a message still sending settles it (same sender and client id)', async () => {
-    api.listMessages.mockResolvedValueOnce({ results: [message(1)], next_cursor: null });
+    api.listMessages.mockResolvedValueOnce(threadPage([conversationMessage(1)]));
     await threads().loadThread(2);
     useThreadStore.setState((state) => ({
       threads: {
@@ -112,11 +123,11 @@ describe('thread store: history', () => {
   });
 
   it('reset forgets every thread and drops the answer of a request made before it', async () => {
-    const page = deferred<Page<MessagePayload>>();
+    const page = deferred<ConversationThreadPage>();
     api.listMessages.mockReturnValueOnce(page.promise);
     const loading = threads().loadThread(2);
     threads().reset();
-    page.resolve({ results: [message(1)], next_cursor: null });
+    page.resolve(threadPage([conversationMessage(1)]));
     await loading;
     expect(threads().threads).toEqual({});
   });
@@ -135,12 +146,82 @@ describe('thread store: history', () => {
     threads().reset();
     const local = { ...message(0, { sender_id: ME, recipient_id: 2, client_id: 'c-2' }), id: null, seq: null, status: 'sending' as const, error: null };
     threads().addLocal(local);
-    // The peer read up to 9 (this very message) before its ack came back.
-    threads().applyChanges([{ kind: 'seen', seq: 30, message_id: 9, peer_id: 2, read_at: '2026-11-24T00:00:05.000Z' }]);
-    threads().settleLocal(2, messageKey(local), message(9, { sender_id: ME, recipient_id: 2, client_id: 'c-2', read_at: null }));
+    // The peer read up to seq 3 of the conversation (this very message) before its ack came back.
+    threads().applyChanges([{ kind: 'seen', peer_id: 2, seq: 3, read_at: '2026-11-24T00:00:05.000Z' }]);
+    threads().settleLocal(2, messageKey(local), message(9, { sender_id: ME, recipient_id: 2, client_id: 'c-2', read_at: null, seq: 3, version: 3 }));
     expect(thread(2)!.messages.find((m) => m.id === 9)).toMatchObject({ read_at: '2026-11-24T00:00:05.000Z' });
     // A later message of the user's is not covered by it.
-    threads().receiveMessages([{ peerId: 2, message: message(10, { sender_id: ME, recipient_id: 2, client_id: 'c-3', read_at: null }) }]);
+    threads().receiveMessages([{ peerId: 2, message: message(10, { sender_id: ME, recipient_id: 2, client_id: 'c-3', read_at: null, seq: 4, version: 4 }) }]);
     expect(thread(2)!.messages.find((m) => m.id === 10)).toMatchObject({ read_at: null });
+  });
+});
+
+describe('thread store: the conversation behind a thread', () => {
+  it('a person with no conversation yet gets an empty ready thread without asking for a page', async () => {
+    api.getProfile.mockResolvedValueOnce(profile(5, null));
+    await threads().loadThread(5);
+    expect(thread(5)).toMatchObject({ status: 'ready', messages: [], nextCursor: null, conversationId: null, streamSeq: null });
+    expect(api.getProfile).toHaveBeenCalledExactlyOnceWith(5);
+    expect(api.listMessages).not.toHaveBeenCalled();
+  });
+
+  it('the conversation a profile names is remembered, and the next page is asked for by it without the profile', async () => {
+    api.getProfile.mockResolvedValueOnce(profile(5, conversationIdOf(5)));
+    api.listMessages
+      .mockResolvedValueOnce(threadPage([conversationMessage(4, { sender_id: 5 })], { next_cursor: 'older' }))
+      .mockResolvedValueOnce(threadPage([conversationMessage(3, { sender_id: 5 })]));
+    await threads().loadThread(5);
+    expect(useDirectConversations.getState()).toMatchObject({ byPeer: { 5: conversationIdOf(5) }, byConversation: { [conversationIdOf(5)]: 5 } });
+    await threads().loadOlder(5);
+    expect(api.listMessages.mock.calls).toEqual([[conversationIdOf(5)], [conversationIdOf(5), 'older']]);
+    expect(api.getProfile).toHaveBeenCalledTimes(1);
+    expect(shown(5)).toEqual([3, 4]);
+  });
+
+  it('the newest page says where the thread stands: its conversation, the seq it was read at, and who read what', async () => {
+    const seenAt = '2025-01-01T13:00:00.000Z';
+    // The peer's 1, 2 and 4, the user's 3 and 5; the user read up to seq 2, the peer up to seq 3,
+    // and a change at seq 7 came after the newest message.
+    const results = [5, 4, 3, 2, 1].map((seq) => conversationMessage(seq, seq === 3 || seq === 5 ? { sender_id: ME } : {}));
+    api.listMessages.mockResolvedValueOnce(threadPage(results, { last_seq: 7, read_seq: 2, seen: [{ user_id: 2, seq: 3, read_at: seenAt }] }));
+    await threads().loadThread(2);
+    expect(thread()).toMatchObject({ conversationId: conversationIdOf(2), streamSeq: 7, readSeq: 2, seen: { kind: 'seen', peer_id: 2, seq: 3, read_at: seenAt } });
+    // The peer's messages say only that they are read; the user's say when the peer read them.
+    expect(thread()!.messages.map((m) => [m.id, m.read_at])).toEqual([
+      [1, expect.any(String)],
+      [2, expect.any(String)],
+      [3, seenAt],
+      [4, null],
+      [5, null],
+    ]);
+  });
+
+  it('a conversation that becomes known binds a thread held without one from its start, and no thread that has one', async () => {
+    api.getProfile.mockResolvedValueOnce(profile(5, null));
+    await threads().loadThread(5);
+    threads().bindConversation(5, conversationIdOf(5));
+    expect(thread(5)).toMatchObject({ status: 'ready', conversationId: conversationIdOf(5), streamSeq: 0 });
+
+    api.listMessages.mockResolvedValueOnce(threadPage([conversationMessage(3)]));
+    await threads().loadThread(2);
+    const bound = thread(2);
+    threads().bindConversation(2, 9999);
+    expect(thread(2)).toBe(bound);
+    expect(bound).toMatchObject({ conversationId: conversationIdOf(2), streamSeq: 3 });
+  });
+
+  it('an unloaded thread is gone, and loads afresh when opened again', async () => {
+    api.listMessages
+      .mockResolvedValueOnce(threadPage([conversationMessage(1)]))
+      .mockResolvedValueOnce(threadPage([conversationMessage(5, { sender_id: 4 })]))
+      .mockResolvedValueOnce(threadPage([conversationMessage(2), conversationMessage(1)]));
+    await threads().loadThread(2);
+    await threads().loadThread(4);
+    threads().unload(2);
+    expect(thread(2)).toBeUndefined();
+    expect(thread(4)).toBeDefined();
+    await threads().loadThread(2);
+    expect(api.listMessages).toHaveBeenCalledTimes(3);
+    expect(shown(2)).toEqual([1, 2]);
   });
 });

@@ -5,10 +5,14 @@
 import { useMemo } from 'react';
 import { create } from 'zustand';
 import { listMessages, listMessagesAround } from '@/lib/api/conversations';
+import { getProfile } from '@/lib/api/users';
 import { errorKind, userMessage } from '@/lib/api/user-message';
-import type { MessageChange, MessagePayload } from '@/lib/contract';
+import type { ConversationThreadPage, MessagePayload } from '@/lib/contract';
+import { conversationWith, useDirectConversations } from './direct-conversations';
+import { heldMessage, heldSeen } from './held-messages';
 import { useHidingStore, withoutPending } from './hiding-store';
-import { applyToThread } from './message-changes';
+import { applyToThread, type HeldChange } from './message-changes';
+import { useSessionStore } from './session-store';
 import { detached, emptyThread, storedOf, unsentOf, type Thread } from './thread-model';
 import { appendLocal, fromOldest, mergeMessages, oldestStored, removeLocal, settleLocal, updateLocal, withNewestPage, type ThreadMessage } from './thread-messages';
 
@@ -55,14 +59,31 @@ interface ThreadsActions {
    */
   receiveMessages: (messages: readonly { peerId: number; message: MessagePayload }[]) => void;
   /** Changes to messages (live or from a sync, in seq order), each to the thread of its conversation if held. */
-  applyChanges: (changes: readonly MessageChange[]) => void;
+  applyChanges: (changes: readonly HeldChange[]) => void;
   /** The conversation was read (here or on another device): its incoming messages are read. */
   markIncomingRead: (peerId: number, readAt: string, upTo?: number) => void;
+  /**
+   * The person's direct conversation became known (their first message, or one begun on another
+   * device): a thread held for them without one (loaded, or loading) now holds it from its start,
+   * so catch-up fills it.
+   */
+  bindConversation: (peerId: number, conversationId: number) => void;
+  /** The thread is let go (far behind, not on screen): it loads afresh when opened again. */
+  unload: (peerId: number) => void;
   /** Sign-out: every thread forgotten; answers to requests made before are dropped. */
   reset: () => void;
 }
 
 export type ThreadsStore = ThreadsState & ThreadsActions;
+
+/** Where a page of a thread stands in its conversation (Thread's fields of the same names). */
+type HeldPosition = Pick<Thread, 'conversationId' | 'streamSeq' | 'readSeq' | 'seen'>;
+interface HeldPage {
+  results: MessagePayload[];
+  next_cursor: string | null;
+  newer_cursor: string | null;
+  held: HeldPosition;
+}
 
 export const useThreadStore = create<ThreadsStore>()((set, get) => {
   // Bumped by reset, so answers to requests made before it are dropped.
@@ -104,21 +125,59 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     return { ...current, messages: mergeMessages(messages, storedOf(current.tail)), tail: [], newerCursor: null, loadingNewer: false };
   }
 
+  /** The direct conversation with `peerId`: known, or named by their profile (null before their first message). */
+  async function conversationOf(peerId: number): Promise<number | null> {
+    const known = conversationWith(peerId);
+    if (known !== undefined) return known;
+    const { conversation_id: id } = await getProfile(peerId);
+    if (id !== null) useDirectConversations.getState().learn(id, peerId);
+    return id;
+  }
+
+  /**
+   * A page of the conversation with `peerId` as the thread holds it (no conversation yet: an empty
+   * one), with where the page stands: the conversation, the seq it was read at, the read positions.
+   */
+  async function readPage(peerId: number, ask: (conversationId: number) => Promise<ConversationThreadPage>): Promise<HeldPage> {
+    const conversationId = await conversationOf(peerId);
+    if (conversationId === null) return { results: [], next_cursor: null, newer_cursor: null, held: { conversationId, streamSeq: null, readSeq: 0, seen: null } };
+    const page = await ask(conversationId);
+    const receipt = page.seen.find((seen) => seen.user_id === peerId) ?? null;
+    const me = useSessionStore.getState().user?.id ?? 0;
+    const results = page.results.map((message) => heldMessage(message, peerId, me, { readSeq: page.read_seq, seen: receipt }));
+    const seen = receipt === null ? null : (heldSeen({ ...receipt, conversation_id: conversationId }) as Thread['seen']);
+    return { results, next_cursor: page.next_cursor, newer_cursor: page.newer_cursor, held: { conversationId, streamSeq: page.last_seq, readSeq: page.read_seq, seen } };
+  }
+
+  /** What a page says of the conversation, kept where it is newer than what the thread knew. */
+  function positions(current: Thread, held: HeldPosition, newest: boolean): Partial<Thread> {
+    // No conversation when the page was asked for: the thread keeps what it learnt meanwhile (bindConversation).
+    if (held.conversationId === null) return {};
+    const seen = held.seen !== null && (current.seen === null || held.seen.seq > current.seen.seq) ? held.seen : current.seen;
+    return {
+      conversationId: held.conversationId,
+      readSeq: Math.max(current.readSeq, held.readSeq),
+      seen,
+      ...(newest ? { streamSeq: held.streamSeq } : {}),
+    };
+  }
+
   async function loadPage(peerId: number, cursor: string | null): Promise<void> {
     const started = generation;
     const older = cursor !== null;
     update(peerId, () => (older ? { loadingOlder: true, error: null, errorKind: null } : { status: 'loading', error: null, errorKind: null }));
     try {
-      const page = await (older ? listMessages(peerId, cursor) : listMessages(peerId));
+      const page = await readPage(peerId, (conversationId) => (older ? listMessages(conversationId, cursor) : listMessages(conversationId)));
       if (started !== generation || movedOn(peerId, cursor)) return;
       update(peerId, (current) =>
         // The newest page answered after a window around a message was shown: it waits beyond the window.
         !older && detached(current)
-          ? { tail: mergeMessages(current.tail, page.results), status: 'ready' }
+          ? { tail: mergeMessages(current.tail, page.results), status: 'ready', ...positions(current, page.held, true) }
           : {
               messages: older ? mergeMessages(current.messages, page.results) : withNewestPage(current.messages, page),
               nextCursor: page.next_cursor,
               ...(older ? { loadingOlder: false } : { status: 'ready' }),
+              ...positions(current, page.held, !older),
             },
       );
     } catch (error) {
@@ -141,7 +200,7 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     const wasIdle = thread(peerId).status !== 'ready';
     if (wasIdle) update(peerId, () => ({ status: 'loading', error: null, errorKind: null }));
     try {
-      const page = await listMessagesAround(peerId, messageId);
+      const page = await readPage(peerId, (conversationId) => listMessagesAround(conversationId, messageId));
       if (started !== generation) return false;
       update(peerId, (current) => {
         // What was held (the newest messages) waits beyond the window, with what arrives meanwhile.
@@ -154,7 +213,7 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
           loadingOlder: false,
           view: current.view + 1,
         };
-        return { ...joinIfNewest(window, page.results, page.newer_cursor ?? null), nextCursor: page.next_cursor, ...focus() };
+        return { ...joinIfNewest(window, page.results, page.newer_cursor), nextCursor: page.next_cursor, ...positions(current, page.held, false), ...focus() };
       });
       return true;
     } catch (error) {
@@ -230,12 +289,13 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
         for (const change of changes) {
           const current = threads[change.peer_id];
           if (current) {
-            const newerSeen = change.kind === 'seen' && (current.seen === null || change.message_id > current.seen.message_id);
+            const newerSeen = change.kind === 'seen' && (current.seen === null || change.seq > current.seen.seq);
             threads[change.peer_id] = {
               ...current,
               messages: applyToThread(current.messages, change),
               tail: applyToThread(current.tail, change),
               ...(newerSeen ? { seen: change } : {}),
+              ...(change.kind === 'read' && change.seq > current.readSeq ? { readSeq: change.seq } : {}),
             };
           }
         }
@@ -252,15 +312,30 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
       }));
     },
 
+    bindConversation(peerId, conversationId) {
+      const held = get().threads[peerId];
+      if (!held || held.conversationId !== null) return;
+      update(peerId, () => ({ conversationId, streamSeq: 0 }));
+    },
+
+    unload(peerId) {
+      if (!get().threads[peerId]) return;
+      set((state) => {
+        const threads = { ...state.threads };
+        delete threads[peerId];
+        return { threads };
+      });
+    },
+
     async loadNewer(peerId) {
       const { status, newerCursor, loadingNewer } = thread(peerId);
       if (status !== 'ready' || newerCursor === null || loadingNewer) return;
       const started = generation;
       update(peerId, () => ({ loadingNewer: true, error: null, errorKind: null }));
       try {
-        const page = await listMessages(peerId, newerCursor);
+        const page = await readPage(peerId, (conversationId) => listMessages(conversationId, newerCursor));
         if (started !== generation || thread(peerId).newerCursor !== newerCursor) return;
-        update(peerId, (current) => joinIfNewest(current, page.results, page.newer_cursor ?? null));
+        update(peerId, (current) => ({ ...joinIfNewest(current, page.results, page.newer_cursor), ...positions(current, page.held, false) }));
       } catch (error) {
         if (started !== generation) return;
         update(peerId, () => ({ loadingNewer: false, error: userMessage(error), errorKind: errorKind(error) }));
@@ -304,13 +379,14 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
       const request = (restarts.get(peerId) ?? 0) + 1;
       restarts.set(peerId, request);
       try {
-        const page = await listMessages(peerId);
+        const page = await readPage(peerId, (conversationId) => listMessages(conversationId));
         // A later restart overtook this one, or the reader scrolled away meanwhile: the catch-up fills the thread.
         if (started !== generation || restarts.get(peerId) !== request || !stillWanted()) return;
         update(peerId, (current) =>
           detached(current)
             ? {}
             : {
+                ...positions(current, page.held, true),
                 messages: withSeen(current, withNewestPage(current.messages, page)),
                 nextCursor: page.next_cursor,
                 // An older page on its way belonged to what was replaced (movedOn drops it).

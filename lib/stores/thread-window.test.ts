@@ -1,27 +1,31 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ThreadPage } from '@/lib/contract';
+import type { ConversationThreadPage } from '@/lib/contract';
 import { deferred } from '@/lib/testing/deferred';
-import { ME, message } from '@/lib/testing/fixtures';
+import { conversationIdOf, conversationMessage, ME, message, threadPage } from '@/lib/testing/fixtures';
+import { useDirectConversations } from './direct-conversations';
 import { UNCHANGED } from './thread-messages';
 import { useThreadStore } from './thread-store';
 
 const api = vi.hoisted(() => ({
-  listMessages: vi.fn<(userId: number, cursor?: string | null) => Promise<ThreadPage>>(),
-  listMessagesAround: vi.fn<(userId: number, messageId: number) => Promise<ThreadPage>>(),
+  listMessages: vi.fn<(conversationId: number, cursor?: string | null) => Promise<ConversationThreadPage>>(),
+  listMessagesAround: vi.fn<(conversationId: number, messageId: number) => Promise<ConversationThreadPage>>(),
   listConversations: vi.fn(),
 }));
 vi.mock('@/lib/api/conversations', () => api);
+
+// The conversation with 2 is known (the list named it), so no profile is asked for; the map goes
+// back to empty after each test (testing/client/zustand.ts).
+beforeEach(() => {
+  useDirectConversations.getState().learn(conversationIdOf(2), 2);
+});
 
 const threads = () => useThreadStore.getState();
 const thread = (peerId = 2) => threads().threads[peerId]!;
 const shown = (peerId = 2) => thread(peerId).messages.map((m) => m.id ?? m.status);
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 /** A page of messages `from`…`to`, newest first as the server answers. */
-const page = (from: number, to: number, next: string | null, newer?: string | null): ThreadPage => ({
-  results: ids(from, to).reverse().map((id) => message(id)),
-  next_cursor: next,
-  ...(newer === undefined ? {} : { newer_cursor: newer }),
-});
+const page = (from: number, to: number, next: string | null, newer: string | null = null) =>
+  threadPage(ids(from, to).reverse().map((id) => conversationMessage(id)), { next_cursor: next, newer_cursor: newer });
 
 describe('thread store: a window around a message', () => {
   beforeEach(async () => {
@@ -46,7 +50,7 @@ describe('thread store: a window around a message', () => {
   it('shows the window instead of the newest messages, keeps live ones aside, and joins them when newer pages reach them', async () => {
     api.listMessagesAround.mockResolvedValueOnce(page(40, 60, 'older-than-40', 'newer-than-60'));
     expect(await threads().showMessage(2, 50)).toBe(true);
-    expect(api.listMessagesAround).toHaveBeenCalledWith(2, 50);
+    expect(api.listMessagesAround).toHaveBeenCalledWith(conversationIdOf(2), 50);
     expect(shown()).toEqual(ids(40, 60));
     expect(thread()).toMatchObject({ nextCursor: 'older-than-40', newerCursor: 'newer-than-60', focus: { id: 50 } });
     // Replaced, not extended: the list starts over at the message (ThreadView keys it by view).
@@ -60,7 +64,7 @@ describe('thread store: a window around a message', () => {
 
     api.listMessages.mockResolvedValueOnce(page(61, 90, null, 'newer-than-90')).mockResolvedValueOnce(page(91, 122, null, null));
     await threads().loadNewer(2);
-    expect(api.listMessages).toHaveBeenLastCalledWith(2, 'newer-than-60');
+    expect(api.listMessages).toHaveBeenLastCalledWith(conversationIdOf(2), 'newer-than-60');
     expect(shown()).toEqual(ids(40, 90));
     expect(thread().newerCursor).toBe('newer-than-90');
     await threads().loadNewer(2);
@@ -73,12 +77,12 @@ describe('thread store: a window around a message', () => {
     // Older pages still follow the window's older cursor.
     api.listMessages.mockResolvedValueOnce(page(30, 39, null));
     await threads().loadOlder(2);
-    expect(api.listMessages).toHaveBeenLastCalledWith(2, 'older-than-40');
+    expect(api.listMessages).toHaveBeenLastCalledWith(conversationIdOf(2), 'older-than-40');
     expect(shown()).toEqual(ids(30, 123));
   });
 
   it('asked twice for the same window before it arrives (Enter pressed twice on a quote), loads and shows it once', async () => {
-    const answer = deferred<ThreadPage>();
+    const answer = deferred<ConversationThreadPage>();
     api.listMessagesAround.mockReturnValueOnce(answer.promise);
     const first = threads().showMessage(2, 50);
     const second = threads().showMessage(2, 50);
@@ -100,7 +104,7 @@ describe('thread store: a window around a message', () => {
     api.listMessagesAround.mockResolvedValueOnce(page(40, 60, 'older-than-40', 'newer-than-60'));
     await threads().showMessage(2, 50);
     threads().addLocal({ ...message(0), ...UNCHANGED, id: null, seq: null, sender_id: ME, recipient_id: 2, client_id: 'local-1', read_at: null, status: 'sending', error: null });
-    const newest = deferred<ThreadPage>();
+    const newest = deferred<ConversationThreadPage>();
     api.listMessages.mockReturnValueOnce(newest.promise);
     const jumping = threads().jumpToLatest(2);
     newest.resolve(page(101, 121, 'older-than-101'));
@@ -112,7 +116,7 @@ describe('thread store: a window around a message', () => {
   it('a newer page answered after jumping to latest is dropped', async () => {
     api.listMessagesAround.mockResolvedValueOnce(page(40, 60, 'older-than-40', 'newer-than-60'));
     await threads().showMessage(2, 50);
-    const late = deferred<ThreadPage>();
+    const late = deferred<ConversationThreadPage>();
     api.listMessages.mockReturnValueOnce(late.promise).mockResolvedValueOnce(page(101, 121, null));
     const loadingNewer = threads().loadNewer(2);
     await threads().jumpToLatest(2);
@@ -138,7 +142,7 @@ describe('thread store: the newest page and a window asked for together (a searc
   });
 
   it('keeps the window when the newest page answers after it, and joins them later', async () => {
-    const newest = deferred<ThreadPage>();
+    const newest = deferred<ConversationThreadPage>();
     api.listMessages.mockReturnValueOnce(newest.promise);
     api.listMessagesAround.mockResolvedValueOnce(page(40, 60, null, 'newer-than-60'));
     const loading = threads().loadThread(2);
@@ -174,7 +178,7 @@ describe('thread store: held messages have no hole', () => {
   });
 
   it('messages merged while the newest page loads stay only from its oldest on', async () => {
-    const newest = deferred<ThreadPage>();
+    const newest = deferred<ConversationThreadPage>();
     api.listMessages.mockReturnValueOnce(newest.promise);
     const loading = threads().loadThread(2);
     threads().receiveMessages([...ids(50, 60), 121].map((id) => ({ peerId: 2, message: message(id) })));
@@ -187,7 +191,7 @@ describe('thread store: held messages have no hole', () => {
     api.listMessages.mockResolvedValueOnce(page(100, 120, 'older-than-100'));
     await threads().loadThread(2);
     threads().addLocal({ ...message(0), ...UNCHANGED, id: null, seq: null, sender_id: ME, recipient_id: 2, client_id: 'local-1', read_at: null, status: 'sending', error: null });
-    const newest = deferred<ThreadPage>();
+    const newest = deferred<ConversationThreadPage>();
     api.listMessages.mockReturnValueOnce(newest.promise);
     const restarting = threads().restartAtNewest(2);
     // Until the page is in, the thread shows what it held (and what the catch-up brings).
@@ -202,11 +206,11 @@ describe('thread store: held messages have no hole', () => {
   it('an older page that answers after a restart is dropped, as is a restart overtaken by a later one or no longer wanted', async () => {
     api.listMessages.mockResolvedValueOnce(page(100, 120, 'older-than-100'));
     await threads().loadThread(2);
-    const older = deferred<ThreadPage>();
+    const older = deferred<ConversationThreadPage>();
     api.listMessages.mockReturnValueOnce(older.promise);
     const loadingOlder = threads().loadOlder(2);
-    const first = deferred<ThreadPage>();
-    const second = deferred<ThreadPage>();
+    const first = deferred<ConversationThreadPage>();
+    const second = deferred<ConversationThreadPage>();
     api.listMessages.mockReturnValueOnce(first.promise).mockReturnValueOnce(second.promise);
     const restarting = [threads().restartAtNewest(2), threads().restartAtNewest(2)];
     second.resolve(page(2001, 2050, 'older-than-2001'));

@@ -4,16 +4,16 @@
 // service themselves (vi.mock belongs in a test file); this module uses those mocks.
 import { afterEach, beforeEach, vi } from 'vitest';
 import { listConversations, listMessages } from '@/lib/api/conversations';
-import type { Conversation } from '@/lib/contract';
+import type { ConversationSummary } from '@/lib/contract';
 import { setNavigator } from '@/lib/navigation';
 import { createMemoryOutboxStorage } from '@/lib/outbox/outbox-storage';
 import { openConversation } from '@/lib/routing/conversation-route';
 import { connectFakeSocket, resetFakeSocketService } from '@/lib/socket/testing/fake-service';
-import type { FakeSocket } from '@/lib/socket/testing/fake-socket';
+import { defaultAck, type FakeSocket } from '@/lib/socket/testing/fake-socket';
 import { selectUnreadFor, useConversationsStore } from '@/lib/stores/conversations-store';
 import { useViewStore } from '@/lib/stores/view-store';
 import { settle } from '@/lib/testing/deferred';
-import { conversation, ME, message } from '@/lib/testing/fixtures';
+import { conversationMessage, ME, summary, threadPage } from '@/lib/testing/fixtures';
 import { startMessagingSession, stopMessagingSession } from '@/lib/realtime/messaging-session';
 
 let visibility: DocumentVisibilityState;
@@ -28,7 +28,7 @@ export function setUpMessagingSession(): void {
     window.history.replaceState(null, '', '/main');
     vi.mocked(listConversations).mockReset();
     vi.mocked(listMessages).mockReset();
-    vi.mocked(listMessages).mockResolvedValue({ results: [message(1)], next_cursor: null });
+    vi.mocked(listMessages).mockResolvedValue(threadPage([conversationMessage(1)]));
     visibility = 'visible';
     vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => visibility);
   });
@@ -52,13 +52,15 @@ export function setVisibility(state: DocumentVisibilityState): void {
 export const unreadFrom = (peerId: number) => selectUnreadFor(useConversationsStore.getState(), peerId);
 export const reads = () => socket.sentEvents('read').map(([, payload]) => payload);
 
-export async function start(rows: Conversation[] = [conversation(2, message(1), 2)]): Promise<void> {
-  vi.mocked(listConversations).mockResolvedValue({ results: rows, next_cursor: null, last_seq: 1, account_cursor: '0.0.0' });
+/** The account cursor the tests' list is read at: item seq 0. */
+export const LIST_CURSOR = '0.1.0.0';
+
+
+export async function start(rows: ConversationSummary[] = [summary(2, conversationMessage(1), 2)]): Promise<void> {
+  vi.mocked(listConversations).mockResolvedValue({ results: rows, next_cursor: null, account_cursor: LIST_CURSOR });
   startMessagingSession(ME, { storage: createMemoryOutboxStorage() });
   socket = connectFakeSocket(ME);
-  socket.ackResponder = async (event) => {
-    if (event === 'sync') return { data: { messages: [], changes: [], through: 1, last_seq: 1, has_more: false } };
-    return event === 'read' ? { data: { count: 0, unread_count: 0 } } : { data: null };
-  };
+  // Catch-up finds that nothing moved (defaultAck); a read leaves nothing unread.
+  socket.ackResponder = async (event, payload) => (event === 'read' ? { data: { count: 0, unread_count: 0 } } : defaultAck(event, payload));
   await settle();
 }

@@ -110,7 +110,7 @@ export function registerMessageHandlers(
     const page = await syncs.run(userId, () => listConversationAfter(db, userId, conversationId, after, limit));
     if (!page) return conversationNotFound;
     return {
-      data: { conversation_id: conversationId, messages: page.messages, changes: page.changes, through: page.through, last_seq: page.end, has_more: page.hasMore },
+      data: { conversation_id: conversationId, messages: page.messages, changes: page.changes, through: page.through, last_seq: page.end, has_more: page.hasMore, seen: page.seen },
     };
   });
 

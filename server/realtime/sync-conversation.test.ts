@@ -71,11 +71,29 @@ describe('sync_conversation', () => {
       through: 4,
       last_seq: 4,
       has_more: false,
+      seen: [],
     });
 
     // From a cursor: only what came after it; at the end, nothing and the same cursor.
     expect(await page(annTab, { conversation_id: conversation, after: 2 })).toMatchObject({ messages: [], changes: [{ seq: 3 }, { seq: 4 }], through: 4 });
     expect(await page(annTab, { conversation_id: conversation, after: 4 })).toMatchObject({ messages: [], changes: [], through: 4, last_seq: 4, has_more: false });
+  });
+
+  it('says where the other member has read, as thread pages do: a receipt missed while away comes back with the catch-up', async () => {
+    const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
+    const [annTab, benTab] = await Promise.all([tabs.open(ann), tabs.open(ben)]);
+    await send(annTab, ben, 'one');
+    await send(annTab, ben, 'two');
+    const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
+    expect((await page(annTab, { conversation_id: conversation, after: 2 })).seen).toEqual([]);
+    await emitWithAck(benTab, 'read', { user_id: ann.user.id });
+    // Nothing new in the stream (a read moves no seq), and still the receipt: Ben read up to seq 2.
+    expect(await page(annTab, { conversation_id: conversation, after: 2 })).toMatchObject({ messages: [], changes: [], seen: [{ user_id: ben.user.id, seq: 2, read_at: expect.any(String) }] });
+    // Ben's own position is not a receipt for him.
+    expect((await page(benTab, { conversation_id: conversation, after: 2 })).seen).toEqual([]);
+    // Receipts off: nothing to see.
+    await api(t.url, '/accounts/settings', { method: 'PATCH', token: ben.bearer, json: { read_receipts: false } });
+    expect((await page(annTab, { conversation_id: conversation, after: 2 })).seen).toEqual([]);
   });
 
   it('pages a long conversation in order without gaps or repeats', async () => {

@@ -2,6 +2,7 @@
 // parts whose behaviour the service depends on: emits made while disconnected are buffered and
 // flushed on connect (as the real client does), and the Manager fires its own events.
 import type { ClientSocket, SocketOptionsInput } from '../socket-service';
+import type { AccountSyncResult, ConversationSyncResult, SyncAccountPayload, SyncConversationPayload } from '@/lib/contract';
 
 type Handler = (...args: unknown[]) => void;
 
@@ -27,9 +28,14 @@ export type AckResponder = (event: string, payload: unknown) => Promise<unknown>
  * sync has nothing new, presence_subscribe shows no one; anything else echoes its payload.
  */
 export const defaultAck: AckResponder = async (event, payload) => {
-  if (event === 'sync') {
-    const { after } = payload as { after: number };
-    return { data: { messages: [], changes: [], through: after, last_seq: after, has_more: false } };
+  // Catch-up finds that nothing moved: the account's answer keeps its cursor, a conversation's ends where it was asked from.
+  if (event === 'sync_account') {
+    const { cursor } = payload as SyncAccountPayload;
+    return { data: { items: [], conversations: [], removed: [], cursor: cursor ?? '0.0.0.0', has_more: false } satisfies AccountSyncResult };
+  }
+  if (event === 'sync_conversation') {
+    const { conversation_id: id, after } = payload as SyncConversationPayload;
+    return { data: { conversation_id: id, messages: [], changes: [], through: after, last_seq: after, has_more: false, seen: [] } satisfies ConversationSyncResult };
   }
   if (event === 'presence_subscribe') return { data: { presence: [] } };
   return { data: payload ?? null };

@@ -128,6 +128,8 @@ export interface ConversationPage {
   /** The window's end when it was read. */
   end: number;
   hasMore: boolean;
+  /** How far the other members have read, where the reader may see it (as thread pages say). */
+  seen: ConversationThread['seen'];
 }
 
 /**
@@ -155,6 +157,7 @@ async function readConversationAfter(db: Db, window: MemberWindow, after: number
     through: hasMore ? page[page.length - 1]!.seq : window.end,
     end: window.end,
     hasMore,
+    seen: [],
   };
 }
 
@@ -174,6 +177,9 @@ export async function listConversationAfter(db: Db, userId: number, conversation
     page.through = next.through;
     page.hasMore = next.hasMore;
   }
+  // A receipt is a member's position, not an item of the stream (a read moves no head): each
+  // answer says where the others stand, so a `seen` lost with a connection comes back with the catch-up.
+  page.seen = await seenPositions(db, userId, conversationId);
   return page;
 }
 

@@ -1,0 +1,39 @@
+// The account's own stream as it reaches the stores (socket protocol 2): its items (a read, a
+// deletion for itself, a mute, made on any of its devices) and, in the account's catch-up, its
+// rows that moved since its cursor. Live items and the catch-up's pages go through the same
+// functions, so a row and a thread look the same however they learnt of it.
+import type { AccountItem, AccountSyncResult } from '@/lib/contract';
+import { useConversationsStore } from '@/lib/stores/conversations-store';
+import { peerOf, useDirectConversations } from '@/lib/stores/direct-conversations';
+import { heldItem } from '@/lib/stores/held-messages';
+import { useSessionStore } from '@/lib/stores/session-store';
+import { useThreadStore } from '@/lib/stores/thread-store';
+
+/** One item of the account's stream, applied once (the catch-up's noteItem says whether it is new). */
+export function applyAccountItem(item: AccountItem): void {
+  const peerId = peerOf(item.conversation_id);
+  // A conversation the list has not shown yet: its row comes with the account's catch-up.
+  if (peerId === undefined) return;
+  if (item.kind === 'muted') return useConversationsStore.getState().setMuted(peerId, item.muted);
+  const thread = useThreadStore.getState().threads[peerId];
+  const me = useSessionStore.getState().user?.id ?? 0;
+  const change = heldItem(item, peerId, me, { readSeq: thread?.readSeq ?? 0, seen: thread?.seen ?? null }, new Date().toISOString());
+  if (!change) return;
+  useThreadStore.getState().applyChanges([change]);
+  useConversationsStore.getState().applyChanges([change], true);
+}
+
+/**
+ * A page of the account's catch-up: whom its conversations are with (the rows name them), its
+ * items in order, then its rows as the server has them now. A thread held for someone with no
+ * conversation yet learns it here (begun on another device), so the catch-up takes it up.
+ */
+export function applyAccountPage({ items, conversations, removed }: AccountSyncResult): void {
+  for (const summary of conversations) {
+    if (summary.user === null) continue;
+    useDirectConversations.getState().learn(summary.conversation_id, summary.user.id);
+    useThreadStore.getState().bindConversation(summary.user.id, summary.conversation_id);
+  }
+  for (const item of items) applyAccountItem(item);
+  useConversationsStore.getState().applySummaries(conversations, removed);
+}
