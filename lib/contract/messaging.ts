@@ -15,7 +15,12 @@ export interface Attachment {
   url: string;
 }
 
-/** A stored direct message as the server sends it. */
+/**
+ * A stored direct message as the server sends it to socket protocol 1 (and its HTTP reads by
+ * person). The app's stores hold messages in this shape too, made from protocol 2's
+ * ConversationMessage (lib/stores/held-messages.ts): there `seq` and `version` are the
+ * conversation's, and `read_at` comes from the read positions.
+ */
 export interface MessagePayload {
   id: number;
   client_id: string;

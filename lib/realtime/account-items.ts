@@ -9,7 +9,7 @@ import { heldItem } from '@/lib/stores/held-messages';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 
-/** One item of the account's stream, applied once (the catch-up's noteItem says whether it is new). */
+/** One item of the account's stream, applied once and in order (the catch-up's receiveItem). */
 export function applyAccountItem(item: AccountItem): void {
   const peerId = peerOf(item.conversation_id);
   // A conversation the list has not shown yet: its row comes with the account's catch-up.
@@ -24,16 +24,16 @@ export function applyAccountItem(item: AccountItem): void {
 }
 
 /**
- * A page of the account's catch-up: whom its conversations are with (the rows name them), its
- * items in order, then its rows as the server has them now. A thread held for someone with no
- * conversation yet learns it here (begun on another device), so the catch-up takes it up.
+ * A page of the account's catch-up, after its items (applied in order by the catch-up): whom its
+ * conversations are with (the rows name them), then its rows as the server has them now. A thread
+ * held for someone with no conversation yet learns it here (begun on another device), so the
+ * catch-up takes it up.
  */
-export function applyAccountPage({ items, conversations, removed }: AccountSyncResult): void {
+export function applyAccountPage({ conversations, removed }: AccountSyncResult): void {
   for (const summary of conversations) {
     if (summary.user === null) continue;
     useDirectConversations.getState().learn(summary.conversation_id, summary.user.id);
     useThreadStore.getState().bindConversation(summary.user.id, summary.conversation_id);
   }
-  for (const item of items) applyAccountItem(item);
   useConversationsStore.getState().applySummaries(conversations, removed);
 }

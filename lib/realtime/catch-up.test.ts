@@ -59,11 +59,13 @@ const itemSeqOf = (cursor: string) => Number(cursor.split('.')[0]) || 0;
 describe('catch-up by conversation', () => {
   let applied: { conversation: number; seqs: number[] }[];
   let accountPages: AccountSyncResult[];
+  let items: number[];
   const options = (fake: ReturnType<typeof server>, more: Partial<CatchUpOptions> = {}): CatchUpOptions => ({
     syncAccount: fake.syncAccount,
     syncConversation: fake.syncConversation,
     isReady: () => true,
     applyAccount: (page) => void accountPages.push(page),
+    applyItem: (item) => void items.push(item.seq),
     applyConversation: (conversation, messages: ConversationMessage[]) => void applied.push({ conversation, seqs: messages.map((message) => message.seq) }),
     onFarBehind: () => false,
     ...more,
@@ -73,6 +75,7 @@ describe('catch-up by conversation', () => {
   beforeEach(() => {
     applied = [];
     accountPages = [];
+    items = [];
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   });
   afterEach(() => vi.useRealTimers());
@@ -134,22 +137,64 @@ describe('catch-up by conversation', () => {
     ]);
   });
 
-  it('applies each account item once, whether it came live or in the account’s answer', async () => {
-    const fake = server({ items: 3 });
+  it('applies each account item once and in order, whether it came live or in the account’s answer', async () => {
+    const muted = (seq: number): AccountItem => ({ seq, conversation_id: C, kind: 'muted', muted: true });
+    const fake = server({ items: 4 });
     const catchUp = createCatchUp(options(fake, { isReady: () => false }));
     catchUp.begin('1.0.0.0');
-    // Item 1 is before the list's cursor; 2 came live.
-    expect(catchUp.noteItem(1)).toBe(false);
-    expect(catchUp.noteItem(2)).toBe(true);
-    expect(catchUp.noteItem(2)).toBe(false);
-    const ready = createCatchUp(options(fake));
-    ready.begin('1.0.0.0');
-    ready.noteItem(2);
-    await vi.waitFor(() => expect(accountPages).toHaveLength(1));
-    expect(accountPages[0]!.items.map((item) => item.seq)).toEqual([3]);
-    // Everything up to the answer's cursor is held now.
-    expect(ready.noteItem(3)).toBe(false);
+    // Item 1 is before the list's cursor; 2 came live, 4 too, past a gap: it waits for 3.
+    catchUp.receiveItem(muted(1));
+    catchUp.receiveItem(muted(2));
+    catchUp.receiveItem(muted(2));
+    catchUp.receiveItem(muted(4));
+    expect(items).toEqual([2]);
+    catchUp.receiveItem(muted(3));
+    expect(items).toEqual([2, 3, 4]);
     catchUp.stop();
+
+    // The account's answer brings what was missed; what came live meanwhile is not applied twice.
+    items = [];
+    const ready = createCatchUp(options(fake));
+    ready.receiveItem(muted(3));
+    ready.begin('1.0.0.0');
+    await vi.waitFor(() => expect(accountPages).toHaveLength(1));
+    expect(items).toEqual([2, 3, 4]);
+    ready.stop();
+  });
+
+  it('a thread whose page answers after newer items were heard of its conversation is caught up at once', async () => {
+    const fake = server({ latest: { [C]: 9 } });
+    const catchUp = createCatchUp(options(fake));
+    catchUp.begin('0.0.0.0');
+    await catchUp.sync(); // the account's answer named C at 9; no thread held it
+    expect(fake.conversationCalls).toEqual([]);
+    catchUp.hold(C, 6); // its first page, read before 7…9
+    await vi.waitFor(() => expect(catchUp.cursor(C)).toBe(9));
+    expect(fake.conversationCalls.map((call) => call.after)).toEqual([6]);
+    // A live item of a conversation not held yet counts the same way.
+    fake.latest[D] = 4;
+    catchUp.note(D, 4);
+    catchUp.hold(D, 3);
+    await vi.waitFor(() => expect(catchUp.cursor(D)).toBe(4));
+    // Held at its head: nothing to ask.
+    const asked = fake.conversationCalls.length;
+    catchUp.note(1004, 2);
+    catchUp.hold(1004, 2);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fake.conversationCalls).toHaveLength(asked);
+  });
+
+  it('a conversation taken off the list (a block) stays held: its thread is caught up again once it is back', async () => {
+    const fake = server({ latest: { [C]: 3 } });
+    const syncAccount = vi.fn(async (payload: SyncAccountPayload): Promise<Ack<AccountSyncResult>> => {
+      const answer = await fake.syncAccount(payload);
+      return 'data' in answer ? { data: { ...answer.data, conversations: [], removed: [C] } } : answer;
+    });
+    const catchUp = createCatchUp(options(fake, { syncAccount }));
+    catchUp.hold(C, 3);
+    catchUp.begin('0.0.0.0');
+    await catchUp.sync();
+    expect(catchUp.cursor(C)).toBe(3);
   });
 
   it('moves a held conversation’s cursor over live items only while they are contiguous', () => {
@@ -197,17 +242,18 @@ describe('catch-up by conversation', () => {
     expect(seqsOf(C)).toEqual([7, 8]);
   });
 
-  it('an account item that skips a seq is a gap too: the account’s answer fills it', async () => {
+  it('an account item that skips a seq is a gap too: the account’s answer fills it, and both apply in order', async () => {
     const fake = server({ items: 1 });
     const catchUp = createCatchUp(options(fake));
     catchUp.begin('1.0.0.0');
     await catchUp.sync();
     fake.accountCalls.length = 0;
     fake.items = 3;
-    expect(catchUp.noteItem(3)).toBe(true);
+    catchUp.receiveItem({ seq: 3, conversation_id: C, kind: 'muted', muted: true });
+    expect(items).toEqual([]);
     await vi.advanceTimersByTimeAsync(1_000);
     await vi.waitFor(() => expect(fake.accountCalls).toHaveLength(1));
-    expect(accountPages.at(-1)!.items.map((item) => item.seq)).toEqual([2]);
+    expect(items).toEqual([2, 3]);
   });
 
   it('does nothing while not connected, and runs once more when asked during a sync', async () => {

@@ -9,6 +9,7 @@
 // messages of needs nothing more than its row, which the account's answer brings.
 import {
   SYNC_PAGE_MAX,
+  type AccountItem,
   type AccountSyncResult,
   type Ack,
   type ConversationChange,
@@ -33,8 +34,14 @@ export interface CatchUpOptions {
   syncAccount: (payload: SyncAccountPayload) => Promise<Ack<AccountSyncResult>>;
   syncConversation: (payload: SyncConversationPayload) => Promise<Ack<ConversationSyncResult>>;
   isReady: () => boolean;
-  /** A page of the account's answer: its items not applied yet (by seq), then its rows that moved, and those gone. */
+  /** A page of the account's answer: its rows that moved, and those gone (its items go to applyItem). */
   applyAccount: (page: AccountSyncResult) => void;
+  /**
+   * An item of the account's own stream, each once and strictly in seq order (one that arrives
+   * past a gap waits for it: a read's `unread_count` applied after a later read's would put an old
+   * badge back, and no row would come to correct it, a read moving no conversation).
+   */
+  applyItem: (item: AccountItem) => void;
   /**
    * A page of a held conversation's stream, each list oldest first: messages (some may already be
    * held: merge without duplicates), then the changes to apply in their order after them; and
@@ -61,8 +68,8 @@ export interface CatchUp {
   release(conversationId: number): void;
   /** A live item (message or change) or an ack of a held conversation; a skipped seq opens a gap. */
   note(conversationId: number, seq: number): void;
-  /** An account item, live or an ack: true the first time (apply it), false for one already applied. */
-  noteItem(seq: number): boolean;
+  /** An account item, live or an ack: applied (applyItem) once, in seq order, the gap before it filled first. */
+  receiveItem(item: AccountItem): void;
   /**
    * Fetches everything after the cursors (again if asked meanwhile); resolves to how many messages
    * and changes came. `everyHeld` (a reconnect): every held conversation is asked, moved or not,
@@ -80,12 +87,11 @@ interface Stream {
   above: Set<number>;
 }
 
-/** Notes `seq`; true when it was not held yet. */
-function noteIn(stream: Stream, seq: number): boolean {
-  if (seq <= stream.cursor || stream.above.has(seq)) return false;
+/** Notes `seq` as held. */
+function noteIn(stream: Stream, seq: number): void {
+  if (seq <= stream.cursor || stream.above.has(seq)) return;
   stream.above.add(seq);
   advanceTo(stream, stream.cursor);
-  return true;
 }
 
 /** Everything up to `seq` is held: the cursor moves there, and over what was held beyond it. */
@@ -98,10 +104,17 @@ function advanceTo(stream: Stream, seq: number): void {
 /** The account's item seq an account cursor stands at (lib/contract/schemas.ts, ACCOUNT_CURSOR: its first part). */
 const itemSeqOf = (cursor: string) => Number(cursor.split('.', 1)[0]) || 0;
 
-export function createCatchUp({ syncAccount, syncConversation, isReady, applyAccount, applyConversation, onFarBehind, gapDelayMs = 1_000 }: CatchUpOptions): CatchUp {
+export function createCatchUp({ syncAccount, syncConversation, isReady, applyAccount, applyItem, applyConversation, onFarBehind, gapDelayMs = 1_000 }: CatchUpOptions): CatchUp {
   let accountCursor: string | null = null;
-  const items: Stream = { cursor: 0, above: new Set() };
+  // The account's items: applied up to `applied`; those past a gap wait here by seq.
+  let applied = 0;
+  const waiting = new Map<number, AccountItem>();
   const conversations = new Map<number, Stream>();
+  // The newest seq heard of each conversation not held (a row's last_seq, a live item): a thread
+  // that starts holding it below that is caught up at once (its page was read before them).
+  const heads = new Map<number, number>();
+  // Held conversations to ask whatever the account says (a thread that holds one behind its head).
+  const pending = new Set<number>();
   let running: Promise<number> | null = null;
   let again = false;
   let gapTimer: ReturnType<typeof setTimeout> | null = null;
@@ -119,7 +132,31 @@ export function createCatchUp({ syncAccount, syncConversation, isReady, applyAcc
     }, delay);
   }
 
-  const hasGap = () => items.above.size > 0 || [...conversations.values()].some((stream) => stream.above.size > 0);
+  const hasGap = () => waiting.size > 0 || [...conversations.values()].some((stream) => stream.above.size > 0);
+
+  /** An item of the account's stream: applied once, in order (it waits while a seq before it is missing). */
+  function takeItem(item: AccountItem): void {
+    if (item.seq > applied) waiting.set(item.seq, item);
+    applyInOrder();
+  }
+
+  function applyInOrder(): void {
+    for (let next = waiting.get(applied + 1); next; next = waiting.get(applied + 1)) {
+      waiting.delete(next.seq);
+      applied = next.seq;
+      applyItem(next);
+    }
+  }
+
+  /** The newest seq heard of a conversation: a held one behind it is to be asked. */
+  function heard(conversationId: number, seq: number): void {
+    const stream = conversations.get(conversationId);
+    if (stream) {
+      if (seq > stream.cursor) pending.add(conversationId);
+    } else {
+      heads.set(conversationId, Math.max(heads.get(conversationId) ?? 0, seq));
+    }
+  }
 
   /** A gap opened: a sync fills it after gapDelayMs unless it closes by itself meanwhile. */
   function watchGaps(): void {
@@ -141,18 +178,17 @@ export function createCatchUp({ syncAccount, syncConversation, isReady, applyAcc
       if (stopped) return false;
       if (!('data' in ack)) return false;
       const page = ack.data;
-      applyAccount({ ...page, items: page.items.filter((item) => noteIn(items, item.seq)) });
+      for (const item of page.items) takeItem(item);
+      applyAccount(page);
       for (const summary of page.conversations) {
         const stream = conversations.get(summary.conversation_id);
         if (stream && summary.last_seq > stream.cursor) behind.add(summary.conversation_id);
+        else if (!stream) heard(summary.conversation_id, summary.last_seq);
       }
-      for (const id of page.removed) conversations.delete(id);
+      // A conversation taken off the list (a block, a deactivation) stays held: the thread is still
+      // there and its conversation still answers, and a block lifted brings the row back.
       accountCursor = page.cursor;
-      if (!page.has_more) {
-        // Every item up to the cursor was in the pages.
-        advanceTo(items, itemSeqOf(page.cursor));
-        return true;
-      }
+      if (!page.has_more) return true;
     }
     return true;
   }
@@ -197,8 +233,9 @@ export function createCatchUp({ syncAccount, syncConversation, isReady, applyAcc
       retryLater();
       return 0;
     }
-    // And any held conversation with a gap its live items left (after a reconnect, every one).
-    for (const [id, stream] of conversations) if (everyHeld || stream.above.size > 0) behind.add(id);
+    // And any held conversation with a gap its live items left, or behind what was heard of it (after a reconnect, every one).
+    for (const [id, stream] of conversations) if (everyHeld || stream.above.size > 0 || pending.has(id)) behind.add(id);
+    pending.clear();
     let received = 0;
     for (const id of behind) {
       const count = await syncConversationPages(id);
@@ -240,13 +277,23 @@ export function createCatchUp({ syncAccount, syncConversation, isReady, applyAcc
     begin(cursor) {
       if (accountCursor !== null) return;
       accountCursor = cursor;
-      advanceTo(items, itemSeqOf(cursor));
+      // Everything up to the cursor is in the list; what came live past it waits in order.
+      applied = Math.max(applied, itemSeqOf(cursor));
+      for (const seq of waiting.keys()) if (seq <= applied) waiting.delete(seq);
+      applyInOrder();
       void runSync();
     },
     hold(conversationId, seq) {
       const stream = conversations.get(conversationId);
       if (stream) advanceTo(stream, seq);
       else conversations.set(conversationId, { cursor: seq, above: new Set() });
+      const head = heads.get(conversationId);
+      heads.delete(conversationId);
+      // Something newer was heard of it than the page holds (it answered after them): caught up now.
+      if (head !== undefined && head > (conversations.get(conversationId)?.cursor ?? 0)) {
+        pending.add(conversationId);
+        if (accountCursor !== null && isReady()) void runSync();
+      }
       watchGaps();
     },
     release(conversationId) {
@@ -255,14 +302,13 @@ export function createCatchUp({ syncAccount, syncConversation, isReady, applyAcc
     },
     note(conversationId, seq) {
       const stream = conversations.get(conversationId);
-      if (!stream) return;
+      if (!stream) return heard(conversationId, seq);
       noteIn(stream, seq);
       watchGaps();
     },
-    noteItem(seq) {
-      const fresh = noteIn(items, seq);
+    receiveItem(item) {
+      takeItem(item);
       watchGaps();
-      return fresh;
     },
     sync: runSync,
     cursor: (conversationId) => conversations.get(conversationId)?.cursor ?? null,

@@ -63,6 +63,7 @@ export function preloadConversations(): void {
     stop();
     stopPreload = null;
     useConversationsStore.getState().reset();
+    useDirectConversations.getState().reset();
   });
   stopPreload = stop;
   void readFirstPage();
@@ -109,6 +110,7 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
     syncConversation: (payload) => socketService.request('sync_conversation', payload),
     isReady: socketService.isReady,
     applyAccount: applyAccountPage,
+    applyItem: applyAccountItem,
     applyConversation: applySynced,
     onFarBehind: farBehind,
   });
@@ -330,7 +332,7 @@ export function stopTyping(peerId: number): void {
 export function applyOwnChange(change: ConversationChange | AccountItem): void {
   if (!current) return;
   if ('actor_id' in change) return receiveChange(change, current.catchUp);
-  if (current.catchUp.noteItem(change.seq)) applyAccountItem(change);
+  current.catchUp.receiveItem(change);
 }
 
 /** A failed message's retry button. */

@@ -15,7 +15,6 @@ import { usePresenceStore } from '@/lib/stores/presence-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
 import type { CatchUp } from './catch-up';
-import { applyAccountItem } from './account-items';
 import type { PresenceSubscriptions } from './presence-subscriptions';
 import { isViewing, type ReadMarker } from './read-marking';
 import type { TypingReceiver } from './typing-receiver';
@@ -126,10 +125,8 @@ export function wireSessionEvents({ catchUp, followedListeners, typing, presence
     }),
     socketService.on('message_sent', (message) => receiveSentElsewhere(message, catchUp)),
     // The user's own reads, deletions for themselves and mutes on their other devices (and this
-    // tab's, echoed): each once, by the account's seq.
-    socketService.on('account_item', (item) => {
-      if (catchUp.noteItem(item.seq)) applyAccountItem(item);
-    }),
+    // tab's, echoed): each once, in the account's order.
+    socketService.on('account_item', (item) => catchUp.receiveItem(item)),
     // The other person read the user's messages up to a seq: "Seen".
     socketService.on('seen', (payload) => useThreadStore.getState().applyChanges([heldSeen(payload)])),
     socketService.on('safety_changed', (change) => useSafetyStore.getState().applyChange(change)),

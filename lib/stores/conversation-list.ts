@@ -26,6 +26,9 @@ export function mergeConversations(list: readonly Conversation[], rows: readonly
     const ours = byPeer.get(row.user.id);
     if (ours && compareMessages(ours.last_message, row.last_message) > 0) {
       byPeer.set(row.user.id, { ...ours, user: row.user });
+    } else if (ours && ours.last_message.id === row.last_message.id && ours.last_message.version > row.last_message.version) {
+      // The same message, changed since the row was read (an edit heard live meanwhile): the server's row, our copy of it.
+      byPeer.set(row.user.id, { ...row, last_message: ours.last_message });
     } else {
       byPeer.set(row.user.id, row);
     }

@@ -35,6 +35,14 @@ describe('conversation list merging', () => {
     const [row] = mergeConversations([live], [stale]);
     expect(row).toEqual({ ...live, user: stale.user });
   });
+
+  it('keeps its copy of the same last message when it changed since the page was read (an edit heard live), with the page’s badge', () => {
+    const edited = conversation(2, message(9, { text: 'edited', version: 12 }), 3);
+    const read = conversation(2, message(9, { version: 9 }), 1);
+    expect(mergeConversations([edited], [read])).toEqual([{ ...read, last_message: edited.last_message }]);
+    // An older copy of ours gives way to the page's.
+    expect(mergeConversations([read], [edited])).toEqual([edited]);
+  });
 });
 
 describe('reading the first page again', () => {

@@ -47,7 +47,7 @@ interface ConversationsActions {
    * unread_count is the row's badge now (one from a sync leaves badges to the rows after it).
    */
   applyChanges: (changes: readonly HeldChange[], live: boolean) => void;
-  /** The badge as the server counts it after a read (here: `read`'s ack; elsewhere: `conversation_read`). */
+  /** The badge as the server counts it after a read (here: `read`'s ack; elsewhere: the `read` account item). */
   setUnreadCount: (peerId: number, count: number) => void;
   /** Sign-out: the list forgotten; answers to requests made before are dropped. */
   reset: () => void;

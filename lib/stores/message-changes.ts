@@ -8,7 +8,7 @@ import type { ThreadMessage } from './thread-messages';
 
 /**
  * A change as the stores take it: protocol 2's, placed in the direct conversation with `peer_id`
- * (lib/realtime/conversation-payloads.ts makes them from the socket's payloads). Reads and receipts
+ * (lib/stores/held-messages.ts makes them from the socket's payloads). Reads and receipts
  * are positions in the conversation: everything up to `seq` is read.
  */
 export type HeldChange =

@@ -7,9 +7,9 @@ type MessageStatus = 'sending' | 'sent' | 'failed';
 export interface ThreadMessage extends Omit<MessagePayload, 'id' | 'seq' | 'version'> {
   /** The server's id; null until the server has stored the message. */
   id: number | null;
-  /** The signed-in account's seq of it; null until stored. */
+  /** Its place in its conversation's stream (lib/stores/held-messages.ts); null until stored. */
   seq: number | null;
-  /** The seq of the latest change this copy reflects (MessagePayload.version); null until stored. */
+  /** The conversation seq of the latest change this copy reflects (MessagePayload.version); null until stored. */
   version: number | null;
   status: MessageStatus;
   /** Why sending failed (the server's error message); null otherwise. */

@@ -1,7 +1,8 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationThreadPage, Profile } from '@/lib/contract';
 import { deferred } from '@/lib/testing/deferred';
-import { account, conversationIdOf, conversationMessage, ME, message, threadPage, user } from '@/lib/testing/fixtures';
+import { account, conversationIdOf, conversationMessage, ME, message, summary, threadPage, user } from '@/lib/testing/fixtures';
+import { useConversationsStore } from './conversations-store';
 import { useDirectConversations } from './direct-conversations';
 import { useSessionStore } from './session-store';
 import { messageKey } from './thread-messages';
@@ -223,5 +224,38 @@ describe('thread store: the conversation behind a thread', () => {
     await threads().loadThread(2);
     expect(api.listMessages).toHaveBeenCalledTimes(3);
     expect(shown(2)).toEqual([1, 2]);
+  });
+
+  it('waits for the list on its way rather than asking a profile (a deleted person has none, and is on the list)', async () => {
+    const list = deferred<unknown>();
+    api.listConversations.mockReturnValueOnce(list.promise);
+    void useConversationsStore.getState().loadConversations();
+    api.listMessages.mockResolvedValueOnce(threadPage([conversationMessage(1, { sender_id: 6 })]));
+    const loading = threads().loadThread(6);
+    list.resolve({ results: [summary(6, conversationMessage(1, { sender_id: 6 }), 1, false, { user: user(6, { deleted: true }) })], next_cursor: null, account_cursor: '0.1.0.0' });
+    await loading;
+    expect(api.getProfile).not.toHaveBeenCalled();
+    expect(api.listMessages).toHaveBeenCalledWith(conversationIdOf(6));
+    expect(thread(6)).toMatchObject({ status: 'ready', conversationId: conversationIdOf(6) });
+  });
+
+  it('a profile that answers after sign-out teaches the next session nothing', async () => {
+    const answer = deferred<Profile>();
+    api.getProfile.mockReturnValueOnce(answer.promise);
+    const loading = threads().loadThread(7);
+    threads().reset();
+    useDirectConversations.getState().reset();
+    answer.resolve(profile(7, conversationIdOf(7)));
+    await loading.catch(() => undefined);
+    expect(useDirectConversations.getState().byPeer[7]).toBeUndefined();
+  });
+
+  it('an unloaded thread keeps what is not sent yet (a failed message’s text lives nowhere else)', async () => {
+    api.listMessages.mockResolvedValueOnce(threadPage([conversationMessage(1)]));
+    await threads().loadThread(2);
+    const failed = { ...message(0, { sender_id: ME, recipient_id: 2, client_id: 'c-1', text: 'not sent' }), id: null, seq: null, version: null, status: 'failed' as const, error: 'Refused.' };
+    threads().addLocal(failed);
+    threads().unload(2);
+    expect(thread(2)).toMatchObject({ status: 'idle', messages: [{ client_id: 'c-1', text: 'not sent', status: 'failed' }] });
   });
 });

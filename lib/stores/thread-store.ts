@@ -8,6 +8,7 @@ import { listMessages, listMessagesAround } from '@/lib/api/conversations';
 import { getProfile } from '@/lib/api/users';
 import { errorKind, userMessage } from '@/lib/api/user-message';
 import type { ConversationThreadPage, MessagePayload } from '@/lib/contract';
+import { useConversationsStore } from './conversations-store';
 import { conversationWith, useDirectConversations } from './direct-conversations';
 import { heldMessage, heldSeen } from './held-messages';
 import { useHidingStore, withoutPending } from './hiding-store';
@@ -68,7 +69,7 @@ interface ThreadsActions {
    * so catch-up fills it.
    */
   bindConversation: (peerId: number, conversationId: number) => void;
-  /** The thread is let go (far behind, not on screen): it loads afresh when opened again. */
+  /** The thread is let go (far behind, not on screen): it loads afresh when opened again, keeping what is not sent yet. */
   unload: (peerId: number) => void;
   /** Sign-out: every thread forgotten; answers to requests made before are dropped. */
   reset: () => void;
@@ -127,10 +128,17 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
 
   /** The direct conversation with `peerId`: known, or named by their profile (null before their first message). */
   async function conversationOf(peerId: number): Promise<number | null> {
+    const started = generation;
+    // The list's first page on its way names most conversations, a deleted person's too (who has
+    // no profile to ask): it is waited for before asking.
+    if (conversationWith(peerId) === undefined && useConversationsStore.getState().status === 'loading') {
+      await useConversationsStore.getState().loadConversations();
+    }
     const known = conversationWith(peerId);
     if (known !== undefined) return known;
     const { conversation_id: id } = await getProfile(peerId);
-    if (id !== null) useDirectConversations.getState().learn(id, peerId);
+    // Learnt for this session only: one signed out meanwhile keeps none of it.
+    if (id !== null && started === generation) useDirectConversations.getState().learn(id, peerId);
     return id;
   }
 
@@ -320,9 +328,12 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
 
     unload(peerId) {
       if (!get().threads[peerId]) return;
+      // What is not sent yet stays (a failed message's text lives nowhere else), in a thread that loads afresh.
+      const unsent = unsentOf(get().threads[peerId]!.messages);
       set((state) => {
         const threads = { ...state.threads };
-        delete threads[peerId];
+        if (unsent.length > 0) threads[peerId] = { ...emptyThread, messages: unsent };
+        else delete threads[peerId];
         return { threads };
       });
     },

@@ -59,11 +59,13 @@ export interface ChangeHandlerDeps {
 }
 
 /**
- * `react`, `edit`, `unsend`, `hide` and `read`: changes to messages, each written to the stream of
- * every account it concerns in the change batch's transaction (db/delivery/change-batch.ts; each
- * kind's rule in db/delivery/changes/), then sent live as `message_change` to every socket of
- * those accounts, this one included, each with its own seq. A change to one message is answered
- * with the caller's change, or null when nothing changed; a read with the unread counts.
+ * `react`, `edit`, `unsend`, `hide` and `read`: changes to messages, each written to the streams it
+ * concerns in the change batch's transaction (db/delivery/change-batch.ts; each kind's rule in
+ * db/delivery/changes/), then sent live to every socket of those accounts, this one included, in
+ * each socket's protocol: protocol 1's `message_change` by each account's seq, protocol 2's
+ * change by the conversation's seq (or the actor's item). A change to one message is answered
+ * with the caller's change in the socket's protocol, or null when nothing changed; a read with
+ * the unread counts.
  */
 export function registerChangeHandlers(socket: RealtimeSocket, { db, changes, windows, storage, log }: ChangeHandlerDeps): void {
   const answer = async (request: ChangeRequest): Promise<Outcome<ChangeResult | ChangeResult2>> => {
