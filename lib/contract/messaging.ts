@@ -84,6 +84,8 @@ export interface TextRange {
 
 /** One message found by GET /api/messages/search: with whom, the message, and where the words are in its text. */
 export interface MessageSearchResult {
+  /** The direct conversation it is in (socket protocol 2 names it): opening the result reads its pages. */
+  conversation_id: number;
   user: UserSummary;
   message: MessagePayload;
   highlights: TextRange[];

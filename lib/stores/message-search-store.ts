@@ -4,6 +4,7 @@ import { create } from 'zustand';
 import { searchMessages } from '@/lib/api/message-search';
 import { userMessage } from '@/lib/api/user-message';
 import type { MessageSearchResult } from '@/lib/contract';
+import { useDirectConversations } from './direct-conversations';
 
 export interface MessageSearchState {
   /** The side panel shows message search instead of people search. */
@@ -20,6 +21,14 @@ export interface MessageSearchState {
   search: () => Promise<void>;
   loadMore: () => Promise<void>;
   reset: () => void;
+}
+
+/**
+ * Each result names its conversation: opening it reads that conversation's pages without asking
+ * whose it is (a conversation past the list's loaded pages, or with a deleted person, who has no profile).
+ */
+function learnConversations(results: readonly MessageSearchResult[]): void {
+  for (const { conversation_id: conversationId, user } of results) useDirectConversations.getState().learn(conversationId, user.id);
 }
 
 const initial = { open: false, query: '', status: 'idle' as const, results: [], nextCursor: null, loadingMore: false, error: null };
@@ -40,6 +49,7 @@ export const useMessageSearchStore = create<MessageSearchState>()((set, get) => 
       try {
         const page = await searchMessages(query);
         if (mine !== latest) return;
+        learnConversations(page.results);
         set({ status: 'ready', results: page.results, nextCursor: page.next_cursor });
       } catch (error) {
         if (mine !== latest) return;
@@ -55,6 +65,7 @@ export const useMessageSearchStore = create<MessageSearchState>()((set, get) => 
       try {
         const page = await searchMessages(query.trim(), nextCursor);
         if (mine !== latest) return;
+        learnConversations(page.results);
         set((state) => ({ results: [...state.results, ...page.results], nextCursor: page.next_cursor, loadingMore: false }));
       } catch (error) {
         if (mine !== latest) return;

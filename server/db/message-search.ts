@@ -51,6 +51,7 @@ export async function searchMessages(
   const folded = await foldAll(db, [...words, ...page.results.flatMap((row) => textWords(row.message.text).map((word) => word.text))]);
   return {
     results: page.results.map((row) => ({
+      conversation_id: row.message.conversationId,
       user: row.user,
       message: toMessagePayload(row, userId, readReceipts && row.peerReceipts),
       highlights: highlightRanges(row.message.text, words, folded),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Ack, ChangeResult, MessageSearchResult, Page } from '../../lib/contract';
 import { MESSAGE_SEARCH_MAX_QUERY, MESSAGE_SEARCH_PAGE_SIZE } from '../../lib/contract';
-import { insertMessage } from '../../testing/database';
+import { directConversationId, insertMessage } from '../../testing/database';
 import { highlightRanges } from '../db/message-search';
 import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck } from '../test/socket-client';
@@ -28,6 +28,8 @@ describe('GET /api/messages/search', () => {
     expect(page.status).toBe(200);
     expect(texts(page.body)).toEqual(['PIZZA for everyone', 'Une pizza, oui', 'Pizzeria tonight?']);
     expect(page.body.results[0]).toMatchObject({ user: { id: cat.user.id, username: 'Cat' }, highlights: [{ start: 0, end: 4 }] });
+    // Each result names its conversation.
+    expect(page.body.results[0]!.conversation_id).toBe(await directConversationId(t.db, ann.user.id, cat.user.id));
     expect(page.body.results[1]).toMatchObject({ user: { id: ben.user.id }, highlights: [{ start: 4, end: 8 }], message: { sender_id: ben.user.id } });
     // Every word must match.
     expect(texts((await search(ann, 'q=pizza%20oui')).body)).toEqual(['Une pizza, oui']);
