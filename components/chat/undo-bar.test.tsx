@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { initI18n } from '@/lib/i18n';
-import { undoDeleteForMe } from '@/lib/realtime/messaging-session';
 import { useHidingStore } from '@/lib/stores/hiding-store';
 import { UndoBar } from './undo-bar';
 
-vi.mock('@/lib/realtime/messaging-session', () => ({ undoDeleteForMe: vi.fn(() => true) }));
+const session = vi.hoisted(() => ({ undoDeleteForMe: vi.fn(() => true) }));
+vi.mock('@/lib/realtime/session-start', () => ({ loadMessagingSession: async () => session }));
 
 describe('the Undo of "Delete for me"', () => {
   beforeEach(async () => {
@@ -29,7 +29,7 @@ describe('the Undo of "Delete for me"', () => {
     expect(undo.getAttribute('aria-describedby')).toBe(screen.getByRole('status').id);
     expect(document.activeElement).toBe(undo);
     await userEvent.setup().click(undo);
-    expect(undoDeleteForMe).toHaveBeenCalledExactlyOnceWith(5);
+    await vi.waitFor(() => expect(session.undoDeleteForMe).toHaveBeenCalledExactlyOnceWith(5));
 
     // Its time over (it is being sent): the bar goes, and the focus on to the message box.
     act(() => useHidingStore.getState().lockIn(5));

@@ -1,5 +1,5 @@
 import { useId, useLayoutEffect, useRef } from 'react';
-import { undoDeleteForMe } from '@/lib/realtime/messaging-session';
+import { loadMessagingSession } from '@/lib/realtime/session-start';
 import { selectUndoable, useHidingStore } from '@/lib/stores/hiding-store';
 import { useT } from '@/lib/i18n';
 import styles from './undo-bar.module.css';
@@ -25,7 +25,7 @@ function UndoOffer({ messageId, describedBy }: { messageId: number; describedBy:
     };
   }, []);
   return (
-    <button ref={button} type="button" className={styles.undo} aria-describedby={describedBy} onClick={() => undoDeleteForMe(messageId)}>
+    <button ref={button} type="button" className={styles.undo} aria-describedby={describedBy} onClick={() => void loadMessagingSession().then((session) => session.undoDeleteForMe(messageId))}>
       {t('messageActions.undo')}
     </button>
   );

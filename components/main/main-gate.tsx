@@ -6,7 +6,7 @@ import { loadUser } from '@/lib/lifecycle/guard';
 import { type GuardResult } from '@/lib/routing/route-guard';
 import { getStoredToken } from '@/lib/session/storage';
 import { navigate } from '@/lib/navigation';
-import { preloadConversations } from '@/lib/realtime/messaging-session';
+import { preloadConversations } from '@/lib/realtime/list-preload';
 import { notificationStateRead } from '@/lib/stores/notification-store';
 import { Spinner } from '@/components/ui/spinner';
 import { OfflineStart } from './offline-start';

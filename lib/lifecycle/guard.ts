@@ -5,7 +5,7 @@ import type { AccountInfo } from '@/lib/contract';
 import { fetchAccountInfo } from '@/lib/api/accounts';
 import { followUserLanguage } from './user-language';
 import { navigate } from '@/lib/navigation';
-import { startMessagingSession } from '@/lib/realtime/messaging-session';
+import { startMessagingSessionSoon } from '@/lib/realtime/session-start';
 import { publishUser } from '@/lib/stores/session-store';
 import type { GuardResult } from '@/lib/routing/route-guard';
 import { signOut } from '@/lib/session/sign-out';
@@ -49,7 +49,7 @@ function publishWithLanguage(user: AccountInfo): void {
 
 const defaultDeps: GuardDeps = {
   fetchAccountInfo,
-  initSocket: (id) => startMessagingSession(id),
+  initSocket: startMessagingSessionSoon,
   publishUser: publishWithLanguage,
   signOut,
   navigate,

@@ -7,9 +7,9 @@ import { onSignOut } from '@/lib/session/sign-out';
 import { getStoredLocale, getStoredToken, storeLocale, storeToken } from '@/lib/session/storage';
 import { socketService } from '@/lib/socket/socket-service';
 
-const socket = vi.hoisted(() => ({ startMessagingSession: vi.fn() }));
+const socket = vi.hoisted(() => ({ startMessagingSessionSoon: vi.fn() }));
 const accounts = vi.hoisted(() => ({ logout: vi.fn<() => Promise<void>>() }));
-vi.mock('@/lib/realtime/messaging-session', () => ({ startMessagingSession: socket.startMessagingSession }));
+vi.mock('@/lib/realtime/session-start', () => ({ startMessagingSessionSoon: socket.startMessagingSessionSoon }));
 vi.mock('@/lib/api/accounts', () => accounts);
 
 const user: User = { id: 7, username: 'ada', email: null, avatar: null, language: 'fr', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true };
@@ -20,7 +20,7 @@ describe('session actions', () => {
 
   beforeEach(() => {
     localStorage.clear();
-    socket.startMessagingSession.mockReset();
+    socket.startMessagingSessionSoon.mockReset();
     // The real socket service: it goes at sign-out because it listens for it (onSignOut).
     disconnectSocket = vi.spyOn(socketService, 'disconnectSocket');
     accounts.logout.mockReset();
@@ -33,7 +33,7 @@ describe('session actions', () => {
     completeSignIn(response);
     expect(localStorage.getItem('token')).toBe('Bearer abc');
     expect(getStoredLocale()).toBe('fr');
-    expect(socket.startMessagingSession).toHaveBeenCalledExactlyOnceWith(7);
+    expect(socket.startMessagingSessionSoon).toHaveBeenCalledExactlyOnceWith(7);
     expect(useSessionStore.getState().user).toEqual(user);
   });
 

@@ -3,7 +3,7 @@ import type { AuthorizeResponse } from '@/lib/contract';
 import { logout } from '@/lib/api/accounts';
 import { followUserLanguage } from './user-language';
 import { navigate } from '@/lib/navigation';
-import { startMessagingSession } from '@/lib/realtime/messaging-session';
+import { startMessagingSessionSoon } from '@/lib/realtime/session-start';
 import { publishUser } from '@/lib/stores/session-store';
 import { signOut } from '@/lib/session/sign-out';
 import { storeLocale, storeToken } from '@/lib/session/storage';
@@ -14,7 +14,7 @@ export { signOut };
 export function completeSignIn(response: AuthorizeResponse): void {
   storeToken(response.token);
   storeLocale(response.user.language);
-  startMessagingSession(response.user.id);
+  startMessagingSessionSoon(response.user.id);
   // The user's saved language is shown from now on (stored as locale just above).
   followUserLanguage();
   publishUser(response.user);

@@ -5,20 +5,13 @@
 import { fetchPushPublicKey, registerPushSubscription, removePushSubscription } from '@/lib/api/push';
 import type { NotificationContent, PushSubscriptionRequest } from '@/lib/contract';
 import { useNotificationStore, type NotificationPermissionState } from '@/lib/stores/notification-store';
-import { appDevicePreferences, DEFAULT_DEVICE_PREFERENCES, type DevicePreferenceStorage, type DevicePreferences } from './device-preferences';
+import { appDevicePreferences, type DevicePreferenceStorage, type DevicePreferences } from './device-preferences';
+import { forgetNotificationState, notificationsSupported as supported, permissionNow, readNotificationState } from './notification-state';
 
 const SERVICE_WORKER_URL = '/sw.js';
 const NOTIFICATION_SOUND_URL = '/sounds/notification.wav';
 
 let current: { userId: number; storage: DevicePreferenceStorage; preferences: DevicePreferences } | null = null;
-
-function supported(): boolean {
-  return typeof window !== 'undefined' && 'Notification' in window && 'serviceWorker' in navigator;
-}
-
-function permissionNow(): NotificationPermissionState {
-  return supported() ? Notification.permission : 'unsupported';
-}
 
 /** The service worker, registered once per page (it also keeps the app shell for offline starts). */
 let registration: Promise<ServiceWorkerRegistration> | null = null;
@@ -38,11 +31,10 @@ function registerServiceWorker(): Promise<ServiceWorkerRegistration> | null {
 
 /** Reads this browser's state for `userId` into the store and, when notifications are on, registers for Web Push. */
 export async function startDesktopNotifications(userId: number, storage?: DevicePreferenceStorage): Promise<void> {
-  const store = useNotificationStore.getState();
   const chosen = storage ?? appDevicePreferences();
-  const session = { userId, storage: chosen, preferences: await chosen.load(userId).catch(() => DEFAULT_DEVICE_PREFERENCES) };
+  // Read already when the person became known (session-start.ts), in the store since.
+  const session = { userId, storage: chosen, preferences: await readNotificationState(userId, chosen) };
   current = session;
-  store.update({ permission: permissionNow(), off: session.preferences.off, promptDismissed: session.preferences.promptDismissed, loaded: true });
   if (supported()) void registerServiceWorker()?.catch((error: unknown) => console.warn('Service worker not registered:', error));
   if (permissionNow() === 'granted' && !session.preferences.off) await syncPushSubscription();
 }
@@ -50,6 +42,7 @@ export async function startDesktopNotifications(userId: number, storage?: Device
 /** Sign-out: this browser stops receiving pushes (the server removed its row already) and forgets the state. */
 export function stopDesktopNotifications(): void {
   current = null;
+  forgetNotificationState();
   useNotificationStore.getState().reset();
   void currentPushSubscription()
     .then((subscription) => subscription?.unsubscribe())

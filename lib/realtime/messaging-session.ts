@@ -22,6 +22,7 @@ import { useThreadStore, type ThreadsState } from '@/lib/stores/thread-store';
 import { useViewStore } from '@/lib/stores/view-store';
 import type { AccountItem, ConversationChange, ConversationMessage, ConversationSyncResult } from '@/lib/contract';
 import { applyAccountItem, applyAccountPage } from './account-items';
+import { endPreload } from './list-preload';
 import { createCatchUp, type CatchUp } from './catch-up';
 import { createDelayedHides, type DelayedHides } from './delayed-hides';
 import { startOutboxSender, type OutboxSender, type SendOptions, type SendResult } from './outbox-sender';
@@ -45,29 +46,11 @@ interface Session {
 }
 
 let current: Session | null = null;
-let stopPreload: (() => void) | null = null;
 const followedListeners = new Set<FollowedListener>();
 let appStorage: OutboxStorage | null = null;
 let appHideStorage: HideStorage | null = null;
 
 const readFirstPage = (): Promise<void> => useConversationsStore.getState().loadConversations();
-
-/**
- * Starts reading the conversation list while the session is still being confirmed (alongside
- * accounts/info, not after it); the session then takes that read instead of asking again. If the
- * session ends instead (inactive account, 401), what was read is dropped with it.
- */
-export function preloadConversations(): void {
-  if (current || stopPreload) return;
-  const stop = onSignOut(() => {
-    stop();
-    stopPreload = null;
-    useConversationsStore.getState().reset();
-    useDirectConversations.getState().reset();
-  });
-  stopPreload = stop;
-  void readFirstPage();
-}
 
 export interface StartOptions {
   /** Where unsent messages wait (IndexedDB in the browser); tests pass one of their own. */
@@ -102,8 +85,7 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
   // A new session starts with no open conversation; sign-out itself keeps the receiver value
   // (docs/CLIENT-RULES.md: it removes the token and nothing else), so it is cleared here.
   useSessionStore.getState().setReceiver(null);
-  stopPreload?.();
-  stopPreload = null;
+  endPreload();
 
   const catchUp = createCatchUp({
     syncAccount: (payload) => socketService.request('sync_account', payload),
@@ -118,7 +100,7 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
   /**
    * The first page of conversations (again): unread badges are the server's. Its account cursor
    * starts catch-up the first time, so nothing stored between this read and the socket's init is
-   * missed. `reuse`: a page already read for this session (preloadConversations) is used as it is.
+   * missed. `reuse`: a page already read for this session (list-preload.ts) is used as it is.
    */
   function loadConversations({ reuse = false } = {}): Promise<void> {
     const read = reuse && useConversationsStore.getState().status === 'ready' ? Promise.resolve() : readFirstPage();

@@ -73,8 +73,21 @@ export interface SocketServiceOptions {
   reloadForNewClient?: () => boolean;
 }
 
+// What the connection waits for besides the first screen: the listeners of its events (the
+// messaging session, whose code comes after the first screen too: lib/realtime/session-start.ts).
+let listenersReady: Promise<unknown> = Promise.resolve();
+
+/**
+ * The app's connection is made only once `ready` settles (and the first screen is painted), so
+ * that none of its events, `init`'s answers first, comes before whoever listens to them.
+ */
+export function connectAfter(ready: Promise<unknown>): void {
+  const before = listenersReady;
+  listenersReady = Promise.all([before, ready.catch(() => undefined)]);
+}
+
 const defaultFactory: SocketFactory = (url, options) =>
-  afterFirstScreen()
+  Promise.all([afterFirstScreen(), listenersReady])
     .then(() => import('socket.io-client'))
     .then(({ io }) => (url === undefined ? io(options) : io(url, options)));
 
