@@ -7,7 +7,7 @@ import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { peerOf, useDirectConversations } from '@/lib/stores/direct-conversations';
 import { heldItem } from '@/lib/stores/held-messages';
 import { useSessionStore } from '@/lib/stores/session-store';
-import { useThreadStore } from '@/lib/stores/thread-store';
+import { threadPositions, useThreadStore } from '@/lib/stores/thread-store';
 
 /** One item of the account's stream, applied once and in order (the catch-up's receiveItem). */
 export function applyAccountItem(item: AccountItem): void {
@@ -15,9 +15,8 @@ export function applyAccountItem(item: AccountItem): void {
   // A conversation the list has not shown yet: its row comes with the account's catch-up.
   if (peerId === undefined) return;
   if (item.kind === 'muted') return useConversationsStore.getState().setMuted(peerId, item.muted);
-  const thread = useThreadStore.getState().threads[peerId];
   const me = useSessionStore.getState().user?.id ?? 0;
-  const change = heldItem(item, peerId, me, { readSeq: thread?.readSeq ?? 0, seen: thread?.seen ?? null }, new Date().toISOString());
+  const change = heldItem(item, peerId, me, threadPositions(peerId), new Date().toISOString());
   if (!change) return;
   useThreadStore.getState().applyChanges([change]);
   useConversationsStore.getState().applyChanges([change], true);

@@ -13,7 +13,7 @@ import { heldMessage } from '@/lib/stores/held-messages';
 import { usePeopleStore } from '@/lib/stores/people-store';
 import { describeProblem, validateMessage, type MessageProblem } from '@/lib/stores/message-validation';
 import { messageKey, UNCHANGED, type ThreadMessage } from '@/lib/stores/thread-messages';
-import { findLocal, useThreadStore } from '@/lib/stores/thread-store';
+import { findLocal, threadPositions, useThreadStore } from '@/lib/stores/thread-store';
 import { newClientId } from '@/lib/utils/client-id';
 import { refusalText, sendRefusal } from './send-refusal';
 
@@ -81,8 +81,7 @@ export function startOutboxSender({ userId, storage, onStored = () => {} }: Outb
     // The ack names the conversation (the first message began it): the thread holds it from now on.
     useDirectConversations.getState().learn(stored.conversation_id, peerId);
     threads().bindConversation(peerId, stored.conversation_id);
-    const thread = threads().threads[peerId];
-    const message = heldMessage(stored, peerId, userId, { readSeq: thread?.readSeq ?? 0, seen: thread?.seen ?? null });
+    const message = heldMessage(stored, peerId, userId, threadPositions(peerId));
     threads().settleLocal(peerId, key, message);
     useConversationsStore.getState().recordOutgoing(message);
     onStored(stored);

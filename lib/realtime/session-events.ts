@@ -13,7 +13,7 @@ import { refusesMessages, usePeopleStore } from '@/lib/stores/people-store';
 import { hasBlocked, useSafetyStore } from '@/lib/stores/safety-store';
 import { usePresenceStore } from '@/lib/stores/presence-store';
 import { useSessionStore } from '@/lib/stores/session-store';
-import { useThreadStore } from '@/lib/stores/thread-store';
+import { threadPositions, useThreadStore } from '@/lib/stores/thread-store';
 import type { CatchUp } from './catch-up';
 import type { PresenceSubscriptions } from './presence-subscriptions';
 import { isViewing, type ReadMarker } from './read-marking';
@@ -30,14 +30,9 @@ export interface SessionEventsOptions {
   reads: ReadMarker;
 }
 
-/**
- * A message of the direct conversation with `peerId` as the stores hold it: with the positions its
- * thread knows (none for a thread not held: a new message is past them anyway).
- */
+/** A message of the direct conversation with `peerId` as the stores hold it, with the positions its thread knows. */
 export function heldLive(message: ConversationMessage, peerId: number): MessagePayload {
-  const me = useSessionStore.getState().user?.id ?? 0;
-  const thread = useThreadStore.getState().threads[peerId];
-  return heldMessage(message, peerId, me, { readSeq: thread?.readSeq ?? 0, seen: thread?.seen ?? null });
+  return heldMessage(message, peerId, useSessionStore.getState().user?.id ?? 0, threadPositions(peerId));
 }
 
 /** An incoming message (its sender is the other person of the direct conversation): onto its row and its thread; read at once if the user is looking at it. */

@@ -76,7 +76,7 @@ export function heldItem(item: AccountItem, peerId: number, me: number, position
 }
 
 /** The peer's read receipt. */
-export const heldSeen = ({ user_id, seq, read_at }: SeenPayload): HeldChange => ({ kind: 'seen', peer_id: user_id, seq, read_at });
+export const heldSeen = ({ user_id, seq, read_at }: SeenPayload): Extract<HeldChange, { kind: 'seen' }> => ({ kind: 'seen', peer_id: user_id, seq, read_at });
 
 /** A list row's read positions (its receipt is not part of it: the thread's pages bring it). */
 export const positionsOf = (summary: Pick<ConversationSummary, 'read_seq'>): ReadPositions => ({ readSeq: summary.read_seq, seen: null });

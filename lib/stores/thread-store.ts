@@ -5,15 +5,12 @@
 import { useMemo } from 'react';
 import { create } from 'zustand';
 import { listMessages, listMessagesAround } from '@/lib/api/conversations';
-import { getProfile } from '@/lib/api/users';
 import { errorKind, userMessage } from '@/lib/api/user-message';
-import type { ConversationThreadPage, MessagePayload } from '@/lib/contract';
-import { useConversationsStore } from './conversations-store';
-import { conversationWith, useDirectConversations } from './direct-conversations';
-import { heldMessage, heldSeen } from './held-messages';
+import type { MessagePayload } from '@/lib/contract';
 import { useHidingStore, withoutPending } from './hiding-store';
+import type { ReadPositions } from './held-messages';
 import { applyToThread, type HeldChange } from './message-changes';
-import { useSessionStore } from './session-store';
+import { positions, readPage as readPageOf } from './thread-pages';
 import { detached, emptyThread, storedOf, unsentOf, type Thread } from './thread-model';
 import { appendLocal, fromOldest, mergeMessages, oldestStored, removeLocal, settleLocal, updateLocal, withNewestPage, type ThreadMessage } from './thread-messages';
 
@@ -77,15 +74,6 @@ interface ThreadsActions {
 
 export type ThreadsStore = ThreadsState & ThreadsActions;
 
-/** Where a page of a thread stands in its conversation (Thread's fields of the same names). */
-type HeldPosition = Pick<Thread, 'conversationId' | 'streamSeq' | 'readSeq' | 'seen'>;
-interface HeldPage {
-  results: MessagePayload[];
-  next_cursor: string | null;
-  newer_cursor: string | null;
-  held: HeldPosition;
-}
-
 export const useThreadStore = create<ThreadsStore>()((set, get) => {
   // Bumped by reset, so answers to requests made before it are dropped.
   let generation = 0;
@@ -126,48 +114,10 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     return { ...current, messages: mergeMessages(messages, storedOf(current.tail)), tail: [], newerCursor: null, loadingNewer: false };
   }
 
-  /** The direct conversation with `peerId`: known, or named by their profile (null before their first message). */
-  async function conversationOf(peerId: number): Promise<number | null> {
+  /** A page of the conversation with `peerId` (thread-pages.ts); what it learns is kept only while no reset came meanwhile. */
+  function readPage(peerId: number, ask: Parameters<typeof readPageOf>[1]) {
     const started = generation;
-    // The list's first page on its way names most conversations, a deleted person's too (who has
-    // no profile to ask): it is waited for before asking.
-    if (conversationWith(peerId) === undefined && useConversationsStore.getState().status === 'loading') {
-      await useConversationsStore.getState().loadConversations();
-    }
-    const known = conversationWith(peerId);
-    if (known !== undefined) return known;
-    const { conversation_id: id } = await getProfile(peerId);
-    // Learnt for this session only: one signed out meanwhile keeps none of it.
-    if (id !== null && started === generation) useDirectConversations.getState().learn(id, peerId);
-    return id;
-  }
-
-  /**
-   * A page of the conversation with `peerId` as the thread holds it (no conversation yet: an empty
-   * one), with where the page stands: the conversation, the seq it was read at, the read positions.
-   */
-  async function readPage(peerId: number, ask: (conversationId: number) => Promise<ConversationThreadPage>): Promise<HeldPage> {
-    const conversationId = await conversationOf(peerId);
-    if (conversationId === null) return { results: [], next_cursor: null, newer_cursor: null, held: { conversationId, streamSeq: null, readSeq: 0, seen: null } };
-    const page = await ask(conversationId);
-    const receipt = page.seen.find((seen) => seen.user_id === peerId) ?? null;
-    const me = useSessionStore.getState().user?.id ?? 0;
-    const results = page.results.map((message) => heldMessage(message, peerId, me, { readSeq: page.read_seq, seen: receipt }));
-    const seen = receipt === null ? null : (heldSeen({ ...receipt, conversation_id: conversationId }) as Thread['seen']);
-    return { results, next_cursor: page.next_cursor, newer_cursor: page.newer_cursor, held: { conversationId, streamSeq: page.last_seq, readSeq: page.read_seq, seen } };
-  }
-
-  /** What a page says of the conversation, kept where it is newer than what the thread knew. */
-  function positions(current: Thread, held: HeldPosition, newest: boolean): Partial<Thread> {
-    // No conversation when the page was asked for: the thread keeps what it learnt meanwhile (bindConversation).
-    if (held.conversationId === null) return {};
-    const seen = held.seen !== null && (current.seen === null || held.seen.seq > current.seen.seq) ? held.seen : current.seen;
-    return {
-      conversationId: held.conversationId,
-      readSeq: Math.max(current.readSeq, held.readSeq),
-      seen,
-      ...(newest ? { streamSeq: held.streamSeq } : {}),
-    };
+    return readPageOf(peerId, ask, () => started === generation);
   }
 
   async function loadPage(peerId: number, cursor: string | null): Promise<void> {
@@ -417,6 +367,12 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     },
   };
 });
+
+/** How far each side has read the conversation with `peerId`, as its thread knows (nothing for a thread not held: a new message is past it anyway). */
+export function threadPositions(peerId: number): ReadPositions {
+  const thread = useThreadStore.getState().threads[peerId];
+  return { readSeq: thread?.readSeq ?? 0, seen: thread?.seen ?? null };
+}
 
 /** The user's message with this client id that the server has not stored yet, if any. */
 export function findLocal(state: ThreadsState, clientId: string): ThreadMessage | undefined {
