@@ -15,6 +15,7 @@ import { sendMessage, startMessagingSession, stopMessagingSession } from './mess
 import { useViewStore } from '@/lib/stores/view-store';
 import { FIRST_PAGE_LIMIT } from './catch-up';
 import { openConversation } from '../routing/conversation-route';
+import { getProfile } from '@/lib/api/users';
 import { LIST_CURSOR, openAndSee, reads, setUpMessagingSession, socket, start, unreadFrom } from '@/lib/testing/session-harness';
 
 const api = vi.hoisted(() => ({
@@ -156,6 +157,17 @@ describe('messaging session: start, catch-up and stop', () => {
     socket.managerReconnects(1);
     await vi.waitFor(() => expect(useThreadStore.getState().threads[2]).toBeUndefined());
     expect(useConversationsStore.getState().conversations[0]?.last_message.id).toBe(1201);
+  });
+
+  it('after a reconnect the open conversation’s person is read again (who may message them may have changed meanwhile)', async () => {
+    await start();
+    openAndSee(2);
+    await settle();
+    const profile = vi.mocked(getProfile);
+    profile.mockClear();
+    socket.transportDrops();
+    socket.managerReconnects(1);
+    await vi.waitFor(() => expect(profile).toHaveBeenCalledWith(2));
   });
 
   it('starting twice for the same user subscribes once', async () => {

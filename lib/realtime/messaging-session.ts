@@ -161,7 +161,9 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
   /**
    * Every (re)connect, once init is acknowledged: the outbox goes out, then what was missed (the
    * account's catch-up brings the rows that moved, badges included, and each held thread's what
-   * it missed); a search that failed meanwhile runs again. A list that could not be read is read now.
+   * it missed); a search that failed meanwhile runs again. A list that could not be read is read
+   * now, and so is the open conversation's person: their profile's changes (who may message them,
+   * a block) reach this tab live only while it is connected, so one made meanwhile is read here.
    */
   function onReady(): void {
     sender.flush();
@@ -169,6 +171,8 @@ function createSession(userId: number, storage: OutboxStorage, snapshots: Offlin
     retryFailedSearches();
     if (useConversationsStore.getState().status === 'error') void loadConversations();
     void catchUp.sync({ everyHeld: true });
+    const receiver = useSessionStore.getState().receiver;
+    if (receiver !== null) void usePeopleStore.getState().loadProfile(receiver);
   }
 
   /** A thread read its newest page (or found its conversation): caught up from the seq it was read at; a thread let go is not. */
