@@ -7,7 +7,7 @@
 // answer means the model holds. Each fault names the row and the rule it breaks.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../server/db/engine/open-database';
-import { unreadFromOrdinalsSql } from '../server/db/conversations';
+import { unreadFromOrdinalsSql } from '../server/db/unread';
 import { rows } from '../server/db/engine/raw-rows';
 
 type Fault = { fault: string; id: string | number | null };

@@ -3,7 +3,7 @@ import type { AccountExport } from '../../lib/contract';
 import { toUser } from './user-dto';
 import { listMessagesAfter, STREAM_READ_ITEMS } from './delivery/stream';
 import type { Db } from './engine/open-database';
-import { unreadCountSql } from './conversations';
+import { unreadFromOrdinalsSql } from './unread';
 import { accountConversations, blocks, conversationMembers, conversationsV2, follows, pushSubscriptions, reports, sessions, uploads, users } from './schema';
 import { toAttachment } from './uploads';
 
@@ -71,7 +71,7 @@ export async function* exportAccount(db: Db, userId: number, rest: (ms: number) 
         await db
           .select({
             ...person,
-            unread_count: sql<number>`${sql.raw(unreadCountSql('"conversation_members"', '"conversations_v2"'))}`,
+            unread_count: sql<number>`${sql.raw(unreadFromOrdinalsSql('"conversation_members"', '"conversations_v2"'))}`,
             muted: conversationMembers.muted,
             lastMessageAt: conversationsV2.lastMessageAt,
           })

@@ -29,10 +29,12 @@ const RECORDED = path.resolve(import.meta.dirname, '../../testing/recorded/pair-
 let dir: string;
 let before: string;
 let beforeAgain: string;
+let beforeOrdinals: string;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'parley-conversations-migration-'));
   before = await migrationsBefore('_conversations_expand', path.join(dir, 'before'));
   beforeAgain = await migrationsBefore('_conversations_backfill_again', path.join(dir, 'before-again'));
+  beforeOrdinals = await migrationsBefore('_message_ordinals_required', path.join(dir, 'before-ordinals'));
 });
 
 /** The recorded previous release's rows, as its code stored them. */
@@ -84,6 +86,40 @@ async function sendBothWays(db: Db, senderId: number, recipientId: number, clien
     )
     update messages set conversation_id = head.id, seq = head.last_seq, version = head.last_seq from head where messages.id = ${id}`);
   return id;
+}
+
+/**
+ * What a node of the release before ordinals (0019's) writes for a message in a conversation that
+ * has one: the pair model as sendTheOldWay does, and the message at its conversation's next seq
+ * (version = seq) in the same insert, then the head moved to it; no ordinals, and the head's
+ * count not moved.
+ */
+async function sendWithoutOrdinals(db: Db, senderId: number, recipientId: number, clientId: string): Promise<number> {
+  const [row] = await rows<{ id: number }>(db, sql`
+    with seqs as (
+      update users set last_seq = last_seq + 1 where id in (${senderId}::int, ${recipientId}::int) returning id, last_seq
+    ), head as (
+      update conversations_v2 set last_seq = last_seq + 1, changed_xid = pg_current_xact_id()
+      where kind = 'direct' and direct_low = least(${senderId}::int, ${recipientId}::int) and direct_high = greatest(${senderId}::int, ${recipientId}::int)
+      returning id, last_seq
+    ), inserted as (
+      insert into messages (sender_id, recipient_id, client_id, text, sender_seq, recipient_seq, conversation_id, seq, version)
+      select ${senderId}::int, ${recipientId}::int, ${clientId}::text, ${`old ${clientId}`}::text,
+        (select last_seq from seqs where id = ${senderId}::int), (select last_seq from seqs where id = ${recipientId}::int),
+        head.id, head.last_seq, head.last_seq
+      from head
+      returning id, created_at, seq, conversation_id
+    ), sides as (
+      insert into conversations (user_id, peer_id, last_message_id, last_message_at, unread_count)
+      select v.user_id, v.peer_id, i.id, i.created_at, v.unread
+      from inserted i cross join (values (${senderId}::int, ${recipientId}::int, 0), (${recipientId}::int, ${senderId}::int, 1)) as v(user_id, peer_id, unread)
+      on conflict (user_id, peer_id) do update set last_message_id = excluded.last_message_id,
+        last_message_at = excluded.last_message_at, unread_count = conversations.unread_count + excluded.unread_count
+    )
+    select id::int from inserted`);
+  await db.execute(sql`update conversations_v2 set last_message_seq = m.seq, last_message_id = m.id, last_message_at = m.created_at
+    from messages m where m.id = ${row!.id} and conversations_v2.id = m.conversation_id`);
+  return row!.id;
 }
 
 /** A reaction as R1 writes it: the pair's row and state, and a conversation event at the next seq that versions the message. */
@@ -301,6 +337,62 @@ describe.each(ENGINES)('on %s', (name) => {
       // And this release's writer carries on at the renumbered heads.
       await storeMessages(db, [{ senderId: bo, recipientId: ana, clientId: 'after', text: 'after' }]);
       expect(await rows(db, sql`select seq::int from messages where client_id = 'after'`)).toEqual([{ seq: theirs.length + 1 }]);
+      expect(await conversationModelFaults(db)).toEqual([]);
+    } finally {
+      await migrated.close();
+    }
+  });
+  it('again (0021): numbers the ordinals of what nodes of the previous release stored beside this one, and makes them required', { timeout: 240_000 }, async () => {
+    const options = await engine.fresh();
+    const [ana, bo, , di] = [1, 2, 3, 4];
+    const previous = await openDatabase({ ...options, migrationsFolder: before });
+    await loadRecorded(previous.db);
+    await previous.close();
+    const rollout = await openDatabase({ ...options, migrationsFolder: beforeOrdinals });
+    let stored: Awaited<ReturnType<typeof pairModel>>;
+    try {
+      const { db } = rollout;
+      // 0017–0020 ran. The release that numbers messages (0020's, whose writer is this one's) and
+      // the release before it (sendBothWays: no ordinals, the head's count not moved) store
+      // messages interleaved in Ana and Bo's conversation; an old node writes in Ana and Di's.
+      await storeMessages(db, [{ senderId: ana, recipientId: bo, clientId: 'new-1', text: 'new-1' }]);
+      const old = await sendWithoutOrdinals(db, bo, ana, 'old-1');
+      await storeMessages(db, [{ senderId: bo, recipientId: ana, clientId: 'new-2', text: 'new-2' }]);
+      await sendWithoutOrdinals(db, ana, bo, 'old-2');
+      await storeMessages(db, [{ senderId: ana, recipientId: bo, clientId: 'new-3', text: 'new-3' }]);
+      await sendWithoutOrdinals(db, di, ana, 'old-3');
+      // An old node's message, unread and then unsent: the counts leave it out.
+      await db.execute(sql`update messages set deleted_at = now(), text = '' where id = ${old}`);
+      await db.execute(sql`update conversations set unread_count = unread_count - 1 where user_id = ${ana} and peer_id = ${bo}`);
+      expect(await rows(db, sql`select count(*)::int as unnumbered from messages where ordinal is null`)).toEqual([{ unnumbered: 3 }]);
+      stored = await pairModel(db);
+    } finally {
+      await rollout.close();
+    }
+
+    const migrated = await openDatabase({ ...options, migrationsFolder: MIGRATIONS });
+    try {
+      const { db } = migrated;
+      // Nothing else moved; every ordinal is its place again, every head's count its messages, and
+      // the counts from them are the pair counters (the model checker holds all three).
+      expect(await pairModel(db)).toEqual(stored);
+      expect(await conversationModelFaults(db)).toEqual([]);
+      const [anaBo] = await rows<{ id: number; message_count: number }>(
+        db,
+        sql`select id::int, message_count::int from conversations_v2 where direct_low = ${ana} and direct_high = ${bo}`,
+      );
+      const theirs = await rows<{ client_id: string; ordinal: number; sender_ordinal: number }>(
+        db,
+        sql`select client_id, ordinal::int, sender_ordinal::int from messages where conversation_id = ${anaBo!.id} order by seq`,
+      );
+      expect(theirs.map((message) => message.ordinal)).toEqual(theirs.map((_, index) => index + 1));
+      expect(anaBo!.message_count).toBe(theirs.length);
+      expect(theirs.slice(-5).map((message) => message.client_id)).toEqual(['new-1', 'old-1', 'new-2', 'old-2', 'new-3']);
+      // From now on every message has its ordinals, and this release's writer carries on after them.
+      await expect(db.execute(sql`update messages set ordinal = null where client_id = 'new-1'`)).rejects.toThrow();
+      await expect(db.execute(sql`update conversations_v2 set message_count = null where id = ${anaBo!.id}`)).rejects.toThrow();
+      await storeMessages(db, [{ senderId: bo, recipientId: ana, clientId: 'after', text: 'after' }]);
+      expect(await rows(db, sql`select ordinal::int from messages where client_id = 'after'`)).toEqual([{ ordinal: theirs.length + 1 }]);
       expect(await conversationModelFaults(db)).toEqual([]);
     } finally {
       await migrated.close();

@@ -24,48 +24,6 @@ const shownMessageId = sql`coalesce(
     order by m2.id desc limit 1))`;
 
 /**
- * A member's unread count (docs/design/conversations.md 3.6): the messages after their read
- * position, up to the end of what they may read, that are not theirs, not unsent and not deleted
- * by them for themselves. One range scan of messages_conversation_seq_idx from `read_seq`, and
- * none at all when the head is not past it (every conversation read); a scan as long as the unread
- * messages (10,000 unread: 33 ms on PGlite), so the list and the totals keep the pair counters
- * until the count is kept (docs/DECISIONS.md, "Conversations, not pairs: the reads move").
- * `member` and `head` are SQL aliases of conversation_members and conversations_v2.
- */
-export const unreadCountSql = (member: string, head: string) => `(case when ${head}.last_message_seq > ${member}.read_seq then (
-  select count(*)::int from messages u
-  where u.conversation_id = ${member}.conversation_id and u.seq > ${member}.read_seq
-    and u.seq <= coalesce(${member}.left_seq, ${head}.last_seq)
-    and u.sender_id <> ${member}.user_id and u.deleted_at is null
-    and not exists (select 1 from message_hidden uh where uh.user_id = ${member}.user_id and uh.message_id = u.id)) else 0 end)`;
-
-/**
- * The same count from the ordinals on the message rows (docs/design/conversations.md 3.6), in a
- * few index probes however many are unread: the conversation's messages between the read position
- * and the end of what the member may read (the ordinals of the last message at or before each, by
- * backward probes of messages_conversation_seq_idx), less their own there (their `sender_ordinal`s
- * likewise, by messages_conversation_sender_idx), less the unsent ones of others there (the
- * partial messages_unsent_idx: few), less the others' they deleted for themselves there (their
- * hidden rows in the conversation, by message_hidden_conversation_idx: few). Read by nothing but the model's checks until the next
- * release has numbered what older nodes stored; then the list and the totals move to it.
- */
-export const unreadFromOrdinalsSql = (member: string, head: string) => {
-  const end = `coalesce(${member}.left_seq, ${head}.last_seq)`;
-  const start = `${member}.read_seq`;
-  const at = (bound: string, column: 'ordinal' | 'sender_ordinal') => `coalesce((select o.${column} from messages o
-    where o.conversation_id = ${member}.conversation_id${column === 'sender_ordinal' ? ` and o.sender_id = ${member}.user_id` : ''}
-      and o.seq <= ${bound} order by o.seq desc limit 1), 0)`;
-  return `(case when ${head}.last_message_seq > ${start} then (
-    ${at(end, 'ordinal')} - ${at(start, 'ordinal')} - ${at(end, 'sender_ordinal')} + ${at(start, 'sender_ordinal')}
-    - (select count(*) from messages x where x.conversation_id = ${member}.conversation_id and x.deleted_at is not null
-        and x.seq > ${start} and x.seq <= ${end} and x.sender_id <> ${member}.user_id)
-    - (select count(*) from message_hidden h join messages x on x.id = h.message_id
-        where h.user_id = ${member}.user_id and h.conversation_id = ${member}.conversation_id
-          and x.seq > ${start} and x.seq <= ${end} and x.sender_id <> ${member}.user_id and x.deleted_at is null)
-  )::int else 0 end)`;
-};
-
-/**
  * One page of the user's conversations, newest last message first, keyset by last_message_id
  * (unique per user: a message belongs to one pair); each row shows its newest message the user
  * has not deleted for themselves. People whose accounts are inactive are left out, as

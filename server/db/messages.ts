@@ -6,6 +6,7 @@ import { toKeysetPage, type KeysetPage } from './engine/paging';
 import { rows } from './engine/raw-rows';
 import { sqlInt } from './engine/script-transaction';
 import { messages, uploads, users } from './schema';
+import { unreadTotalSql } from './unread';
 
 
 /** The account's newest seq (0 before any) and whether it has read receipts on; null for no such account. */
@@ -151,20 +152,6 @@ async function hasNewer(db: Db, userId: number, peerId: number, afterId: number)
   return rows.length > 0 ? afterId : null;
 }
 
-/**
- * The user's unread total: the sum of their conversations' counters (the one source of truth for
- * unread numbers) over exactly the conversations the list shows (conversations.ts): people whose
- * accounts are inactive are left out, deleted accounts are not, and people the user blocked are.
- * So the total always equals the sum of the visible badges. Only counters other than zero are looked
- * at, each peer by its key (a join would scan every account). A scalar subquery, so `init` can read
- * it in the same query as the account's state; `userId` is SQL text (a column, or sqlInt's literal),
- * so the change batch's prepared statement uses the same text.
- */
-export const unreadTotalSql = (userId: string) => `(
-  select coalesce(sum(c.unread_count), 0)::int from conversations c
-  where c.user_id = ${userId} and c.unread_count <> 0
-    and exists (select 1 from users peer where peer.id = c.peer_id and (peer.is_active or peer.deleted_at is not null))
-    and not exists (select 1 from blocks b where b.blocker_id = c.user_id and b.blocked_id = c.peer_id))`;
 const unreadTotal = (userId: string) => sql.raw(unreadTotalSql(userId));
 
 export async function countUnread(db: Db, userId: number): Promise<number> {

@@ -97,8 +97,8 @@ it('leaves alone an upload a send holds, and never takes it once the send has at
       [alice.id, bob.id],
     );
     await batch.query(
-      `insert into messages (sender_id, recipient_id, client_id, text, attachment_id, sender_seq, recipient_seq, conversation_id, seq, version)
-       select $1, $2, $3, '', $4, 1000, 1000, id, 1000, 1000 from conversations_v2
+      `insert into messages (sender_id, recipient_id, client_id, text, attachment_id, sender_seq, recipient_seq, conversation_id, seq, version, ordinal, sender_ordinal)
+       select $1, $2, $3, '', $4, 1000, 1000, id, 1000, 1000, 1000, 1000 from conversations_v2
        where kind = 'direct' and direct_low = least($1::int, $2::int) and direct_high = greatest($1::int, $2::int)`,
       [alice.id, bob.id, randomUUID(), id],
     );

@@ -2,7 +2,7 @@
 // scripts with their values as literals (script-transaction.ts), as the message batch's are.
 import { messageRowSql } from './message-batch-sql';
 import { replySummarySql } from './message-payload';
-import { unreadTotalSql } from '../messages';
+import { unreadTotalSql } from '../unread';
 import { execute, prepared, sqlInt, sqlIntArray, sqlIntOrNull, sqlJson, sqlText, type Statement } from '../engine/script-transaction';
 
 /** A change to one message, as the batch's reads take it: who asks, which message, what for. */

@@ -9,7 +9,8 @@ import type { Db } from '../engine/open-database';
 import { toKeysetPage, type KeysetPage } from '../engine/paging';
 import { userSummaryColumns } from '../people';
 import { hasBlocked } from '../safety-rules';
-import { accountConversations, conversationMembers, conversations, conversationsV2, messages, uploads, users } from '../schema';
+import { unreadFromOrdinalsSql } from '../unread';
+import { accountConversations, conversationMembers, conversationsV2, messages, uploads, users } from '../schema';
 
 /** Messages by id as every member sees them (hide items' previews, list rows' last messages). */
 export async function messagesById(db: Db, ids: readonly number[]): Promise<Map<number, ConversationMessage>> {
@@ -33,10 +34,13 @@ const windowEnd = sql<number>`coalesce(${conversationMembers.leftSeq}, ${convers
 const shownMessageId = sql<string | number | null>`coalesce(
   (select ${conversationsV2.lastMessageId} where ${conversationsV2.lastMessageSeq} <= ${windowEnd}
     and ${conversationsV2.lastMessageSeq} > ${conversationMembers.joinedSeq}
-    and not exists (select 1 from message_hidden h where h.user_id = ${accountConversations.userId} and h.message_id = ${conversationsV2.lastMessageId})),
+    and not exists (select 1 from message_hidden h where h.user_id = ${conversationMembers.userId} and h.message_id = ${conversationsV2.lastMessageId})),
   (select x.id from messages x where x.conversation_id = ${conversationsV2.id} and x.seq <= ${windowEnd} and x.seq > ${conversationMembers.joinedSeq}
-    and not exists (select 1 from message_hidden h2 where h2.user_id = ${accountConversations.userId} and h2.message_id = x.id)
+    and not exists (select 1 from message_hidden h2 where h2.user_id = ${conversationMembers.userId} and h2.message_id = x.id)
     order by x.seq desc limit 1))`;
+
+/** The member's unread count, from the ordinals (unread.ts). */
+const unreadCount = sql<number>`${sql.raw(unreadFromOrdinalsSql('"conversation_members"', '"conversations_v2"'))}`;
 
 /** Whether the list shows a conversation (as protocol 1's list, conversations.ts): not a direct one whose other person is deactivated (not deleted) or blocked by the account. */
 const listed = (userId: number) =>
@@ -45,12 +49,26 @@ const listed = (userId: number) =>
 type SummaryRow = { key: number | null; summary: ConversationSummary | { removed: number } };
 
 /**
- * The account's conversations matching `where`, in `orderBy`, at most `limit`: as its list shows
- * them, or by id alone for those it does not show (`listed`), each with its head's newest message
- * id as `key` (the list's keyset). The unread count is the pair's counter until the counts come
- * from ordinals (design 3.6).
+ * The account's conversations matching `where` and `filter`, in `orderBy` (recent: the head's
+ * newest message first; id), at most `limit`: as its list shows them, or by id alone for those it
+ * does not show (`listed`), each with its head's newest message id as `key` (the list's keyset).
+ * Two steps in one statement: first the account's rows, their heads, members and people are
+ * filtered and put in order, and cut to `limit`; only then is each of those read whole (its unread
+ * count, its person's summary, the message it shows: those come last, in messagesById). So an
+ * account in 1,000 conversations pays a few probes for each and the counts for a page's worth
+ * (docs/BENCHMARKS.md, "Counts from ordinals").
  */
-async function readSummaries(db: Db, userId: number, where: SQL | undefined, orderBy: SQL, limit: number): Promise<SummaryRow[]> {
+async function readSummaries(db: Db, userId: number, where: SQL | undefined, orderBy: 'recent' | 'id', limit: number, filter?: SQL): Promise<SummaryRow[]> {
+  const candidate = db
+    .select({ id: accountConversations.conversationId, key: conversationsV2.lastMessageId })
+    .from(accountConversations)
+    .innerJoin(conversationsV2, eq(conversationsV2.id, accountConversations.conversationId))
+    .innerJoin(conversationMembers, and(eq(conversationMembers.conversationId, accountConversations.conversationId), eq(conversationMembers.userId, userId)))
+    .leftJoin(users, eq(users.id, accountConversations.peerId))
+    .where(and(eq(accountConversations.userId, userId), where, filter))
+    .orderBy(orderBy === 'recent' ? desc(conversationsV2.lastMessageId) : asc(accountConversations.conversationId))
+    .limit(limit)
+    .as('candidate');
   const found = await db
     .select({
       conversationId: accountConversations.conversationId,
@@ -61,22 +79,17 @@ async function readSummaries(db: Db, userId: number, where: SQL | undefined, ord
       readSeq: conversationMembers.readSeq,
       muted: conversationMembers.muted,
       left: sql<boolean>`${conversationMembers.leftAt} is not null`,
-      unreadCount: sql<number>`coalesce(${conversations.unreadCount}, 0)`,
-      shownId: shownMessageId,
-      key: conversationsV2.lastMessageId,
+      unreadCount,
+      key: candidate.key,
       listed: sql<boolean>`coalesce(${listed(userId)}, false)`,
+      shownId: shownMessageId,
     })
-    .from(accountConversations)
-    .innerJoin(conversationsV2, eq(conversationsV2.id, accountConversations.conversationId))
-    .innerJoin(
-      conversationMembers,
-      and(eq(conversationMembers.conversationId, accountConversations.conversationId), eq(conversationMembers.userId, accountConversations.userId)),
-    )
-    .leftJoin(conversations, and(eq(conversations.userId, accountConversations.userId), eq(conversations.peerId, accountConversations.peerId)))
+    .from(candidate)
+    .innerJoin(accountConversations, and(eq(accountConversations.userId, userId), eq(accountConversations.conversationId, candidate.id)))
+    .innerJoin(conversationsV2, eq(conversationsV2.id, candidate.id))
+    .innerJoin(conversationMembers, and(eq(conversationMembers.conversationId, candidate.id), eq(conversationMembers.userId, userId)))
     .leftJoin(users, eq(users.id, accountConversations.peerId))
-    .where(and(eq(accountConversations.userId, userId), where))
-    .orderBy(orderBy)
-    .limit(limit);
+    .orderBy(orderBy === 'recent' ? desc(candidate.key) : asc(candidate.id));
   const shown = await messagesById(db, found.flatMap((row) => (row.listed && row.shownId !== null ? [Number(row.shownId)] : [])));
   return found.map((row) => ({
     key: row.key,
@@ -107,7 +120,7 @@ export async function changedConversations(db: Db, userId: number, horizon: stri
     db,
     userId,
     and(gt(accountConversations.conversationId, afterConversation), sql`${conversationsV2.changedXid} >= ${horizon}::xid8`),
-    asc(accountConversations.conversationId),
+    'id',
     SYNC_CONVERSATIONS_PAGE + 1,
   );
   return found.map((row) => row.summary);
@@ -118,20 +131,17 @@ export async function changedConversations(db: Db, userId: number, horizon: stri
  * head's newest message id (unique: a message belongs to one conversation): the rows protocol 1's
  * list shows (listConversations), each as `sync_account` reports it. A conversation whose every
  * message in the member's window they deleted for themselves is left out until someone writes
- * again. The account's heads are read and sorted (no index orders an account's conversations by
- * recency: the pair model's list holds one until it goes, design 6).
+ * again. The account's heads are read and sorted: nothing orders an account's conversations by
+ * recency across conversations (design 6).
  */
 export async function listConversationSummaries(db: Db, userId: number, beforeMessageId: number | null, limit: number): Promise<KeysetPage<ConversationSummary, number>> {
   const found = await readSummaries(
     db,
     userId,
-    and(
-      listed(userId),
-      sql`${shownMessageId} is not null`,
-      beforeMessageId === null ? undefined : lt(conversationsV2.lastMessageId, beforeMessageId),
-    ),
-    desc(conversationsV2.lastMessageId),
+    beforeMessageId === null ? undefined : lt(conversationsV2.lastMessageId, beforeMessageId),
+    'recent',
     limit + 1,
+    and(listed(userId), sql`${shownMessageId} is not null`),
   );
   const page = toKeysetPage(found, limit, (row) => Number(row.key));
   return { results: page.results.map((row) => row.summary as ConversationSummary), next: page.next };

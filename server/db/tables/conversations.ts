@@ -47,9 +47,9 @@ export const conversationsV2 = pgTable(
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }),
     /**
      * The number of messages in the conversation, the newest message's `ordinal` (0020: written with
-     * every message since; required once the next release has counted what older nodes wrote).
+     * every message since; required since 0021 counted again what older nodes wrote).
      */
-    messageCount: bigint('message_count', { mode: 'number' }),
+    messageCount: bigint('message_count', { mode: 'number' }).notNull().default(0),
     memberCount: integer('member_count').notNull().default(0),
     /** Moved by every change of membership: a node's cached member list compares it. */
     membersVersion: integer('members_version').notNull().default(0),

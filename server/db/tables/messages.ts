@@ -79,11 +79,11 @@ export const messages = pgTable(
      * unread (docs/design/conversations.md 3.6): `ordinal`, the conversation's number of messages
      * up to and including it (1…n in seq order); `senderOrdinal`, its sender's number of messages
      * in the conversation up to and including it. Added by 0020 and written with every message
-     * since; null on what nodes of the release before stored during the rolling deploy, which the
-     * next release's migration numbers before anything reads them.
+     * since; required since 0021 numbered again what nodes of the release before stored without
+     * them during the rolling deploy.
      */
-    ordinal: bigint('ordinal', { mode: 'number' }),
-    senderOrdinal: bigint('sender_ordinal', { mode: 'number' }),
+    ordinal: bigint('ordinal', { mode: 'number' }).notNull(),
+    senderOrdinal: bigint('sender_ordinal', { mode: 'number' }).notNull(),
   },
   (table) => [
     unique('messages_sender_client_id_unique').on(table.senderId, table.clientId),
