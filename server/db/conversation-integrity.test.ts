@@ -120,6 +120,37 @@ it('numbers each pair\'s messages in its one direct conversation, created with i
   expect(await conversationModelFaults(database.db)).toEqual([]);
 });
 
+it('a sender who had read everything has read what they send; one with something unread keeps their place', async () => {
+  const [a, b] = [await newUser(), await newUser()];
+  const readSeqs = async () => {
+    const { id } = (await conversationOf(a, b))!;
+    const found = await rows<{ user_id: number; read_seq: number }>(database.db, sql`select user_id, read_seq::int from conversation_members where conversation_id = ${id}`);
+    return Object.fromEntries(found.map((row) => [row.user_id === a ? 'a' : 'b', row.read_seq]));
+  };
+  // The first message, and a second: a's position follows; b has both to read.
+  await storeMessages(database.db, [msg(a, b)]);
+  expect(await readSeqs()).toEqual({ a: 1, b: 0 });
+  await storeMessages(database.db, [msg(a, b)]);
+  expect(await readSeqs()).toEqual({ a: 2, b: 0 });
+  // b answers without reading: b's two unread stay unread, so b's place stays.
+  await storeMessages(database.db, [msg(b, a)]);
+  expect(await readSeqs()).toEqual({ a: 2, b: 0 });
+  // a has b's message to read: a's next message leaves a's place too.
+  await storeMessages(database.db, [msg(a, b)]);
+  expect(await readSeqs()).toEqual({ a: 2, b: 0 });
+  // Reading reads a's own message after b's too; from there, a's next message is read with it.
+  await applyChanges(database.db, [{ kind: 'read', actorId: a, peerId: b, upTo: null }]);
+  expect(await readSeqs()).toEqual({ a: 4, b: 0 });
+  await storeMessages(database.db, [msg(a, b)]);
+  expect(await readSeqs()).toEqual({ a: 5, b: 0 });
+  // Both writing in one batch: neither place moves (never wrong: counts leave one's own out).
+  await applyChanges(database.db, [{ kind: 'read', actorId: b, peerId: a, upTo: null }]);
+  expect(await readSeqs()).toEqual({ a: 5, b: 5 });
+  await storeMessages(database.db, [msg(a, b), msg(b, a)]);
+  expect(await readSeqs()).toEqual({ a: 5, b: 5 });
+  expect(await conversationModelFaults(database.db)).toEqual([]);
+});
+
 it('first messages crossing between two people end in one conversation', async () => {
   const pairs = await Promise.all(Array.from({ length: 4 }, async () => [await newUser(), await newUser()] as const));
   await Promise.all(pairs.flatMap(([x, y]) => [storeMessages(database.db, [msg(x, y)]), storeMessages(database.db, [msg(y, x)]), storeMessages(database.db, [msg(x, y)])]));
@@ -213,8 +244,8 @@ it('the model check names what no longer mirrors the pairs', async () => {
   ]);
   expect(await faultsAfter(sql`update conversations_v2 set message_count = 2 where id = ${conversation}`, sql`update conversations_v2 set message_count = 1 where id = ${conversation}`)).toEqual([
     'head count not its messages',
-    // Both members' counts move with it: the count at the newest message is the head's.
-    'unread from ordinals differs from the counter',
+    // The reader's count moves with it (the count at the newest message is the head's); the
+    // sender's does not: they have read up to their own message, so nothing is counted.
     'unread from ordinals differs from the counter',
   ]);
   expect(await faultsAfter(sql`update messages set version = 1 where id = ${id}`, sql`update messages set version = 2 where id = ${id}`)).toEqual(['message version not its latest change']);

@@ -31,8 +31,9 @@ describe('GET /api/c/:conversationId/messages', () => {
     expect(first.status).toBe(200);
     expect(first.body.results).toEqual([synced.data.messages[4], synced.data.messages[3]]);
     expect(first.body.newer_cursor).toBeNull();
-    // Where the page stands: sync_conversation from last_seq misses nothing; Ann has read nothing yet.
-    expect(first.body).toMatchObject({ last_seq: 5, read_seq: 0 });
+    // Where the page stands: sync_conversation from last_seq misses nothing; Ann has read only
+    // her own first message (nothing had come to her before it), none of Ben's.
+    expect(first.body).toMatchObject({ last_seq: 5, read_seq: 1 });
     const second = await thread(ann, conversation, `?limit=2&cursor=${first.body.next_cursor}`);
     expect(second.body.results.map((message) => message.seq)).toEqual([3, 2]);
     const last = await thread(ann, conversation, `?limit=2&cursor=${second.body.next_cursor}`);

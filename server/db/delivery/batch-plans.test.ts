@@ -91,7 +91,7 @@ describe('the batches reach messages, conversations and accounts by their keys',
         `'[{"u":${a},"s":7,"c":1,"k":"read","st":{}}]', '[{"c":1,"s":1000,"m":${messageId},"a":${a},"k":"edit","st":{}}]', '{1}', '{1000}', ` +
         `'[{"m":${messageId},"sv":1000,"rv":null,"cv":1000}]')`,
     ],
-    ['change_move_read', () => `execute change_move_read(1, ${b}, 1000, true, now())`],
+    ['change_move_read', () => `execute change_move_read(1, ${b}, 1000, 1000, true, now())`],
     ['change_unread_totals', () => `execute change_unread_totals('{${a},${b}}')`],
   ])('%s', async (_name, statement) => {
     // EXPLAIN of a write plans it without running it.

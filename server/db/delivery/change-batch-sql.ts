@@ -81,19 +81,24 @@ const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
 /**
  * For each conversation read (reader, peer, up to which message; null: all): the peer's messages
  * up to there the reader has not read (how many, the newest id and its conversation and seq), the
- * counter, and whether either has blocked the other.
+ * conversation's newest message up to there (the reader's new position: their own messages after
+ * the peer's newest are read too; ids grow with seqs in a conversation), the counter, and whether
+ * either has blocked the other.
  */
 export const findUnread = (reads: readonly { userId: number; peerId: number; upTo: number | null }[]): Statement =>
   execute(FIND_UNREAD, sqlJson(reads.map(({ userId, peerId, upTo }) => ({ u: userId, p: peerId, t: upTo }))));
 
 const FIND_UNREAD = prepared('change_find_unread', ['json'], `
-  select k.u as user_id, k.p as peer_id, k.t as up_to_asked, x.unread, x.up_to, n.conversation_id, n.seq as up_to_seq, c.unread_count,
+  select k.u as user_id, k.p as peer_id, k.t as up_to_asked, x.unread, x.up_to, n.conversation_id, n.seq as up_to_seq,
+    coalesce(r.seq, n.seq) as read_through_seq, c.unread_count,
     (exists (select 1 from blocks b where b.blocker_id = k.u and b.blocked_id = k.p)
       or exists (select 1 from blocks b where b.blocker_id = k.p and b.blocked_id = k.u)) as blocked
   from json_to_recordset($1) as k(u int, p int, t bigint)
   cross join lateral (select count(*) as unread, max(m.id) as up_to from messages m
     where m.recipient_id = k.u and m.sender_id = k.p and m.read_at is null and (k.t is null or m.id <= k.t)) x
   left join lateral (select conversation_id, seq from messages where id = x.up_to limit 1) n on true
+  left join lateral (select seq from messages where conversation_id = n.conversation_id and (k.t is null or id <= k.t)
+    order by seq desc limit 1) r on true
   left join lateral (select unread_count from conversations where user_id = k.u and peer_id = k.p limit 1) c on true`);
 
 // The writes: one small prepared statement each, run in the batch's second script.
@@ -114,10 +119,10 @@ const READ_CONVERSATION = prepared('change_read_conversation', ['int', 'int', 't
   update messages set read_at = $3, seen_at = case when $4 then $3 else seen_at end
   where recipient_id = $1 and sender_id = $2 and read_at is null and id <= $5`);
 // The reader's position in the conversation model: never back, and the receipt with it when allowed.
-const MOVE_READ = prepared('change_move_read', ['bigint', 'int', 'bigint', 'boolean', 'timestamptz'], `
+const MOVE_READ = prepared('change_move_read', ['bigint', 'int', 'bigint', 'bigint', 'boolean', 'timestamptz'], `
   update conversation_members set read_seq = greatest(read_seq, $3),
-    seen_seq = case when $4 then greatest(seen_seq, $3) else seen_seq end,
-    seen_at = case when $4 and $3 > seen_seq then $5 else seen_at end
+    seen_seq = case when $5 then greatest(seen_seq, $4) else seen_seq end,
+    seen_at = case when $5 and $4 > seen_seq then $6 else seen_at end
   where conversation_id = $1 and user_id = $2`);
 const TAKE_UNREAD = prepared('change_take_unread', ['int', 'int', 'int'], `
   update conversations set unread_count = greatest(unread_count - $3, 0) where user_id = $1 and peer_id = $2`);
@@ -139,9 +144,14 @@ export const markRead = (messageId: number, when: Date) => execute(MARK_READ, sq
 /** The peer's unread messages to the reader, up to `upTo`, read at `when` (and seen, with receipts on both sides). */
 export const readConversationRows = (userId: number, peerId: number, upTo: number, when: Date, seen: boolean) =>
   execute(READ_CONVERSATION, sqlInt(userId), sqlInt(peerId), at(when), seen ? 'true' : 'false', sqlInt(upTo));
-/** The reader has read the conversation up to `seq` (and the peer may see so, with `seen`). */
-export const moveReadPosition = (conversationId: number, userId: number, seq: number, seen: boolean, when: Date) =>
-  execute(MOVE_READ, sqlInt(conversationId), sqlInt(userId), sqlInt(seq), seen ? 'true' : 'false', at(when));
+/** Where a read leaves the reader: read up to `readSeq`, the peer's newest message read at `seenSeq`. */
+export interface ReadPosition {
+  readSeq: number;
+  seenSeq: number;
+}
+/** The reader has read the conversation up to `readSeq` (and the peer may see so up to `seenSeq`, with `seen`). */
+export const moveReadPosition = (conversationId: number, userId: number, { readSeq, seenSeq }: ReadPosition, seen: boolean, when: Date) =>
+  execute(MOVE_READ, sqlInt(conversationId), sqlInt(userId), sqlInt(readSeq), sqlInt(seenSeq), seen ? 'true' : 'false', at(when));
 /** `count` fewer unread on the user's conversation with the peer (never below zero). */
 export const takeUnread = (userId: number, peerId: number, count: number) => execute(TAKE_UNREAD, sqlInt(userId), sqlInt(peerId), sqlInt(count));
 

@@ -150,7 +150,12 @@ const ATTACH = `
  * its messages need it and its head needs their ids; with it, both members (`wrote` for whoever
  * sent) and both accounts' list rows. Members who wrote for the first time are marked so. The
  * head of a new conversation is inserted in the same statement as the messages, members and list
- * rows that name it (no foreign key names it: server/db/tables/conversations.ts). Heads and members are reached by key,
+ * rows that name it. A sender who had read everything before the batch has read what they send
+ * too: their read position moves to their newest message, so the list and the unread total
+ * (unread.ts) need not count a conversation they wrote last; only when they are the batch's one
+ * sender in the conversation (two people writing in the same batch is rare, and leaving the
+ * position where it was is never wrong: counts leave their own messages out anyway). The head's
+ * newest message seq read here is the one before this statement's move (no foreign key names it: server/db/tables/conversations.ts). Heads and members are reached by key,
  * `= any(array(…))`, for the reason users are (a plan for any batch would otherwise hash a scan).
  */
 export const writeBatch = (fresh: readonly FreshRow[], lastSeqs: ReadonlyMap<number, number>): Statement =>
@@ -211,21 +216,28 @@ const writeBatchText = (attaching: boolean) => `
     select c.id, 'direct', c.low, c.high, newest.created_at, newest.seq, newest.seq, newest.id, newest.created_at, newest.ordinal,
       2, pg_current_xact_id()
     from created c join newest on newest.conversation_id = c.id
+  ), batch_writers as (
+    select conversation_id, sender_id, max(seq) as last_seq, count(*) over (partition by conversation_id) as senders
+    from inserted group by conversation_id, sender_id
   ), members_created as (
-    insert into conversation_members (conversation_id, user_id, wrote, joined_at)
-    select c.id, side.user_id, exists (select 1 from inserted where conversation_id = c.id and sender_id = side.user_id), newest.created_at
+    insert into conversation_members (conversation_id, user_id, wrote, read_seq, joined_at)
+    select c.id, side.user_id, w.sender_id is not null, case when w.senders = 1 then w.last_seq else 0 end, newest.created_at
     from created c join newest on newest.conversation_id = c.id
     cross join lateral (values (c.low, c.high), (c.high, c.low)) as side(user_id, peer_id)
+    left join batch_writers w on w.conversation_id = c.id and w.sender_id = side.user_id
   ), accounts_created as (
     insert into account_conversations (user_id, conversation_id, kind, peer_id)
     select side.user_id, c.id, 'direct', side.peer_id
     from created c cross join lateral (values (c.low, c.high), (c.high, c.low)) as side(user_id, peer_id)
   ), writers as (
-    update conversation_members set wrote = true
-    from (select distinct conversation_id, sender_id from inserted) w
+    update conversation_members set wrote = true,
+      read_seq = case when w.moves_read and conversation_members.read_seq >= w.last_read then w.last_seq else conversation_members.read_seq end
+    from (select b.conversation_id, b.sender_id, b.last_seq, b.senders = 1 as moves_read,
+        coalesce((select h.last_message_seq from conversations_v2 h where h.id = b.conversation_id), 0) as last_read
+      from batch_writers b) w
     where conversation_members.conversation_id = any(array(select conversation_id from inserted))
       and conversation_members.conversation_id = w.conversation_id and conversation_members.user_id = w.sender_id
-      and not conversation_members.wrote
+      and (not conversation_members.wrote or (w.moves_read and conversation_members.read_seq >= w.last_read))
   )
   select id, sender_id, client_id, created_at, conversation_id from inserted`;
 

@@ -1,17 +1,19 @@
 // Reading a conversation: its unread messages to the reader, up to the one asked for, become read;
 // the reader's devices hear `read`, and the sender's hear `seen` when read receipts allow it.
-import { moveReadPosition, readConversationRows, takeUnread } from '../change-batch-sql';
+import { moveReadPosition, readConversationRows, takeUnread, type ReadPosition } from '../change-batch-sql';
 import type { Row } from '../../engine/script-transaction';
 import { UNCHANGED, type Account, type ChangeRequest, type Decision } from './plan';
 
 /**
  * A conversation's unread messages to the reader (up to where they read): how many, the newest
- * (its id, and its conversation and seq there), the counter, a block either way.
+ * (its id), the reader's position after reading them (their conversation; read up to its newest
+ * message up to there, the reader's own included; the peer's newest read), the counter, a block
+ * either way.
  */
 export interface Unread {
   count: number;
   upTo: number;
-  position: { conversationId: number; seq: number } | null;
+  position: ({ conversationId: number } & ReadPosition) | null;
   counter: number;
   blocked: boolean;
 }
@@ -19,7 +21,10 @@ export interface Unread {
 export const toUnread = (row: Row): Unread => ({
   count: Number(row.unread),
   upTo: Number(row.up_to ?? 0),
-  position: row.conversation_id == null || row.up_to_seq == null ? null : { conversationId: Number(row.conversation_id), seq: Number(row.up_to_seq) },
+  position:
+    row.conversation_id == null || row.up_to_seq == null
+      ? null
+      : { conversationId: Number(row.conversation_id), readSeq: Number(row.read_through_seq ?? row.up_to_seq), seenSeq: Number(row.up_to_seq) },
   counter: Number(row.unread_count ?? 0),
   blocked: row.blocked === true,
 });
@@ -48,15 +53,15 @@ export function decideRead(request: Extract<ChangeRequest, { kind: 'read' }>, ac
     writes: [
       readConversationRows(actorId, peerId, upTo, now, receipts),
       takeUnread(actorId, peerId, count),
-      ...(position ? [moveReadPosition(position.conversationId, actorId, position.seq, receipts, now)] : []),
+      ...(position ? [moveReadPosition(position.conversationId, actorId, position, receipts, now)] : []),
     ],
     events: [
       { userId: actorId, kind: 'read', message_id: upTo, peer_id: peerId, read_at: readAt, unread_count: left },
       ...(receipts ? [{ userId: peerId, kind: 'seen' as const, message_id: upTo, peer_id: actorId, read_at: readAt }] : []),
     ],
     // For the conversation model: the reader's position and what is left unread, for their other devices.
-    ...(position ? { own: { userId: actorId, conversationId: position.conversationId, kind: 'read' as const, state: { read_seq: position.seq, unread_count: left } } } : {}),
-    ...(position && receipts ? { seen: { to: peerId, payload: { conversation_id: position.conversationId, user_id: actorId, seq: position.seq, read_at: readAt } } } : {}),
+    ...(position ? { own: { userId: actorId, conversationId: position.conversationId, kind: 'read' as const, state: { read_seq: position.readSeq, unread_count: left } } } : {}),
+    ...(position && receipts ? { seen: { to: peerId, payload: { conversation_id: position.conversationId, user_id: actorId, seq: position.seenSeq, read_at: readAt } } } : {}),
     totals: [actorId],
     conversationUnread: left,
   };
