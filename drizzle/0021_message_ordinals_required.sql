@@ -1,9 +1,13 @@
 -- The ordinals required (docs/design/conversations.md 3.6; docs/DECISIONS.md, "Conversations, not
--- pairs: unread counts from ordinals"). While the previous release rolled out, nodes of the release
+-- pairs: unread counts from ordinals, required"). While the previous release rolled out, nodes of the release
 -- before it stored messages without ordinals, and this one's numbered theirs after heads that had
 -- missed those; so every message is numbered again from the order of its seqs (only rows whose
 -- numbers differ are written), every head counted again, and then the three are required. From
--- this release on, unread counts and totals come from them.
+-- this release on, unread counts and totals come from them. The tables a send writes are locked
+-- first, users first as every writer locks them: a node of the release before, still sending during
+-- the rollout, would otherwise number a message from a head this migration is counting again
+-- (reads go on; on PGlite, one connection, it changes nothing).
+LOCK TABLE "users", "messages", "conversations_v2" IN EXCLUSIVE MODE;--> statement-breakpoint
 UPDATE "messages" SET "ordinal" = numbered."ordinal", "sender_ordinal" = numbered."sender_ordinal"
 FROM (
   SELECT "id",

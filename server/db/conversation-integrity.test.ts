@@ -148,6 +148,12 @@ it('a sender who had read everything has read what they send; one with something
   expect(await readSeqs()).toEqual({ a: 5, b: 5 });
   await storeMessages(database.db, [msg(a, b), msg(b, a)]);
   expect(await readSeqs()).toEqual({ a: 5, b: 5 });
+  // Reading up to a message reads up to it, one's own included, no further.
+  await storeMessages(database.db, [msg(a, b)]);
+  const [upTo] = await storeMessages(database.db, [msg(b, a)]);
+  await storeMessages(database.db, [msg(a, b)]);
+  await applyChanges(database.db, [{ kind: 'read', actorId: b, peerId: a, upTo: 'stored' in upTo! ? upTo.stored.message.id : 0 }]);
+  expect(await readSeqs()).toEqual({ a: 5, b: 9 });
   expect(await conversationModelFaults(database.db)).toEqual([]);
 });
 

@@ -82,23 +82,25 @@ const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
  * For each conversation read (reader, peer, up to which message; null: all): the peer's messages
  * up to there the reader has not read (how many, the newest id and its conversation and seq), the
  * conversation's newest message up to there (the reader's new position: their own messages after
- * the peer's newest are read too; ids grow with seqs in a conversation), the counter, and whether
- * either has blocked the other.
+ * the peer's newest are read too): the newest when reading all, else the message asked for when it
+ * is of this conversation (ids grow with seqs in a conversation, so it is at or past the peer's
+ * newest read), else the peer's newest; the counter, and whether either has blocked the other.
  */
 export const findUnread = (reads: readonly { userId: number; peerId: number; upTo: number | null }[]): Statement =>
   execute(FIND_UNREAD, sqlJson(reads.map(({ userId, peerId, upTo }) => ({ u: userId, p: peerId, t: upTo }))));
 
 const FIND_UNREAD = prepared('change_find_unread', ['json'], `
   select k.u as user_id, k.p as peer_id, k.t as up_to_asked, x.unread, x.up_to, n.conversation_id, n.seq as up_to_seq,
-    coalesce(r.seq, n.seq) as read_through_seq, c.unread_count,
+    coalesce(newest.seq, asked.seq, n.seq) as read_through_seq, c.unread_count,
     (exists (select 1 from blocks b where b.blocker_id = k.u and b.blocked_id = k.p)
       or exists (select 1 from blocks b where b.blocker_id = k.p and b.blocked_id = k.u)) as blocked
   from json_to_recordset($1) as k(u int, p int, t bigint)
   cross join lateral (select count(*) as unread, max(m.id) as up_to from messages m
     where m.recipient_id = k.u and m.sender_id = k.p and m.read_at is null and (k.t is null or m.id <= k.t)) x
   left join lateral (select conversation_id, seq from messages where id = x.up_to limit 1) n on true
-  left join lateral (select seq from messages where conversation_id = n.conversation_id and (k.t is null or id <= k.t)
-    order by seq desc limit 1) r on true
+  left join lateral (select seq from messages where k.t is null and conversation_id = n.conversation_id
+    order by seq desc limit 1) newest on true
+  left join lateral (select seq from messages where id = k.t and conversation_id = n.conversation_id limit 1) asked on true
   left join lateral (select unread_count from conversations where user_id = k.u and peer_id = k.p limit 1) c on true`);
 
 // The writes: one small prepared statement each, run in the batch's second script.
