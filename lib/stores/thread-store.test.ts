@@ -123,6 +123,22 @@ describe('thread store: history', () => {
     expect(shown(2)).toEqual([1, 9]);
   });
 
+  it('a message deleted for the user while its page loads comes back neither with the page nor with a catch-up', async () => {
+    const page = deferred<ConversationThreadPage>();
+    api.listMessages.mockReturnValueOnce(page.promise);
+    const loading = threads().loadThread(2);
+    // Deleted on another device while the page was on its way: the page was read before.
+    threads().applyChanges([{ kind: 'hide', peer_id: 2, message_id: 5, preview: null }]);
+    page.resolve(threadPage([conversationMessage(6), conversationMessage(5)]));
+    await loading;
+    expect(shown()).toEqual([6]);
+    threads().receiveMessage(2, message(5));
+    expect(shown()).toEqual([6]);
+    // A new session knows nothing of the last one's deletions.
+    threads().reset();
+    expect(threads().hidden.size).toBe(0);
+  });
+
   it('reset forgets every thread and drops the answer of a request made before it', async () => {
     const page = deferred<ConversationThreadPage>();
     api.listMessages.mockReturnValueOnce(page.promise);
