@@ -226,6 +226,19 @@ describe('messaging session: socket events and reads', () => {
     expect(useThreadStore.getState().threads[2]?.messages[0]?.text).toBe('edited');
   });
 
+  it('the other person unsending a message asks the account what moved (the row comes with the server\'s count); one\'s own unsending does not', async () => {
+    await start([summary(2, conversationMessage(1, { sender_id: 2 }))]);
+    await settle();
+    const asked = () => socket.sentEvents('sync_account').length;
+    const before = asked();
+    const unsend = { conversation_id: conversationIdOf(2), seq: 2, message_id: 1, actor_id: 2, kind: 'unsend' as const };
+    socket.serverEmits('message_change', unsend);
+    await vi.waitFor(() => expect(asked()).toBe(before + 1));
+    socket.serverEmits('message_change', { ...unsend, seq: 3, message_id: 4, actor_id: ME });
+    await settle();
+    expect(asked()).toBe(before + 1);
+  });
+
   it('a first message from someone new names their conversation: a thread open for them holds it from then on', async () => {
     await start([]);
     vi.mocked(getProfile).mockResolvedValueOnce({ ...user(3), followers_count: 0, following_count: 0, blocked: false, can_message: true, conversation_id: null });
