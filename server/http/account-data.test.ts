@@ -13,7 +13,8 @@ import { emitWithAck, nextEvent, sendAccepted } from '../test/socket-client';
 import { serverWithTabs } from '../test/tabs';
 import { filesIn, pngBytes, rawUpload } from '../test/uploads';
 
-const { t, tabs } = serverWithTabs(() => startTestServer());
+// Tabs on protocol 1 unless a test names another, until protocol 1 goes (docs/design/conversations.md, step 9 (a)).
+const { t, tabs } = serverWithTabs(() => startTestServer(), { protocol: 1 });
 
 async function sessionOf(user: SignedInUser): Promise<number> {
   const [row] = await t.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.user.id));

@@ -7,7 +7,8 @@ import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers
 import { emitWithAck, sendAccepted } from '../test/socket-client';
 import { serverWithTabs } from '../test/tabs';
 
-const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true }));
+// Tabs on protocol 1 unless a test names another, until protocol 1 goes (docs/design/conversations.md, step 9 (a)).
+const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true }), { protocol: 1 });
 
 const thread = (user: SignedInUser, conversation: number, query = '') =>
   api<ConversationThreadPage>(t.url, `/c/${conversation}/messages${query}`, { token: user.bearer });

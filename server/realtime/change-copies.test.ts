@@ -11,7 +11,8 @@ import { signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck, type ClientSocket } from '../test/socket-client';
 import { record, serverWithTabs } from '../test/tabs';
 
-const { t, tabs } = serverWithTabs(() => startTestServer());
+// Tabs on protocol 1 unless a test names another, until protocol 1 goes (docs/design/conversations.md, step 9 (a)).
+const { t, tabs } = serverWithTabs(() => startTestServer(), { protocol: 1 });
 
 const store = async (from: SignedInUser, to: SignedInUser, text: string) =>
   (await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text })).message;

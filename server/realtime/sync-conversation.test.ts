@@ -9,7 +9,8 @@ import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers
 import { emitWithAck, type ClientSocket } from '../test/socket-client';
 import { serverWithTabs } from '../test/tabs';
 
-const { t, tabs } = serverWithTabs(() => startTestServer());
+// Tabs on protocol 1 unless a test names another, until protocol 1 goes (docs/design/conversations.md, step 9 (a)).
+const { t, tabs } = serverWithTabs(() => startTestServer(), { protocol: 1 });
 
 async function send(socket: ClientSocket, to: SignedInUser, text: string): Promise<MessagePayload> {
   const ack = await emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: to.user.id, text });

@@ -1,15 +1,20 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { Ack, InitPayload, ServerToClientEvents } from '../../lib/contract';
+import { SOCKET_PROTOCOL, type Ack, type InitPayload, type ServerToClientEvents } from '../../lib/contract';
 import type { SignedInUser, TestServer } from './helpers';
 import { connectSocket, emitWithAck, type ClientSocket } from './socket-client';
 
-/** Browser tabs for socket tests: connected (and by default initialised) sockets, closed together. */
-export function socketTabs(getServer: () => TestServer) {
+/**
+ * Browser tabs for socket tests: connected (and by default initialised) sockets, closed together.
+ * They speak the app's protocol (SOCKET_PROTOCOL) unless told otherwise: `protocol` for all of
+ * them, or for one tab. The files still on protocol 1 say so; they move to protocol 2, or go with
+ * protocol 1 (docs/design/conversations.md, step 9 (a)).
+ */
+export function socketTabs(getServer: () => TestServer, { protocol: tabsProtocol = SOCKET_PROTOCOL }: { protocol?: number } = {}) {
   const open: ClientSocket[] = [];
   return {
-    /** `protocol`: the one the handshake asks for (absent: none named, so 1). */
-    async open(user: SignedInUser, { init = true, protocol }: { init?: boolean; protocol?: number } = {}): Promise<ClientSocket> {
-      const socket = await connectSocket(getServer().url, user.bearer, protocol === undefined ? {} : { protocol });
+    /** `protocol`: the one the handshake asks for (absent: the tabs'). */
+    async open(user: SignedInUser, { init = true, protocol = tabsProtocol }: { init?: boolean; protocol?: number } = {}): Promise<ClientSocket> {
+      const socket = await connectSocket(getServer().url, user.bearer, { protocol });
       open.push(socket);
       if (init) {
         const ack = await emitWithAck<Ack<InitPayload>>(socket, 'init', { id: user.user.id });
@@ -30,9 +35,9 @@ type SocketTabs = ReturnType<typeof socketTabs>;
  * and its server closes after them; tabs close after each test. `t` is filled in once the server
  * has started, so helpers written beside the tests can use it as they would the server itself.
  */
-export function serverWithTabs<S extends TestServer>(start: () => Promise<S>): { t: S; tabs: SocketTabs } {
+export function serverWithTabs<S extends TestServer>(start: () => Promise<S>, options: { protocol?: number } = {}): { t: S; tabs: SocketTabs } {
   const t = {} as S;
-  const tabs = socketTabs(() => t);
+  const tabs = socketTabs(() => t, options);
   let started: S | undefined;
   beforeAll(async () => {
     started = await start();
