@@ -7,8 +7,7 @@ import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers
 import { emitWithAck, sendAccepted } from '../test/socket-client';
 import { serverWithTabs } from '../test/tabs';
 
-// Tabs on protocol 1 unless a test names another, until protocol 1 goes (docs/design/conversations.md, step 9 (a)).
-const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true }), { protocol: 1 });
+const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true }));
 
 const thread = (user: SignedInUser, conversation: number, query = '') =>
   api<ConversationThreadPage>(t.url, `/c/${conversation}/messages${query}`, { token: user.bearer });
@@ -61,7 +60,7 @@ describe('GET /api/c/:conversationId/messages', () => {
     expect((await thread(ben, conversation)).body.results.map((message) => message.text)).toEqual(['m3', 'm2', 'm1']);
 
     expect((await thread(ann, conversation)).body.seen).toEqual([]);
-    await emitWithAck(benTab, 'read', { user_id: ann.user.id });
+    await emitWithAck(benTab, 'read', { conversation_id: conversation });
     expect((await thread(ann, conversation)).body.seen).toEqual([{ user_id: ben.user.id, seq: 3, read_at: expect.any(String) }]);
     expect((await thread(ben, conversation)).body).toMatchObject({ read_seq: 3, last_seq: 3 });
     // Receipts off on either side: nothing to see.

@@ -9,8 +9,7 @@ import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers
 import { emitWithAck, type ClientSocket } from '../test/socket-client';
 import { serverWithTabs } from '../test/tabs';
 
-// Tabs on protocol 1 unless a test names another, until protocol 1 goes (docs/design/conversations.md, step 9 (a)).
-const { t, tabs } = serverWithTabs(() => startTestServer(), { protocol: 1 });
+const { t, tabs } = serverWithTabs(() => startTestServer());
 
 async function send(socket: ClientSocket, to: SignedInUser, text: string): Promise<MessagePayload> {
   const ack = await emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: to.user.id, text });
@@ -87,7 +86,7 @@ describe('sync_conversation', () => {
     await send(annTab, ben, 'two');
     const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
     expect((await page(annTab, { conversation_id: conversation, after: 2 })).seen).toEqual([]);
-    await emitWithAck(benTab, 'read', { user_id: ann.user.id });
+    await emitWithAck(benTab, 'read', { conversation_id: conversation });
     // Nothing new in the stream (a read moves no seq), and still the receipt: Ben read up to seq 2.
     expect(await page(annTab, { conversation_id: conversation, after: 2 })).toMatchObject({ messages: [], changes: [], seen: [{ user_id: ben.user.id, seq: 2, read_at: expect.any(String) }] });
     // Ben's own position is not a receipt for him.
