@@ -28,7 +28,7 @@ const roomOf = async (room: string) => (await t.server.io.in(room).fetchSockets(
 describe('protocol rooms', () => {
   it('init joins the room of the protocol the handshake asked for, and only that one', async () => {
     const ann = await signIn(t.url, 'Ann');
-    const [one, unnamed, two] = await Promise.all([tabs.open(ann, { protocol: 1 }), tabs.open(ann), tabs.open(ann, { protocol: 2 })]);
+    const [one, unnamed, two] = await Promise.all([tabs.open(ann, { protocol: 1 }), tabs.open(ann, { protocol: null }), tabs.open(ann, { protocol: 2 })]);
     expect(await roomOf(`user:${ann.user.id}`)).toEqual([one.id, unnamed.id].sort());
     expect(await roomOf(`user2:${ann.user.id}`)).toEqual([two.id]);
   });

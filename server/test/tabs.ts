@@ -12,9 +12,9 @@ import { connectSocket, emitWithAck, type ClientSocket } from './socket-client';
 export function socketTabs(getServer: () => TestServer, { protocol: tabsProtocol = SOCKET_PROTOCOL }: { protocol?: number } = {}) {
   const open: ClientSocket[] = [];
   return {
-    /** `protocol`: the one the handshake asks for (absent: the tabs'). */
-    async open(user: SignedInUser, { init = true, protocol = tabsProtocol }: { init?: boolean; protocol?: number } = {}): Promise<ClientSocket> {
-      const socket = await connectSocket(getServer().url, user.bearer, { protocol });
+    /** `protocol`: the one the handshake asks for (absent: the tabs'; null: none named, as a client from before protocols). */
+    async open(user: SignedInUser, { init = true, protocol = tabsProtocol }: { init?: boolean; protocol?: number | null } = {}): Promise<ClientSocket> {
+      const socket = await connectSocket(getServer().url, user.bearer, protocol === null ? {} : { protocol });
       open.push(socket);
       if (init) {
         const ack = await emitWithAck<Ack<InitPayload>>(socket, 'init', { id: user.user.id });
