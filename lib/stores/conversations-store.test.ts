@@ -144,6 +144,14 @@ describe('conversations store', () => {
     expect(store().conversations.map((row) => [row.user.id, row.last_message.id, row.unread_count])).toEqual([[3, 9, 2]]);
   });
 
+  it('a row the account’s catch-up reports shows the person as the server does now (a name or photo changed while this tab was away)', async () => {
+    api.listConversations.mockResolvedValue(page([summary(3, conversationMessage(4, { sender_id: 3 }))]));
+    await store().loadConversations();
+    const renamed = user(3, { username: 'Cy Renamed', avatar: null });
+    store().applySummaries([summary(3, conversationMessage(4, { sender_id: 3 }), 0, false, { user: renamed })], []);
+    expect(store().conversations.map((row) => row.user)).toEqual([renamed]);
+  });
+
   it('a failed first load reports its message', async () => {
     api.listConversations.mockRejectedValue(new TypeError('Failed to fetch'));
     await store().loadConversations();

@@ -124,8 +124,9 @@ export async function hasConversation(db: Db, userId: number, peerId: number): P
  * Marks the user's conversations (with one person, or all of them) changed by this transaction,
  * so that `sync_account` names them again (delivery/account-stream.ts): what a list shows of them
  * moved without a message or a change, because a block began or ended between the two, or the
- * account was deactivated, came back or was deleted. Their heads are reached through the user's
- * own list rows; callers lock the users first, as every writer of heads does.
+ * account was deactivated, came back or was deleted, or its name or photo changed. Their heads
+ * are reached through the user's own list rows; callers lock the users first, as every writer of
+ * heads does.
  */
 export async function touchConversations(db: Db, userId: number, peerId?: number): Promise<void> {
   const withPeer = peerId === undefined ? sql`` : sql` and peer_id = ${peerId}`;

@@ -4,6 +4,7 @@
 // user's uploads; its URL is the upload's own (docs/DECISIONS.md, "Profile").
 import { and, eq, inArray, notExists, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import { touchConversations } from './conversations';
 import { toAttachment } from './uploads';
 import type { Db } from './engine/open-database';
 import { hasBlocked, lockUsersInOrder } from './safety-rules';
@@ -26,7 +27,8 @@ export type ProfileUpdate =
  * Applies `change` in one transaction. The new photo's upload must be the user's and an image; it
  * is marked attached, so the sweeper of unattached uploads leaves it. The photo it replaces is
  * deleted unless a message carries it too; its storage key is returned for the caller to remove
- * the file after the commit. Locks the user's row first, then uploads, in the send path's order.
+ * the file after the commit. Locks the user's row first, then uploads, in the send path's order,
+ * then (when the name or photo changed) the heads of the user's conversations.
  */
 export async function updateProfile(db: Db, userId: number, change: ProfileChange): Promise<ProfileUpdate> {
   return db.transaction(async (tx) => {
@@ -67,6 +69,9 @@ export async function updateProfile(db: Db, userId: number, change: ProfileChang
     const previous = before.avatarUploadId;
     const removedStorageKeys = previous && previous !== after.avatarUploadId ? await deleteUnlessCarried(tx, previous) : [];
     const changed = before.username !== after.username || before.avatar !== after.avatar;
+    // What everyone's list shows of the user moved: \`sync_account\` names their conversations again,
+    // for a device that was not connected to hear \`user_updated\`.
+    if (changed) await touchConversations(tx, userId);
     return { ok: true, user: after, changed, removedStorageKeys };
   });
 }

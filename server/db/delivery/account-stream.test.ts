@@ -15,6 +15,7 @@ import { setUserActive, upsertUserFromFirebase } from '../users';
 import { setMuted } from '../conversations';
 import { blockUser, unblockUser } from '../blocks';
 import { deleteAccount } from '../account-deletion';
+import { updateProfile } from '../profile';
 import { applyChanges } from './change-batch';
 import { formatAccountCursor, parseAccountCursor, syncAccount, type AccountCursor } from './account-stream';
 
@@ -178,6 +179,24 @@ describe.each(ENGINES)('on %s', (name) => {
     expect(await deleteAccount(db, cy)).not.toBeNull();
     expect(await next()).toEqual({ shown: [[withCy, true]], removed: [] });
     expect(await next()).toEqual({ shown: [], removed: [] });
+  });
+
+  it('names a conversation again when the other person’s name or photo changes, as the list now shows them', async () => {
+    const [ana, bo] = [await newUser(db, 'Ana'), await newUser(db, 'Bo')];
+    await send(bo, ana, 'hello');
+    const withBo = await directConversationId(db, ana, bo);
+    let cursor = (await sync(ana, null)).cursor;
+    const next = async () => {
+      const page = await sync(ana, cursor);
+      cursor = page.cursor;
+      return page.conversations.map((row) => [row.conversation_id, row.user?.username]);
+    };
+
+    expect(await updateProfile(db, bo, { username: 'Bo Renamed' })).toMatchObject({ ok: true, changed: true });
+    expect(await next()).toEqual([[withBo, 'Bo Renamed']]);
+    // The same name again changes nothing, so nothing is named.
+    expect(await updateProfile(db, bo, { username: 'Bo Renamed' })).toMatchObject({ ok: true, changed: false });
+    expect(await next()).toEqual([]);
   });
 
   it('answers null for an account that is not active', async () => {
