@@ -6,11 +6,14 @@ import type { AccountItem, AccountSyncResult } from '@/lib/contract';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { peerOf, useDirectConversations } from '@/lib/stores/direct-conversations';
 import { heldItem } from '@/lib/stores/held-messages';
+import { useHidingStore } from '@/lib/stores/hiding-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { threadPositions, useThreadStore } from '@/lib/stores/thread-store';
 
 /** One item of the account's stream, applied once and in order (the catch-up's receiveItem). */
 export function applyAccountItem(item: AccountItem): void {
+  // Remembered even for a conversation not shown yet: no page read before it brings the message back.
+  if (item.kind === 'hide') useHidingStore.getState().hidden(item.message_id);
   const peerId = peerOf(item.conversation_id);
   // A conversation the list has not shown yet: its row comes with the account's catch-up.
   if (peerId === undefined) return;

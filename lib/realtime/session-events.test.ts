@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ConversationSummaryPage, ConversationThreadPage } from '@/lib/contract';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useCounterStore } from '@/lib/stores/counter-store';
+import { useHidingStore } from '@/lib/stores/hiding-store';
 import { usePeopleStore } from '@/lib/stores/people-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
@@ -200,6 +201,14 @@ describe('messaging session: socket events and reads', () => {
     // The same item again (an echo, or a catch-up overlapping the live one) changes nothing.
     socket.serverEmits('account_item', read(1, 1, 1));
     expect(unreadFrom(2)).toBe(0);
+  });
+
+  it('a deletion for oneself from another device is remembered for the session, even in a conversation not shown yet', async () => {
+    await start();
+    const hide = (seq: number, conversationId: number, messageId: number) => ({ seq, conversation_id: conversationId, kind: 'hide' as const, message_id: messageId, preview: null });
+    socket.serverEmits('account_item', hide(1, conversationIdOf(2), 5));
+    socket.serverEmits('account_item', hide(2, 999_999, 7));
+    expect([...useHidingStore.getState().done]).toEqual([5, 7]);
   });
 
   it('the other person’s receipt marks the user’s messages seen up to its seq; their messages are not', async () => {

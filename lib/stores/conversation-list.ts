@@ -20,11 +20,14 @@ function sortConversations(list: readonly Conversation[]): Conversation[] {
  * ours arrived after a live update, so ours is kept; otherwise the server's row (and its unread
  * count, which the server owns) wins.
  */
-export function mergeConversations(list: readonly Conversation[], rows: readonly Conversation[]): Conversation[] {
+export function mergeConversations(list: readonly Conversation[], rows: readonly Conversation[], hidden: ReadonlySet<number> = new Set()): Conversation[] {
   const byPeer = new Map<number, Conversation>(list.map((row) => [row.user.id, row]));
   for (const row of rows) {
     const ours = byPeer.get(row.user.id);
-    if (ours && compareMessages(ours.last_message, row.last_message) > 0) {
+    if (ours && hidden.has(row.last_message.id)) {
+      // Read before a deletion for oneself heard since: our row already shows what it shows now.
+      byPeer.set(row.user.id, { ...ours, user: row.user });
+    } else if (ours && compareMessages(ours.last_message, row.last_message) > 0) {
       byPeer.set(row.user.id, { ...ours, user: row.user });
     } else if (ours && ours.last_message.id === row.last_message.id && ours.last_message.version > row.last_message.version) {
       // The same message, changed since the row was read (an edit heard live meanwhile): the server's row, our copy of it.

@@ -4,6 +4,7 @@ import { deferred, settle } from '@/lib/testing/deferred';
 import { account, conversation, conversationIdOf, conversationMessage, ME, message, summary, user } from '@/lib/testing/fixtures';
 import { dropUnlisted, mergeConversations } from './conversation-list';
 import { useDirectConversations } from './direct-conversations';
+import { useHidingStore } from './hiding-store';
 import { useSessionStore } from './session-store';
 import { selectUnreadFor, useConversationsStore } from './conversations-store';
 
@@ -150,6 +151,17 @@ describe('conversations store', () => {
     const renamed = user(3, { username: 'Cy Renamed', avatar: null });
     store().applySummaries([summary(3, conversationMessage(4, { sender_id: 3 }), 0, false, { user: renamed })], []);
     expect(store().conversations.map((row) => row.user)).toEqual([renamed]);
+  });
+
+  it('a row read before a deletion for oneself heard since keeps what it shows now', async () => {
+    api.listConversations.mockResolvedValue(page([summary(2, conversationMessage(5, { sender_id: 2 }), 1)]));
+    await store().loadConversations();
+    // Deleted on another device: the account's item (as applyAccountItem applies it) shows the one before.
+    useHidingStore.getState().hidden(5);
+    store().applyChanges([{ kind: 'hide', peer_id: 2, message_id: 5, preview: message(4, { sender_id: 2 }), unread_count: 0 }], true);
+    // A catch-up page read before the deletion, answered after it.
+    store().applySummaries([summary(2, conversationMessage(5, { sender_id: 2 }), 1)], []);
+    expect(store().conversations.map((row) => [row.user.id, row.last_message.id, row.unread_count])).toEqual([[2, 4, 0]]);
   });
 
   it('a failed first load reports its message', async () => {

@@ -6,6 +6,7 @@ import { getProfile } from '@/lib/api/users';
 import { userMessage } from '@/lib/api/user-message';
 import type { Conversation, ConversationSummary, MessagePayload, UserUpdatedPayload } from '@/lib/contract';
 import { useDirectConversations } from './direct-conversations';
+import { useHidingStore } from './hiding-store';
 import { heldMessage, positionsOf } from './held-messages';
 import { applyToList, type HeldChange } from './message-changes';
 import { applyMessage, applyMessages, compareMessages, dropUnlisted, mergeConversations, setUnread } from './conversation-list';
@@ -70,6 +71,9 @@ const initialConversationsState: ConversationsState = {
   accountCursor: null,
 };
 
+/** Messages this session heard were deleted for the user: a row read before shows none of them. */
+const hiddenIds = () => useHidingStore.getState().done;
+
 /**
  * The rows a direct conversation's summaries make (groups, and a conversation with nothing to
  * show, have none yet), learning which conversation is with whom on the way.
@@ -115,7 +119,7 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
       if (started !== generation) return;
       const rows = rowsOf(page.results);
       set((state) => ({
-        conversations: mergeConversations(dropUnlisted(state.conversations, rows, page.next_cursor === null), rows),
+        conversations: mergeConversations(dropUnlisted(state.conversations, rows, page.next_cursor === null), rows, hiddenIds()),
         // A refresh re-reads the first page; the cursor already reaches further back.
         nextCursor: refreshing ? state.nextCursor : page.next_cursor,
         status: 'ready',
@@ -155,7 +159,7 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
         if (started !== generation) return;
         const rows = rowsOf(page.results);
         set((state) => ({
-          conversations: mergeConversations(state.conversations, rows),
+          conversations: mergeConversations(state.conversations, rows, hiddenIds()),
           nextCursor: page.next_cursor,
           loadingMore: false,
         }));
@@ -191,7 +195,7 @@ export const useConversationsStore = create<ConversationsStore>()((set, get) => 
       // A summary without a message to show (every one deleted for oneself) takes its row away too.
       for (const summary of summaries) if (summary.user !== null && summary.last_message === null) gone.add(summary.user.id);
       if (rows.length === 0 && gone.size === 0) return;
-      set((state) => ({ conversations: mergeConversations(state.conversations.filter((row) => !gone.has(row.user.id)), rows) }));
+      set((state) => ({ conversations: mergeConversations(state.conversations.filter((row) => !gone.has(row.user.id)), rows, hiddenIds()) }));
     },
 
     applyChanges(changes, live) {

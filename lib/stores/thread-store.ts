@@ -7,7 +7,7 @@ import { create } from 'zustand';
 import { listMessages, listMessagesAround } from '@/lib/api/conversations';
 import { errorKind, userMessage } from '@/lib/api/user-message';
 import type { MessagePayload } from '@/lib/contract';
-import { useHidingStore, withoutPending } from './hiding-store';
+import { useHidingStore, withoutHidden, withoutPending } from './hiding-store';
 import type { ReadPositions } from './held-messages';
 import { applyToThread, type HeldChange } from './message-changes';
 import { positions, readPage as readPageOf } from './thread-pages';
@@ -17,11 +17,6 @@ import { appendLocal, fromOldest, mergeMessages, oldestStored, removeLocal, sett
 export type { ThreadMessage };
 export interface ThreadsState {
   threads: Record<number, Thread>;
-  /**
-   * Messages this session saw deleted for the user ("Delete for me" is never undone): a page or a
-   * catch-up read before the deletion and answered after it must not bring them back.
-   */
-  hidden: ReadonlySet<number>;
 }
 
 interface ThreadsActions {
@@ -89,10 +84,6 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
   // Windows being loaded, by conversation and message: a second request for the same one (Enter
   // pressed twice on a quote) waits for the first instead of replacing the window again.
   const windowsLoading = new Map<string, Promise<boolean>>();
-  const notHidden = (messages: readonly MessagePayload[]): MessagePayload[] => {
-    const { hidden } = get();
-    return hidden.size === 0 ? [...messages] : messages.filter((message) => !hidden.has(message.id));
-  };
   const thread = (peerId: number): Thread => get().threads[peerId] ?? emptyThread;
 
   function update(peerId: number, change: (current: Thread) => Partial<Thread>): void {
@@ -111,7 +102,7 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
    * newest), they would leave a hole: scrolling up brings them instead.
    */
   function receive(current: Thread, arriving: readonly MessagePayload[]): Partial<Thread> {
-    const incoming = notHidden(arriving);
+    const incoming = withoutHidden(arriving);
     if (detached(current)) return { tail: withSeen(current, mergeMessages(current.tail, incoming)) };
     const contiguous = current.nextCursor === null ? incoming : fromOldest(incoming, oldestStored(current.messages));
     return { messages: withSeen(current, mergeMessages(current.messages, contiguous)) };
@@ -128,7 +119,7 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
   async function readPage(peerId: number, ask: Parameters<typeof readPageOf>[1]) {
     const started = generation;
     const page = await readPageOf(peerId, ask, () => started === generation);
-    return { ...page, results: notHidden(page.results) };
+    return { ...page, results: withoutHidden(page.results) };
   }
 
   async function loadPage(peerId: number, cursor: string | null): Promise<void> {
@@ -196,7 +187,6 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
 
   return {
     threads: {},
-    hidden: new Set(),
 
     async loadThread(peerId) {
       const { status } = thread(peerId);
@@ -252,8 +242,6 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
     },
 
     applyChanges(changes) {
-      const hides = changes.flatMap((change) => (change.kind === 'hide' ? [change.message_id] : []));
-      if (hides.length > 0) set((state) => ({ hidden: new Set([...state.hidden, ...hides]) }));
       const held = get().threads;
       if (!changes.some((change) => held[change.peer_id])) return;
       set((state) => {
@@ -377,7 +365,7 @@ export const useThreadStore = create<ThreadsStore>()((set, get) => {
 
     reset() {
       generation += 1;
-      set({ threads: {}, hidden: new Set() });
+      set({ threads: {} });
     },
   };
 });
