@@ -1,41 +1,23 @@
 // The folded search migration (0016) on a database the previous release wrote, on both engines:
 // every row kept as it was, the previous release's search still running (its nodes serve during a
 // rolling deploy), and search finding the old rows the new way.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startEngine, type Engine } from '../../testing/engines';
-import { MIGRATIONS, migrationsBefore } from '../../testing/migrations';
+import { expect, it } from 'vitest';
+import { describeMigration, MIGRATIONS } from '../../testing/migrations';
 import { searchMessages } from './message-search';
 import { openDatabase, type Db } from './engine/open-database';
 import { searchUsers } from './people';
 import { rows } from './engine/raw-rows';
-
-let dir: string;
-let before: string;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'parley-search-migration-'));
-  before = await migrationsBefore('_search_folded_trigrams', path.join(dir, 'before'));
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const everything = async (db: Db) => ({
   users: await rows(db, sql`select id, firebase_uid, username, email from users order by id`),
   messages: await rows(db, sql`select id, sender_id, recipient_id, client_id, text, sender_seq, recipient_seq, created_at from messages order by id`),
 });
 
-describe.each(ENGINES)('on %s', (name) => {
-  let engine: Engine;
-  beforeAll(async () => {
-    engine = await startEngine(name, path.join(dir, name));
-  }, 120_000);
-  afterAll(() => engine?.stop());
-
+describeMigration(['_search_folded_trigrams'], ({ engine, before }) => {
   it('keeps every row and the previous release’s search, and finds the old rows without accents, in the middle of names and in links', { timeout: 240_000 }, async () => {
-    const options = await engine.fresh();
-    const old = await openDatabase({ ...options, migrationsFolder: before });
+    const options = await engine().fresh();
+    const old = await openDatabase({ ...options, migrationsFolder: before('_search_folded_trigrams') });
     await old.db.execute(sql`insert into users (firebase_uid, username, email, social_type) values
       ('a', 'Inés Núñez', 'ines@example.org', 'google'), ('b', 'Chidi Okafor', null, 'google'), ('c', 'Viewer', null, 'google')`);
     await old.db.execute(sql`insert into messages (sender_id, recipient_id, client_id, text, sender_seq, recipient_seq) values

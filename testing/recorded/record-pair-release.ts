@@ -34,7 +34,7 @@ async function change(db: Db, request: ChangeRequest): Promise<void> {
   if (!outcome || 'refused' in outcome || 'error' in outcome) throw new Error(`change refused: ${JSON.stringify(outcome)}`);
 }
 
-/** The story: see server/db/conversations-migration.test.ts for what each step is for. */
+/** The story: testing/previous-releases.ts tells it, and the migration tests say what each step is for. */
 async function story(db: Db): Promise<void> {
   await db.execute(sql`insert into users (firebase_uid, username, social_type) values
     ('a', 'Ana', 'google'), ('b', 'Bo', 'google'), ('c', 'Cy', 'google'), ('d', 'Di', 'google'), ('e', 'Ed', 'google'), ('f', 'Fay', 'google')`);
