@@ -3,7 +3,8 @@
 // seq of both people's streams and locks both accounts like a message batch (docs/DELIVERY.md,
 // "Changes to messages"), so this is what could slow the send path down. The phase's
 // send→receive and ack figures are compared with the same load without it (BENCHMARKS.md).
-import { QUICK_REACTIONS, type MessagePayload } from '../lib/contract';
+import { QUICK_REACTIONS, type ConversationMessage } from '../lib/contract';
+import type { ReactPayload, ReadPayload } from '../lib/contract/schemas';
 import type { ConnectedClient } from './clients';
 
 export interface ChangeTrafficOptions {
@@ -18,7 +19,10 @@ export interface ChangeTrafficFigures {
   changesSent: number;
   changesAcked: number;
   changesErrors: number;
-  /** `message_change` events the sockets received (both people's tabs). */
+  /**
+   * What the changes pushed, as the sockets received it: a reaction's `message_change` (both
+   * people's tabs), a read's `account_item` (the reader's) and `seen` (the other person's).
+   */
   changesReceived: number;
 }
 
@@ -33,11 +37,12 @@ export function startChangeTraffic(clients: ConnectedClient[], { share, everyMs 
   const changers = clients.filter((_, index) => index % every === 0);
   const figures: ChangeTrafficFigures = { changers: changers.length, changesSent: 0, changesAcked: 0, changesErrors: 0, changesReceived: 0 };
   const onChange = () => void figures.changesReceived++;
-  for (const client of clients) client.socket.on('message_change', onChange);
-  // The latest message each changer received: what it reacts to, and whose conversation it reads.
-  const latest = new Map<ConnectedClient, MessagePayload>();
+  const pushes = ['message_change', 'account_item', 'seen'];
+  for (const client of clients) for (const event of pushes) client.socket.on(event, onChange);
+  // The latest message each changer received: what it reacts to, and the conversation it reads.
+  const latest = new Map<ConnectedClient, ConversationMessage>();
   const listeners = changers.map((client) => {
-    const listener = (message: MessagePayload) => void latest.set(client, message);
+    const listener = (message: ConversationMessage) => void latest.set(client, message);
     client.socket.on('message', listener);
     return () => client.socket.off('message', listener);
   });
@@ -58,9 +63,9 @@ export function startChangeTraffic(clients: ConnectedClient[], { share, everyMs 
       // Alternately a reaction toggled on the latest message received and a read of its conversation.
       if (Math.random() < 0.5) {
         added = !added;
-        request(changer, 'react', { message_id: message.id, emoji: QUICK_REACTIONS[0], add: added });
+        request(changer, 'react', { message_id: message.id, emoji: QUICK_REACTIONS[0], add: added } satisfies ReactPayload);
       } else {
-        request(changer, 'read', { user_id: message.sender_id });
+        request(changer, 'read', { conversation_id: message.conversation_id } satisfies ReadPayload);
       }
     };
     // Spread over one interval, so the changers do not all act in the same millisecond.
@@ -76,7 +81,7 @@ export function startChangeTraffic(clients: ConnectedClient[], { share, everyMs 
     stop() {
       for (const timer of timers) clearTimeout(timer);
       for (const stop of listeners) stop();
-      for (const client of clients) client.socket.off('message_change', onChange);
+      for (const client of clients) for (const event of pushes) client.socket.off(event, onChange);
       return { ...figures };
     },
   };

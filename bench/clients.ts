@@ -1,6 +1,8 @@
-// Real socket.io-client instances over WebSocket, as the browser app connects: the stored token in
-// the handshake's auth (the floor reads user_id instead), then `init` and its ack.
+// Real socket.io-client instances over WebSocket, as the browser app connects: the stored token and
+// the socket protocol the app speaks (SOCKET_PROTOCOL, 2) in the handshake's auth (the floor reads
+// user_id instead), then `init` and its ack. Every event is then protocol 2's (docs/API.md).
 import { io, type Socket } from 'socket.io-client';
+import { SOCKET_PROTOCOL, type ConversationSummaryPage } from '../lib/contract';
 
 export interface BenchUser {
   id: number;
@@ -36,7 +38,7 @@ export function connectOne(url: string, user: BenchUser, localAddress: string | 
   return new Promise((resolve, reject) => {
     const socket = io(url, {
       transports: ['websocket'],
-      auth: { token: `Bearer ${user.token}`, user_id: user.id },
+      auth: { token: `Bearer ${user.token}`, protocol: SOCKET_PROTOCOL, user_id: user.id },
       forceNew: true,
       reconnection: false,
       timeout: timeoutMs,
@@ -59,6 +61,16 @@ export function connectOne(url: string, user: BenchUser, localAddress: string | 
         }, fail);
     });
   });
+}
+
+/** The id of the user's conversation with `peerId`, from their list (GET /api/c): what protocol 2's events name. */
+export async function directConversation(url: string, user: BenchUser, peerId: number): Promise<number> {
+  const response = await fetch(`${url}/api/c`, { headers: { authorization: `Bearer ${user.token}` } });
+  if (!response.ok) throw new Error(`GET /api/c as user ${user.id}: ${response.status} ${await response.text()}`);
+  const page = (await response.json()) as ConversationSummaryPage;
+  const row = page.results.find((summary) => summary.user?.id === peerId);
+  if (!row) throw new Error(`user ${user.id} has no conversation with user ${peerId} on the first page of their list`);
+  return row.conversation_id;
 }
 
 /** Connects every user (one socket each) with a bounded number of handshakes in flight. */

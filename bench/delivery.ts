@@ -116,7 +116,7 @@ async function measured(
         ? `; ${liveFigures.typers} typing: ${liveFigures.typingSent} signals (${liveFigures.typingErrors} refused), ${liveFigures.typingReceived} received, ${liveFigures.presenceSubscriptions} presence subscriptions (${liveFigures.presenceErrors} refused)`
         : '') +
       (changeFigures
-        ? `; ${changeFigures.changers} changing: ${changeFigures.changesSent} changes (${changeFigures.changesErrors} refused), ${changeFigures.changesReceived} message_change received`
+        ? `; ${changeFigures.changers} changing: ${changeFigures.changesSent} changes (${changeFigures.changesErrors} refused), ${changeFigures.changesReceived} pushes received`
         : '') +
       (notes.length ? `; ${notes.join('; ')}` : ''),
   );

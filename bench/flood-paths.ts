@@ -1,9 +1,12 @@
 // What one flooding account does, path by path (bench/flood-worker.ts runs one of them at a time).
 // Each path is a set of loops, each sending its next request as soon as the last one is answered,
-// so the account always sits at (and past) whatever limit the server puts on that path.
+// so the account always sits at (and past) whatever limit the server puts on that path. Its
+// sockets speak protocol 2, as the app's (bench/clients.ts).
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'socket.io-client';
-import { connectOne, type BenchUser } from './clients';
+import type { AccountSyncResult } from '../lib/contract';
+import type { ReadPayload, SyncAccountPayload, SyncConversationPayload } from '../lib/contract/schemas';
+import { connectOne, directConversation, type BenchUser } from './clients';
 
 export const FLOOD_PATHS = ['sync', 'thread', 'export', 'churn', 'download', 'read', 'init', 'cpu'] as const;
 export type FloodPath = (typeof FLOOD_PATHS)[number];
@@ -13,12 +16,12 @@ export const UNLIMITED_PATHS: ReadonlySet<FloodPath> = new Set(['cpu']);
 
 /** What each path does, for the table. */
 export const FLOOD_PATH_LOAD: Record<FloodPath, string> = {
-  sync: 'sockets at the per-user cap, each looping `sync {after: 0, limit: 500}`',
+  sync: 'sockets at the per-user cap, each looping a catch-up: `sync_account {cursor}`, then `sync_conversation {conversation_id, after: 0, limit: 500}`',
   thread: 'loops of GET /conversations/:peer/messages?limit=100 (keep-alive)',
   export: 'loops of GET /accounts/export, each read to the end',
   churn: 'loops of connect (handshake) + init + disconnect',
   download: 'unauthenticated loops of GET /uploads/:id/:name (a 4 MB file), each read to the end',
-  read: 'sockets at the per-user cap, each looping `read`',
+  read: 'sockets at the per-user cap, each looping `read {conversation_id}`',
   init: 'sockets at the per-user cap, each looping `init`',
   cpu: 'no request at all: the flooding process only keeps a third of a core busy (a control: what sharing the machine costs)',
 };
@@ -86,7 +89,20 @@ export async function runFloodPath(job: FloodJob, tally: FloodTally, running: ()
     if (++started === job.loops) ready();
   };
 
-  const socketLoop = async (event: string, payload: () => unknown) => {
+  /** One request on a socket, its answer tallied: the ack's data, or null (refused, or no answer). */
+  const ask = async <T>(socket: Socket, event: string, payload: unknown): Promise<T | null> => {
+    try {
+      const ack = (await socket.timeout(ACK_TIMEOUT_MS).emitWithAck(event, payload)) as { data: T } | { error: unknown };
+      recordAck(tally, ack);
+      return 'data' in ack ? ack.data : null;
+    } catch {
+      if (socket.connected) tally.timedOut++;
+      return null;
+    }
+  };
+
+  /** Sockets opened one after another, each running `step` for as long as it stays open. */
+  const socketLoop = async (step: (socket: Socket) => Promise<unknown>) => {
     let first = true;
     while (running()) {
       let socket: Socket;
@@ -105,13 +121,7 @@ export async function runFloodPath(job: FloodJob, tally: FloodTally, running: ()
       socket.once('disconnect', (reason) => {
         if (reason === 'io server disconnect') tally.evicted++;
       });
-      while (running() && socket.connected) {
-        try {
-          recordAck(tally, await socket.timeout(ACK_TIMEOUT_MS).emitWithAck(event, payload()));
-        } catch {
-          if (socket.connected) tally.timedOut++;
-        }
-      }
+      while (running() && socket.connected) await step(socket);
       opened.delete(socket);
       socket.close();
       await pause(PAUSE_MS);
@@ -150,12 +160,28 @@ export async function runFloodPath(job: FloodJob, tally: FloodTally, running: ()
 
   const loops = Array.from({ length: job.loops });
   switch (job.path) {
-    case 'sync':
-      return void (await Promise.all(loops.map(() => socketLoop('sync', () => ({ after: 0, limit: 500 })))));
-    case 'read':
-      return void (await Promise.all(loops.map(() => socketLoop('read', () => ({ user_id: peerId })))));
+    case 'sync': {
+      // A reconnect's catch-up as the app asks it, whole pages: what moved since the account's
+      // cursor (the first answer's, then each next one's), then the long conversation's first 500
+      // items, as protocol 1's `sync {after: 0, limit: 500}` read the account's.
+      const conversationId = await directConversation(url, user, peerId);
+      return void (await Promise.all(
+        loops.map(() => {
+          let cursor: string | undefined;
+          return socketLoop(async (socket) => {
+            const moved = await ask<AccountSyncResult>(socket, 'sync_account', (cursor === undefined ? {} : { cursor }) satisfies SyncAccountPayload);
+            if (moved) cursor = moved.cursor;
+            await ask(socket, 'sync_conversation', { conversation_id: conversationId, after: 0, limit: 500 } satisfies SyncConversationPayload);
+          });
+        }),
+      ));
+    }
+    case 'read': {
+      const conversationId = await directConversation(url, user, peerId);
+      return void (await Promise.all(loops.map(() => socketLoop((socket) => ask(socket, 'read', { conversation_id: conversationId } satisfies ReadPayload)))));
+    }
     case 'init':
-      return void (await Promise.all(loops.map(() => socketLoop('init', () => ({ id: user.id })))));
+      return void (await Promise.all(loops.map(() => socketLoop((socket) => ask(socket, 'init', { id: user.id })))));
     case 'thread':
       return void (await Promise.all(loops.map(() => httpLoop(() => `${url}/api/conversations/${peerId}/messages?limit=100`, auth))));
     case 'export':

@@ -17,6 +17,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { setPriority } from 'node:os';
 import path from 'node:path';
+import type { ConversationMessage } from '../lib/contract';
+import type { SendPayload } from '../lib/contract/schemas';
 import { RATE_LIMIT_NAMES, rateLimitVar } from '../server/security/rate-limit';
 import { closeAll, connectAll, type BenchUser, type ConnectedClient } from './clients';
 import { newTally, UNLIMITED_PATHS, type FloodPath, type FloodTally } from './flood-paths';
@@ -132,10 +134,10 @@ async function measure(server: MeasuredProcess, url: string, senders: ConnectedC
   const health: number[] = [];
   const waiting = new Map<string, number>();
   let refused = 0;
-  const onMessage = (message: { text?: string }) => {
-    const sent = message.text ? waiting.get(message.text) : undefined;
+  const onMessage = (message: ConversationMessage) => {
+    const sent = waiting.get(message.text);
     if (sent === undefined) return;
-    waiting.delete(message.text!);
+    waiting.delete(message.text);
     receive.push(performance.now() - sent);
   };
   for (const partner of partners) partner.socket.on('message', onMessage);
@@ -163,7 +165,7 @@ async function measure(server: MeasuredProcess, url: string, senders: ConnectedC
       pending.push(
         client.socket
           .timeout(ACK_TIMEOUT_MS)
-          .emitWithAck('send', { client_id: randomUUID(), recipient_id: partners[index]!.user.id, text })
+          .emitWithAck('send', { client_id: randomUUID(), recipient_id: partners[index]!.user.id, text } satisfies SendPayload)
           .then(
             (answer: { data?: unknown }) => {
               ack.push(performance.now() - sent);
@@ -321,7 +323,7 @@ async function settle(senders: ConnectedClient[], partners: ConnectedClient[]): 
   let prompt = 0;
   while (prompt < SETTLED_IN_A_ROW && performance.now() < until) {
     const sent = performance.now();
-    const payload = { client_id: randomUUID(), recipient_id: partners[0]!.user.id, text: 'settling' };
+    const payload: SendPayload = { client_id: randomUUID(), recipient_id: partners[0]!.user.id, text: 'settling' };
     await senders[0]!.socket.timeout(SETTLE_MAX_MS).emitWithAck('send', payload).catch(() => undefined);
     prompt = performance.now() - sent <= SETTLED_MS ? prompt + 1 : 0;
     await delay(200);

@@ -1,7 +1,7 @@
 // The floor: a bare Socket.IO relay with nothing of Parley's, for comparison under the same load.
 // No auth, no database, no validation: the user id comes from the handshake's auth, each socket
 // joins its user's room, `init` is acknowledged, and `send` is acknowledged and emitted to the
-// recipient's room as a message shaped like ours (so both move about the same bytes).
+// recipient's room as a message shaped like ours, protocol 2's (so both move about the same bytes).
 // Same Socket.IO version as the server (the repository's), same path and packet limit.
 import { createServer } from 'node:http';
 import { Server } from 'socket.io';
@@ -29,11 +29,13 @@ const io = new Server(http, {
 });
 
 let nextId = 0;
-const seqs = new Map();
-const nextSeq = (userId) => {
-  const seq = (seqs.get(userId) ?? 0) + 1;
-  seqs.set(userId, seq);
-  return seq;
+/** Each pair's conversation, by "low:high" user id: its id and its last seq. */
+const conversations = new Map();
+const conversationOf = (a, b) => {
+  const key = a < b ? `${a}:${b}` : `${b}:${a}`;
+  let conversation = conversations.get(key);
+  if (!conversation) conversations.set(key, (conversation = { id: conversations.size + 1, seq: 0 }));
+  return conversation;
 };
 
 io.on('connection', (socket) => {
@@ -43,19 +45,27 @@ io.on('connection', (socket) => {
     if (typeof ack === 'function') ack({ data: { id: userId } });
   });
   socket.on('send', (payload, ack) => {
+    const conversation = conversationOf(userId, payload.recipient_id);
+    const seq = ++conversation.seq;
+    // The one copy every member gets, the sender's ack included.
     const message = {
       id: ++nextId,
+      conversation_id: conversation.id,
+      seq,
+      version: seq,
       client_id: payload.client_id,
       sender_id: userId,
-      recipient_id: payload.recipient_id,
       text: payload.text,
       attachment: null,
+      attachment_removed: false,
       created_at: new Date().toISOString(),
-      read_at: null,
-      seq: nextSeq(userId),
+      edited_at: null,
+      deleted: false,
+      reactions: [],
+      reply_to: null,
     };
     if (typeof ack === 'function') ack({ data: message });
-    io.to(`user:${payload.recipient_id}`).emit('message', { ...message, seq: nextSeq(payload.recipient_id) });
+    io.to(`user:${payload.recipient_id}`).emit('message', message);
   });
 });
 

@@ -5,6 +5,7 @@
 // (as at a send), then on to someone else. The phase's send→receive figures are then compared
 // with the same load without it (BENCHMARKS.md, "Live signals").
 import { CONVERSATION_PAGE_SIZE, TYPING_REFRESH_MS } from '../lib/contract';
+import type { TypingPayload } from '../lib/contract/schemas';
 import type { ConnectedClient } from './clients';
 
 export interface LiveTrafficOptions {
@@ -19,7 +20,10 @@ export interface LiveTrafficFigures {
   typingSent: number;
   typingAcked: number;
   typingErrors: number;
-  /** `typing` events the recipients' sockets received. */
+  /**
+   * `typing` events the recipients' sockets received: protocol 2 places a signal in the two's
+   * conversation, so one to someone the typer has no conversation with yet reaches no tab.
+   */
   typingReceived: number;
   presenceSubscriptions: number;
   presenceErrors: number;
@@ -64,7 +68,8 @@ export function startLiveTraffic(clients: ConnectedClient[], { share, refreshesP
     let refreshes = 0;
     const signal = (typing: boolean) => {
       figures.typingSent++;
-      request(typer, 'typing', { user_id: peer.user.id, typing }, (ok) => void (ok ? figures.typingAcked++ : figures.typingErrors++));
+      // By the person, as the app's typing sender names them.
+      request(typer, 'typing', { user_id: peer.user.id, typing } satisfies TypingPayload, (ok) => void (ok ? figures.typingAcked++ : figures.typingErrors++));
     };
     const tick = () => {
       if (refreshes === refreshesPerBurst) {

@@ -8,6 +8,8 @@
 // and the phase says so. Closed loop (capacity): `concurrency` senders, each sending its next
 // message when the previous one is acknowledged (as the app's outbox does), as fast as it goes.
 import { randomUUID } from 'node:crypto';
+import type { Ack, ConversationMessage } from '../lib/contract';
+import type { SendPayload } from '../lib/contract/schemas';
 import type { ConnectedClient } from './clients';
 import { delay, loopMonitor, percentiles, rounded, round, type Percentiles } from './stats';
 
@@ -86,7 +88,7 @@ function listen(clients: ConnectedClient[]): void {
   for (const client of clients) {
     if (listening.has(client.socket)) continue;
     listening.add(client.socket);
-    client.socket.on('message', (message: { text?: string }) => {
+    client.socket.on('message', (message: ConversationMessage | undefined) => {
       const now = performance.now();
       const tracker = current;
       const text = message?.text ?? '';
@@ -154,10 +156,11 @@ export async function runPhase(clients: ConnectedClient[], options: PhaseOptions
     tracker.crossNode[k] = from.node === to.node ? 0 : 1;
     const at = performance.now();
     tracker.sendAt[k] = at;
+    // By the person, as the app's outbox sends: the pair's first message begins their conversation.
     from.socket.emit(
       'send',
-      { client_id: randomUUID(), recipient_id: to.user.id, text: `${tracker.phase}:${k}:${at.toFixed(3)}`, attachment_id: null },
-      (ack: { data?: unknown; error?: unknown }) => {
+      { client_id: randomUUID(), recipient_id: to.user.id, text: `${tracker.phase}:${k}:${at.toFixed(3)}`, attachment_id: null } satisfies SendPayload,
+      (ack: Ack<ConversationMessage> | undefined) => {
         const now = performance.now();
         tracker.ackAt[k] = now;
         lastAckAt = now;

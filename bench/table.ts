@@ -68,7 +68,7 @@ export function buildTable(results: BenchResults): Row[] {
     add('changes', 'ack p99 / server CPU / loop p99, without (before) → with', `${ms(steady.ack.p99)} / ${steady.server.cpuPercent}% / ${ms(steady.server.loopDelay.p99)} → ${ms(changesPhase.ack.p99)} / ${changesPhase.server.cpuPercent}% / ${ms(changesPhase.server.loopDelay.p99)}`);
     add('changes', 'lost / unacked / errors with changes', `${changesPhase.lost} / ${changesPhase.unacked} / ${changesPhase.ackErrors}`, '0 lost');
     const figures = changesPhase.changes;
-    if (figures) add('changes', 'changes: users / sent / refused / message_change received', `${figures.changers} / ${figures.changesSent} / ${figures.changesErrors} / ${figures.changesReceived}`);
+    if (figures) add('changes', 'changes: users / sent / refused / pushes received', `${figures.changers} / ${figures.changesSent} / ${figures.changesErrors} / ${figures.changesReceived}`);
   }
   const typingPhase = phaseOf(results.delivery, 'steady+typing');
   const afterTyping = phaseOf(results.delivery, 'steady after typing');

@@ -42,7 +42,7 @@ export function routedTo(balancer: Balancer, since: number): number[] {
 
 /** A tab's events by name, each payload reduced to what identifies it, sorted: duplicates show. */
 export function eventsOf(tab: Tab): Record<string, string[]> {
-  const names = ['message_count', 'followed', 'follower', 'message', 'message_sent', 'conversation_read', 'message_change'];
+  const names = ['message_count', 'followed', 'follower', 'message', 'message_sent', 'message_change', 'account_item', 'seen'];
   const byName: Record<string, string[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (const { name, payload } of tab.events) {
     const p = payload as Record<string, unknown>;
@@ -50,8 +50,8 @@ export function eventsOf(tab: Tab): Record<string, string[]> {
     if (name === 'message' || name === 'message_sent') key = `#${String(p.id)}`;
     else if (name === 'followed' || name === 'follower') key = `${String(p.follower_id)}>${String(p.followee_id)}:${String(p.following)}`;
     else if (name === 'message_count') key = String(p.count);
-    else if (name === 'conversation_read') key = String(p.user_id);
-    else if (name === 'message_change') key = `${String(p.kind)}@${String(p.seq)}`;
+    else if (name === 'message_change' || name === 'account_item') key = `${String(p.kind)}@${String(p.seq)}`;
+    else if (name === 'seen') key = `${String(p.user_id)}@${String(p.seq)}`;
     else key = JSON.stringify(payload);
     (byName[name] ??= []).push(key);
   }

@@ -79,14 +79,12 @@ export function createCluster(options: { users: number }): ClusterHandle {
     // before a failure is thrown, so stop() finds everything that started.
     const settled = await Promise.allSettled([
       buildServerBundle(path.join(base, 'build')),
-      freePort(),
-      freePort(),
       startPostgres(path.join(base, 'postgres')).then((started) => (postgres = started)),
       startRedis(path.join(base, 'redis')).then((started) => (redis = started)),
       startS3(path.join(base, 's3')).then((started) => (s3 = started)),
     ]);
     for (const result of settled) if (result.status === 'rejected') throw result.reason;
-    const [entry, portA, portB] = settled.map((result) => (result as PromiseFulfilledResult<unknown>).value) as [string, number, number];
+    const entry = (settled[0] as PromiseFulfilledResult<string>).value;
     const pg = postgres!;
     const shared = redis!;
     const bucket = s3!;
@@ -104,6 +102,9 @@ export function createCluster(options: { users: number }): ClusterHandle {
         // As a load balancer would: a node counts once its database and Redis answer.
         readyPath: '/api/ready',
       });
+    // Chosen only now: a port found free before the database was migrated and seeded could since
+    // have become the local end of one of those connections (ephemeral ports come from the same range).
+    const [portA, portB] = await Promise.all([freePort(), freePort()]);
     const a = node('a', portA, { SHUTDOWN_DRAIN_MS: String(DRAIN_MS_A) });
     const b = node('b', portB);
     nodes.push(a, b);

@@ -4,7 +4,7 @@
 // shared bucket: what one node stored, the other serves. Failover is in failover.test.ts.
 import { expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import type { Attachment, ConversationPage, MessagePayload, Page, PresencePayload, Profile } from '../lib/contract';
+import type { Attachment, ConversationMessage, ConversationSummaryPage, ConversationThreadPage, PresencePayload, Profile } from '../lib/contract';
 import { users } from '../server/db/schema';
 import { DEFAULT_OFFLINE_GRACE_MS } from '../server/realtime/presence/presence';
 import { DEFAULT_REDIS_REGISTRY_TIMING } from '../server/realtime/presence/redis-registry';
@@ -46,9 +46,11 @@ it('carries follows, messages, unread counts and reads across nodes; a tab on ea
   // Messages both ways: A → B reaches bob and alice's other tab; B → A reaches both of alice's.
   const hello = await send(aliceA, bob.id, 'hello from A');
   const helloForBob = await bobB.waitFor('message', (message) => message.id === hello.id, EVENT_TIMEOUT_MS);
-  expect(helloForBob).toMatchObject({ sender_id: alice.id, recipient_id: bob.id, text: 'hello from A', seq: 1 });
+  const conversation = hello.conversation_id;
+  expect(helloForBob).toEqual(hello);
+  expect(helloForBob).toMatchObject({ conversation_id: conversation, sender_id: alice.id, text: 'hello from A', seq: 1 });
   await aliceB.waitFor('message_sent', (message) => message.id === hello.id, EVENT_TIMEOUT_MS);
-  const replies: MessagePayload[] = [];
+  const replies: ConversationMessage[] = [];
   for (const text of ['one from B', 'two from B', 'three from B']) replies.push(await send(bobB, alice.id, text));
   for (const tab of [aliceA, aliceB]) {
     for (const reply of replies) await tab.waitFor('message', (message) => message.id === reply.id, EVENT_TIMEOUT_MS);
@@ -57,30 +59,32 @@ it('carries follows, messages, unread counts and reads across nodes; a tab on ea
 
   // Unread counts, the same from either node: the list's badge, and the total a new tab is told.
   const unreadFromBob = async (node: ServerProcess) =>
-    (await getJson<ConversationPage>(node.url, alice, '/conversations')).results.find((row) => row.user.id === bob.id)?.unread_count;
+    (await getJson<ConversationSummaryPage>(node.url, alice, '/c')).results.find((row) => row.conversation_id === conversation)?.unread_count;
   expect([await unreadFromBob(a), await unreadFromBob(b)]).toEqual([3, 3]);
   const aliceNewTab = await open('alice, new tab on A', a, alice);
   expect(aliceNewTab.received('message_count')).toEqual([{ count: 3 }]);
   aliceNewTab.close();
 
-  // Read on B: every tab of alice's, on both nodes, hears the new count and clears the badge.
-  expect(await aliceB.call('read', { user_id: bob.id })).toEqual({ count: 0, unread_count: 0 });
-  for (const tab of [aliceA, aliceB]) await tab.waitFor('conversation_read', (event) => event.user_id === bob.id, EVENT_TIMEOUT_MS);
+  // Read on B: every tab of alice's, on both nodes, hears the new count and her `read` item (the
+  // account's seq 1), which clears the badge; bob's tab hears the receipt.
+  expect(await aliceB.call('read', { conversation_id: conversation })).toEqual({ count: 0, unread_count: 0 });
+  for (const tab of [aliceA, aliceB]) await tab.waitFor('account_item', (item) => item.kind === 'read' && item.conversation_id === conversation, EVENT_TIMEOUT_MS);
+  await bobB.waitFor('seen', (seen) => seen.user_id === alice.id && seen.seq === 4, EVENT_TIMEOUT_MS);
   expect([await unreadFromBob(a), await unreadFromBob(b)]).toEqual([0, 0]);
-  const bobsThread = await getJson<Page<MessagePayload>>(a.url, bob, `/conversations/${alice.id}/messages`);
-  expect(bobsThread.results.filter((message) => message.sender_id === bob.id && message.read_at === null)).toEqual([]);
+  const bobsThread = await getJson<ConversationThreadPage>(a.url, bob, `/c/${conversation}/messages`);
+  expect(bobsThread.seen).toEqual([{ user_id: alice.id, seq: 4, read_at: expect.any(String) }]);
 
-  // Changes to messages cross nodes the same way, each to every tab of both people once, with each
-  // one's own seq (docs/DELIVERY.md, "Changes to messages"): a reaction made on B, an edit on A, an
-  // unsend on B; then a delete for me on A, which only alice's tabs hear (on both nodes). The read
-  // above already put `read` (alice's tabs) and `seen` (bob's) at seq 5.
-  expect(await bobB.call('react', { message_id: hello.id, emoji: '👍', add: true })).toMatchObject({ change: { kind: 'reaction', seq: 6 } });
-  expect(await aliceA.call('edit', { message_id: hello.id, text: 'hello from A, edited' })).toMatchObject({ change: { kind: 'edit', seq: 7 } });
-  expect(await bobB.call('unsend', { message_id: replies[2]!.id })).toMatchObject({ change: { kind: 'unsend', seq: 8 } });
+  // Changes to messages cross nodes the same way, each to every tab of both people once, at the
+  // conversation's next seqs after its four messages (docs/DELIVERY.md, "Changes to messages"): a
+  // reaction made on B, an edit on A, an unsend on B; then a delete for me on A, alice's own item
+  // (her account's seq 2), which only her tabs hear (on both nodes).
+  expect(await bobB.call('react', { message_id: hello.id, emoji: '👍', add: true })).toMatchObject({ change: { kind: 'reaction', seq: 5 } });
+  expect(await aliceA.call('edit', { message_id: hello.id, text: 'hello from A, edited' })).toMatchObject({ change: { kind: 'edit', seq: 6 } });
+  expect(await bobB.call('unsend', { message_id: replies[2]!.id })).toMatchObject({ change: { kind: 'unsend', seq: 7 } });
   for (const tab of [aliceA, aliceB, bobB]) await tab.waitFor('message_change', (change) => change.kind === 'unsend', EVENT_TIMEOUT_MS);
-  expect(await aliceA.call('hide', { message_id: replies[0]!.id })).toMatchObject({ change: { kind: 'hide', seq: 9 } });
-  for (const tab of [aliceA, aliceB]) await tab.waitFor('message_change', (change) => change.kind === 'hide', EVENT_TIMEOUT_MS);
-  const aliceChanges = ['edit@7', 'hide@9', 'reaction@6', 'read@5', 'unsend@8']; // sorted, as eventsOf lists them
+  expect(await aliceA.call('hide', { message_id: replies[0]!.id })).toMatchObject({ change: { kind: 'hide', seq: 2 } });
+  for (const tab of [aliceA, aliceB]) await tab.waitFor('account_item', (item) => item.kind === 'hide', EVENT_TIMEOUT_MS);
+  const changes = ['edit@6', 'reaction@5', 'unsend@7']; // sorted, as eventsOf lists them
 
   // Last, one message from each node to everyone: once they are in, any second copy of an earlier
   // event (which would travel the same ordered stream) has arrived too, and the counts are final.
@@ -92,15 +96,16 @@ it('carries follows, messages, unread counts and reads across nodes; a tab on ea
   await bobB.waitFor('message', (message) => message.id === lastFromA[1]!.id, EVENT_TIMEOUT_MS);
 
   const follow = (follower: SeededSession, followee: SeededSession) => `${follower.id}>${followee.id}:true`;
-  const ids = (...messages: MessagePayload[]) => messages.map((message) => `#${message.id}`).sort();
-  const alicesTab = (sent: MessagePayload[]) => ({
+  const ids = (...messages: ConversationMessage[]) => messages.map((message) => `#${message.id}`).sort();
+  const alicesTab = (sent: ConversationMessage[]) => ({
     message_count: ['0', '0'],
     followed: [follow(alice, bob)],
     follower: [follow(bob, alice)],
     message: ids(...replies, lastFromA[0]!, lastFromB),
     message_sent: ids(...sent),
-    conversation_read: [String(bob.id)],
-    message_change: aliceChanges,
+    message_change: changes,
+    account_item: ['hide@2', 'read@1'],
+    seen: [],
   });
   expect(eventsOf(aliceA), 'alice on A').toEqual(alicesTab([]));
   expect(eventsOf(aliceB), 'alice on B').toEqual(alicesTab([hello]));
@@ -110,8 +115,9 @@ it('carries follows, messages, unread counts and reads across nodes; a tab on ea
     follower: [follow(alice, bob)],
     message: ids(hello, lastFromA[1]!),
     message_sent: [],
-    conversation_read: [],
-    message_change: ['edit@7', 'reaction@6', 'seen@5', 'unsend@8'],
+    message_change: changes,
+    account_item: [],
+    seen: [`${alice.id}@4`],
   });
 });
 
@@ -177,12 +183,13 @@ it('carries typing and presence across nodes; a killed node’s users go offline
   const states = await bobB.call('presence_subscribe', { user_ids: [alice.id, carol.id] });
   expect(states.presence.sort((x, y) => x.user_id - y.user_id)).toEqual([online(alice), online(carol)].sort((x, y) => x.user_id - y.user_id));
 
-  // Typing from A reaches Bob on B, started and stopped; it is never stored.
-  await aliceA.call('typing', { user_id: bob.id, typing: true });
-  await bobB.waitFor('typing', (event) => event.user_id === alice.id && event.typing, EVENT_TIMEOUT_MS);
+  // Typing from A reaches Bob on B, started and stopped, in their conversation; it is never stored.
+  const { conversation_id: conversation } = await send(aliceA, bob.id, 'about to type');
+  await aliceA.call('typing', { conversation_id: conversation, typing: true });
+  await bobB.waitFor('typing', (event) => event.conversation_id === conversation && event.user_id === alice.id && event.typing, EVENT_TIMEOUT_MS);
   await aliceB.call('typing', { user_id: bob.id, typing: false });
-  await bobB.waitFor('typing', (event) => event.user_id === alice.id && !event.typing, EVENT_TIMEOUT_MS);
-  expect((await getJson<ConversationPage>(b.url, bob, '/conversations')).results).toEqual([]);
+  await bobB.waitFor('typing', (event) => event.conversation_id === conversation && event.user_id === alice.id && !event.typing, EVENT_TIMEOUT_MS);
+  expect((await getJson<ConversationThreadPage>(b.url, bob, `/c/${conversation}/messages`)).last_seq).toBe(1);
 
   // Alice stays online while a tab of hers is open on either node.
   aliceA.close();

@@ -1,7 +1,7 @@
 // One browser tab, reduced to its socket: connected to one chosen node, initialised, and keeping
 // every event it receives so a test can count them by id (each event once per tab).
 import { io, type Socket } from 'socket.io-client';
-import type { Ack, ClientToServerEvents, ServerToClientEvents } from '../lib/contract';
+import { SOCKET_PROTOCOL, type Ack, type ClientToServerEvents, type ServerToClientEvents } from '../lib/contract';
 import { waitUntil } from '../testing/wait';
 
 type EventName = keyof ServerToClientEvents;
@@ -29,7 +29,7 @@ export class Tab {
   ) {
     this.socket = io(url, {
       transports: ['websocket'],
-      auth: { token: `Bearer ${user.token}` },
+      auth: { token: `Bearer ${user.token}`, protocol: SOCKET_PROTOCOL },
       forceNew: true,
       autoConnect: false,
       // A tab that lost its node is a failure here; the failover test uses SimClient.

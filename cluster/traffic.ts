@@ -1,7 +1,6 @@
 // Simulated users writing to each other through their outboxes while a test breaks things, and
 // the check afterwards: every acknowledged message stored once and held by both sides (Postgres).
-// Half of them speak socket protocol 2 (by conversation), half protocol 1, as while a release serves
-// both, on either node.
+// They speak socket protocol 2 (by conversation), as the app does.
 import { pick, seededRandom } from '../faults/random';
 import { allCaughtUp, catchUpIdle, lagging } from '../faults/settle';
 import { SimClient } from '../faults/sim-client';
@@ -21,16 +20,10 @@ export interface Group {
   close(): void;
 }
 
-/**
- * The protocol of the group's index-th user: 1, 1, 2, 2, 1, 1… The tests put even indexes on one
- * node and odd ones on the other, so each node gets both protocols.
- */
-const protocolOf = (index: number) => (Math.floor(index / 2) % 2 === 0 ? 1 : 2);
-
 /** One SimClient per user, connected to `urlFor(user)`; resolves once all are initialised and synced. */
 export async function connectGroup(users: SeededUser[], urlFor: (user: SeededUser, index: number) => string): Promise<Group> {
   const urlOf = new Map(users.map((user, index) => [user.id, urlFor(user, index)]));
-  const clients = users.map((user, index) => new SimClient({ url: urlOf.get(user.id)!, user, protocol: protocolOf(index), now: Date.now }));
+  const clients = users.map((user) => new SimClient({ url: urlOf.get(user.id)!, user, now: Date.now }));
   for (const client of clients) client.connect();
   const group = { clients, urlOf, close: () => clients.forEach((client) => client.close()) };
   await within(CONNECT_TIMEOUT_MS, Promise.all(clients.map((client) => client.whenReady())), 'every client connected').catch((error: Error) => {
@@ -59,9 +52,6 @@ export function traffic(clients: SimClient[], options: { everyMs: number; seed: 
     }),
   ).then(() => undefined);
 }
-
-/** The clients of each protocol, as the reports print them. */
-export const protocolCounts = (clients: SimClient[]) => [1, 2].map((protocol) => clients.filter((client) => client.protocol === protocol).length).join(' / ');
 
 /**
  * Waits until every outbox is empty and every client holds all it should (`settled`, with why not

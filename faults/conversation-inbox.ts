@@ -1,10 +1,18 @@
-// What one simulated client of socket protocol 2 holds (docs/API.md, "Protocol 2's pushes"): each
+// What one simulated client holds, in socket protocol 2 (docs/API.md, "Protocol 2's pushes"): each
 // of its conversations' streams by the conversation's own seq, messages and changes to them, each
 // once; its account's own items by the account's seq, each once; and how far the other person of
-// each conversation has read. Each message as the client shows it, for the same comparison with the
-// database as the protocol 1 client's (Inbox).
+// each conversation has read. Each message as the client shows it, for the verdict's comparison
+// with the database.
 import type { AccountItem, ConversationChange, ConversationMessage, SeenPayload } from '../lib/contract';
-import type { MessageView } from './inbox';
+
+/** A message as the client shows it: what the verdict compares with the database's row. */
+export interface MessageView {
+  text: string;
+  deleted: boolean;
+  reactions: string;
+  /** A sent message shows "Seen" (a receipt arrived for it). */
+  seen: boolean;
+}
 
 /** A stream numbered 1, 2, 3… with no gaps: what each seq is, and how far it is whole. */
 class Numbered<T> {

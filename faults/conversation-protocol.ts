@@ -1,20 +1,32 @@
 // Socket protocol 2 as a simulated client speaks it (docs/API.md, "Protocol 2's pushes", `sync_account`
-// and `sync_conversation`): each conversation's stream by its own seq, and the account's own items.
-// Catch-up: what moved for the account since its cursor, then each conversation named read from the
-// highest seq held contiguously; a gap in one conversation is filled by reading that conversation
-// alone. The receipts, which no catch-up read carries, come from the thread pages.
+// and `sync_conversation`): what it holds, which pushes it hears, how it catches up. Each
+// conversation's stream by its own seq, and the account's own items. Catch-up: what moved for the
+// account since its cursor, then each conversation named read from the highest seq held
+// contiguously; a gap in one conversation is filled by reading that conversation alone. The
+// receipts, which no catch-up read carries, come from the thread pages.
 import type { Socket } from 'socket.io-client';
-import type { ConversationChange, ConversationThreadPage, MessageChange, ServerToClientEvents2 } from '../lib/contract';
+import type { AccountItem, AccountSyncResult, ClientToServerEvents, ConversationChange, ConversationMessage, ConversationSyncResult, ConversationThreadPage, ServerToClientEvents } from '../lib/contract';
+import type { SyncAccountPayload, SyncConversationPayload } from '../lib/contract/schemas';
 import { ConversationInbox } from './conversation-inbox';
-import type { HeldMessage } from './inbox';
-import { wrongShape, type Ask, type Protocol } from './protocol';
 
 /** A page of either read: one read of the server's (its `sync` budget counts reads of up to 100 items). */
 const PAGE = 100;
 const RECEIPT_TRIES = 5;
 const RECEIPT_RETRY_MS = 500;
 
-export class ConversationProtocol implements Protocol {
+/**
+ * Asks on the current connection until answered: the answer, or null once the connection ended
+ * (or the server refused the question, which the asker records as an anomaly).
+ */
+export interface Ask {
+  (event: 'sync_account', payload: SyncAccountPayload): Promise<AccountSyncResult | null>;
+  (event: 'sync_conversation', payload: SyncConversationPayload): Promise<ConversationSyncResult | null>;
+}
+
+/** A push in protocol 1's shape, or an event only protocol 1 has: the server must never send one to a protocol 2 socket. */
+const protocol1 = (what: string, payload: unknown) => `got a ${what} of protocol 1: ${JSON.stringify(payload)}`;
+
+export class ConversationProtocol {
   readonly inbox: ConversationInbox;
   /**
    * Where `sync_account` goes on from. Taken on the first connection, before any traffic, and moved
@@ -32,56 +44,61 @@ export class ConversationProtocol implements Protocol {
     this.inbox = new ConversationInbox(userId, now);
   }
 
-  listen(socket: Socket, heard: () => void): void {
-    const events = socket as unknown as Socket<ServerToClientEvents2>;
-    events.on('message', (message) => {
+  /** Listens to the pushes; `heard` runs after each (the client then looks for a gap). */
+  listen(socket: Socket<ServerToClientEvents, ClientToServerEvents>, heard: () => void): void {
+    socket.on('message', (message) => {
       this.hold(message);
       heard();
     });
-    events.on('message_sent', (message) => {
+    socket.on('message_sent', (message) => {
       this.hold(message);
       heard();
     });
-    events.on('message_change', (change) => {
+    socket.on('message_change', (change) => {
       this.holdChange(change);
       heard();
     });
-    events.on('account_item', (item) => {
+    socket.on('account_item', (item) => {
       this.inbox.addItem(item);
       heard();
     });
-    events.on('seen', (seen) => this.inbox.addSeen(seen));
-    // Protocol 1's alone: the `read` item replaces it here.
-    socket.on('conversation_read', (payload: unknown) => this.anomalies.push(wrongShape(2, 'conversation_read', payload)));
+    socket.on('seen', (seen) => this.inbox.addSeen(seen));
+    // Protocol 1's alone: the `read` item replaces it.
+    (socket as unknown as Socket).on('conversation_read', (payload: unknown) => this.anomalies.push(protocol1('conversation_read', payload)));
   }
 
-  hold(message: HeldMessage): void {
+  /** A message pushed, or the sender's own from its send's ack. */
+  hold(message: ConversationMessage): void {
     if ('conversation_id' in message) this.inbox.add(message);
-    else this.anomalies.push(wrongShape(2, 'message', message));
+    else this.anomalies.push(protocol1('message', message));
   }
 
-  private holdChange(change: MessageChange | ConversationChange): void {
+  private holdChange(change: ConversationChange): void {
     if ('conversation_id' in change) this.inbox.addChange(change);
-    else this.anomalies.push(wrongShape(2, 'change', change));
+    else this.anomalies.push(protocol1('change', change));
   }
 
   /**
-   * Left to the `message_change` every member's sockets get, this one's included: the ack carries
-   * protocol 1's change on a protocol 2 socket too (docs/API.md: each request "answers as its
-   * protocol 1 form does"), numbered by the account's seq, which numbers nothing held here.
+   * The change a `react`, `edit` or `unsend` was acknowledged with: the copy every member is
+   * pushed, this socket included, so holding both is one more check that they are the same. (A
+   * `hide`'s ack is the account's item; nobody here hides.)
    */
-  holdAck(): void {}
+  holdAck(change: ConversationChange | AccountItem): void {
+    if ('actor_id' in change) this.holdChange(change);
+    else this.inbox.addItem(change);
+  }
 
-  readPayload(message: HeldMessage): Record<string, number> {
-    if (!('conversation_id' in message)) throw new Error('a protocol 2 client holds no protocol 1 message');
+  /** `read`'s payload for the conversation a held message is in, all of it. */
+  readPayload(message: ConversationMessage): { conversation_id: number } {
     return { conversation_id: message.conversation_id };
   }
 
+  /** A gap that only a whole catch-up fills: one in the account's items (a conversation's own read fills its gap). */
   get gapNeedsFull(): boolean {
     return this.inbox.hasItemGap;
   }
 
-  /** A (re)connect's catch-up; false when the connection ended first. */
+  /** A (re)connect's catch-up: everything after what is held; false when the connection ended first. */
   async full(ask: Ask): Promise<boolean> {
     if (this.cursor === null) {
       this.stats.accountRequests++;

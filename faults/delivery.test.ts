@@ -1,8 +1,7 @@
 // The fault test (docs/DELIVERY.md, "Fault test"): the production server, 50 simulated users
 // talking, 10% of connections dropped, the server killed with SIGKILL mid-traffic and restarted on
 // the same data. Nothing acknowledged may be lost or doubled, and everyone catches up quickly. Every
-// other user speaks socket protocol 2 (by conversation), the others protocol 1, as while a release
-// serves both: each protocol's catch-up is held to the same verdict.
+// user speaks socket protocol 2 (by conversation), as the app does.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,7 +13,6 @@ import { conversationModelFaults } from '../testing/conversation-model';
 import type { SeededUser } from '../testing/seed';
 import { delay, within } from '../testing/wait';
 import { pick, sample, seededRandom } from './random';
-import { ConversationProtocol } from './conversation-protocol';
 import { REPO_ROOT, buildServerBundle, freePort, serverProcess, type ServerProcess } from './server-process';
 import { allCaughtUp, catchUpIdle } from './settle';
 import { SimClient, type OutboxEntry } from './sim-client';
@@ -41,11 +39,9 @@ const SETTLE_TIMEOUT_MS = 30_000;
 // recovery; a refusal would still be retried as transient.
 // Load shedding off too: the restart's catch-up is CPU-bound (PGlite), and sends answered "busy"
 // (retried by the outbox) would make the catch-up bound measure this machine's load. The thread
-// page budget is raised for the protocol 2 clients' closing read of their threads' receipts (one
-// page per conversation, all at once).
+// page budget is raised for the clients' closing read of their threads' receipts (one page per
+// conversation, all at once).
 const RATE_LIMIT_ENV = { RATE_LIMIT_SEND: '1000/s,burst=1000', RATE_LIMIT_PAGE: '1000/s,burst=1000', SHED_EVENT_LOOP_DELAY_MS: '0' };
-/** Odd indexes speak protocol 2: half the users, whatever FAULTS_USERS is. */
-const protocolOf = (index: number) => (index % 2 === 1 ? 2 : 1);
 
 const clock = () => performance.now();
 
@@ -77,7 +73,7 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
   const random = seededRandom(SEED);
   const ids = users.map((user) => user.id);
   const debug = process.env.FAULTS_DEBUG ? (line: string) => console.log(line) : undefined;
-  for (const [index, user] of users.entries()) clients.push(new SimClient({ url: server.url, user, protocol: protocolOf(index), now: clock, debug }));
+  for (const user of users) clients.push(new SimClient({ url: server.url, user, now: clock, debug }));
   for (const client of clients) client.connect();
   await within(CONNECT_TIMEOUT_MS, Promise.all(clients.map((client) => client.whenReady())), 'every client connected');
 
@@ -161,8 +157,8 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
   }
   // A live item lost with nothing after it shows no gap until the next connect: ask once, as that would.
   await within(SETTLE_TIMEOUT_MS, Promise.all(clients.map((client) => client.syncNow())), 'the final sync');
-  // Protocol 2's receipts are in no catch-up read: each thread's, as opening it would show them.
-  await within(SETTLE_TIMEOUT_MS, Promise.all(clients.map((client) => client.readReceipts())), 'protocol 2 receipts');
+  // Receipts are in no catch-up read: each thread's, as opening it would show them.
+  await within(SETTLE_TIMEOUT_MS, Promise.all(clients.map((client) => client.readReceipts())), 'the receipts');
   const settleMs = clock() - settleStart;
   const catchUp = catchUpTime(clients, killedAt, readyAt);
 
@@ -188,16 +184,12 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
   const catchUpFailures = verifyCatchUps(clients);
 
   const sum = (pick: (client: SimClient) => number) => clients.reduce((n, client) => n + pick(client), 0);
-  const byProtocol = (pick: (client: SimClient) => number) => [1, 2].map((protocol) => sum((c) => (c.protocol === protocol ? pick(c) : 0))).join(' / ');
-  const conversationStats = (pick: (stats: ConversationProtocol['stats']) => number) => sum((c) => (c.speaks instanceof ConversationProtocol ? pick(c.speaks.stats) : 0));
   const figures: [string, string | number][] = [
     ['users', USERS],
-    ['clients (protocol 1 / 2)', byProtocol(() => 1)],
     ['sent', verdict.sent],
     ['acked', verdict.acked],
     ['stored', verdict.stored],
     ['delivered', verdict.delivered],
-    ['  to protocol 1 / 2 clients', byProtocol((c) => c.inbox.received().length)],
     ['duplicates (stored / received)', `${verdict.duplicatesStored} / ${verdict.duplicatesReceived}`],
     ['lost', verdict.lost],
     ['send attempts (retries)', `${sum((c) => c.stats.attempts)} (${sum((c) => c.stats.retries)})`],
@@ -206,15 +198,15 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
     ['changes held (all clients)', sum((c) => c.inbox.changeCount)],
     ['message views compared with the database', views.compared],
     ['copies dropped by dedup', sum((c) => c.inbox.redundant)],
-    ['syncs on gaps (protocol 1 / 2)', byProtocol((c) => c.stats.gapSyncs)],
-    ['catch-up requests (protocol 1 / 2)', byProtocol((c) => c.stats.syncRequests)],
-    ['  protocol 2: sync_account / sync_conversation', `${conversationStats((s) => s.accountRequests)} / ${conversationStats((s) => s.conversationRequests)}`],
-    ['  protocol 2: thread pages read for receipts', conversationStats((s) => s.receiptReads)],
-    ['whole catch-ups checked (protocol 1 / 2)', byProtocol((c) => c.catchUps.length)],
-    ['idle clients caught up (live event lost, nothing after)', byProtocol((c) => c.stats.idleCatchUps)],
+    ['catch-ups on gaps', sum((c) => c.stats.gapSyncs)],
+    ['catch-up requests', sum((c) => c.stats.syncRequests)],
+    ['  sync_account / sync_conversation', `${sum((c) => c.speaks.stats.accountRequests)} / ${sum((c) => c.speaks.stats.conversationRequests)}`],
+    ['thread pages read for receipts', sum((c) => c.speaks.stats.receiptReads)],
+    ['whole catch-ups checked', sum((c) => c.catchUps.length)],
+    ['idle clients caught up (live event lost, nothing after)', sum((c) => c.stats.idleCatchUps)],
     ['sends in flight at the kill', inFlightAtKill],
     ['retries of already stored messages', clients.flatMap((c) => c.written).filter(storedBeforeRetry).length],
-    ['received through sync (live event lost; protocol 1 / 2)', byProtocol((c) => c.inbox.receivedBySync)],
+    ['received through sync (live event lost)', sum((c) => c.inbox.receivedBySync)],
     ['server restarts (kill -9)', 1],
     ['dropped connections', sum((c) => c.stats.drops)],
     ['reconnections', sum((c) => c.connections.length) - USERS],

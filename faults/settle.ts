@@ -1,6 +1,5 @@
 // When a run of simulated clients has settled: every outbox empty, and every client holding every
 // acknowledged message written to or by it. Both the fault test and the cluster test wait on it.
-import { ConversationInbox } from './conversation-inbox';
 import type { SimClient } from './sim-client';
 
 /** By user: the ids of every acknowledged message written to or by them. */
@@ -28,10 +27,10 @@ export function allCaughtUp(clients: SimClient[]): boolean {
 
 /**
  * A client with nothing to send, no gap and a connection caught up may still lack a message
- * acknowledged a while ago: its live event was lost with nothing after it (on protocol 2, nothing
- * after it in its conversation, which is far likelier), and no gap shows that until the next
- * connect. Each such client catches up now as a connect would, at most once per `graceMs`; returns
- * how many were asked (each counted in its `idleCatchUps`). `now` is the clock the clients use.
+ * acknowledged a while ago: its live event was lost with nothing after it in its conversation, and
+ * no gap shows that until the next connect. Each such client catches up now as a connect would, at
+ * most once per `graceMs`; returns how many were asked (each counted in its `idleCatchUps`). `now`
+ * is the clock the clients use.
  */
 export function catchUpIdle(clients: SimClient[], now: number, graceMs = 1_000): number {
   const expected = expectedMessages(clients, now - graceMs);
@@ -54,10 +53,7 @@ export function lagging(clients: SimClient[]): string[] {
     const { inbox } = client;
     const missing = expected.get(client.userId)!.filter((id) => !inbox.hasMessage(id));
     if (client.pending === 0 && client.isReady && !inbox.hasGap && missing.length === 0) return [];
-    const gaps =
-      inbox instanceof ConversationInbox
-        ? `gaps in conversations [${inbox.gaps().join(', ')}]${inbox.hasItemGap ? ' and in account items' : ''}`
-        : `contiguous ${inbox.contiguous}/${inbox.highest}`;
-    return [`user ${client.userId} (protocol ${client.protocol}): ${client.pending} pending, ready ${client.isReady}, ${gaps}, missing messages [${missing.join(', ')}]`];
+    const gaps = `gaps in conversations [${inbox.gaps().join(', ')}]${inbox.hasItemGap ? ' and in account items' : ''}`;
+    return [`user ${client.userId}: ${client.pending} pending, ready ${client.isReady}, ${gaps}, missing messages [${missing.join(', ')}]`];
   });
 }

@@ -1,17 +1,13 @@
-// One simulated user: a real socket.io-client speaking the delivery protocol (docs/DELIVERY.md), in
-// socket protocol 1 (the account's seqs) or 2 (each conversation's seqs: docs/API.md, "Protocol 2's
-// pushes"). Outbox: FIFO, one send in flight, each message keeps its client_id until acknowledged.
-// Every connection: init (await ack) → catch up (protocol 1: `sync` from the highest contiguous seq;
-// protocol 2: `sync_account` from its cursor, then `sync_conversation` for each conversation behind)
-// → resume the outbox.
+// One simulated user: a real socket.io-client speaking the delivery protocol (docs/DELIVERY.md) in
+// socket protocol 2, the app's (each conversation's seqs: docs/API.md, "Protocol 2's pushes").
+// Outbox: FIFO, one send in flight, each message keeps its client_id until acknowledged. Every
+// connection: init (await ack) → catch up (`sync_account` from its cursor, then `sync_conversation`
+// for each conversation behind) → resume the outbox.
 import { randomUUID } from 'node:crypto';
 import { io, type Socket } from 'socket.io-client';
-import type { Ack, ClientToServerEvents, ConversationMessage, MessageChange, MessagePayload, ServerToClientEvents } from '../lib/contract';
-import { AccountProtocol } from './account-protocol';
+import { SOCKET_PROTOCOL, type ClientToServerEvents, type ConversationMessage, type HandshakeAuth, type ServerToClientEvents } from '../lib/contract';
 import type { ConversationInbox } from './conversation-inbox';
-import { ConversationProtocol } from './conversation-protocol';
-import type { HeldMessage, Inbox } from './inbox';
-import type { Ask } from './protocol';
+import { ConversationProtocol, type Ask } from './conversation-protocol';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 /** What the ack of a client event carries. */
@@ -25,8 +21,8 @@ export interface OutboxEntry {
   attempts: number;
   /** Date.now() when the last attempt went out: a retry of a row stored before it was a lost ack. */
   lastAttemptAt?: number;
-  /** The server's answer: the stored message, with the sender's seq (protocol 2: its conversation's). */
-  acked?: MessagePayload | ConversationMessage;
+  /** The server's answer: the stored message, at its conversation's seq. */
+  acked?: ConversationMessage;
   ackedAt?: number;
   /** A permanent refusal (non_field_errors): the message is given up. */
   refused?: string;
@@ -41,8 +37,6 @@ export interface ConnectionRecord {
 export interface SimClientOptions {
   url: string;
   user: { id: number; token: string };
-  /** The socket protocol it speaks (the handshake's `auth.protocol`); 1 when not given. */
-  protocol?: 1 | 2;
   /** How long a send, init or sync waits for its ack before it counts as failed. */
   ackTimeoutMs?: number;
   /** A gap must last this long before it triggers a sync: events may simply be out of order. */
@@ -62,9 +56,8 @@ const backoff = (failures: number) =>
 
 export class SimClient {
   readonly userId: number;
-  readonly protocol: 1 | 2;
-  /** What it holds and how it catches up, in its protocol. */
-  readonly speaks: AccountProtocol | ConversationProtocol;
+  /** What it holds and how it catches up. */
+  readonly speaks: ConversationProtocol;
   /** Every message this user wrote, in the order written (acked or not). */
   readonly written: OutboxEntry[] = [];
   readonly connections: ConnectionRecord[] = [];
@@ -99,7 +92,7 @@ export class SimClient {
   private readyWaiters: (() => void)[] = [];
   private pumping = false;
   private sending = false;
-  /** The catch-up running on a connection; `full` asks for a whole one (protocol 2), not only gap fills. */
+  /** The catch-up running on a connection; `full` asks for a whole one, not only gap fills. */
   private syncRun: { epoch: number; again: boolean; full: boolean; done: Promise<boolean> } | null = null;
   private gapTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -108,17 +101,15 @@ export class SimClient {
 
   constructor(options: SimClientOptions) {
     this.userId = options.user.id;
-    this.protocol = options.protocol ?? 1;
     this.url = options.url;
     this.token = options.user.token;
     this.now = options.now ?? Date.now;
-    this.speaks =
-      this.protocol === 2 ? new ConversationProtocol(this.userId, this.now, this.anomalies) : new AccountProtocol(this.userId, this.now, this.anomalies);
+    this.speaks = new ConversationProtocol(this.userId, this.now, this.anomalies);
     this.ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
     this.gapGraceMs = options.gapGraceMs ?? 300;
     this.socket = io(options.url, {
       transports: ['websocket'],
-      auth: { token: `Bearer ${options.user.token}`, protocol: this.protocol },
+      auth: { token: `Bearer ${options.user.token}`, protocol: SOCKET_PROTOCOL } satisfies HandshakeAuth,
       forceNew: true,
       autoConnect: false,
       // Faster than the defaults (1 s doubling to 5 s): the test measures the server's recovery and
@@ -141,11 +132,11 @@ export class SimClient {
     this.socket.on('connect_error', () => {
       if (!this.socket.active && !this.closed) setTimeout(() => !this.closed && this.socket.connect(), 500);
     });
-    this.speaks.listen(this.socket as unknown as Socket, () => this.heard());
+    this.speaks.listen(this.socket, () => this.heard());
   }
 
-  /** Protocol 1's stream of the account, or protocol 2's conversations. */
-  get inbox(): Inbox | ConversationInbox {
+  /** Its conversations, and its account's own items. */
+  get inbox(): ConversationInbox {
     return this.speaks.inbox;
   }
 
@@ -175,8 +166,8 @@ export class SimClient {
     return this.ready;
   }
 
-  /** Every message held, in either protocol's shape. */
-  held(): HeldMessage[] {
+  /** Every message held. */
+  held(): ConversationMessage[] {
     return this.inbox.messages();
   }
 
@@ -240,22 +231,22 @@ export class SimClient {
 
   /**
    * A change to a message (react, edit, unsend), once, while connected: its ack's change is held
-   * as its protocol holds it. Refusals (a message unsent meanwhile, a window over) are normal here;
-   * a lost ack is too: whichever happened, the stream tells every client.
+   * with the pushed ones. Refusals (a message unsent meanwhile, a window over) are normal here; a
+   * lost ack is too: whichever happened, the stream tells every client.
    */
   async change(event: 'react' | 'edit' | 'unsend', payload: Record<string, unknown>): Promise<void> {
     if (!this.ready) return;
     this.stats.changes++;
-    const ack = (await this.request(event, payload as never)) as { data?: { change?: MessageChange | null } } | null;
-    if (ack?.data?.change) this.speaks.holdAck(ack.data.change);
+    const ack = await this.request(event, payload as never);
+    if (ack && 'data' in ack && ack.data.change) this.speaks.holdAck(ack.data.change);
     this.heard();
   }
 
   /** Reads the conversation a held message is in, all of it, as opening it would. */
-  async read(message: HeldMessage): Promise<void> {
+  async read(message: ConversationMessage): Promise<void> {
     if (!this.ready) return;
     this.stats.changes++;
-    await this.emit('read', this.speaks.readPayload(message));
+    await this.request('read', this.speaks.readPayload(message));
   }
 
   /** Asks for everything after the cursor, as every (re)connect does: a last live item lost is found so. */
@@ -264,12 +255,11 @@ export class SimClient {
   }
 
   /**
-   * Protocol 2: reads the receipts of the conversations where one of its messages shows no "Seen"
-   * yet, as opening each thread would (no catch-up read carries receipts). Nothing on protocol 1,
-   * whose receipts are items of its stream.
+   * Reads the receipts of the conversations where one of its messages shows no "Seen" yet, as
+   * opening each thread would (no catch-up read carries receipts).
    */
   async readReceipts(): Promise<void> {
-    if (this.speaks instanceof ConversationProtocol) await this.speaks.readReceipts(this.url, this.token);
+    await this.speaks.readReceipts(this.url, this.token);
   }
 
   /** A gap that outlives the grace period means a lost event: fetch what is missing. */
@@ -314,7 +304,7 @@ export class SimClient {
 
   /** The catch-up's questions on this connection, each asked again (with backoff) until answered. */
   private asker(epoch: number): Ask {
-    return (async (event: 'sync' | 'sync_account' | 'sync_conversation', payload: unknown) => {
+    return (async (event: 'sync_account' | 'sync_conversation', payload: unknown) => {
       for (let failures = 0; ; ) {
         if (!this.current(epoch)) return null;
         this.stats.syncRequests++;
@@ -346,9 +336,9 @@ export class SimClient {
         this.stats.attempts++;
         if (entry.attempts > 1) this.stats.retries++;
         this.sending = true;
-        // The same payload in both protocols: protocol 2 may name the person instead of the conversation.
+        // By the person, as the app's outbox sends: the first message begins the conversation.
         const payload = { client_id: entry.clientId, recipient_id: entry.recipientId, text: entry.text, attachment_id: null };
-        const ack = (await this.emit('send', payload).finally(() => (this.sending = false))) as Ack<HeldMessage> | null;
+        const ack = await this.request('send', payload).finally(() => (this.sending = false));
         if (ack && 'data' in ack) {
           entry.acked = ack.data;
           entry.ackedAt = this.now();
@@ -374,25 +364,19 @@ export class SimClient {
     }
   }
 
-  /** A request the same in both protocols, payload and ack. */
-  private async request<E extends 'init' | 'sync' | 'sync_account' | 'sync_conversation' | 'react' | 'edit' | 'unsend'>(
+  /**
+   * Emits only on a live connection: socket.io-client would otherwise buffer the packet and send it
+   * on the next connection ahead of init. Null when no ack came (timeout or disconnect).
+   */
+  private async request<E extends 'init' | 'send' | 'read' | 'sync_account' | 'sync_conversation' | 'react' | 'edit' | 'unsend'>(
     event: E,
     payload: Parameters<ClientToServerEvents[E]>[0],
   ): Promise<AckOf<E> | null> {
-    return (await this.emit(event, payload)) as AckOf<E> | null;
-  }
-
-  /**
-   * Emits only on a live connection: socket.io-client would otherwise buffer the packet and send it
-   * on the next connection ahead of init. Null when no ack came (timeout or disconnect). `send` and
-   * `read`, whose payloads and acks differ by protocol, go out through it directly.
-   */
-  private async emit(event: string, payload: unknown): Promise<unknown> {
     if (!this.socket.connected) return null;
     try {
       // Untyped for the call: TypeScript cannot pick the overload for a generic event name.
       const socket = this.socket as unknown as Socket;
-      return await socket.timeout(this.ackTimeoutMs).emitWithAck(event, payload);
+      return (await socket.timeout(this.ackTimeoutMs).emitWithAck(event, payload)) as AckOf<E>;
     } catch {
       return null;
     }

@@ -1,9 +1,7 @@
-// The fault test's checks, on made-up records: each rule must be able to fail, for clients of
-// either socket protocol.
+// The fault test's checks, on made-up records: each rule must be able to fail.
 import { describe, expect, it } from 'vitest';
-import type { ConversationMessage, MessagePayload } from '../lib/contract';
+import type { ConversationMessage } from '../lib/contract';
 import { ConversationInbox } from './conversation-inbox';
-import { Inbox } from './inbox';
 import type { OutboxEntry } from './sim-client';
 import { verify, verifyCatchUps, type ClientRecord, type StoredHeads, type StoredRow } from './verify';
 
@@ -12,25 +10,7 @@ const B = 2;
 /** A and B's conversation. */
 const AB = 100;
 
-function payload(row: StoredRow, viewer: number): MessagePayload {
-  return {
-    id: row.id,
-    client_id: row.clientId,
-    sender_id: row.senderId,
-    recipient_id: row.recipientId,
-    text: row.text,
-    attachment: null,
-    created_at: '2026-01-01T00:00:00.000Z',
-    read_at: null,
-    seq: viewer === row.senderId ? row.senderSeq : row.recipientSeq,
-    edited_at: null,
-    deleted: false,
-    reactions: [],
-    version: viewer === row.senderId ? row.senderSeq : row.recipientSeq,
-  };
-}
-
-/** The copy every member of the conversation gets (protocol 2). */
+/** The copy every member of the conversation gets. */
 function conversationPayload(row: StoredRow): ConversationMessage {
   return {
     id: row.id,
@@ -57,30 +37,27 @@ function headsOf(stored: StoredRow[]): StoredHeads {
   return { conversations, accounts: new Map() };
 }
 
-/** A client of either protocol, holding each row as its protocol shows it. */
+/** A client holding each row as it was pushed. */
 class Client {
-  readonly record: ClientRecord;
+  readonly record: ClientRecord & { inbox: ConversationInbox };
 
   constructor(
     readonly userId: number,
-    readonly protocol: 1 | 2,
     written: OutboxEntry[] = [],
   ) {
-    this.record = { userId, written, inbox: protocol === 2 ? new ConversationInbox(userId) : new Inbox(userId), anomalies: [] };
+    this.record = { userId, written, inbox: new ConversationInbox(userId), anomalies: [] };
   }
 
   hold(row: StoredRow): void {
-    const { inbox } = this.record;
-    if (inbox instanceof ConversationInbox) inbox.add(conversationPayload(row));
-    else inbox.add(payload(row, this.userId));
+    this.record.inbox.add(conversationPayload(row));
   }
 }
 
 /** A→B twice, both acked, stored and delivered: a clean run. */
-function world(protocolA: 1 | 2 = 1, protocolB: 1 | 2 = 1) {
+function world() {
   const stored: StoredRow[] = [
-    { id: 1, senderId: A, recipientId: B, clientId: 'a1', text: '#1 from 1', senderSeq: 1, recipientSeq: 1, conversationId: AB, conversationSeq: 1, changed: false },
-    { id: 2, senderId: A, recipientId: B, clientId: 'a2', text: '#2 from 1', senderSeq: 2, recipientSeq: 2, conversationId: AB, conversationSeq: 2, changed: false },
+    { id: 1, senderId: A, recipientId: B, clientId: 'a1', text: '#1 from 1', conversationId: AB, conversationSeq: 1, changed: false },
+    { id: 2, senderId: A, recipientId: B, clientId: 'a2', text: '#2 from 1', conversationId: AB, conversationSeq: 2, changed: false },
   ];
   const written: OutboxEntry[] = stored.map((row) => ({
     clientId: row.clientId,
@@ -88,10 +65,10 @@ function world(protocolA: 1 | 2 = 1, protocolB: 1 | 2 = 1) {
     text: row.text,
     enqueuedAt: 0,
     attempts: 1,
-    acked: protocolA === 2 ? conversationPayload(row) : payload(row, A),
+    acked: conversationPayload(row),
   }));
-  const a = new Client(A, protocolA, written);
-  const b = new Client(B, protocolB);
+  const a = new Client(A, written);
+  const b = new Client(B);
   for (const row of stored) {
     a.hold(row);
     b.hold(row);
@@ -129,7 +106,7 @@ describe('verify', () => {
 
   it('finds a second stored copy under another client_id, and a recipient holding both', () => {
     const { stored, a, b } = world();
-    const copy: StoredRow = { ...stored[1]!, id: 3, clientId: 'a2-again', senderSeq: 3, recipientSeq: 3, conversationSeq: 3 };
+    const copy: StoredRow = { ...stored[1]!, id: 3, clientId: 'a2-again', conversationSeq: 3 };
     a.hold(copy);
     b.hold(copy);
     const verdict = verify([a.record, b.record], [...stored, copy], headsOf([...stored, copy]));
@@ -139,84 +116,28 @@ describe('verify', () => {
 
   it('finds a message the recipient never got, and the gap it leaves', () => {
     const { stored, a, heads } = world();
-    const b = new Client(B, 1);
+    const b = new Client(B);
     b.hold(stored[1]!);
     const verdict = verify([a.record, b.record], stored, heads);
     expect(verdict.failures['not delivered']).toEqual(['message 1 from 1 to 2']);
-    expect(Object.keys(verdict.failures)).toEqual(expect.arrayContaining(['seq gap', 'recipient order differs from send order']));
+    expect(verdict.failures['seq gap']).toEqual([`user ${B}: conversation ${AB} holds 1, contiguous to 0, highest 2, head at 2`]);
+    expect(verdict.failures['recipient order differs from send order']).toEqual([`${A}→${B}: 1 held, 2 sent`]);
+    expect(verdict.lost).toBe(1);
   });
 
   it('finds messages stored out of send order', () => {
     const { stored, a, b, heads } = world();
     // By id, as readStoredMessages returns them: the second message written was stored first.
     const swapped = [
-      { ...stored[1]!, id: 1, senderSeq: 1, recipientSeq: 1 },
-      { ...stored[0]!, id: 2, senderSeq: 2, recipientSeq: 2 },
+      { ...stored[1]!, id: 1, conversationSeq: 1 },
+      { ...stored[0]!, id: 2, conversationSeq: 2 },
     ];
     const failures = Object.keys(verify([a.record, b.record], swapped, heads).failures);
     expect(failures).toEqual(expect.arrayContaining(['stored order differs from send order', 'ack differs from the stored row']));
   });
 
-  it('finds a message held at another seq than the stored one', () => {
-    const { stored, a, b, heads } = world();
-    const renumbered = [stored[0]!, { ...stored[1]!, recipientSeq: 5 }];
-    expect(verify([a.record, b.record], renumbered, heads).failures['seq differs from the stored one']).toEqual([
-      `user ${B}: message 2 held as seq 2`,
-    ]);
-  });
-
-  it('reports protocol anomalies the clients saw', () => {
-    const { stored, a, b, heads } = world();
-    b.record.anomalies.push('sync answered last_seq 3 but seq 3 is missing');
-    expect(verify([a.record, b.record], stored, heads).failures['protocol anomaly']).toEqual([`user ${B}: sync answered last_seq 3 but seq 3 is missing`]);
-  });
-});
-
-describe('verify, protocol 2 clients', () => {
-  it('passes a clean run whichever protocol each side speaks', () => {
-    for (const [protocolA, protocolB] of [[2, 2], [1, 2], [2, 1]] as const) {
-      const { stored, a, b, heads } = world(protocolA, protocolB);
-      const verdict = verify([a.record, b.record], stored, heads);
-      expect(verdict.failures, `${protocolA} → ${protocolB}`).toEqual({});
-      expect([verdict.delivered, verdict.lost]).toEqual([2, 0]);
-    }
-  });
-
-  it('finds a conversation seq held twice: two messages at one seq, one message at two seqs', () => {
-    const { stored, a, b, heads } = world(1, 2);
-    const inbox = b.record.inbox as ConversationInbox;
-    inbox.add({ ...conversationPayload(stored[1]!), id: 9 });
-    inbox.add({ ...conversationPayload(stored[0]!), seq: 3 });
-    expect(verify([a.record, b.record], stored, heads).failures['protocol anomaly']).toEqual([
-      `user ${B}: conversation ${AB} seq 2 is message 2 and message 9`,
-      `user ${B}: message 1 arrived as conversation ${AB} seq 1 and conversation ${AB} seq 3`,
-    ]);
-  });
-
-  it('finds a gap left at the end of a conversation, which no later seq reveals to the client', () => {
-    const { stored, a, b } = world(2, 2);
-    // A reaction at seq 3, stored and pushed, reached A but never B.
-    (a.record.inbox as ConversationInbox).addChange({ conversation_id: AB, seq: 3, message_id: 1, actor_id: A, kind: 'reaction', reactions: [] });
-    const heads = headsOf(stored);
-    heads.conversations.set(AB, 3);
-    expect(b.record.inbox.hasGap).toBe(false);
-    expect(verify([a.record, b.record], stored, heads).failures).toEqual({
-      'seq gap': [`user ${B}: conversation ${AB} holds 2, contiguous to 2, highest 2, head at 3`],
-    });
-  });
-
-  it('finds a message missing from a recipient’s conversation inbox', () => {
-    const { stored, a, heads } = world(1, 2);
-    const b = new Client(B, 2);
-    b.hold(stored[1]!);
-    const verdict = verify([a.record, b.record], stored, heads);
-    expect(verdict.failures['not delivered']).toEqual(['message 1 from 1 to 2']);
-    expect(verdict.failures['seq gap']).toEqual([`user ${B}: conversation ${AB} holds 1, contiguous to 0, highest 2, head at 2`]);
-    expect(verdict.lost).toBe(1);
-  });
-
   it('finds a message held at another place than the stored one, and an ack that says so', () => {
-    const { stored, a, b, heads } = world(2, 2);
+    const { stored, a, b, heads } = world();
     const moved = [stored[0]!, { ...stored[1]!, conversationSeq: 5 }];
     const failures = verify([a.record, b.record], moved, heads).failures;
     expect(failures['seq differs from the stored one']).toEqual([
@@ -226,19 +147,49 @@ describe('verify, protocol 2 clients', () => {
     expect(failures['ack differs from the stored row']).toEqual([`${A}/a2: ack 2, stored 2`]);
   });
 
-  it('finds an account item missing from a protocol 2 client', () => {
-    const { stored, a, b, heads } = world(1, 2);
+  it('finds a conversation seq held twice: two messages at one seq, one message at two seqs', () => {
+    const { stored, a, b, heads } = world();
+    b.record.inbox.add({ ...conversationPayload(stored[1]!), id: 9 });
+    b.record.inbox.add({ ...conversationPayload(stored[0]!), seq: 3 });
+    expect(verify([a.record, b.record], stored, heads).failures['protocol anomaly']).toEqual([
+      `user ${B}: conversation ${AB} seq 2 is message 2 and message 9`,
+      `user ${B}: message 1 arrived as conversation ${AB} seq 1 and conversation ${AB} seq 3`,
+    ]);
+  });
+
+  it('finds a gap left at the end of a conversation, which no later seq reveals to the client', () => {
+    const { stored, a, b } = world();
+    // A reaction at seq 3, stored and pushed, reached A but never B.
+    a.record.inbox.addChange({ conversation_id: AB, seq: 3, message_id: 1, actor_id: A, kind: 'reaction', reactions: [] });
+    const heads = headsOf(stored);
+    heads.conversations.set(AB, 3);
+    expect(b.record.inbox.hasGap).toBe(false);
+    expect(verify([a.record, b.record], stored, heads).failures).toEqual({
+      'seq gap': [`user ${B}: conversation ${AB} holds 2, contiguous to 2, highest 2, head at 3`],
+    });
+  });
+
+  it('finds an account item missing from a client', () => {
+    const { stored, a, b, heads } = world();
     // B read the conversation (its item 1) on another device, and this client never heard of it.
     heads.accounts.set(B, 1);
     expect(verify([a.record, b.record], stored, heads).failures['account item gap']).toEqual([
       `user ${B}: holds 0 items, contiguous to 0, highest 0, account at 1`,
     ]);
   });
+
+  it('reports protocol anomalies the clients saw', () => {
+    const { stored, a, b, heads } = world();
+    b.record.anomalies.push('sync_conversation 100 after 0 answered last_seq 3 but seq 3 is missing');
+    expect(verify([a.record, b.record], stored, heads).failures['protocol anomaly']).toEqual([
+      `user ${B}: sync_conversation 100 after 0 answered last_seq 3 but seq 3 is missing`,
+    ]);
+  });
 });
 
 describe('verifyCatchUps', () => {
   it('finds a message acknowledged before a whole catch-up that the catch-up did not bring', () => {
-    const { a, b } = world(1, 2);
+    const { a, b } = world();
     for (const [index, entry] of a.record.written.entries()) entry.ackedAt = 10 * (index + 1);
     // B's catch-up ran from 15 to 16, after message 1 was acked; message 1 came only at 30.
     b.record.inbox.arrivedAt.set(1, 30);

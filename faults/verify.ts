@@ -1,11 +1,9 @@
-// Compares what the simulated clients wrote, were told and hold with what the database stored, the
-// same verdict for clients of either socket protocol: protocol 1's hold their account's stream,
-// protocol 2's each conversation's (conversation-inbox.ts).
+// Compares what the simulated clients wrote, were told and hold with what the database stored: each
+// client holds its conversations' streams and its account's own items (conversation-inbox.ts).
 import { asc, sql } from 'drizzle-orm';
 import type { Db } from '../server/db/engine/open-database';
 import { conversationsV2, messages, users } from '../server/db/schema';
-import { ConversationInbox } from './conversation-inbox';
-import type { HeldMessage, Inbox } from './inbox';
+import type { ConversationInbox } from './conversation-inbox';
 import type { SimClient } from './sim-client';
 
 /** What verify reads of a simulated client. */
@@ -17,9 +15,7 @@ export interface StoredRow {
   recipientId: number;
   clientId: string;
   text: string;
-  senderSeq: number;
-  recipientSeq: number;
-  /** Its conversation, and its seq there (protocol 2's numbering). */
+  /** Its conversation, and its seq there. */
   conversationId: number;
   conversationSeq: number;
   /** Edited or unsent since: its text is no longer what was written. */
@@ -34,8 +30,6 @@ export function readStoredMessages(db: Db): Promise<StoredRow[]> {
       recipientId: messages.recipientId,
       clientId: messages.clientId,
       text: messages.text,
-      senderSeq: messages.senderSeq,
-      recipientSeq: messages.recipientSeq,
       conversationId: messages.conversationId,
       conversationSeq: messages.seq,
       changed: sql<boolean>`${messages.editedAt} is not null or ${messages.deletedAt} is not null`,
@@ -44,7 +38,7 @@ export function readStoredMessages(db: Db): Promise<StoredRow[]> {
     .orderBy(asc(messages.id));
 }
 
-/** Where protocol 2's streams end in the database: each holds 1…n of its own, with no gaps. */
+/** Where the clients' streams end in the database: each holds 1…n of its own, with no gaps. */
 export interface StoredHeads {
   /** Each conversation's newest seq, by id (messages and changes share the numbering). */
   conversations: Map<number, number>;
@@ -129,7 +123,8 @@ export function verify(clients: ClientRecord[], stored: StoredRow[], heads: Stor
         row.id !== entry.acked.id ||
         row.recipientId !== entry.recipientId ||
         (!row.changed && row.text !== entry.text) ||
-        ('conversation_id' in entry.acked && (entry.acked.conversation_id !== row.conversationId || entry.acked.seq !== row.conversationSeq))
+        entry.acked.conversation_id !== row.conversationId ||
+        entry.acked.seq !== row.conversationSeq
       ) {
         fail('ack differs from the stored row', `${client.userId}/${entry.clientId}: ack ${entry.acked.id}, stored ${row.id}`);
       }
@@ -153,8 +148,7 @@ export function verify(clients: ClientRecord[], stored: StoredRow[], heads: Stor
     const { inbox } = client;
     for (const anomaly of [...inbox.anomalies, ...client.anomalies]) fail('protocol anomaly', `user ${me}: ${anomaly}`);
     const mine = stored.filter((row) => row.senderId === me || row.recipientId === me);
-    if (inbox instanceof ConversationInbox) checkConversations(me, inbox, mine, heads, fail);
-    else checkAccountStream(me, inbox, mine, fail);
+    checkConversations(me, inbox, mine, heads, fail);
     const storedIds = new Set(mine.map((row) => row.id));
     for (const row of mine) {
       if (inbox.hasMessage(row.id)) continue;
@@ -165,7 +159,7 @@ export function verify(clients: ClientRecord[], stored: StoredRow[], heads: Stor
         fail('own message missing from sync', `message ${row.id} from ${me}`);
       }
     }
-    const received: HeldMessage[] = inbox.received();
+    const received = inbox.received();
     delivered += received.filter((message) => storedIds.has(message.id)).length;
     const copies = new Map<string, number>();
     // Texts are unique per sender as written; an edited or unsent copy no longer says what was written.
@@ -218,27 +212,10 @@ export function verify(clients: ClientRecord[], stored: StoredRow[], heads: Stor
   };
 }
 
-/** Protocol 1: the account's stream is 1…n, each seq a message or a change, each message at its stored seq. */
-function checkAccountStream(me: number, inbox: Inbox, mine: StoredRow[], fail: Fail): void {
-  const held = inbox.messages();
-  const items = held.length + inbox.changeCount;
-  if (inbox.contiguous !== items || inbox.highest !== items) {
-    fail('seq gap', `user ${me}: holds ${items}, contiguous to ${inbox.contiguous}, highest ${inbox.highest}`);
-  }
-  const rowById = new Map(mine.map((row) => [row.id, row]));
-  for (const message of held) {
-    const row = rowById.get(message.id);
-    if (!row) fail('held but not stored', `user ${me}: message ${message.id}`);
-    else if (message.seq !== (row.senderId === me ? row.senderSeq : row.recipientSeq)) {
-      fail('seq differs from the stored one', `user ${me}: message ${message.id} held as seq ${message.seq}`);
-    }
-  }
-}
-
 /**
- * Protocol 2: each conversation of the user's is held 1…n to its head, each seq a message or a
- * change (nobody here deletes for themselves, so no seq is left out), each message in its stored
- * conversation at its stored seq; the account's own items 1…n to its last.
+ * Each conversation of the user's is held 1…n to its head, each seq a message or a change (nobody
+ * here deletes for themselves, so no seq is left out), each message in its stored conversation at
+ * its stored seq; the account's own items 1…n to its last.
  */
 function checkConversations(me: number, inbox: ConversationInbox, mine: StoredRow[], heads: StoredHeads, fail: Fail): void {
   const states = inbox.conversationStates();
@@ -266,9 +243,9 @@ function checkConversations(me: number, inbox: ConversationInbox, mine: StoredRo
 
 /**
  * Each whole catch-up left its client holding every message to or from it acknowledged before the
- * catch-up was asked for: the ack came after the commit, so the catch-up's first read (`sync`, or
- * protocol 2's `sync_account`) came later still and must lead to it. A miss that a later message
- * of the same conversation would repair before the end shows here. Returns the failures.
+ * catch-up was asked for: the ack came after the commit, so the catch-up's first read
+ * (`sync_account`) came later still and must lead to it. A miss that a later message of the same
+ * conversation would repair before the end shows here. Returns the failures.
  */
 export function verifyCatchUps(clients: Pick<SimClient, 'userId' | 'written' | 'inbox' | 'catchUps'>[]): Record<string, string[]> {
   const acked = clients.flatMap((client) =>
@@ -324,8 +301,8 @@ export function readStoredStates(db: Db): Promise<StoredState[]> {
 /**
  * Every client's final view of every message it holds (text, unsent, reactions, and for its own
  * messages "Seen") equals the database's row: changes reached everyone, in order, none applied
- * twice or lost. Either protocol: a protocol 2 client's "Seen" comes from the receipts it heard or
- * read from its threads (ConversationInbox). Returns the failures, a few examples per rule.
+ * twice or lost. A client's "Seen" comes from the receipts it heard or read from its threads
+ * (ConversationInbox). Returns the failures, a few examples per rule.
  */
 export function verifyViews(clients: Pick<SimClient, 'userId' | 'inbox'>[], stored: StoredState[]): { compared: number; failures: Record<string, string[]> } {
   const byId = new Map(stored.map((row) => [row.id, row]));

@@ -173,7 +173,6 @@ export function createServer(deps: ServerDeps): ParleyServer {
       disconnectUser: (userId) => realtime.disconnectUser(userId),
       disconnectSession: (sessionId) => realtime.disconnectSession(sessionId),
       notify: (userIds, event, ...args) => realtime.notify(userIds, event, ...args),
-      notifyProtocol2: (userIds, event, ...args) => realtime.notifyProtocol2(userIds, event, ...args),
       notifyWatchers: (subjectId, userIds, event, ...args) => realtime.notifyWatchers(subjectId, userIds, event, ...args),
     },
     presence: {

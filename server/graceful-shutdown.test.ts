@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildServerBundle, freePort, serverProcess, type ServerProcess } from '../faults/server-process';
 import { readStoredMessages } from '../faults/verify';
 import { waitUntil, within } from '../testing/wait';
-import type { Ack, MessagePayload } from '../lib/contract';
+import { SOCKET_PROTOCOL, type Ack, type ConversationMessage } from '../lib/contract';
 import { openDatabase } from './db/engine/open-database';
 import { seedDatabase, type SeededUser } from '../testing/seed';
 import { RESTARTING_MSG } from './realtime/ack';
@@ -35,7 +35,7 @@ afterAll(async () => {
 
 interface Sender {
   socket: Socket;
-  acked: MessagePayload[];
+  acked: ConversationMessage[];
   ackedAfterSigterm: number;
   refusedAsRestarting: number;
   disconnectReason?: string;
@@ -104,7 +104,7 @@ it('on SIGTERM: ready turns 503, sends are answered through the drain, the serve
 
 /** A connected, initialised client that keeps IN_FLIGHT_PER_CLIENT sends going until its socket closes. */
 async function openSender(url: string, user: SeededUser, to: SeededUser, afterSigterm: () => boolean): Promise<Sender> {
-  const socket = connect(url, { auth: { token: `Bearer ${user.token}` }, transports: ['websocket'], reconnection: false, forceNew: true });
+  const socket = connect(url, { auth: { token: `Bearer ${user.token}`, protocol: SOCKET_PROTOCOL }, transports: ['websocket'], reconnection: false, forceNew: true });
   sockets.push(socket);
   const sender: Sender = { socket, acked: [], ackedAfterSigterm: 0, refusedAsRestarting: 0 };
   socket.once('disconnect', (reason) => (sender.disconnectReason = reason));
@@ -117,7 +117,7 @@ async function openSender(url: string, user: SeededUser, to: SeededUser, afterSi
       const ack = (await socket
         .timeout(30_000)
         .emitWithAck('send', { client_id: randomUUID(), recipient_id: to.id, text: `from ${user.id}` })
-        .catch(() => null)) as Ack<MessagePayload> | null;
+        .catch(() => null)) as Ack<ConversationMessage> | null;
       if (ack && 'data' in ack) {
         sender.acked.push(ack.data);
         if (afterSigterm()) sender.ackedAfterSigterm += 1;

@@ -153,7 +153,7 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
         log(`  wrote ${missed} missed messages in ${Math.round(performance.now() - seedStart)} ms (server stopped, browser offline)`);
         server = await start();
       };
-      catchUp = await measureCatchUp(navigation.page, navigation.context, { url, me, missed, restart, notes, log });
+      catchUp = await measureCatchUp(navigation.page, navigation.context, { url, me, peer, missed, restart, notes, log });
     }
     await navigation.context.close();
     return {
@@ -326,9 +326,9 @@ async function timeline(page: Page, listAt: number): Promise<NavigationRun['time
 async function measureCatchUp(
   page: Page,
   context: BrowserContext,
-  options: { url: string; me: BenchUser; missed: number; restart: () => Promise<void>; notes: string[]; log: (line: string) => void },
+  options: { url: string; me: BenchUser; peer: BenchUser; missed: number; restart: () => Promise<void>; notes: string[]; log: (line: string) => void },
 ): Promise<CatchUpResult> {
-  const { url, me, missed, notes, log } = options;
+  const { url, me, peer, missed, notes, log } = options;
   await delay(1000);
   await context.setOffline(true);
   await page.waitForSelector('[role="status"][data-state]:not([data-state="connected"])', { timeout: 15_000 });
@@ -350,7 +350,7 @@ async function measureCatchUp(
   }
   const b = await marks(page);
   const since = (at: number | undefined) => (at ? round(at - b.catchFrom!, 1) : null);
-  const serverReplay = await replaySync(url, me, missed).catch(() => null);
+  const serverReplay = await replaySync(url, me, peer.id, missed).catch(() => null);
   const result: CatchUpResult = {
     missed,
     caughtUpMs: since(b.caught) ?? Infinity,

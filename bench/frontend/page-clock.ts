@@ -1,8 +1,10 @@
 // Timings on the page's own clock: an init script checks on every animation frame when things
 // are on screen (the conversation list, the thread's newest message, the last missed message) and
-// records the page's long tasks; the sync requests are traced from the page's WebSocket frames.
+// records the page's long tasks; the catch-up requests are traced from the page's WebSocket frames.
 import type { Page } from 'playwright';
-import { connectOne, type BenchUser } from '../clients';
+import type { ConversationSyncResult } from '../../lib/contract';
+import type { SyncConversationPayload } from '../../lib/contract/schemas';
+import { connectOne, directConversation, type BenchUser } from '../clients';
 import { round } from '../stats';
 
 export interface BenchMarks {
@@ -83,14 +85,17 @@ export interface SyncTrace {
   slowestMs: number;
 }
 
-/** Watches the page's WebSockets for Socket.IO `sync` requests (42<id>["sync",…]) and their acks (43<id>[…]). */
+/**
+ * Watches the page's WebSockets for protocol 2's catch-up requests (42<id>["sync_account",…] and
+ * 42<id>["sync_conversation",…]) and their acks (43<id>[…]).
+ */
 export function syncTracer(page: Page) {
   const sent = new Map<string, number>();
   const pairs: { sentAt: number; ackAt: number; bytes: number }[] = [];
   page.on('websocket', (ws) => {
     ws.on('framesent', (frame) => {
       const text = typeof frame.payload === 'string' ? frame.payload : frame.payload.toString('utf8');
-      const match = /^42(\d+)\["sync"/.exec(text);
+      const match = /^42(\d+)\["sync_(?:account|conversation)"/.exec(text);
       if (match) sent.set(match[1]!, performance.now());
     });
     ws.on('framereceived', (frame) => {
@@ -118,21 +123,25 @@ export function syncTracer(page: Page) {
   };
 }
 
-/** Asks the server for the last `missed` messages again, page by page, from Node: its share of the catch-up. */
-export async function replaySync(url: string, user: BenchUser, missed: number): Promise<{ requests: number; totalMs: number; slowestMs: number }> {
+/**
+ * Asks the server for the last `missed` messages of the conversation with `peerId` again, page by
+ * page (`sync_conversation`, as the page's catch-up reads them), from Node: its share of the catch-up.
+ */
+export async function replaySync(url: string, user: BenchUser, peerId: number, missed: number): Promise<{ requests: number; totalMs: number; slowestMs: number }> {
+  const conversationId = await directConversation(url, user, peerId);
   const socket = await connectOne(url, user, undefined, 30_000);
   try {
-    type SyncAck = { data: { messages: { seq: number }[]; last_seq: number; has_more: boolean } };
-    const probe = (await socket.emitWithAck('sync', { after: 0, limit: 1 })) as SyncAck;
-    let after = probe.data.last_seq - missed;
+    const page = async (payload: Omit<SyncConversationPayload, 'conversation_id'>) =>
+      ((await socket.emitWithAck('sync_conversation', { conversation_id: conversationId, ...payload })) as { data: ConversationSyncResult }).data;
+    const probe = await page({ after: 0, limit: 1 });
+    let after = probe.last_seq - missed;
     const times: number[] = [];
     for (;;) {
       const started = performance.now();
-      const ack = (await socket.emitWithAck('sync', { after })) as SyncAck;
+      const ack = await page({ after });
       times.push(performance.now() - started);
-      const last = ack.data.messages.at(-1);
-      if (!ack.data.has_more || !last) break;
-      after = last.seq;
+      if (!ack.has_more) break;
+      after = ack.through;
     }
     return { requests: times.length, totalMs: round(times.reduce((a, b) => a + b, 0), 1), slowestMs: round(Math.max(...times), 1) };
   } finally {

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SettingsRequest, User } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
@@ -43,7 +43,9 @@ describe('NotificationsSection (the settings dialog)', () => {
     api.updateSettings.mockRejectedValue(new Error('Network down'));
     render(<NotificationsSection />);
     fireEvent.click(screen.getByRole('radio', { name: 'Nothing: “You have a new message”' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Could not save the notification settings: Network down');
+    // The alert region may be in the page before its words are: wait for the words.
+    const alert = await screen.findByRole('alert');
+    await waitFor(() => expect(alert.textContent).toBe('Could not save the notification settings: Network down'));
     expect((screen.getByRole('radio', { name: 'The sender and the message' }) as HTMLInputElement).checked).toBe(true);
   });
 

@@ -16,10 +16,10 @@ export interface Attachment {
 }
 
 /**
- * A stored direct message as the server sends it to socket protocol 1 (and its HTTP reads by
- * person). The app's stores hold messages in this shape too, made from protocol 2's
- * ConversationMessage (lib/stores/held-messages.ts): there `seq` and `version` are the
- * conversation's, and `read_at` comes from the read positions.
+ * A stored direct message as the server's HTTP reads by person send it (socket protocol 1 sent it
+ * too, until this release). The app's stores hold messages in this shape, made from the
+ * ConversationMessage the server sends (lib/stores/held-messages.ts): there `seq` and `version`
+ * are the conversation's, and `read_at` comes from the read positions.
  */
 export interface MessagePayload {
   id: number;
@@ -115,10 +115,11 @@ interface ChangeBase {
 }
 
 /**
- * A change to a message, as one account sees it: live as `message_change` to every socket of
- * the account, and in `sync` between its messages by seq. Each carries the message's resulting
- * state, so applying one twice, or after a newer one, changes nothing (docs/DELIVERY.md).
- * `unread_count`, when present, is the account's unread count of this conversation after it.
+ * A change to a message, as one account sees it, by the account's seq: what the pair model's
+ * stream stores (message_events, which socket protocol 1 read until this release). Each carries
+ * the message's resulting state, so applying one twice, or after a newer one, changes nothing
+ * (docs/DELIVERY.md). `unread_count`, when present, is the account's unread count of this
+ * conversation after it.
  */
 export type MessageChange =
   /** The viewer read the peer's messages up to message_id (on one of their devices). */

@@ -65,30 +65,17 @@ const messageId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 // Upload ids are base64url (server/db/tables/people.ts).
 const uploadId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Not an upload id.');
 
-/** Socket `send`. Text may be empty only when a file is attached. */
-export const sendPayloadSchema = z
-  .strictObject({
-    client_id: z.uuid(),
-    recipient_id: userId,
-    text: z.string().max(MAX_MESSAGE_LENGTH),
-    attachment_id: uploadId.nullish(),
-    reply_to: messageId.nullish(),
-  })
-  .refine((payload) => payload.text.trim() !== '' || payload.attachment_id, {
-    message: 'A message needs text or an attachment.',
-  });
-export type SendPayload = z.infer<typeof sendPayloadSchema>;
-
 const conversationId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 
-/** Exactly one of the two fields: where a protocol 2 request goes, by conversation or by person. */
+/** Exactly one of the two fields: where a request goes, by conversation or by person. */
 const oneOf = (a: string, b: string) => (payload: Record<string, unknown>) => (payload[a] === undefined) !== (payload[b] === undefined);
 
 /**
- * Socket `send` in protocol 2: into a conversation of the caller's by its id, or to a person by
- * `recipient_id` (how a direct conversation begins); exactly one of the two.
+ * Socket `send`: into a conversation of the caller's by its id, or to a person by `recipient_id`
+ * (how a direct conversation begins); exactly one of the two. Text may be empty only when a file
+ * is attached.
  */
-export const sendPayload2Schema = z
+export const sendPayloadSchema = z
   .strictObject({
     client_id: z.uuid(),
     conversation_id: conversationId.optional(),
@@ -101,22 +88,18 @@ export const sendPayload2Schema = z
     message: 'A message needs text or an attachment.',
   })
   .refine(oneOf('conversation_id', 'recipient_id'), { message: 'Give conversation_id or recipient_id, one of them.' });
-export type SendPayload2 = z.infer<typeof sendPayload2Schema>;
+export type SendPayload = z.infer<typeof sendPayloadSchema>;
 
 /** Socket `follow`: follow (true) or unfollow (false) a user. */
 export const followPayloadSchema = z.strictObject({ user_id: userId, follow: z.boolean() });
 export type FollowPayload = z.infer<typeof followPayloadSchema>;
 
 /**
- * Socket `read`: the conversation with `user_id` has been seen, up to the message `up_to` (their
- * messages with a greater id stay unread); without it, all of it. Reads only ever go forward.
+ * Socket `read`: the conversation has been seen, up to the message `up_to` (the messages after it
+ * stay unread); without it, all of it. Reads only ever go forward.
  */
-export const readPayloadSchema = z.strictObject({ user_id: userId, up_to: messageId.optional() });
+export const readPayloadSchema = z.strictObject({ conversation_id: conversationId, up_to: messageId.optional() });
 export type ReadPayload = z.infer<typeof readPayloadSchema>;
-
-/** Socket `read` in protocol 2: the conversation by its id, up to the message `up_to` as in protocol 1. */
-export const readPayload2Schema = z.strictObject({ conversation_id: conversationId, up_to: messageId.optional() });
-export type ReadPayload2 = z.infer<typeof readPayload2Schema>;
 
 /** PATCH /api/accounts/settings: any of the user's settings, at least one. */
 export const settingsRequestSchema = z
@@ -148,13 +131,6 @@ export const profileRequestSchema = z
     message: 'Nothing to change: send username or avatar_upload_id.',
   });
 export type ProfileRequest = z.input<typeof profileRequestSchema>;
-
-/** Socket `sync`: the signed-in account's messages with seq > after, oldest first. */
-export const syncPayloadSchema = z.strictObject({
-  after: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  limit: z.number().int().min(1).max(SYNC_PAGE_MAX).optional(),
-});
-export type SyncPayload = z.infer<typeof syncPayloadSchema>;
 
 /** `sync_conversation`: a conversation the caller is or was a member of, and the seq they hold of it. */
 export const syncConversationPayloadSchema = z.strictObject({
@@ -205,15 +181,14 @@ export const reportRequestSchema = z
   });
 export type ReportRequest = z.infer<typeof reportRequestSchema>;
 
-/** Socket `typing`: the sender is (true) or stopped (false) writing to `user_id`. Never stored. */
-export const typingPayloadSchema = z.strictObject({ user_id: userId, typing: z.boolean() });
-export type TypingPayload = z.infer<typeof typingPayloadSchema>;
-
-/** Socket `typing` in protocol 2: in a conversation by its id, or to a person not yet written to; exactly one of the two. */
-export const typingPayload2Schema = z
+/**
+ * Socket `typing`: the sender is (true) or stopped (false) writing, in a conversation by its id, or
+ * to a person not yet written to; exactly one of the two. Never stored.
+ */
+export const typingPayloadSchema = z
   .strictObject({ conversation_id: conversationId.optional(), user_id: userId.optional(), typing: z.boolean() })
   .refine(oneOf('conversation_id', 'user_id'), { message: 'Give conversation_id or user_id, one of them.' });
-export type TypingPayload2 = z.infer<typeof typingPayload2Schema>;
+export type TypingPayload = z.infer<typeof typingPayloadSchema>;
 
 /**
  * Socket `presence_subscribe`: the people whose presence this socket follows from now on (it

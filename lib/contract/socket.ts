@@ -2,10 +2,10 @@
 // init, send, follow, message_count, message and followed are the fixed events of
 // docs/CLIENT-RULES.md; payload fields beyond `id` and `count`, and every other event, are ours.
 import type { ErrorBody } from './http';
-import type { AccountItem, ConversationChange, ConversationMessage, ConversationSummary, EditPayload, FollowPayload, HidePayload, MessageChange, MessagePayload, ReactPayload, ReadPayload, SeenPayload, SendPayload, UnsendPayload } from './messaging';
+import type { AccountItem, ConversationChange, ConversationMessage, ConversationSummary, EditPayload, FollowPayload, HidePayload, MessagePayload, ReactPayload, ReadPayload, SeenPayload, SendPayload, UnsendPayload } from './messaging';
 import { MAX_REACTIONS_PER_PERSON } from './constants';
 import { CANNOT_MESSAGE, type SafetyChange } from './safety';
-import type { PresenceSubscribePayload, ReadPayload2, SendPayload2, SyncAccountPayload, SyncConversationPayload, SyncPayload, TypingPayload, TypingPayload2, VisibilityPayload } from './schemas';
+import type { PresenceSubscribePayload, SyncAccountPayload, SyncConversationPayload, TypingPayload, VisibilityPayload } from './schemas';
 
 export type {
   MessagePayload,
@@ -30,27 +30,6 @@ export interface InitResult extends InitPayload {
   edit_window_ms: number;
   /** How long after sending a message its sender may unsend it for everyone, in ms. */
   unsend_window_ms: number;
-}
-
-/**
- * The ack of `sync`: the account's stream after `after`, messages and changes to messages, each
- * list by seq ascending; together at most `limit` items (default and maximum SYNC_PAGE_MAX).
- */
-export interface SyncResult {
-  /** Messages with seq > after (never those the account deleted for itself). */
-  messages: MessagePayload[];
-  /** Changes to messages with seq > after, to apply in seq order with the messages. */
-  changes: MessageChange[];
-  /**
-   * Every seq in (after, through] is accounted for by this answer (a message or change, or one
-   * left out because it no longer concerns the account: a message it deleted for itself, a read
-   * receipt hidden since). The cursor to resume from.
-   */
-  through: number;
-  /** The account's latest seq when the answer was read: `through` equals it unless `has_more`. */
-  last_seq: number;
-  /** More follows: ask again after `through`. */
-  has_more: boolean;
 }
 
 /**
@@ -108,17 +87,12 @@ export interface AccountSyncResult {
   has_more: boolean;
 }
 
-/** The ack of `react`, `edit`, `unsend` and `hide`: the caller's change (their seq), or null when it was already so. */
-export interface ChangeResult {
-  change: MessageChange | null;
-}
-
 /**
- * Protocol 2's ack of `react`, `edit`, `unsend` and `hide`: the change as it is pushed (to every
- * member, a ConversationChange; a deletion for oneself, the account's `hide` item), or null when
- * it was already so.
+ * The ack of `react`, `edit`, `unsend` and `hide`: the change as it is pushed (to every member, a
+ * ConversationChange; a deletion for oneself, the account's `hide` item), or null when it was
+ * already so.
  */
-export interface ChangeResult2 {
+export interface ChangeResult {
   change: ConversationChange | AccountItem | null;
 }
 
@@ -175,24 +149,11 @@ export interface ReadResult extends MessageCountPayload {
   unread_count: number;
 }
 
-/**
- * A conversation was read on one of the user's devices (all of it, or up to a message): every
- * device shows its badge as `unread_count`.
- */
-interface ConversationReadPayload {
-  user_id: number;
-  unread_count: number;
-}
-
-/** `typing` as the recipient hears it: `user_id` is the person writing to them. */
+/** `typing` as a member hears it: who is (or stopped) writing, in which conversation. */
 export interface TypingEventPayload {
+  conversation_id: number;
   user_id: number;
   typing: boolean;
-}
-
-/** Protocol 2's `typing`: who is (or stopped) writing, in which conversation. */
-interface TypingEventPayload2 extends TypingEventPayload {
-  conversation_id: number;
 }
 
 /**
@@ -226,81 +187,54 @@ export interface UserUpdatedPayload {
   deleted?: boolean;
 }
 
+/**
+ * What a client asks (socket protocol 2, docs/design/conversations.md 4.3): it names
+ * conversations by id (a person still, to begin a direct conversation), and its own message and
+ * changes come back as they are pushed.
+ */
 export interface ClientToServerEvents {
   init: (payload: InitPayload, ack?: AckCallback<InitResult>) => void;
-  send: (payload: SendPayload, ack?: AckCallback<MessagePayload>) => void;
+  /** Into a conversation of the caller's, or to a person (how a direct conversation begins). */
+  send: (payload: SendPayload, ack?: AckCallback<ConversationMessage>) => void;
   follow: (payload: FollowPayload, ack?: AckCallback<FollowedPayload>) => void;
   read: (payload: ReadPayload, ack?: AckCallback<ReadResult>) => void;
-  /** Catch-up after a (re)connect or a gap: the account's messages after a seq it holds. */
-  sync: (payload: SyncPayload, ack?: AckCallback<SyncResult>) => void;
-  /** Catch-up of one conversation by its own seqs (socket protocol 2's read; answered on every socket). */
+  /** Catch-up of one conversation by its own seqs (answered on every socket). */
   sync_conversation: (payload: SyncConversationPayload, ack?: AckCallback<ConversationSyncResult>) => void;
-  /** Which of the account's conversations changed, and its own items, since a cursor (socket protocol 2's read; answered on every socket). */
+  /** Which of the account's conversations changed, and its own items, since a cursor (answered on every socket). */
   sync_account: (payload: SyncAccountPayload, ack?: AckCallback<AccountSyncResult>) => void;
-  /** Ephemeral: relayed to the recipient's tabs, never stored. The ack says nothing about delivery. */
+  /** Ephemeral: relayed to the other member's tabs, never stored. The ack says nothing about delivery. */
   typing: (payload: TypingPayload, ack?: AckCallback<Record<string, never>>) => void;
   presence_subscribe: (payload: PresenceSubscribePayload, ack?: AckCallback<PresenceSubscribeResult>) => void;
   /** The tab is in view or not: the server pushes only to users with no tab in view. */
   visibility: (payload: VisibilityPayload, ack?: AckCallback<VisibilityPayload>) => void;
-  /** Changes to messages, each written to the stream of every account it concerns (docs/DELIVERY.md). */
+  /** Changes to messages, each written to its conversation's stream (or the actor's own items) (docs/DELIVERY.md). */
   react: (payload: ReactPayload, ack?: AckCallback<ChangeResult>) => void;
   edit: (payload: EditPayload, ack?: AckCallback<ChangeResult>) => void;
   unsend: (payload: UnsendPayload, ack?: AckCallback<ChangeResult>) => void;
   hide: (payload: HidePayload, ack?: AckCallback<ChangeResult>) => void;
 }
 
+/**
+ * What a client is pushed: messages and changes by their conversation's seq, the same copy to
+ * every member; the account's own items by its seq; receipts by conversation.
+ */
 export interface ServerToClientEvents {
   message_count: (payload: MessageCountPayload) => void;
-  message: (payload: MessagePayload) => void;
+  /** A message from someone else in one of the user's conversations: raises the unread count by one. */
+  message: (payload: ConversationMessage) => void;
   followed: (payload: FollowedPayload) => void;
   /** The user's own message, sent from another of their devices (never `message`: not unread). */
-  message_sent: (payload: MessagePayload) => void;
+  message_sent: (payload: ConversationMessage) => void;
   /** Someone followed or unfollowed the user. */
   follower: (payload: FollowedPayload) => void;
-  conversation_read: (payload: ConversationReadPayload) => void;
   /** One of the user's devices blocked or unblocked someone, muted a conversation, or changed who may message them. */
   safety_changed: (payload: SafetyChange) => void;
-  /** Someone is (or stopped) writing to the user. */
+  /** Someone is (or stopped) writing in one of the user's conversations. */
   typing: (payload: TypingEventPayload) => void;
   /** The presence of someone this socket subscribed to changed. */
   presence: (payload: PresencePayload) => void;
   /** The user, or someone in their conversation list, changed their name or photo. */
   user_updated: (payload: UserUpdatedPayload) => void;
-  /**
-   * A message of the user's changed (seen, reaction, edit, unsent, deleted for them, read on
-   * another device): durable, with the user's seq, never a `message` (nothing new to count or notify).
-   */
-  message_change: (payload: MessageChange) => void;
-}
-
-/**
- * What a protocol 2 socket asks, where it differs from protocol 1: it names
- * conversations by id where protocol 1 names the other person (a person still, to begin a direct
- * conversation), and its own message and changes come back as they are pushed.
- */
-export interface ClientToServerEvents2 extends Omit<ClientToServerEvents, 'send' | 'read' | 'typing' | 'react' | 'edit' | 'unsend' | 'hide'> {
-  send: (payload: SendPayload2, ack?: AckCallback<ConversationMessage>) => void;
-  react: (payload: ReactPayload, ack?: AckCallback<ChangeResult2>) => void;
-  edit: (payload: EditPayload, ack?: AckCallback<ChangeResult2>) => void;
-  unsend: (payload: UnsendPayload, ack?: AckCallback<ChangeResult2>) => void;
-  hide: (payload: HidePayload, ack?: AckCallback<ChangeResult2>) => void;
-  read: (payload: ReadPayload2, ack?: AckCallback<ReadResult>) => void;
-  typing: (payload: TypingPayload2, ack?: AckCallback<Record<string, never>>) => void;
-}
-
-/**
- * What a protocol 2 socket is pushed (docs/design/conversations.md 4.3; served beside protocol 1,
- * which the app's client speaks until it moves): messages and changes by their conversation's seq, the same
- * copy to every member; the account's own items by its seq; receipts by conversation. The events
- * whose shape protocol 2 keeps are protocol 1's; `conversation_read` is the `read` item's.
- */
-export interface ServerToClientEvents2 extends Omit<ServerToClientEvents, 'message' | 'message_sent' | 'message_change' | 'conversation_read' | 'typing'> {
-  /** Someone is (or stopped) writing in one of the user's conversations. */
-  typing: (payload: TypingEventPayload2) => void;
-  /** A message from someone else in one of the user's conversations: raises the unread count by one, as in protocol 1. */
-  message: (payload: ConversationMessage) => void;
-  /** The user's own message, sent from another of their devices. */
-  message_sent: (payload: ConversationMessage) => void;
   /** A message of one of the user's conversations changed: the same copy to every member, by the conversation's seq. */
   message_change: (payload: ConversationChange) => void;
   /** One of the user's devices read, deleted a message for itself or muted: for their devices only, by the account's seq. */
@@ -318,7 +252,8 @@ export const SOCKET_PROTOCOL = 2;
 
 /**
  * The handshake's `auth` object: the stored token value, with or without its Bearer prefix, and
- * the client's protocol (absent: 1, what every tab from before protocols were numbered speaks).
+ * the client's protocol (absent: 1, what every tab from before protocols were numbered speaks,
+ * which is no longer served).
  */
 export interface HandshakeAuth {
   token: string;

@@ -3,7 +3,7 @@
 // into its conversation's stream and tells every member's tabs (docs/DELIVERY.md, "Changes to
 // messages"). The acting tab applies its ack, the change as pushed, at once.
 import { changeFailureMessage } from '@/lib/api/user-message';
-import type { Ack, ChangeResult2 } from '@/lib/contract/index';
+import type { Ack, ChangeResult } from '@/lib/contract/index';
 import { socketService } from '@/lib/socket/socket-service';
 import { applyOwnChange } from './messaging-session';
 
@@ -14,7 +14,7 @@ export type ChangeAnswer = { ok: true } | { ok: false; error: string };
 const DEFAULT_EDIT_WINDOW_MS = 15 * 60_000;
 const DEFAULT_UNSEND_WINDOW_MS = 24 * 3600_000;
 
-function answer(ack: Ack<ChangeResult2>): ChangeAnswer {
+function answer(ack: Ack<ChangeResult>): ChangeAnswer {
   if ('data' in ack) {
     if (ack.data.change) applyOwnChange(ack.data.change);
     return { ok: true };

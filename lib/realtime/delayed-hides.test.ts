@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AccountItem, Ack, ChangeResult2 } from '@/lib/contract';
+import type { AccountItem, Ack, ChangeResult } from '@/lib/contract';
 import { createMemoryHideStorage, type HideStorage } from '@/lib/outbox/hide-storage';
 import { useHidingStore, withoutPending } from '@/lib/stores/hiding-store';
 import { settle } from '@/lib/testing/deferred';
@@ -8,12 +8,12 @@ import { UNDO_MS, createDelayedHides } from './delayed-hides';
 
 /** The ack's change: the account's `hide` item, at its own seq. */
 const change = (messageId: number): AccountItem => ({ seq: 40, conversation_id: conversationIdOf(2), kind: 'hide', message_id: messageId, preview: null });
-const done = (messageId: number): Ack<ChangeResult2> => ({ data: { change: change(messageId) } });
+const done = (messageId: number): Ack<ChangeResult> => ({ data: { change: change(messageId) } });
 
 describe('delete for me, with Undo', () => {
   let storage: HideStorage;
-  let send: ReturnType<typeof vi.fn<(messageId: number) => Promise<Ack<ChangeResult2>>>>;
-  let apply: ReturnType<typeof vi.fn<(change: NonNullable<ChangeResult2['change']>) => void>>;
+  let send: ReturnType<typeof vi.fn<(messageId: number) => Promise<Ack<ChangeResult>>>>;
+  let apply: ReturnType<typeof vi.fn<(change: NonNullable<ChangeResult['change']>) => void>>;
   const start = () => createDelayedHides({ userId: ME, storage, send, apply });
   const pendingIds = () => useHidingStore.getState().pending.map((entry) => entry.messageId);
 
@@ -118,7 +118,7 @@ describe('delete for me, with Undo', () => {
   it('sends, at the next start, what a closed page had not got through, keeping it out of sight meanwhile', async () => {
     await storage.put({ user_id: ME, message_id: 21, peer_id: 2 });
     await storage.put({ user_id: 99, message_id: 22, peer_id: 2 });
-    let answer!: (ack: Ack<ChangeResult2>) => void;
+    let answer!: (ack: Ack<ChangeResult>) => void;
     send.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
     const hides = start();
     await settle();

@@ -2,7 +2,7 @@
 // is sent only when the time is up (docs/DECISIONS.md, "Delete for me, with Undo"). Until the
 // server acknowledges it, the intent is kept in storage: the page closing sends it at once, and
 // whatever did not get through is sent at the next start. Created by the messaging session.
-import type { Ack, ChangeResult2 } from '@/lib/contract';
+import type { Ack, ChangeResult } from '@/lib/contract';
 import type { HideStorage } from '@/lib/outbox/hide-storage';
 import { useHidingStore } from '@/lib/stores/hiding-store';
 
@@ -13,9 +13,9 @@ export interface DelayedHidesOptions {
   userId: number;
   storage: HideStorage;
   /** The `hide` request. */
-  send: (messageId: number) => Promise<Ack<ChangeResult2>>;
+  send: (messageId: number) => Promise<Ack<ChangeResult>>;
   /** The acknowledged change (the account's `hide` item), applied to the stores. */
-  apply: (change: NonNullable<ChangeResult2['change']>) => void;
+  apply: (change: NonNullable<ChangeResult['change']>) => void;
 }
 
 export interface DelayedHides {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Ack, ConversationThreadPage, ReadPayload, ReadResult } from '@/lib/contract';
+import type { Ack, ConversationThreadPage, ReadResult } from '@/lib/contract';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
@@ -7,7 +7,7 @@ import { useViewStore } from '@/lib/stores/view-store';
 import { deferred, settle, type Deferred } from '@/lib/testing/deferred';
 import { useDirectConversations } from '@/lib/stores/direct-conversations';
 import { conversation, conversationIdOf, conversationMessage, message, threadPage } from '@/lib/testing/fixtures';
-import { createReadMarker, type ReadMarker } from './read-marking';
+import { createReadMarker, type ReadMarker, type ReadMarkerOptions } from './read-marking';
 
 const api = vi.hoisted(() => ({
   listConversations: vi.fn(),
@@ -16,7 +16,7 @@ const api = vi.hoisted(() => ({
 vi.mock('@/lib/api/conversations', () => api);
 
 const INTERVAL = 1_000;
-let asked: ReadPayload[];
+let asked: Parameters<ReadMarkerOptions['request']>[0][];
 let answers: Deferred<Ack<ReadResult>>[];
 let marker: ReadMarker;
 

@@ -5,7 +5,7 @@
 // conversation"). Reads are coalesced: one request per conversation under way at a time, and at
 // most one every READ_INTERVAL_MS, each reaching as far as the person has read by then. The
 // unread total comes back as message_count on every socket of the user: no total is computed here.
-import type { Ack, ReadPayload, ReadResult } from '@/lib/contract';
+import type { Ack, ReadResult } from '@/lib/contract';
 import { selectUnreadFor, useConversationsStore } from '@/lib/stores/conversations-store';
 import { useSessionStore } from '@/lib/stores/session-store';
 import { useThreadStore } from '@/lib/stores/thread-store';
@@ -50,8 +50,14 @@ function seenUpTo(peerId: number): number | null {
   return upTo;
 }
 
+/** A read as the marker asks for it: the conversation with `user_id`, up to the message `up_to` (the session names the conversation). */
+interface PersonRead {
+  user_id: number;
+  up_to?: number;
+}
+
 export interface ReadMarkerOptions {
-  request: (payload: ReadPayload) => Promise<Ack<ReadResult>>;
+  request: (payload: PersonRead) => Promise<Ack<ReadResult>>;
   intervalMs?: number;
 }
 

@@ -49,8 +49,8 @@ function storingServer(socket: FakeSocket): ConversationMessage[] {
     const send = payload as SendPayload;
     const existing = stored.find((m) => m.client_id === send.client_id);
     if (existing) return { data: existing };
-    const seq = stored.filter((m) => m.conversation_id === conversationIdOf(send.recipient_id)).length + 1;
-    const saved = conversationMessage(100 + stored.length, { sender_id: ME, peer: send.recipient_id, seq, version: seq, client_id: send.client_id, text: send.text, minute: 50 });
+    const seq = stored.filter((m) => m.conversation_id === conversationIdOf(send.recipient_id!)).length + 1;
+    const saved = conversationMessage(100 + stored.length, { sender_id: ME, peer: send.recipient_id!, seq, version: seq, client_id: send.client_id, text: send.text, minute: 50 });
     stored.push(saved);
     return { data: saved };
   };

@@ -17,17 +17,17 @@ describe('typing receiver', () => {
   });
 
   it('shows who is typing until they say they stopped', () => {
-    receiver.receive({ user_id: 2, typing: true });
-    receiver.receive({ user_id: 3, typing: true });
+    receiver.receive({ conversation_id: 1, user_id: 2, typing: true });
+    receiver.receive({ conversation_id: 1, user_id: 3, typing: true });
     expect(typingNow()).toEqual([2, 3]);
-    receiver.receive({ user_id: 2, typing: false });
+    receiver.receive({ conversation_id: 1, user_id: 2, typing: false });
     expect(typingNow()).toEqual([3]);
   });
 
   it('forgets a signal that is not renewed, so a lost "stopped" clears by itself', () => {
-    receiver.receive({ user_id: 2, typing: true });
+    receiver.receive({ conversation_id: 1, user_id: 2, typing: true });
     vi.advanceTimersByTime(TYPING_EXPIRY_MS - 1);
-    receiver.receive({ user_id: 2, typing: true });
+    receiver.receive({ conversation_id: 1, user_id: 2, typing: true });
     vi.advanceTimersByTime(TYPING_EXPIRY_MS - 1);
     expect(typingNow()).toEqual([2]);
     vi.advanceTimersByTime(1);
@@ -35,8 +35,8 @@ describe('typing receiver', () => {
   });
 
   it('clears when their message arrives, and everything when the session stops', () => {
-    receiver.receive({ user_id: 2, typing: true });
-    receiver.receive({ user_id: 3, typing: true });
+    receiver.receive({ conversation_id: 1, user_id: 2, typing: true });
+    receiver.receive({ conversation_id: 1, user_id: 3, typing: true });
     receiver.messageFrom(2);
     expect(typingNow()).toEqual([3]);
     receiver.stop();

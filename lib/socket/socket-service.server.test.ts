@@ -10,30 +10,16 @@ import {
   SOCKET_PROTOCOL,
   type ClientToServerEvents,
   type InitPayload,
-  type MessagePayload,
   type ProtocolRefusal,
   type ServerToClientEvents,
 } from '@/lib/contract';
 import { storeToken } from '@/lib/session/storage';
+import { conversationMessage } from '@/lib/testing/fixtures';
 import { createSocketService, type SocketService } from './socket-service';
 
 type ParleyServerSocket = ServerSocket<ClientToServerEvents, ServerToClientEvents>;
 
-const message: MessagePayload = {
-  id: 1,
-  client_id: 'c1',
-  sender_id: 2,
-  recipient_id: 42,
-  text: 'hello',
-  created_at: '2025-01-01T00:00:00.000Z',
-  read_at: null,
-  attachment: null,
-  seq: 1,
-  edited_at: null,
-  deleted: false,
-  reactions: [],
-  version: 1,
-};
+const message = conversationMessage(1);
 
 let httpServer: HttpServer;
 let ioServer: Server<ClientToServerEvents, ServerToClientEvents>;
@@ -117,12 +103,12 @@ describe('socket service against a Socket.IO server', () => {
 
   it('resolves send with the server acknowledgement', async () => {
     ioServer.on('connection', (socket) => {
-      socket.on('send', ({ client_id, recipient_id, text }, ack) => ack?.({ data: { ...message, client_id, recipient_id, text } }));
+      socket.on('send', ({ client_id, text }, ack) => ack?.({ data: { ...message, client_id, text } }));
     });
     service.initSocket(42);
     await vi.waitFor(() => expect(inits).toHaveLength(1));
     const ack = await service.request('send', { client_id: 'c9', recipient_id: 2, text: 'yo' });
-    expect(ack).toEqual({ data: { ...message, client_id: 'c9', recipient_id: 2, text: 'yo' } });
+    expect(ack).toEqual({ data: { ...message, client_id: 'c9', text: 'yo' } });
   });
 
   describe('a server that no longer serves its protocol', () => {

@@ -12,7 +12,7 @@
 import type { ManagerOptions, Socket, SocketOptions } from 'socket.io-client';
 import { errorMessage } from '@/lib/contract/error-message';
 import { publicConfig } from '@/lib/config/public';
-import { SOCKET_PROTOCOL, type Ack, type AckCallback, type ClientToServerEvents2 as ClientToServerEvents, type HandshakeAuth, type InitResult, type ServerToClientEvents2 as ServerToClientEvents } from '@/lib/contract';
+import { SOCKET_PROTOCOL, type Ack, type AckCallback, type ClientToServerEvents, type HandshakeAuth, type InitResult, type ServerToClientEvents } from '@/lib/contract';
 import { afterFirstScreen } from '@/lib/session/first-screen';
 import { onSignOut } from '@/lib/session/sign-out';
 import { getStoredToken } from '@/lib/session/storage';

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Ack, AuthorizeResponse, SyncResult } from '../../lib/contract';
+import type { AccountSyncResult, Ack, AuthorizeResponse } from '../../lib/contract';
 import { savePushSubscription } from '../db/push-subscriptions';
 import { pushSubscriptions, sessions, users } from '../db/schema';
 import { SESSION_ENDED_MSG } from '../realtime/session-check';
@@ -107,11 +107,11 @@ describe('Firebase accounts disabled or deleted', () => {
   it('disconnects an open socket at its next event once its account is disabled', async () => {
     const gina = await signIn(t.url, 'Gina');
     const tab = await tabs.open(gina);
-    expect(await emitWithAck<Ack<SyncResult>>(tab, 'sync', { after: 0 })).toMatchObject({ data: { messages: [] } });
+    expect(await emitWithAck<Ack<AccountSyncResult>>(tab, 'sync_account', {})).toMatchObject({ data: { items: [] } });
 
     await admin.auth.updateUser(gina.account.uid, { disabled: true });
     const disconnected = nextEvent<string>(tab, 'disconnect');
-    expect(await emitWithAck(tab, 'sync', { after: 0 })).toEqual({ error: { msg: SESSION_ENDED_MSG } });
+    expect(await emitWithAck(tab, 'sync_account', {})).toEqual({ error: { msg: SESSION_ENDED_MSG } });
     expect(await disconnected).toBe('io server disconnect');
     expect(t.logLines.some((line) => line.includes('socket session ended') && line.includes('firebase account disabled or deleted'))).toBe(true);
   });
@@ -122,13 +122,13 @@ describe('Firebase accounts disabled or deleted', () => {
     // What a moderation command does: straight in the database, no socket room to close.
     await t.db.update(users).set({ isActive: false }).where(eq(users.id, hal.user.id));
     const disconnected = nextEvent<string>(tab, 'disconnect');
-    expect(await emitWithAck(tab, 'sync', { after: 0 })).toEqual({ error: { msg: SESSION_ENDED_MSG } });
+    expect(await emitWithAck(tab, 'sync_account', {})).toEqual({ error: { msg: SESSION_ENDED_MSG } });
     expect(await disconnected).toBe('io server disconnect');
 
     const ivy = await signIn(t.url, 'Ivy');
     const ivyTab = await tabs.open(ivy);
     await age(t, ivy, 'last_used_at', 31);
-    expect(await emitWithAck(ivyTab, 'sync', { after: 0 })).toEqual({ error: { msg: SESSION_ENDED_MSG } });
+    expect(await emitWithAck(ivyTab, 'sync_account', {})).toEqual({ error: { msg: SESSION_ENDED_MSG } });
   });
 
 });

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { AccountExport, Attachment, AuthorizeResponse, ConversationPage, MessagePayload, Page } from '../../lib/contract';
+import { directConversationId } from '../../testing/database';
 import { EXPORT_READ_MESSAGES, exportAccount, restAfterRead } from '../db/account-export';
 import { storeMessages } from '../db/delivery/message-batch';
 import { savePushSubscription } from '../db/push-subscriptions';
@@ -13,8 +14,7 @@ import { emitWithAck, nextEvent, sendAccepted } from '../test/socket-client';
 import { serverWithTabs } from '../test/tabs';
 import { filesIn, pngBytes, rawUpload } from '../test/uploads';
 
-// Tabs on protocol 1 unless a test names another, until protocol 1 goes (docs/design/conversations.md, step 9 (a)).
-const { t, tabs } = serverWithTabs(() => startTestServer(), { protocol: 1 });
+const { t, tabs } = serverWithTabs(() => startTestServer());
 
 async function sessionOf(user: SignedInUser): Promise<number> {
   const [row] = await t.db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.user.id));
@@ -154,11 +154,14 @@ describe('DELETE /api/accounts/me', () => {
       ['unread too', null, false],
       ['with a photo', null, true],
     ]);
-    expect(await emitWithAck(gusTab, 'read', { user_id: fin.user.id })).toEqual({ data: { count: 0, unread_count: 0 } });
-    // He can neither reply nor follow, and there is no profile to open.
-    expect(await emitWithAck(gusTab, 'send', { client_id: randomUUID(), recipient_id: fin.user.id, text: 'hello?' })).toEqual({
-      error: { non_field_errors: ['recipient_id: User not found.'] },
-    });
+    const conversation = await directConversationId(t.db, gus.user.id, fin.user.id);
+    expect(await emitWithAck(gusTab, 'read', { conversation_id: conversation })).toEqual({ data: { count: 0, unread_count: 0 } });
+    // He can neither reply (in the conversation, or to the person) nor follow, and there is no profile to open.
+    for (const to of [{ conversation_id: conversation }, { recipient_id: fin.user.id }]) {
+      expect(await emitWithAck(gusTab, 'send', { client_id: randomUUID(), ...to, text: 'hello?' })).toEqual({
+        error: { non_field_errors: ['recipient_id: User not found.'] },
+      });
+    }
     expect(await emitWithAck(gusTab, 'follow', { user_id: fin.user.id, follow: true })).toEqual({ error: { msg: 'User not found.' } });
     expect((await api(t.url, `/users/${fin.user.id}`, { token: gus.bearer })).status).toBe(404);
     expect((await api<{ results: unknown[] }>(t.url, `/users/${gus.user.id}/followers`, { token: gus.bearer })).body.results).toEqual([]);

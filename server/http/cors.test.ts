@@ -3,6 +3,7 @@
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test/helpers';
+import { SOCKET_PROTOCOL } from '../../lib/contract';
 
 const APP = 'https://app.parley.test';
 const FOREIGN = 'https://evil.example';
@@ -29,8 +30,8 @@ const preflight = (base: string, origin: string, method = 'POST') =>
   });
 
 function socketConnects(base: string, origin: string, transport: 'polling' | 'websocket'): Promise<'connected' | string> {
-  // No token: an allowed origin gets as far as the auth check; a foreign one not even that.
-  const socket = connect(base, { transports: [transport], extraHeaders: { origin }, reconnection: false, forceNew: true, timeout: 10_000 });
+  // No token (the app's protocol named): an allowed origin gets as far as the auth check; a foreign one not even that.
+  const socket = connect(base, { auth: { protocol: SOCKET_PROTOCOL }, transports: [transport], extraHeaders: { origin }, reconnection: false, forceNew: true, timeout: 10_000 });
   sockets.push(socket);
   return new Promise((resolve) => {
     socket.once('connect', () => resolve('connected'));

@@ -77,12 +77,12 @@ export function safetyRoutes(app: FastifyInstance, { db, sockets, presence }: Sa
     return { results: await listBlocks(db, user.id), next_cursor: null };
   });
 
-  /** Mutes the caller's conversation with `peerId` and tells every tab of theirs, each in its protocol's shape. */
+  /** Mutes the caller's conversation with `peerId` and tells every tab of theirs (`safety_changed`, and the account's `muted` item). */
   const mute = async (userId: number, peerId: number, muted: boolean): Promise<void> => {
     const changed = await setMuted(db, userId, peerId, muted);
     if (!changed) throw HttpError.msg(404, 'Conversation not found.');
     sockets.notify(userId, 'safety_changed', { type: 'mute', user_id: peerId, muted });
-    if (changed.item) sockets.notifyProtocol2(userId, 'account_item', changed.item);
+    if (changed.item) sockets.notify(userId, 'account_item', changed.item);
   };
 
   app.patch('/conversations/:userId', async (request): Promise<MuteResult> => {
@@ -93,7 +93,7 @@ export function safetyRoutes(app: FastifyInstance, { db, sockets, presence }: Sa
     return { user_id: userId, muted };
   });
 
-  // The same by conversation (protocol 2's clients): someone else's is not found, like a missing one.
+  // The same by conversation: someone else's is not found, like a missing one.
   app.patch('/c/:conversationId', async (request): Promise<ConversationMuteResult> => {
     const { user } = await authenticateActive(db, request);
     const { conversationId } = parseBody(conversationIdParams, request.params);

@@ -20,7 +20,7 @@ export function registerAccountHandlers(socket: RealtimeSocket, db: Db, presence
     try {
       // The room first: a message stored from here on reaches this socket live; one stored between
       // the join and the count is counted by both, one too many until the next read (docs/DELIVERY.md).
-      const inbox = rooms.inbox(socket.data.protocol, id);
+      const inbox = rooms.inbox(id);
       await socket.join(inbox);
       // The account may have been deactivated between the handshake and this init.
       const account = await initialCounts(db, id);

@@ -11,18 +11,20 @@ const newUser = () => database.newUser();
 describe('createSignalCheck', () => {
   it('answers a pair from memory until the answer expires, then asks the database again', async () => {
     const [ann, ben] = [await newUser(), await newUser()];
+    await insertMessage(database.db, { senderId: ben, recipientId: ann, clientId: 'remembered', text: 'hi' });
+    const conversation = { conversationId: await directConversationId(database.db, ann, ben) };
     let now = 1_000;
     const query = vi.spyOn(database.db, 'execute');
     const mayReach = createSignalCheck(database.db, { ttlMs: 5_000, now: () => now });
 
-    expect(await mayReach(ann, ben)).toEqual({ conversationId: null });
+    expect(await mayReach(ann, ben)).toEqual(conversation);
     const asked = query.mock.calls.length;
     expect(asked).toBeGreaterThan(0);
     // Ben blocks Ann: the remembered answer still stands for its lifetime, without a query…
     await blockUser(database.db, ben, ann);
     query.mockClear();
     now += 4_999;
-    expect(await mayReach(ann, ben)).toEqual({ conversationId: null });
+    expect(await mayReach(ann, ben)).toEqual(conversation);
     expect(query).not.toHaveBeenCalled();
     // …and the next signal after it sees the block.
     now += 1;
@@ -31,11 +33,12 @@ describe('createSignalCheck', () => {
     query.mockRestore();
   });
 
-  it('names the two people’s conversation as the recipient has it, once there is one', async () => {
+  it('names the two people’s conversation as the recipient has it, from the first message on: "none yet" is never remembered', async () => {
     const [ann, ben] = [await newUser(), await newUser()];
-    expect(await createSignalCheck(database.db)(ann, ben)).toEqual({ conversationId: null });
+    const mayReach = createSignalCheck(database.db);
+    expect(await mayReach(ann, ben)).toEqual({ conversationId: null });
     await insertMessage(database.db, { senderId: ben, recipientId: ann, clientId: 'first', text: 'hi' });
-    expect(await createSignalCheck(database.db)(ann, ben)).toEqual({ conversationId: await directConversationId(database.db, ann, ben) });
+    expect(await mayReach(ann, ben)).toEqual({ conversationId: await directConversationId(database.db, ann, ben) });
   });
 
   it('asks once for signals that arrive together, and never for oneself', async () => {
@@ -72,6 +75,8 @@ describe('createSignalCheck', () => {
 
   it('keeps at most maxPairs answers, forgetting the oldest first', async () => {
     const [ann, ben, cat] = [await newUser(), await newUser(), await newUser()];
+    // Answers with a conversation to name: those are the ones remembered.
+    for (const peer of [ben, cat]) await insertMessage(database.db, { senderId: peer, recipientId: ann, clientId: `kept-${peer}`, text: 'hi' });
     const query = vi.spyOn(database.db, 'execute');
     const mayReach = createSignalCheck(database.db, { maxPairs: 1 });
     await mayReach(ann, ben);

@@ -6,7 +6,7 @@ import { canMessage } from '../db/safety-rules';
 
 /**
  * A signal's answer: refused (false), or allowed, with the direct conversation of the two as the
- * recipient has it (null: none yet), which protocol 2's sockets are told the signal belongs to.
+ * recipient has it (null: none yet), which the sockets are told the signal belongs to.
  */
 export type SignalVerdict = false | { conversationId: number | null };
 
@@ -59,9 +59,15 @@ export function createSignalCheck(db: Db, { lane = createLane(), ttlMs = SIGNAL_
     if (known && known.expires > now()) return known.allowed;
     answers.delete(key);
     const allowed = lane.run(() => canSignal(db, fromId, toId));
-    // A failed check is not remembered: the next signal asks again.
-    allowed.catch(() => answers.delete(key));
-    answers.set(key, { allowed, expires: now() + ttlMs });
+    const answer = { allowed, expires: now() + ttlMs };
+    // Not remembered: a failed check, and a signal allowed before the two have a conversation,
+    // which their first message may begin at any moment (its typing would be dropped meanwhile).
+    // The next signal asks again.
+    const forget = () => {
+      if (answers.get(key) === answer) answers.delete(key);
+    };
+    allowed.then((verdict) => verdict && verdict.conversationId === null && forget(), forget);
+    answers.set(key, answer);
     if (answers.size > maxPairs) answers.delete(answers.keys().next().value!);
     return allowed;
   };

@@ -1,15 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { editPayloadSchema, hidePayloadSchema, reactPayloadSchema, readPayload2Schema, readPayloadSchema, unsendPayloadSchema } from '../../lib/contract/schemas';
-import { CHANGE_REFUSALS, type ChangeRefusal, type ChangeResult, type ChangeResult2, type ReadResult } from '../../lib/contract';
+import { editPayloadSchema, hidePayloadSchema, reactPayloadSchema, readPayloadSchema, unsendPayloadSchema } from '../../lib/contract/schemas';
+import { CHANGE_REFUSALS, type ChangeRefusal, type ChangeResult, type ReadResult } from '../../lib/contract';
 import { directPeerOf } from '../db/delivery/conversation-stream';
 import type { Db } from '../db/engine/open-database';
 import type { ChangeWriter } from '../db/delivery/change-batch';
 import type { ChangeOutcome, ChangeRequest, MessageWindows } from '../db/delivery/changes/plan';
-import { forAccount } from '../db/delivery/change-stream';
 import { RESTARTING_MSG } from './ack';
 import type { FileStorage } from '../storage/file-storage';
 import { conversationNotFound, fieldError, onEvent, refuse, type Outcome } from './handler';
-import { protocol2, rooms, type RealtimeSocket } from './types';
+import { rooms, type RealtimeSocket } from './types';
 
 // `msg`: not done now, and the same request may well succeed in a moment.
 const NOT_NOW = {
@@ -17,15 +16,13 @@ const NOT_NOW = {
   closing: refuse({ msg: RESTARTING_MSG }),
 };
 
-const userNotFound = () => refuse({ msg: 'User not found.' });
-
 type WrittenChange = Exclude<ChangeOutcome, { refused: ChangeRefusal }>;
 
-/** Protocol 2's copies of a written change, to its rooms: the shared change to every member, the item to the actor's devices, the receipt to the sender's. */
-function pushProtocol2(socket: RealtimeSocket, { shared, item, seen }: WrittenChange['protocol2']): void {
-  if (shared) protocol2(socket.nsp.to(shared.members.map(rooms.user2))).emit('message_change', shared.change);
-  if (item) protocol2(socket.nsp.to(rooms.user2(item.userId))).emit('account_item', item.item);
-  if (seen) protocol2(socket.nsp.to(rooms.user2(seen.to))).emit('seen', seen.payload);
+/** A written change, to its rooms: the shared change to every member, the item to the actor's devices, the receipt to the sender's. */
+function pushChange(socket: RealtimeSocket, { shared, item, seen }: WrittenChange['protocol2']): void {
+  if (shared) socket.nsp.to(rooms.inboxes(shared.members)).emit('message_change', shared.change);
+  if (item) socket.nsp.to(rooms.inbox(item.userId)).emit('account_item', item.item);
+  if (seen) socket.nsp.to(rooms.inbox(seen.to)).emit('seen', seen.payload);
 }
 
 /**
@@ -48,7 +45,7 @@ async function writeChange(
 }
 
 export interface ChangeHandlerDeps {
-  /** Where a conversation named by protocol 2 is looked up. */
+  /** Where a conversation named by a read is looked up. */
   db: Db;
   /** The group commit of changes (db/change-batch.ts). */
   changes: ChangeWriter;
@@ -61,25 +58,21 @@ export interface ChangeHandlerDeps {
 /**
  * `react`, `edit`, `unsend`, `hide` and `read`: changes to messages, each written to the streams it
  * concerns in the change batch's transaction (db/delivery/change-batch.ts; each kind's rule in
- * db/delivery/changes/), then sent live to every socket of those accounts, this one included, in
- * each socket's protocol: protocol 1's `message_change` by each account's seq, protocol 2's
- * change by the conversation's seq (or the actor's item). A change to one message is answered
- * with the caller's change in the socket's protocol, or null when nothing changed; a read with
- * the unread counts.
+ * db/delivery/changes/), then sent live to every socket of those accounts, this one included: the
+ * change by the conversation's seq to every member, or the actor's item to their devices. A
+ * change to one message is answered with the change as it is pushed, or null when nothing
+ * changed; a read with the unread counts.
  */
 export function registerChangeHandlers(socket: RealtimeSocket, { db, changes, windows, storage, log }: ChangeHandlerDeps): void {
-  const answer = async (request: ChangeRequest): Promise<Outcome<ChangeResult | ChangeResult2>> => {
+  const answer = async (request: ChangeRequest): Promise<Outcome<ChangeResult>> => {
     const written = await writeChange(changes, request);
     if ('error' in written) return written.error;
-    const own = written.changes.find((change) => change.userId === request.actorId) ?? null;
-    // Each protocol's own shape: protocol 2's as it is pushed (a hide is the actor's item, the others the change every member gets).
+    // As it is pushed: a hide is the actor's item, the others the change every member gets.
     const { shared, item } = written.protocol2;
-    const data = socket.data.protocol === 2 ? { change: request.kind === 'hide' ? (item?.item ?? null) : (shared?.change ?? null) } : { change: own === null ? null : forAccount(own) };
     return {
-      data,
+      data: { change: request.kind === 'hide' ? (item?.item ?? null) : (shared?.change ?? null) },
       broadcast: () => {
-        for (const change of written.changes) socket.nsp.to(rooms.user(change.userId)).emit('message_change', forAccount(change));
-        pushProtocol2(socket, written.protocol2);
+        pushChange(socket, written.protocol2);
         for (const [to, count] of written.unreadTotals) socket.nsp.to(rooms.inboxes(to)).emit('message_count', { count });
         if (written.removedStorageKey) {
           // The row is gone, so no URL reaches the file any more; one that fails to go is logged.
@@ -98,39 +91,29 @@ export function registerChangeHandlers(socket: RealtimeSocket, { db, changes, wi
   );
   onEvent(socket, log, 'hide', hidePayloadSchema, ({ message_id: messageId }, actorId) => answer({ kind: 'hide', actorId, messageId }));
 
-  const read = async (peerId: number, upTo: number | undefined, userId: number, notFound: () => Outcome<never> = userNotFound): Promise<Outcome<ReadResult>> => {
-    if (peerId === userId) return fieldError('user_id: You have no conversation with yourself.');
-    // A change like the others (db/change-batch.ts). A deleted account's conversation stays on the
-    // other side, badge included: it can be read; a deactivated one's is not found. Up to a
-    // message: those after it stay unread, and a read never goes back.
-    const written = await writeChange(changes, { kind: 'read', actorId: userId, peerId, upTo: upTo ?? null }, notFound);
+  // A change like the others (db/change-batch.ts), of the conversation's other member until the
+  // change batch takes conversations. A deleted account's conversation stays on the other side,
+  // badge included: it can be read; a deactivated one's is not found (final, never retried). Up
+  // to a message: those after it stay unread, and a read never goes back.
+  onEvent(socket, log, 'read', readPayloadSchema, async ({ conversation_id: conversationId, up_to: upTo }, userId): Promise<Outcome<ReadResult>> => {
+    const peerId = await directPeerOf(db, userId, conversationId);
+    if (peerId === null) return conversationNotFound;
+    const written = await writeChange(changes, { kind: 'read', actorId: userId, peerId, upTo: upTo ?? null }, () => conversationNotFound);
     if ('error' in written) return written.error;
     const count = written.unreadTotals.get(userId) ?? 0;
     const unreadCount = written.conversationUnread ?? 0;
+    const data = { count, unread_count: unreadCount };
     // Nothing newly read (all of it already was, or up_to is before the first unread): the other
     // tabs already show these numbers, so only the asking one is answered.
-    if (written.changes.length === 0) return { data: { count, unread_count: unreadCount } };
+    if (written.changes.length === 0) return { data };
     return {
-      data: { count, unread_count: unreadCount },
+      data,
       broadcast: () => {
-        // Every tab, this one included, so all of them show the same numbers.
-        socket.nsp.to(rooms.inboxes(userId)).emit('message_count', { count });
-        socket.nsp.to(rooms.user(userId)).emit('conversation_read', { user_id: peerId, unread_count: unreadCount });
-        // The stream's record of it: `read` for the reader's tabs, the receipt `seen` for the peer's.
-        for (const change of written.changes) socket.nsp.to(rooms.user(change.userId)).emit('message_change', forAccount(change));
-        pushProtocol2(socket, written.protocol2);
+        // Every tab, this one included, so all of them show the same numbers; the read item for
+        // the reader's devices, the receipt `seen` for the peer's.
+        socket.nsp.to(rooms.inbox(userId)).emit('message_count', { count });
+        pushChange(socket, written.protocol2);
       },
     };
-  };
-  // Protocol 2 names the conversation; until the change batch takes conversations, the same read of its other member.
-  if (socket.data.protocol === 2) {
-    onEvent(socket, log, 'read', readPayload2Schema, async ({ conversation_id: conversationId, up_to: upTo }, userId) => {
-      const peerId = await directPeerOf(db, userId, conversationId);
-      // Its other member gone (deactivated) is a conversation not found too: final, never retried.
-      return peerId === null ? conversationNotFound : read(peerId, upTo, userId, () => conversationNotFound);
-    });
-  } else {
-    onEvent(socket, log, 'read', readPayloadSchema, ({ user_id: peerId, up_to: upTo }, userId) => read(peerId, upTo, userId));
-  }
-
+  });
 }

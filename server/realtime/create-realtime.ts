@@ -32,7 +32,7 @@ import { actingFor } from '../db/engine/account-turns';
 import type { PushNotifier } from '../push/push-notifier';
 import type { VisibilityTracker } from '../push/visibility';
 import { registerVisibilityHandler } from './visibility-handler';
-import { protocol2, rooms, type RealtimeServer } from './types';
+import { rooms, type RealtimeServer } from './types';
 
 /** Whose turn a handshake's queries take before its account is known. */
 const HANDSHAKES = 'handshakes';
@@ -160,10 +160,8 @@ export function createRealtime(
     presence,
     disconnectUser: (userId) => io.in(rooms.account(userId)).disconnectSockets(true),
     disconnectSession: (sessionId) => io.in(rooms.session(sessionId)).disconnectSockets(true),
-    // The messaging rooms: sockets that have sent init, as for every other event to a user. These
-    // events keep their shape in protocol 2, so both protocols' rooms get them.
+    // The messaging rooms: sockets that have sent init, as for every other event to a user.
     notify: (userIds, event, ...args) => io.to(rooms.inboxes(userIds)).emit(event, ...args),
-    notifyProtocol2: (userIds, event, ...args) => protocol2(io.to((typeof userIds === 'number' ? [userIds] : userIds).map(rooms.user2))).emit(event, ...args),
     notifyWatchers: (subjectId, userIds, event, ...args) => io.to([rooms.profile(subjectId), ...rooms.inboxes(userIds)]).emit(event, ...args),
     close: async () => {
       sessionCheck.close();

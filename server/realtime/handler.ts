@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import type { ClientToServerEvents, ClientToServerEvents2, ErrorBody } from '../../lib/contract';
+import type { ClientToServerEvents, ErrorBody } from '../../lib/contract';
 import { formatIssues, unstorableTextIssues } from '../validation';
 import { errorAck, splitArgs } from './ack';
 import { countSocketRefusal } from './refusals';
@@ -20,8 +20,8 @@ type AckOf<Events, E extends keyof Events> = Events[E] extends (payload: never, 
     : never
   : never;
 
-/** What an event's ack may carry: its shape in either protocol the socket may speak (the handler answers the socket's). */
-type AckData<E extends keyof ClientToServerEvents> = AckOf<ClientToServerEvents, E> | AckOf<ClientToServerEvents2, E>;
+/** What an event's ack carries. */
+type AckData<E extends keyof ClientToServerEvents> = AckOf<ClientToServerEvents, E>;
 
 /**
  * The shape every messaging event shares: only after init (the socket is in its user room),
@@ -44,8 +44,8 @@ export function onEvent<E extends keyof ClientToServerEvents, S extends z.ZodTyp
       countSocketRefusal(socket, `refused ${event}`, 'msg' in error ? error.msg : error.non_field_errors.join(' '));
       ack(errorAck(error));
     };
-    const { userId, protocol } = socket.data;
-    if (!socket.rooms.has(rooms.inbox(protocol, userId))) return refused({ msg: 'Send init before other events.' });
+    const { userId } = socket.data;
+    if (!socket.rooms.has(rooms.inbox(userId))) return refused({ msg: 'Send init before other events.' });
     const parsed = schema.safeParse(payload);
     if (!parsed.success) return refused({ non_field_errors: formatIssues(parsed.error.issues) });
     // Valid JSON strings Postgres cannot store (U+0000, lone surrogates): refused, not a 500.

@@ -53,32 +53,35 @@ describe('socket protocols', () => {
       (error: Error & { data?: unknown }) => ({ message: error.message, data: error.data }),
     );
 
-  it('serves protocols 1 and 2, 1 when none is asked for (tabs from before protocols were numbered ask none)', async () => {
+  it('serves protocol 2, the one the app speaks', async () => {
     const alice = await signIn(t.url);
-    for (const auth of [{ protocol: 1 }, {}, { protocol: 2 }]) {
-      const socket = await connectSocket(t.url, alice.bearer, auth);
-      expect(socket.connected).toBe(true);
-      socket.close();
+    const socket = await connectSocket(t.url, alice.bearer, { protocol: 2 });
+    expect(socket.connected).toBe(true);
+    socket.close();
+  });
+
+  it('refuses protocol 1, and a tab from before protocols were numbered (none named), so that it reloads', async () => {
+    const alice = await signIn(t.url);
+    for (const auth of [{ protocol: 1 }, {}]) {
+      expect(await refusal(t.url, alice.bearer, auth)).toEqual({ message: OUTDATED_CLIENT_MSG, data: { protocols: [2] } });
     }
   });
 
   it('refuses a protocol it does not serve before anything else, naming those it serves', async () => {
     const alice = await signIn(t.url);
     for (const protocol of [3, 0, -1, 1.5, '1', '2', null, true, [1], { version: 1 }]) {
-      expect(await refusal(t.url, alice.bearer, { protocol })).toEqual({ message: OUTDATED_CLIENT_MSG, data: { protocols: [1, 2] } });
+      expect(await refusal(t.url, alice.bearer, { protocol })).toEqual({ message: OUTDATED_CLIENT_MSG, data: { protocols: [2] } });
     }
     // Before the session: even without a token the answer is the protocol's.
-    expect(await refusal(t.url, undefined, { protocol: 3 })).toEqual({ message: OUTDATED_CLIENT_MSG, data: { protocols: [1, 2] } });
+    expect(await refusal(t.url, undefined, { protocol: 3 })).toEqual({ message: OUTDATED_CLIENT_MSG, data: { protocols: [2] } });
   });
 
-  it('a release that serves only protocol 2 refuses the clients of this one, and those from before', async () => {
-    const later = await startTestServer({ inMemory: true, socketProtocols: [2] });
+  it('a release that serves only a later protocol refuses the clients of this one', async () => {
+    const later = await startTestServer({ inMemory: true, socketProtocols: [3] });
     try {
       const alice = await signIn(later.url);
-      for (const auth of [{ protocol: 1 }, {}]) {
-        expect(await refusal(later.url, alice.bearer, auth)).toEqual({ message: OUTDATED_CLIENT_MSG, data: { protocols: [2] } });
-      }
-      const socket = await connectSocket(later.url, alice.bearer, { protocol: 2 });
+      expect(await refusal(later.url, alice.bearer, { protocol: 2 })).toEqual({ message: OUTDATED_CLIENT_MSG, data: { protocols: [3] } });
+      const socket = await connectSocket(later.url, alice.bearer, { protocol: 3 });
       expect(socket.connected).toBe(true);
       socket.close();
     } finally {
@@ -86,4 +89,3 @@ describe('socket protocols', () => {
     }
   });
 });
-

@@ -11,10 +11,11 @@ import { tooManyRequests, type RateLimiter } from '../security/rate-limit';
 import type { RealtimeSocket } from './types';
 
 /**
- * The socket protocols this release serves (lib/contract, SOCKET_PROTOCOL): 1, what the app's
- * client speaks until it moves to the conversation model, and 2 beside it (docs/design/conversations.md, 4.3).
+ * The socket protocols this release serves (lib/contract, SOCKET_PROTOCOL): 2, the conversation
+ * model's. Protocol 1 (people where 2 names conversations, one stream per account) is no longer
+ * served: a tab still speaking it is told to reload (docs/design/conversations.md, 4.3).
  */
-const SERVED_PROTOCOLS: readonly number[] = [1, 2];
+const SERVED_PROTOCOLS: readonly number[] = [2];
 
 /** The protocol a handshake asks for: absent is 1 (tabs from before protocols were numbered); anything else not an integer is none. */
 function askedProtocol(auth: unknown): number | null {
@@ -70,7 +71,6 @@ export function handshakeAuth(db: Db, log: FastifyBaseLogger, { rules, accountCh
       if (!byAccount.allowed) return limited(byAccount.retryAfterSeconds, session.user.id);
       socket.data.userId = session.user.id;
       socket.data.sessionId = session.sessionId;
-      socket.data.protocol = protocol;
       next();
     } catch (error) {
       log.error({ err: error, socketId: socket.id }, 'socket handshake failed');

@@ -48,7 +48,7 @@ describe('init', () => {
 
     expect(ack).toEqual({ data: { id: carol.user.id, edit_window_ms: 15 * 60_000, unsend_window_ms: 24 * 3_600_000 } });
     expect(await count).toEqual({ count: 2 });
-    const rooms = (await t.server.io.in(`user:${carol.user.id}`).fetchSockets()).map((s) => s.id);
+    const rooms = (await t.server.io.in(`user2:${carol.user.id}`).fetchSockets()).map((s) => s.id);
     expect(rooms).toEqual([socket.id]);
   });
 
@@ -66,7 +66,7 @@ describe('init', () => {
 
     const ack = await emitWithAck<Ack<InitPayload>>(socket, 'init', { id: bob.user.id });
     expect(ack).toEqual({ error: { msg: expect.any(String) } });
-    expect(await t.server.io.in(`user:${bob.user.id}`).fetchSockets()).toHaveLength(0);
+    expect(await t.server.io.in(`user2:${bob.user.id}`).fetchSockets()).toHaveLength(0);
 
     // A following valid init proves the listener works, so the empty list above means something.
     await emitWithAck(socket, 'init', { id: alice.user.id });
@@ -99,7 +99,7 @@ describe('init', () => {
     const ack = await emitWithAck<Ack<InitPayload>>(socket, 'init', { id: erin.user.id });
     expect(ack).toEqual({ error: { msg: 'This account has been deactivated.' } });
     await disconnected;
-    expect(await t.server.io.in(`user:${erin.user.id}`).fetchSockets()).toHaveLength(0);
+    expect(await t.server.io.in(`user2:${erin.user.id}`).fetchSockets()).toHaveLength(0);
     expect(counts).toEqual([]);
   });
 

@@ -1,22 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { Ack, Attachment, ChangeResult, ConversationPage, MessageChange, MessageCountPayload, MessagePayload, Page } from '../../lib/contract';
+import type { AccountItem, AccountSyncResult, Ack, Attachment, ChangeResult, ConversationChange, ConversationMessage, ConversationSummaryPage, ConversationSyncResult, ConversationThreadPage, MessageCountPayload } from '../../lib/contract';
 import { MAX_REACTIONS_PER_PERSON, QUICK_REACTIONS } from '../../lib/contract';
-import { insertMessage } from '../../testing/database';
-import { messages, users } from '../db/schema';
+import { directConversationId, insertMessage } from '../../testing/database';
+import { messages } from '../db/schema';
 import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
 import { record, serverWithTabs } from '../test/tabs';
 import { filesIn, rawUpload } from '../test/uploads';
 
-// Tabs on protocol 1 unless a test names another, until protocol 1 goes (docs/design/conversations.md, step 9 (a)).
-const { t, tabs } = serverWithTabs(() => startTestServer(), { protocol: 1 });
+const { t, tabs } = serverWithTabs(() => startTestServer());
 
-const store = async (from: SignedInUser, to: SignedInUser, text = 'hello') =>
-  (await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text })).message;
+/** A message stored as sent, and the direct conversation it is in. */
+async function store(from: SignedInUser, to: SignedInUser, text = 'hello') {
+  const { message } = await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text });
+  return { ...message, conversation: await directConversationId(t.db, from.user.id, to.user.id) };
+}
 
-async function change(socket: ClientSocket, event: 'react' | 'edit' | 'unsend' | 'hide', payload: object): Promise<MessageChange | null> {
+async function change(socket: ClientSocket, event: 'react' | 'edit' | 'unsend' | 'hide', payload: object): Promise<ConversationChange | AccountItem | null> {
   const ack = await emitWithAck<Ack<ChangeResult>>(socket, event, payload);
   if (!('data' in ack)) throw new Error(JSON.stringify(ack));
   return ack.data.change;
@@ -24,26 +26,32 @@ async function change(socket: ClientSocket, event: 'react' | 'edit' | 'unsend' |
 const refusal = (socket: ClientSocket, event: string, payload: object) => emitWithAck<Ack<ChangeResult>>(socket, event, payload);
 const fieldError = (message: string) => ({ error: { non_field_errors: [message] } });
 
-async function thread(viewer: SignedInUser, peer: SignedInUser): Promise<MessagePayload[]> {
-  const page = await api<Page<MessagePayload>>(t.url, `/conversations/${peer.user.id}/messages`, { token: viewer.bearer });
-  return page.body.results;
+async function thread(viewer: SignedInUser, conversation: number): Promise<ConversationMessage[]> {
+  return (await api<ConversationThreadPage>(t.url, `/c/${conversation}/messages`, { token: viewer.bearer })).body.results;
 }
-async function list(viewer: SignedInUser): Promise<ConversationPage> {
-  return (await api<ConversationPage>(t.url, '/conversations', { token: viewer.bearer })).body;
+async function list(viewer: SignedInUser): Promise<ConversationSummaryPage> {
+  return (await api<ConversationSummaryPage>(t.url, '/c', { token: viewer.bearer })).body;
 }
+async function ask<T>(socket: ClientSocket, event: string, payload: object): Promise<T> {
+  const ack = await emitWithAck<Ack<T>>(socket, event, payload);
+  if (!('data' in ack)) throw new Error(JSON.stringify(ack));
+  return ack.data;
+}
+const syncConversation = (socket: ClientSocket, conversation: number) => ask<ConversationSyncResult>(socket, 'sync_conversation', { conversation_id: conversation, after: 0 });
+const syncAccount = (socket: ClientSocket, cursor?: string) => ask<AccountSyncResult>(socket, 'sync_account', cursor === undefined ? {} : { cursor });
 const pair = async () => Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
 
 describe('react', () => {
-  it('adds and removes reactions, tells both people with their own seqs, and stores the summary', async () => {
+  it('adds and removes reactions, tells both people the same change by the conversation’s seq, and stores the summary', async () => {
     const [ann, ben] = await pair();
-    const message = await store(ben, ann); // seq 1 for both
+    const message = await store(ben, ann); // the conversation's seq 1
     const [annTab, annOther, benTab] = await Promise.all([tabs.open(ann), tabs.open(ann), tabs.open(ben)]);
-    await store(ben, (await signIn(t.url, 'Cat')), 'ben only'); // Ben's seq 2: the two streams differ from here
-    const heard = [annTab, annOther, benTab].map((tab) => record(tab, 'message_change'));
+    await store(ben, await signIn(t.url, 'Cat'), 'ben only'); // another conversation: no seq of this one
+    const heardBy = [annTab, annOther, benTab].map((tab) => record(tab, 'message_change'));
 
     const added = await change(annTab, 'react', { message_id: message.id, emoji: '👍', add: true });
     const summary = [{ emoji: '👍', user_ids: [ann.user.id] }];
-    expect(added).toEqual({ kind: 'reaction', seq: 2, message_id: message.id, peer_id: ben.user.id, reactions: summary });
+    expect(added).toEqual({ conversation_id: message.conversation, seq: 2, message_id: message.id, actor_id: ann.user.id, kind: 'reaction', reactions: summary });
     await change(benTab, 'react', { message_id: message.id, emoji: '👍', add: true });
     await change(benTab, 'react', { message_id: message.id, emoji: '🇫🇷', add: true });
     const both = [
@@ -52,16 +60,20 @@ describe('react', () => {
     ];
     // Adding it again changes nothing: no seq, no event.
     expect(await change(annTab, 'react', { message_id: message.id, emoji: '👍', add: true })).toBeNull();
-    await expect.poll(() => heard[2]!.length).toBe(3);
-    expect(heard[0]!.map((c) => c.seq)).toEqual([2, 3, 4]);
-    expect(heard[1]).toEqual(heard[0]);
-    expect(heard[2]!.map((c) => c.seq)).toEqual([3, 4, 5]);
-    expect(heard[2]!.at(-1)).toEqual({ kind: 'reaction', seq: 5, message_id: message.id, peer_id: ann.user.id, reactions: both });
+    await expect.poll(() => heardBy.map((changes) => changes.length)).toEqual([3, 3, 3]);
+    expect(heardBy[0]!.map((c) => c.seq)).toEqual([2, 3, 4]);
+    expect(heardBy[0]![0]).toEqual(added);
+    expect(heardBy[0]!.at(-1)).toEqual({ conversation_id: message.conversation, seq: 4, message_id: message.id, actor_id: ben.user.id, kind: 'reaction', reactions: both });
+    // One copy for every member's tabs.
+    expect(heardBy[1]).toEqual(heardBy[0]);
+    expect(heardBy[2]).toEqual(heardBy[0]);
 
-    expect((await thread(ann, ben))[0]).toMatchObject({ reactions: both, version: 4, seq: 1 });
-    expect((await thread(ben, ann))[0]).toMatchObject({ reactions: both, version: 5, seq: 1 });
+    const [forAnn] = await thread(ann, message.conversation);
+    expect(forAnn).toMatchObject({ reactions: both, version: 4, seq: 1 });
+    expect((await thread(ben, message.conversation))[0]).toEqual(forAnn);
 
     expect(await change(benTab, 'react', { message_id: message.id, emoji: '👍', add: false })).toMatchObject({
+      seq: 5,
       reactions: [{ emoji: '👍', user_ids: [ann.user.id] }, { emoji: '🇫🇷', user_ids: [ben.user.id] }],
     });
     expect(await change(benTab, 'react', { message_id: message.id, emoji: '👍', add: false })).toBeNull();
@@ -97,18 +109,20 @@ describe('edit', () => {
     const [ann, ben] = await pair();
     const message = await store(ann, ben, 'See you at 5?');
     const [annTab, benTab] = await Promise.all([tabs.open(ann), tabs.open(ben)]);
-    const benHears = nextEvent<MessageChange>(benTab, 'message_change');
+    const benHears = nextEvent<ConversationChange>(benTab, 'message_change');
     const edited = await change(annTab, 'edit', { message_id: message.id, text: 'See you at 6?' });
     expect(edited).toEqual({
-      kind: 'edit',
+      conversation_id: message.conversation,
       seq: 2,
       message_id: message.id,
-      peer_id: ben.user.id,
+      actor_id: ann.user.id,
+      kind: 'edit',
       text: 'See you at 6?',
       edited_at: expect.stringMatching(/Z$/),
     });
-    expect(await benHears).toEqual({ ...edited, peer_id: ann.user.id });
-    expect((await thread(ben, ann))[0]).toMatchObject({ text: 'See you at 6?', edited_at: edited?.kind === 'edit' ? edited.edited_at : null });
+    expect(await benHears).toEqual(edited);
+    const editedAt = edited?.kind === 'edit' ? edited.edited_at : null;
+    expect((await thread(ben, message.conversation))[0]).toMatchObject({ text: 'See you at 6?', edited_at: editedAt, version: 2 });
     expect((await list(ben)).results[0]?.last_message).toMatchObject({ text: 'See you at 6?', version: 2 });
     expect(await change(annTab, 'edit', { message_id: message.id, text: 'See you at 6?' })).toBeNull();
   });
@@ -143,23 +157,27 @@ describe('unsend', () => {
       [bytes],
     );
     const attachment = JSON.parse(upload.body) as Attachment;
-    const sent = await emitWithAck<Ack<MessagePayload>>(annTab, 'send', { client_id: randomUUID(), recipient_id: ben.user.id, text: 'the plan', attachment_id: attachment.id });
+    const sent = await emitWithAck<Ack<ConversationMessage>>(annTab, 'send', { client_id: randomUUID(), recipient_id: ben.user.id, text: 'the plan', attachment_id: attachment.id });
     if (!('data' in sent)) throw new Error(JSON.stringify(sent));
+    const conversation = sent.data.conversation_id;
     await store(ann, ben, 'and another');
     expect((await list(ben)).results[0]?.unread_count).toBe(2);
     expect(await filesIn(t.uploadsDir)).toHaveLength(1);
 
     const benTab = await tabs.open(ben);
-    const benHears = nextEvent<MessageChange>(benTab, 'message_change');
+    const { cursor } = await syncAccount(benTab);
+    const benHears = nextEvent<ConversationChange>(benTab, 'message_change');
     const benCount = nextEvent<MessageCountPayload>(benTab, 'message_count');
     const unsent = await change(annTab, 'unsend', { message_id: sent.data.id });
-    expect(unsent).toEqual({ kind: 'unsend', seq: 3, message_id: sent.data.id, peer_id: ben.user.id });
-    expect(await benHears).toEqual({ kind: 'unsend', seq: 3, message_id: sent.data.id, peer_id: ann.user.id, unread_count: 1 });
+    expect(unsent).toEqual({ conversation_id: conversation, seq: 3, message_id: sent.data.id, actor_id: ann.user.id, kind: 'unsend' });
+    expect(await benHears).toEqual(unsent);
     expect(await benCount).toEqual({ count: 1 });
+    // The change is the same for both, so it carries no one's count: Ben's catch-up brings his.
+    expect(await syncAccount(benTab, cursor)).toMatchObject({ items: [], conversations: [{ conversation_id: conversation, unread_count: 1 }] });
     expect((await list(ben)).results[0]?.unread_count).toBe(1);
 
-    const [gone] = (await thread(ben, ann)).filter((message) => message.id === sent.data.id);
-    expect(gone).toMatchObject({ deleted: true, text: '', attachment: null, reactions: [] });
+    const [gone] = (await thread(ben, conversation)).filter((message) => message.id === sent.data.id);
+    expect(gone).toMatchObject({ deleted: true, text: '', attachment: null, reactions: [], version: 3 });
     await expect.poll(() => filesIn(t.uploadsDir)).toEqual([]);
     expect((await fetch(`${t.url}${attachment.url}`)).status).toBe(404);
     expect(await change(annTab, 'unsend', { message_id: sent.data.id })).toBeNull();
@@ -183,24 +201,29 @@ describe('hide (delete for me)', () => {
     const [ann, ben] = await pair();
     const first = await store(ben, ann, 'first');
     const last = await store(ben, ann, 'last, unread');
+    const conversation = first.conversation;
     const [annTab, annOther, benTab] = await Promise.all([tabs.open(ann), tabs.open(ann), tabs.open(ben)]);
-    const benHeard = record(benTab, 'message_change');
-    const otherHears = nextEvent<MessageChange>(annOther, 'message_change');
+    const benHeard = [record(benTab, 'message_change'), record(benTab, 'account_item')];
+    const annChanges = record(annOther, 'message_change');
+    const otherHears = nextEvent<AccountItem>(annOther, 'account_item');
     const count = nextEvent<MessageCountPayload>(annOther, 'message_count');
 
+    // Ann's own item, by her account's seq (her first): no change to the message for anyone.
     const hidden = await change(annTab, 'hide', { message_id: last.id });
     expect(hidden).toEqual({
+      seq: 1,
+      conversation_id: conversation,
       kind: 'hide',
-      seq: 3,
       message_id: last.id,
-      peer_id: ben.user.id,
-      preview: expect.objectContaining({ id: first.id, text: 'first' }),
+      preview: expect.objectContaining({ id: first.id, conversation_id: conversation, seq: 1, text: 'first' }),
       unread_count: 1,
     });
     expect(await otherHears).toEqual(hidden);
     expect(await count).toEqual({ count: 1 });
-    expect((await thread(ann, ben)).map((message) => message.text)).toEqual(['first']);
-    expect((await thread(ben, ann)).map((message) => message.text)).toEqual(['last, unread', 'first']);
+    expect(annChanges).toEqual([]);
+    expect((await thread(ann, conversation)).map((message) => message.text)).toEqual(['first']);
+    expect((await thread(ben, conversation)).map((message) => message.text)).toEqual(['last, unread', 'first']);
+    expect((await syncConversation(annTab, conversation)).messages.map((message) => message.text)).toEqual(['first']);
     expect((await list(ann)).results[0]).toMatchObject({ unread_count: 1, last_message: { id: first.id } });
     expect(await change(annTab, 'hide', { message_id: last.id })).toBeNull();
     // Hidden is gone for her: nothing more can be done to it.
@@ -210,24 +233,38 @@ describe('hide (delete for me)', () => {
     await change(annTab, 'hide', { message_id: first.id });
     expect((await list(ann)).results).toEqual([]);
     await store(ben, ann, 'again');
-    expect((await list(ann)).results.map((row) => row.last_message.text)).toEqual(['again']);
-    expect(benHeard).toEqual([]);
+    expect((await list(ann)).results.map((row) => row.last_message?.text)).toEqual(['again']);
+    expect(benHeard).toEqual([[], []]);
   });
 });
 
-describe('every change takes the next seq of each account it concerns', () => {
-  it('numbers messages and changes together, without gaps, as sync returns them', async () => {
+describe('every change takes the next seq of what it concerns', () => {
+  it('numbers a conversation’s messages and changes together, without gaps, and one’s own items in one’s account, as sync returns them', async () => {
     const [ann, ben] = await pair();
     const [annTab, benTab] = await Promise.all([tabs.open(ann), tabs.open(ben)]);
-    const sent = await emitWithAck<Ack<MessagePayload>>(annTab, 'send', { client_id: randomUUID(), recipient_id: ben.user.id, text: 'one' });
+    const sent = await emitWithAck<Ack<ConversationMessage>>(annTab, 'send', { client_id: randomUUID(), recipient_id: ben.user.id, text: 'one' });
     if (!('data' in sent)) throw new Error(JSON.stringify(sent));
+    const conversation = sent.data.conversation_id;
     await change(benTab, 'react', { message_id: sent.data.id, emoji: '❤️', add: true });
     await change(annTab, 'edit', { message_id: sent.data.id, text: 'one!' });
-    await emitWithAck(benTab, 'read', { user_id: ann.user.id });
+    await emitWithAck(benTab, 'read', { conversation_id: conversation });
     await change(benTab, 'hide', { message_id: sent.data.id });
-    const [annRow] = await t.db.select({ lastSeq: users.lastSeq }).from(users).where(eq(users.id, ann.user.id));
-    const [benRow] = await t.db.select({ lastSeq: users.lastSeq }).from(users).where(eq(users.id, ben.user.id));
-    // Ann: message, reaction, edit, seen. Ben: message, reaction, edit, read, hide.
-    expect([annRow?.lastSeq, benRow?.lastSeq]).toEqual([4, 5]);
+    await change(annTab, 'react', { message_id: sent.data.id, emoji: '👍', add: true });
+
+    // The conversation: message, reaction, edit, reaction; Ben's read and deletion for himself are his, not its.
+    const stream = await syncConversation(annTab, conversation);
+    expect([...stream.messages, ...stream.changes].map((item) => [item.seq, 'kind' in item ? item.kind : 'message'])).toEqual([
+      [1, 'message'],
+      [2, 'reaction'],
+      [3, 'edit'],
+      [4, 'reaction'],
+    ]);
+    expect(stream).toMatchObject({ through: 4, last_seq: 4, has_more: false });
+    // Ben's account: his read, then his deletion; Ann's has nothing of its own.
+    expect((await syncAccount(benTab, '0.0.0.0')).items.map((item) => [item.seq, item.kind])).toEqual([
+      [1, 'read'],
+      [2, 'hide'],
+    ]);
+    expect((await syncAccount(annTab, '0.0.0.0')).items).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type ThrowawayRedis } from '../../testing/redis';
 import { waitUntil } from '../../testing/wait';
-import type { Ack, InitPayload, MessagePayload } from '../../lib/contract';
+import type { Ack, InitPayload, ConversationMessage } from '../../lib/contract';
 import { createServer, type ParleyServer } from '../app';
 import type { FirebaseTokenVerifier } from '../auth/firebase-verifier';
 import { openDatabase, type Database } from '../db/engine/open-database';
@@ -55,9 +55,9 @@ async function readiness(url: string): Promise<{ status: number; body: unknown }
 }
 
 /** Resolves with the first `message` whose text is `text`. */
-function receive(socket: ClientSocket, text: string): Promise<MessagePayload> {
+function receive(socket: ClientSocket, text: string): Promise<ConversationMessage> {
   return new Promise((resolve) => {
-    const listener = (message: MessagePayload) => {
+    const listener = (message: ConversationMessage) => {
       if (message.text !== text) return;
       socket.off('message', listener);
       resolve(message);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Ack, Attachment, ChangeResult, ConversationPage, MessagePayload, Page, SyncResult } from '../../lib/contract';
+import type { Ack, Attachment, ChangeResult, ConversationMessage, ConversationPage, ConversationSyncResult, MessagePayload, Page } from '../../lib/contract';
 import { REPLY_SNIPPET_LENGTH } from '../../lib/contract';
 import { insertMessage } from '../../testing/database';
 import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
@@ -21,8 +21,8 @@ describe('send with reply_to', () => {
     const [ann, ben] = await pair();
     const original = await store(ben, ann, 'First line\nsecond line');
     const [annTab, benTab] = await Promise.all([tabs.open(ann), tabs.open(ben)]);
-    const live = nextEvent<MessagePayload>(benTab, 'message');
-    const ack = await emitWithAck<Ack<MessagePayload>>(annTab, 'send', {
+    const live = nextEvent<ConversationMessage>(benTab, 'message');
+    const ack = await emitWithAck<Ack<ConversationMessage>>(annTab, 'send', {
       client_id: randomUUID(),
       recipient_id: ben.user.id,
       text: 'Answer',
@@ -32,7 +32,8 @@ describe('send with reply_to', () => {
     expect(ack).toMatchObject({ data: { text: 'Answer', reply_to: summary } });
     expect((await live).reply_to).toEqual(summary);
     expect((await thread(ben, ann))[0]!.reply_to).toEqual(summary);
-    const sync = await emitWithAck<Ack<SyncResult>>(benTab, 'sync', { after: 0 });
+    if (!('data' in ack)) throw new Error(JSON.stringify(ack));
+    const sync = await emitWithAck<Ack<ConversationSyncResult>>(benTab, 'sync_conversation', { conversation_id: ack.data.conversation_id, after: 0 });
     if (!('data' in sync)) throw new Error(JSON.stringify(sync));
     expect(sync.data.messages.map((m) => m.reply_to)).toEqual([null, summary]);
     const list = (await api<ConversationPage>(t.url, '/conversations', { token: ann.bearer })).body;
@@ -50,14 +51,14 @@ describe('send with reply_to', () => {
       [bytes],
     );
     const upload = JSON.parse(uploaded.body) as Attachment;
-    const withFile = await emitWithAck<Ack<MessagePayload>>(benTab, 'send', {
+    const withFile = await emitWithAck<Ack<ConversationMessage>>(benTab, 'send', {
       client_id: randomUUID(),
       recipient_id: ann.user.id,
       text: long,
       attachment_id: upload.id,
     });
     if (!('data' in withFile)) throw new Error(JSON.stringify(withFile));
-    const reply = await emitWithAck<Ack<MessagePayload>>(annTab, 'send', { client_id: randomUUID(), recipient_id: ben.user.id, text: 'Seen', reply_to: withFile.data.id });
+    const reply = await emitWithAck<Ack<ConversationMessage>>(annTab, 'send', { client_id: randomUUID(), recipient_id: ben.user.id, text: 'Seen', reply_to: withFile.data.id });
     expect(reply).toMatchObject({
       data: { reply_to: { text: 'x'.repeat(REPLY_SNIPPET_LENGTH), attachment: { name: 'notes.txt', mime_type: 'text/plain' }, deleted: false } },
     });
@@ -91,10 +92,10 @@ describe('send with reply_to', () => {
     }
     // Ann's own messages and Ben's to her both qualify; an unsent original may still be answered.
     const mine = await store(ann, ben, 'mine');
-    const ok = await emitWithAck<Ack<MessagePayload>>(annTab, 'send', { client_id: randomUUID(), recipient_id: ben.user.id, text: 'y', reply_to: mine.id });
+    const ok = await emitWithAck<Ack<ConversationMessage>>(annTab, 'send', { client_id: randomUUID(), recipient_id: ben.user.id, text: 'y', reply_to: mine.id });
     expect(ok).toMatchObject({ data: { reply_to: { id: mine.id, sender_id: ann.user.id } } });
     for (const bad of [0, -1, 1.5, '12', true]) {
-      const ack = await emitWithAck<Ack<MessagePayload>>(annTab, 'send', { client_id: randomUUID(), recipient_id: ben.user.id, text: 'z', reply_to: bad });
+      const ack = await emitWithAck<Ack<ConversationMessage>>(annTab, 'send', { client_id: randomUUID(), recipient_id: ben.user.id, text: 'z', reply_to: bad });
       expect(ack).toMatchObject({ error: { non_field_errors: [expect.stringMatching(/^reply_to: /)] } });
     }
     expect((await thread(ben, ann)).map((m) => m.text)).toEqual(['y', 'mine', 'hidden by Ann']);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_MESSAGE_LENGTH, type Ack, type Conversation, type MessagePayload, type Page } from '../../lib/contract';
+import { MAX_MESSAGE_LENGTH, type Ack, type Conversation, type ConversationMessage, type Page } from '../../lib/contract';
+import { directConversationId } from '../../testing/database';
 import { messages } from '../db/schema';
 import { createUpload } from '../db/uploads';
 import { setUserActive } from '../db/users';
@@ -9,8 +10,7 @@ import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers
 import { emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
 import { record, serverWithTabs } from '../test/tabs';
 
-// Tabs on protocol 1 unless a test names another, until protocol 1 goes (docs/design/conversations.md, step 9 (a)).
-const { t, tabs } = serverWithTabs(() => startTestServer(), { protocol: 1 });
+const { t, tabs } = serverWithTabs(() => startTestServer());
 let alice: SignedInUser;
 let bob: SignedInUser;
 beforeAll(async () => {
@@ -18,52 +18,53 @@ beforeAll(async () => {
 });
 
 const send = (socket: ClientSocket, payload: Record<string, unknown>) =>
-  emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), text: 'hello', ...payload });
-const dataOf = (ack: Ack<MessagePayload>): MessagePayload => {
+  emitWithAck<Ack<ConversationMessage>>(socket, 'send', { client_id: randomUUID(), text: 'hello', ...payload });
+const dataOf = (ack: Ack<ConversationMessage>): ConversationMessage => {
   if (!('data' in ack)) throw new Error(`send refused: ${JSON.stringify(ack)}`);
   return ack.data;
 };
 
 describe('send', () => {
-  it('acks the stored message, delivers `message` to every recipient tab and `message_sent` to the sender’s other tabs', async () => {
+  it('acks the stored message, delivers `message` to every recipient tab and `message_sent` to the sender’s other tabs, the same copy to all', async () => {
     const [sending, otherTab, bobTab1, bobTab2] = await Promise.all([tabs.open(alice), tabs.open(alice), tabs.open(bob), tabs.open(bob)]);
-    const bobGot = [nextEvent<MessagePayload>(bobTab1, 'message'), nextEvent<MessagePayload>(bobTab2, 'message')];
-    const otherTabGot = nextEvent<MessagePayload>(otherTab, 'message_sent');
+    const bobGot = [nextEvent<ConversationMessage>(bobTab1, 'message'), nextEvent<ConversationMessage>(bobTab2, 'message')];
+    const otherTabGot = nextEvent<ConversationMessage>(otherTab, 'message_sent');
     const sendingTab = { message: record(sending, 'message'), sent: record(sending, 'message_sent') };
     const otherTabMessages = record(otherTab, 'message');
 
     const clientId = randomUUID();
+    // By person: how a direct conversation begins.
     const message = dataOf(await send(sending, { client_id: clientId, recipient_id: bob.user.id, text: 'Hi Bob' }));
     expect(message).toEqual({
       id: expect.any(Number),
+      conversation_id: await directConversationId(t.db, alice.user.id, bob.user.id),
+      seq: 1,
+      version: 1,
       client_id: clientId,
       sender_id: alice.user.id,
-      recipient_id: bob.user.id,
       text: 'Hi Bob',
       attachment: null,
       attachment_removed: false,
       created_at: expect.stringMatching(/Z$/),
-      read_at: null,
-      seq: 1,
       edited_at: null,
       deleted: false,
       reactions: [],
-      version: 1,
       reply_to: null,
     });
     expect(await Promise.all(bobGot)).toEqual([message, message]);
     expect(await otherTabGot).toEqual(message);
 
-    // Barrier: Bob's reply reaches Alice's tabs after anything from her own send would have.
+    // Barrier: Bob's reply, into the conversation by its id, reaches Alice's tabs after anything from her own send would have.
     const replyArrives = [nextEvent(sending, 'message'), nextEvent(otherTab, 'message')];
-    dataOf(await send(bobTab1, { recipient_id: alice.user.id, text: 'reply' }));
+    const reply = dataOf(await send(bobTab1, { conversation_id: message.conversation_id, text: 'reply' }));
+    expect(reply).toMatchObject({ conversation_id: message.conversation_id, seq: 2, sender_id: bob.user.id });
     await Promise.all(replyArrives);
     expect(sendingTab.sent).toEqual([]);
-    expect(sendingTab.message.map((m) => m.text)).toEqual(['reply']);
-    expect(otherTabMessages.map((m) => m.text)).toEqual(['reply']);
+    expect(sendingTab.message).toEqual([reply]);
+    expect(otherTabMessages).toEqual([reply]);
   });
 
-  it('stores a repeated client_id once: same ack, one broadcast, one unread', async () => {
+  it('stores a repeated client_id once, by person or by conversation: same ack, one broadcast, one unread', async () => {
     const [carol, dave] = await Promise.all([signIn(t.url, 'Carol'), signIn(t.url, 'Dave')]);
     const [sending, daveTab] = await Promise.all([tabs.open(carol), tabs.open(dave)]);
     const daveGot = record(daveTab, 'message');
@@ -72,15 +73,23 @@ describe('send', () => {
     const first = await send(sending, payload);
     const retry = await send(sending, { ...payload, text: 'changed on retry' });
     expect(retry).toEqual(first);
+    const byConversation = { client_id: randomUUID(), conversation_id: dataOf(first).conversation_id, text: 'second' };
+    const second = await send(sending, byConversation);
+    expect(await send(sending, byConversation)).toEqual(second);
     const rows = await t.db.select().from(messages).where(eq(messages.senderId, carol.user.id));
-    expect(rows).toHaveLength(1);
+    expect(rows).toHaveLength(2);
 
-    const barrier = nextEvent<MessagePayload>(daveTab, 'message');
-    await send(sending, { recipient_id: dave.user.id, text: 'second' });
+    const barrier = nextEvent(daveTab, 'message');
+    await send(sending, { recipient_id: dave.user.id, text: 'third' });
     await barrier;
-    expect(daveGot.map((m) => m.text)).toEqual(['once', 'second']);
+    // No seq taken by a retry: the conversation's stream has no gap.
+    expect(daveGot.map((m) => [m.seq, m.text])).toEqual([
+      [1, 'once'],
+      [2, 'second'],
+      [3, 'third'],
+    ]);
     const list = await api<Page<Conversation>>(t.url, '/conversations', { token: dave.bearer });
-    expect(list.body.results[0]?.unread_count).toBe(2);
+    expect(list.body.results[0]?.unread_count).toBe(3);
   });
 
   it('counts unread per conversation and in total, and a fresh init reports the total', async () => {
@@ -119,6 +128,7 @@ describe('send', () => {
 
 describe('send refusals', () => {
   const field = { error: { non_field_errors: [expect.any(String)] } };
+  const oneTarget = { error: { non_field_errors: ['Give conversation_id or recipient_id, one of them.'] } };
 
   it.each([
     ['a message to yourself', () => ({ recipient_id: alice.user.id }), field],
@@ -127,7 +137,9 @@ describe('send refusals', () => {
     ['an empty text without attachment', () => ({ recipient_id: bob.user.id, text: '   ' }), field],
     ['a client_id that is not a uuid', () => ({ recipient_id: bob.user.id, client_id: 'c1' }), field],
     ['an unknown field', () => ({ recipient_id: bob.user.id, sender_id: bob.user.id }), field],
-    ['a missing recipient', () => ({}), field],
+    ['an unknown conversation', () => ({ conversation_id: 2_000_000_000 }), { error: { non_field_errors: ['conversation_id: Conversation not found.'] } }],
+    ['both a conversation and a recipient', () => ({ conversation_id: 1, recipient_id: bob.user.id }), oneTarget],
+    ['neither a conversation nor a recipient', () => ({}), oneTarget],
   ])('refuses %s and stores nothing', async (_label, payload, expected) => {
     const socket = await tabs.open(alice);
     const before = (await t.db.select().from(messages).where(eq(messages.senderId, alice.user.id))).length;
@@ -156,13 +168,14 @@ describe('send refusals', () => {
     }
   });
 
-  it('refuses an inactive recipient', async () => {
+  it('refuses an inactive recipient, by person and by the conversation with them', async () => {
     const gone = await signIn(t.url, 'Gone');
-    await setUserActive(t.db, gone.user.id, false);
     const socket = await tabs.open(alice);
-    expect(await send(socket, { recipient_id: gone.user.id })).toEqual({
-      error: { non_field_errors: ['recipient_id: User not found.'] },
-    });
+    const before = dataOf(await send(socket, { recipient_id: gone.user.id, text: 'before they left' }));
+    await setUserActive(t.db, gone.user.id, false);
+    const notFound = { error: { non_field_errors: ['recipient_id: User not found.'] } };
+    expect(await send(socket, { recipient_id: gone.user.id })).toEqual(notFound);
+    expect(await send(socket, { conversation_id: before.conversation_id })).toEqual(notFound);
   });
 
   it('refuses a socket that has not sent init, and answers odd argument lists without throwing', async () => {

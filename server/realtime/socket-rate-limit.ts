@@ -13,8 +13,7 @@ import { costOfLimit, tooManyRequests, type RateLimitName, type RateLimiters } f
 const EVENT_BUDGETS: Partial<Record<keyof ClientToServerEvents, RateLimitName>> = {
   send: 'send',
   follow: 'follow',
-  sync: 'sync',
-  // One conversation's catch-up reads as `sync` does, from the same budget.
+  // The catch-up's reads, from one budget.
   sync_conversation: 'sync',
   sync_account: 'sync',
   typing: 'typing',
@@ -28,7 +27,6 @@ export const syncReads = (payload: unknown): number =>
 
 /** Events that take more than one point: what their payload asks the server to do. */
 const EVENT_COSTS: Partial<Record<keyof ClientToServerEvents, (payload: unknown) => number>> = {
-  sync: syncReads,
   sync_conversation: syncReads,
   sync_account: syncReads,
 };
@@ -44,7 +42,7 @@ function eventCost(event: unknown, args: unknown[]): number {
  * either when refused (a tab refused init stays unusable, one refused sync stays behind until its
  * next reconnect or seq gap). Their per-user budgets still bound them.
  */
-const NEVER_SHED: ReadonlySet<string> = new Set(['init', 'sync', 'sync_conversation', 'sync_account']);
+const NEVER_SHED: ReadonlySet<string> = new Set(['init', 'sync_conversation', 'sync_account']);
 
 /**
  * Events refused for the user's rate, one after another on one socket, after which the socket is

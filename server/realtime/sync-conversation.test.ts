@@ -1,6 +1,7 @@
 // Socket protocol 2's catch-up through a real server and sockets (docs/API.md; docs/design/
-// conversations.md 3.5): `sync_account` says which conversations moved since a cursor, and
-// `sync_conversation` reads one conversation's stream by its own seqs, as every member sees it.
+// conversations.md 3.5): `sync_account` answers the account's own items and which conversations
+// moved since a cursor, and `sync_conversation` reads one conversation's stream by its own seqs,
+// as every member sees it.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AccountSyncResult, Ack, ChangeResult, ConversationPage, ConversationSyncResult, MessagePayload } from '../../lib/contract';
@@ -26,6 +27,12 @@ const syncConversation = (socket: ClientSocket, payload: unknown) => emitWithAck
 
 async function page(socket: ClientSocket, payload: unknown): Promise<ConversationSyncResult> {
   const ack = await syncConversation(socket, payload);
+  if (!('data' in ack)) throw new Error(JSON.stringify(ack));
+  return ack.data;
+}
+
+async function account(socket: ClientSocket, payload: unknown): Promise<AccountSyncResult> {
+  const ack = await emitWithAck<Ack<AccountSyncResult>>(socket, 'sync_account', payload);
   if (!('data' in ack)) throw new Error(JSON.stringify(ack));
   return ack.data;
 }
@@ -139,7 +146,8 @@ describe('sync_conversation', () => {
     const notFound = { error: { non_field_errors: ['conversation_id: Conversation not found.'] } };
     expect(await syncConversation(catTab, { conversation_id: conversation, after: 0 })).toEqual(notFound);
     expect(await syncConversation(catTab, { conversation_id: 9_000_000_000, after: 0 })).toEqual(notFound);
-    for (const payload of [{ conversation_id: conversation, after: -1 }, { conversation_id: conversation, after: 0, limit: 501 }, { conversation_id: 0, after: 0 }, { after: 0 }]) {
+    const bad = [{ after: -1 }, { after: 1.5 }, { after: '3' }, {}, { after: 0, limit: 0 }, { after: 0, limit: 501 }, { after: 0, user_id: ben.user.id }].map((rest) => ({ conversation_id: conversation, ...rest }));
+    for (const payload of [...bad, { conversation_id: 0, after: 0 }, { after: 0 }, null]) {
       expect(await syncConversation(annTab, payload)).toEqual({ error: { non_field_errors: expect.any(Array) } });
     }
   });
@@ -150,16 +158,11 @@ describe('sync_account', () => {
     const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
     const [annTab, benTab] = await Promise.all([tabs.open(ann), tabs.open(ben)]);
     await send(benTab, ann, 'before');
-    const account = async (payload: unknown) => {
-      const ack = await emitWithAck<Ack<AccountSyncResult>>(annTab, 'sync_account', payload);
-      if (!('data' in ack)) throw new Error(JSON.stringify(ack));
-      return ack.data;
-    };
-    const start = await account({});
+    const start = await account(annTab, {});
     expect(start).toEqual({ items: [], conversations: [], removed: [], cursor: expect.stringMatching(/^\d+\.\d+\.0\.0$/), has_more: false });
 
     const sent = await send(benTab, ann, 'while away');
-    const moved = await account({ cursor: start.cursor });
+    const moved = await account(annTab, { cursor: start.cursor });
     const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
     expect(moved).toMatchObject({
       items: [],
@@ -167,7 +170,58 @@ describe('sync_account', () => {
       has_more: false,
     });
     expect(await page(annTab, { conversation_id: conversation, after: 1 })).toMatchObject({ messages: [{ id: sent.id, text: 'while away' }], through: 2 });
-    expect(await account({ cursor: moved.cursor })).toMatchObject({ items: [], conversations: [], removed: [] });
+    expect(await account(annTab, { cursor: moved.cursor })).toMatchObject({ items: [], conversations: [], removed: [] });
+  });
+
+  it('brings a tab back from away everything of its account’s, every conversation and both directions, each numbered on its own, and nothing of anyone else’s', async () => {
+    const [ann, ben, cat] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben'), signIn(t.url, 'Cat')]);
+    const [annTab, benTab, catTab] = await Promise.all([tabs.open(ann), tabs.open(ben), tabs.open(cat)]);
+    const away = await account(annTab, {});
+    await send(annTab, ben, 'a1');
+    await send(benTab, ann, 'b1');
+    await send(catTab, ben, 'not Ann’s');
+    await send(catTab, ann, 'c1');
+    const [withBen, withCat] = await Promise.all([directConversationId(t.db, ann.user.id, ben.user.id), directConversationId(t.db, ann.user.id, cat.user.id)]);
+
+    const moved = await account(annTab, { cursor: away.cursor });
+    expect(moved.conversations.map((row) => row.conversation_id).sort((a, b) => a - b)).toEqual([withBen, withCat].sort((a, b) => a - b));
+    expect(moved.removed).toEqual([]);
+    const read = async (conversation: number) => (await page(annTab, { conversation_id: conversation, after: 0 })).messages.map((message) => [message.seq, message.text]);
+    expect(await read(withBen)).toEqual([
+      [1, 'a1'],
+      [2, 'b1'],
+    ]);
+    expect(await read(withCat)).toEqual([[1, 'c1']]);
+  });
+
+  it('pages the account’s own items by its limit, in seq order without gaps or repeats', async () => {
+    const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
+    const [annTab, benTab] = await Promise.all([tabs.open(ann), tabs.open(ben)]);
+    const start = await account(annTab, {});
+    const [first, second, third] = [await send(benTab, ann, 'one'), await send(benTab, ann, 'two'), await send(benTab, ann, 'three')];
+    const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
+    // Five items of Ann's own: three reads (each further), a mute and a deletion for herself.
+    for (const upTo of [first.id, second.id, undefined]) expect(await emitWithAck(annTab, 'read', { conversation_id: conversation, up_to: upTo })).toMatchObject({ data: {} });
+    expect((await api(t.url, `/c/${conversation}`, { method: 'PATCH', token: ann.bearer, json: { muted: true } })).status).toBe(200);
+    await change(annTab, 'hide', { message_id: third.id });
+
+    const pages: AccountSyncResult[] = [];
+    let cursor = start.cursor;
+    for (let asked = 0; asked < 10; asked++) {
+      const next = await account(annTab, { cursor, limit: 2 });
+      pages.push(next);
+      cursor = next.cursor;
+      if (!next.has_more) break;
+    }
+    expect(pages.map((next) => [next.items.map((item) => item.seq), next.has_more])).toEqual([
+      [[1, 2], true],
+      [[3, 4], true],
+      [[5], false],
+    ]);
+    expect(pages.flatMap((next) => next.items.map((item) => item.kind))).toEqual(['read', 'read', 'read', 'muted', 'hide']);
+    // The conversation that moved is named with the first page, and not again for its items.
+    expect(pages.map((next) => next.conversations.map((row) => row.conversation_id))).toEqual([[conversation], [], []]);
+    expect(await account(annTab, { cursor })).toMatchObject({ items: [], conversations: [], has_more: false });
   });
 
   it('goes on from the cursor GET /api/conversations read before its page', async () => {
@@ -183,11 +237,13 @@ describe('sync_account', () => {
     expect(moved.data.conversations.map((row) => row.user?.id)).toEqual([cat.user.id]);
   });
 
-  it('refuses cursors it did not give with a field error', async () => {
+  it('refuses cursors it did not give, limits out of range and fields it does not know with a field error', async () => {
     const ann = await signIn(t.url, 'Ann');
     const socket = await tabs.open(ann);
-    for (const cursor of ['', '1.2.3', '01.2.3.0', '1.18446744073709551616.0.0', '1.2.3.18446744073709551616', '9007199254740992.1.0.0', 5]) {
-      expect(await emitWithAck(socket, 'sync_account', { cursor })).toEqual({ error: { non_field_errors: expect.any(Array) } });
+    const { cursor: given } = await account(socket, {});
+    const bad = ['', '1.2.3', '01.2.3.0', '1.18446744073709551616.0.0', '1.2.3.18446744073709551616', '9007199254740992.1.0.0', 5].map((cursor) => ({ cursor }));
+    for (const payload of [...bad, { cursor: given, limit: 0 }, { cursor: given, limit: 501 }, { cursor: given, limit: 1.5 }, { cursor: given, user_id: ann.user.id }, null]) {
+      expect(await emitWithAck(socket, 'sync_account', payload)).toEqual({ error: { non_field_errors: expect.any(Array) } });
     }
   });
 });

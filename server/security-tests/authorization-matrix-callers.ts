@@ -34,8 +34,7 @@ export let foreignMessageId: number;
 /** The owner's conversation with the peer, and the conversation of the peer and the third person. */
 export let ownedConversationId: number;
 export let foreignConversationId: number;
-// Tabs on protocol 1 unless a test names another, until protocol 1 goes (docs/design/conversations.md, step 9 (a)).
-export const tabs = socketTabs(() => t, { protocol: 1 });
+export const tabs = socketTabs(() => t);
 
 export async function secondSession(user: SignedInUser): Promise<string> {
   const response = await api<{ token: string }>(t.url, '/accounts/authorize', {

@@ -1,13 +1,15 @@
-// Who may emit what over Socket.IO: every event against every kind of caller that is not a live,
-// active owner, and whose sockets deactivation and logout close. The event list is checked against
-// what the server really listens to, so a new event without a row here fails this file until it
-// gets one. The callers are in authorization-matrix-callers.ts.
+// Who may emit what over Socket.IO, in the socket protocol the app speaks: every event against
+// every kind of caller that is not a live, active owner, and whose sockets deactivation and logout
+// close. The event list is checked against what the server really listens to, so a new event
+// without a row here fails this file until it gets one. The callers are in
+// authorization-matrix-callers.ts.
 import { randomUUID } from 'node:crypto';
 import type { Socket as ServerSocket } from 'socket.io';
 import { describe, expect, it } from 'vitest';
-import type { Ack, ConversationPage, MessagePayload, Page, SyncResult } from '../../lib/contract';
+import { SOCKET_PROTOCOL, type AccountSyncResult, type Ack, type ConversationSummaryPage, type ConversationSyncResult } from '../../lib/contract';
+import { directConversationId } from '../../testing/database';
 import { api, signIn } from '../test/helpers';
-import { connectSocket, emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
+import { connectSocket, emitWithAck, nextEvent, sendAccepted, type ClientSocket } from '../test/socket-client';
 import {
   foreignConversationId,
   foreignMessageId,
@@ -32,9 +34,12 @@ interface EventRow {
   valid: () => unknown;
   /** Someone else's ids or fields in the owner's event, and the refusal it must get. */
   foreign: () => { payload: unknown; error: unknown };
+  /** `valid` names the owner's conversation: naming someone else's must be refused exactly like a missing one. */
+  byConversation?: true;
 }
 
 const NOT_FOUND = { non_field_errors: ['message_id: Message not found.'] };
+const CONVERSATION_NOT_FOUND = { non_field_errors: ['conversation_id: Conversation not found.'] };
 const fieldError = (pattern: RegExp) => ({ non_field_errors: expect.arrayContaining([expect.stringMatching(pattern)]) });
 
 const EVENTS: Record<string, EventRow> = {
@@ -42,39 +47,40 @@ const EVENTS: Record<string, EventRow> = {
     valid: () => ({ id: owner.user.id }),
     foreign: () => ({ payload: { id: peer.user.id }, error: { msg: expect.stringMatching(/own account/) } }),
   },
+  // Into a conversation, or to a person (which begins a direct conversation): someone else's upload either way.
   send: {
-    valid: () => ({ client_id: randomUUID(), recipient_id: peer.user.id, text: 'hi' }),
+    valid: () => ({ client_id: randomUUID(), conversation_id: ownedConversationId, text: 'hi' }),
     foreign: () => ({
       payload: { client_id: randomUUID(), recipient_id: peer.user.id, text: '', attachment_id: peerUpload.id },
       error: { non_field_errors: ['attachment_id: No such upload of yours.'] },
     }),
+    byConversation: true,
   },
   read: {
-    valid: () => ({ user_id: peer.user.id, up_to: 1 }),
-    foreign: () => ({ payload: { user_id: peer.user.id, reader_id: third.user.id }, error: fieldError(/^reader_id: /) }),
+    valid: () => ({ conversation_id: ownedConversationId, up_to: 1 }),
+    foreign: () => ({ payload: { conversation_id: ownedConversationId, reader_id: third.user.id }, error: fieldError(/^reader_id: /) }),
+    byConversation: true,
   },
   follow: {
     valid: () => ({ user_id: peer.user.id, follow: true }),
     foreign: () => ({ payload: { user_id: third.user.id, follow: true, follower_id: peer.user.id }, error: fieldError(/^follower_id: /) }),
   },
-  sync: {
-    valid: () => ({ after: 0 }),
-    foreign: () => ({ payload: { after: 0, user_id: peer.user.id }, error: fieldError(/^user_id: /) }),
-  },
-  // Someone else's conversation is refused exactly like a missing one.
+  // Reading as someone else: the reader is always the socket's user.
   sync_conversation: {
     valid: () => ({ conversation_id: ownedConversationId, after: 0 }),
-    foreign: () => ({ payload: { conversation_id: foreignConversationId, after: 0 }, error: { non_field_errors: ['conversation_id: Conversation not found.'] } }),
+    foreign: () => ({ payload: { conversation_id: ownedConversationId, after: 0, user_id: peer.user.id }, error: fieldError(/^user_id: /) }),
+    byConversation: true,
   },
   // Always the caller's own account: naming another is refused.
   sync_account: {
     valid: () => ({ cursor: null }),
     foreign: () => ({ payload: { cursor: null, user_id: peer.user.id }, error: fieldError(/^user_id: /) }),
   },
-  // Signalling as someone else: the sender is always the socket's user.
+  // Signalling as someone else (in a conversation, or to a person): the sender is always the socket's user.
   typing: {
-    valid: () => ({ user_id: peer.user.id, typing: true }),
+    valid: () => ({ conversation_id: ownedConversationId, typing: true }),
     foreign: () => ({ payload: { user_id: third.user.id, typing: true, from_id: peer.user.id }, error: fieldError(/^from_id: /) }),
+    byConversation: true,
   },
   // Subscribing someone else's socket or account to a presence list.
   presence_subscribe: {
@@ -104,27 +110,6 @@ const EVENTS: Record<string, EventRow> = {
   },
 };
 
-/**
- * Protocol 2's requests where they differ from protocol 1's: by conversation id. Someone else's
- * conversation is refused exactly like a missing one (a person, where protocol 2 still names one,
- * gets protocol 1's rules).
- */
-const CONVERSATION_NOT_FOUND = { non_field_errors: ['conversation_id: Conversation not found.'] };
-const PROTOCOL2_EVENTS: Record<string, EventRow> = {
-  send: {
-    valid: () => ({ client_id: randomUUID(), conversation_id: ownedConversationId, text: 'hi' }),
-    foreign: () => ({ payload: { client_id: randomUUID(), conversation_id: foreignConversationId, text: 'in there' }, error: CONVERSATION_NOT_FOUND }),
-  },
-  read: {
-    valid: () => ({ conversation_id: ownedConversationId }),
-    foreign: () => ({ payload: { conversation_id: foreignConversationId }, error: CONVERSATION_NOT_FOUND }),
-  },
-  typing: {
-    valid: () => ({ conversation_id: ownedConversationId, typing: true }),
-    foreign: () => ({ payload: { conversation_id: foreignConversationId, typing: true }, error: CONVERSATION_NOT_FOUND }),
-  },
-};
-
 /** Events the server listens to on every socket that are Socket.IO's own, not ours. */
 const RESERVED_EVENTS = new Set(['disconnect', 'disconnecting', 'error']);
 
@@ -133,6 +118,9 @@ function serverSocketOf(client: ClientSocket): ServerSocket {
   if (!socket) throw new Error('no server socket for this client');
   return socket as unknown as ServerSocket;
 }
+
+/** A socket speaking the app's protocol, not initialised (a handshake that names none speaks protocol 1). */
+const connect = (token?: string) => connectSocket(t.url, token, { protocol: SOCKET_PROTOCOL });
 
 const HANDSHAKES = [
   ['no token', () => undefined],
@@ -153,7 +141,7 @@ describe('Socket.IO authorisation matrix', () => {
   });
 
   it.each(HANDSHAKES)('refuses the handshake with %s', async (_label, token) => {
-    await expect(connectSocket(t.url, token())).rejects.toThrow('Unauthorized');
+    await expect(connect(token())).rejects.toThrow('Unauthorized');
   });
 
   describe.each(Object.entries(EVENTS))('%s', (event, row) => {
@@ -170,58 +158,57 @@ describe('Socket.IO authorisation matrix', () => {
       expect(await emitWithAck(socket, event, payload)).toEqual({ error });
     });
 
+    if (row.byConversation) {
+      it("refuses someone else's conversation exactly like a missing one", async () => {
+        const socket = await tabs.open(owner);
+        for (const conversationId of [foreignConversationId, Number.MAX_SAFE_INTEGER]) {
+          expect(await emitWithAck(socket, event, { ...(row.valid() as object), conversation_id: conversationId })).toEqual({ error: CONVERSATION_NOT_FOUND });
+        }
+      });
+    }
+
     it('answers the owner (the row’s payload is well-formed)', async () => {
       const socket = await tabs.open(owner, { init: event !== 'init' });
       expect(await emitWithAck(socket, event, row.valid())).toEqual({ data: expect.anything() });
     });
   });
 
-  describe.each(Object.entries(PROTOCOL2_EVENTS))('protocol 2: %s', (event, row) => {
-    it('is refused before init', async () => {
-      const socket = await tabs.open(owner, { init: false, protocol: 2 });
-      expect(await emitWithAck(socket, event, row.valid())).toEqual({ error: { msg: 'Send init before other events.' } });
-    });
-
-    it("refuses someone else's conversation like a missing one", async () => {
-      const socket = await tabs.open(owner, { protocol: 2 });
-      const { payload, error } = row.foreign();
-      expect(await emitWithAck(socket, event, payload)).toEqual({ error });
-      expect(await emitWithAck(socket, event, { ...(payload as object), conversation_id: Number.MAX_SAFE_INTEGER })).toEqual({ error });
-    });
-
-    it('answers the owner (the row’s payload is well-formed)', async () => {
-      const socket = await tabs.open(owner, { protocol: 2 });
-      expect(await emitWithAck(socket, event, row.valid())).toEqual({ data: expect.anything() });
-    });
-  });
-
-  it('read and sync reach only the caller’s own messages', async () => {
+  it('read and the catch-up reach only the caller’s own conversations', async () => {
     const [ann, ben, cat] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben'), signIn(t.url, 'Cat')]);
     const [annTab, benTab, catTab] = await Promise.all([tabs.open(ann), tabs.open(ben), tabs.open(cat)]);
-    await emitWithAck(benTab, 'send', { client_id: randomUUID(), recipient_id: cat.user.id, text: 'ben to cat' });
-    await emitWithAck(benTab, 'send', { client_id: randomUUID(), recipient_id: ann.user.id, text: 'ben to ann' });
+    const annAway = await emitWithAck<Ack<AccountSyncResult>>(annTab, 'sync_account', {});
+    if (!('data' in annAway)) throw new Error(JSON.stringify(annAway));
+    const toCat = await sendAccepted(benTab, cat, 'ben to cat');
+    await sendAccepted(benTab, ann, 'ben to ann');
+    const [annWithBen, catWithBen] = await Promise.all([directConversationId(t.db, ann.user.id, ben.user.id), directConversationId(t.db, cat.user.id, ben.user.id)]);
 
-    expect(await emitWithAck(annTab, 'read', { user_id: ben.user.id })).toEqual({ data: { count: 0, unread_count: 0 } });
+    expect(await emitWithAck(annTab, 'read', { conversation_id: annWithBen })).toEqual({ data: { count: 0, unread_count: 0 } });
     // Up to a message of someone else's conversation: a bound on Ann's own, never a way into Cat's.
-    const catThread = await api<Page<MessagePayload>>(t.url, `/conversations/${ben.user.id}/messages`, { token: cat.bearer });
-    expect(await emitWithAck(annTab, 'read', { user_id: ben.user.id, up_to: catThread.body.results[0]!.id })).toEqual({ data: { count: 0, unread_count: 0 } });
-    const catList = await api<ConversationPage>(t.url, '/conversations', { token: cat.bearer });
-    expect(catList.body.results.map((row) => [row.user.id, row.unread_count])).toEqual([[ben.user.id, 1]]);
+    expect(await emitWithAck(annTab, 'read', { conversation_id: annWithBen, up_to: toCat.id })).toEqual({ data: { count: 0, unread_count: 0 } });
+    const catList = await api<ConversationSummaryPage>(t.url, '/c', { token: cat.bearer });
+    expect(catList.body.results.map((row) => [row.conversation_id, row.unread_count])).toEqual([[catWithBen, 1]]);
 
-    const synced = await emitWithAck<Ack<SyncResult>>(annTab, 'sync', { after: 0 });
+    // Ann's catch-up names her conversation only, and it holds her message only.
+    const moved = await emitWithAck<Ack<AccountSyncResult>>(annTab, 'sync_account', { cursor: annAway.data.cursor });
+    if (!('data' in moved)) throw new Error(JSON.stringify(moved));
+    expect(moved.data.conversations.map((row) => row.conversation_id)).toEqual([annWithBen]);
+    const synced = await emitWithAck<Ack<ConversationSyncResult>>(annTab, 'sync_conversation', { conversation_id: annWithBen, after: 0 });
     if (!('data' in synced)) throw new Error(JSON.stringify(synced));
     expect(synced.data.messages.map((message) => message.text)).toEqual(['ben to ann']);
-    expect(await emitWithAck(catTab, 'read', { user_id: ben.user.id })).toEqual({ data: { count: 0, unread_count: 0 } });
+    expect(await emitWithAck(catTab, 'read', { conversation_id: catWithBen })).toEqual({ data: { count: 0, unread_count: 0 } });
   });
 
   it('typing reaches only its recipient; presence only those the person reached out to, whatever the caller asks', async () => {
     const [ann, ben, cat] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben'), signIn(t.url, 'Cat')]);
     const [annTab, benTab, catTab] = await Promise.all([tabs.open(ann), tabs.open(ben), tabs.open(cat)]);
+    // Protocol 2 places typing in a conversation: Ann writes to Ben first.
+    await sendAccepted(annTab, ben, 'hi');
+    const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
     const heardByCat: unknown[] = [];
     catTab.on('typing', (payload) => heardByCat.push(payload));
     const benHears = nextEvent(benTab, 'typing');
-    await emitWithAck(annTab, 'typing', { user_id: ben.user.id, typing: true });
-    expect(await benHears).toEqual({ user_id: ann.user.id, typing: true });
+    await emitWithAck(annTab, 'typing', { conversation_id: conversation, typing: true });
+    expect(await benHears).toEqual({ conversation_id: conversation, user_id: ann.user.id, typing: true });
     expect(heardByCat).toEqual([]);
 
     // Ben follows Ann: Ann may see Ben's presence; Cat, to whom Ben never reached out, may not.
@@ -238,7 +225,7 @@ describe('Socket.IO authorisation matrix', () => {
     const sockets = await Promise.all([
       tabs.open(erin),
       tabs.open(erin, { init: false }),
-      connectSocket(t.url, erinElsewhere),
+      connect(erinElsewhere),
     ]);
     const bystander = await tabs.open(bystanderUser);
     const reasons = Promise.all(sockets.map((socket) => nextEvent<string>(socket, 'disconnect')));
@@ -246,18 +233,18 @@ describe('Socket.IO authorisation matrix', () => {
     expect((await api(t.url, '/accounts/deactivate', { method: 'POST', token: erin.bearer })).status).toBe(204);
     expect(await reasons).toEqual(['io server disconnect', 'io server disconnect', 'io server disconnect']);
     expect(bystander.connected).toBe(true);
-    await expect(connectSocket(t.url, erinElsewhere)).rejects.toThrow('Unauthorized');
+    await expect(connect(erinElsewhere)).rejects.toThrow('Unauthorized');
   });
 
   it('logout closes the sockets of that session only', async () => {
     const erin = await signIn(t.url, 'Erin');
     const elsewhere = await secondSession(erin);
-    const [loggedOut, stays] = await Promise.all([tabs.open(erin), connectSocket(t.url, elsewhere)]);
+    const [loggedOut, stays] = await Promise.all([tabs.open(erin), connect(elsewhere)]);
     const reason = nextEvent<string>(loggedOut, 'disconnect');
     expect((await api(t.url, '/accounts/logout', { method: 'POST', token: erin.bearer })).status).toBe(204);
     expect(await reason).toBe('io server disconnect');
     expect(stays.connected).toBe(true);
     stays.close();
-    await expect(connectSocket(t.url, erin.bearer)).rejects.toThrow('Unauthorized');
+    await expect(connect(erin.bearer)).rejects.toThrow('Unauthorized');
   });
 });

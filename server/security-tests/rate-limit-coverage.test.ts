@@ -99,7 +99,7 @@ describe('Socket.IO', () => {
     sockets.push(probe);
     const server = t.server.io.sockets.sockets.get(probe.id ?? '');
     const events = server!.eventNames().map(String).filter((name) => !RESERVED_EVENTS.has(name));
-    expect(events).toEqual(expect.arrayContaining(['init', 'send', 'read', 'follow', 'sync', 'visibility', ADDED_EVENT]));
+    expect(events).toEqual(expect.arrayContaining(['init', 'send', 'read', 'follow', 'sync_conversation', 'sync_account', 'visibility', ADDED_EVENT]));
 
     const unlimited: string[] = [];
     for (const event of events) {
@@ -108,7 +108,7 @@ describe('Socket.IO', () => {
       const acks: Ack<unknown>[] = [];
       // A payload no handler accepts: the budget is taken before validation, so it counts all the
       // same. The syncs pay by the reads their limit allows (socket-rate-limit.ts): a limit of 1 is one.
-      const payload = event === 'sync' || event === 'sync_conversation' || event === 'sync_account' ? { limit: 1 } : {};
+      const payload = event === 'sync_conversation' || event === 'sync_account' ? { limit: 1 } : {};
       for (let call = 0; call <= BURST; call += 1) acks.push(await emitWithAck<Ack<unknown>>(socket, event, payload));
       const refused = acks.at(-1)!;
       if (!('error' in refused) || !('msg' in refused.error) || !/^Too many requests/.test(refused.error.msg)) {

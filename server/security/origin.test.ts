@@ -3,6 +3,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { startConfiguredServer, type ConfiguredTestServer } from '../test/configured-server';
 import { signIn, type SignedInUser } from '../test/helpers';
 import { isAllowedOrigin } from './origin';
+import { SOCKET_PROTOCOL } from '../../lib/contract';
 
 describe('isAllowedOrigin', () => {
   it('allows requests without an Origin (not a browser)', () => {
@@ -45,7 +46,7 @@ afterEach(() => {
 /** A real client on one transport, as a browser at `origin` would connect (no Origin: not a browser). */
 function connectFrom(base: string, user: SignedInUser, transport: Transport, origin?: string): Promise<Socket> {
   const socket = connect(base, {
-    auth: { token: user.bearer },
+    auth: { token: user.bearer, protocol: SOCKET_PROTOCOL },
     transports: [transport],
     extraHeaders: origin ? { origin } : {},
     reconnection: false,

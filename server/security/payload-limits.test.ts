@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { io as connect } from 'socket.io-client';
-import { MAX_MESSAGE_LENGTH } from '../../lib/contract';
+import { MAX_MESSAGE_LENGTH, SOCKET_PROTOCOL } from '../../lib/contract';
 import { api, signIn, startTestServer, type SignedInUser, type TestServer } from '../test/helpers';
 import { send, type ClientSocket } from '../test/socket-client';
 import { pngBytes, rawUpload } from '../test/uploads';
@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 async function initialisedTab(user: SignedInUser, transport: Transport): Promise<ClientSocket> {
-  const socket: ClientSocket = connect(t.url, { auth: { token: user.bearer }, transports: [transport], reconnection: false, forceNew: true });
+  const socket: ClientSocket = connect(t.url, { auth: { token: user.bearer, protocol: SOCKET_PROTOCOL }, transports: [transport], reconnection: false, forceNew: true });
   open.push(socket);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);

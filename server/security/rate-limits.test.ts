@@ -91,16 +91,16 @@ describe('what a flood of one account costs it', () => {
     expect(await closed).toBe('io server disconnect');
   });
 
-  it('prices a sync page by the reads its limit allows: up to 250 items three, up to 100 one, the largest five', async () => {
+  it('prices a catch-up page by the reads its limit allows: up to 250 items three, up to 100 one, the largest five', async () => {
     const [alice, bob] = await Promise.all([signIn(t.url, 'Alice'), signIn(t.url, 'Bob')]);
     const [aliceTab, bobTab] = await Promise.all([tabs.open(alice), tabs.open(bob)]);
-    const sync = (tab: typeof aliceTab, payload: object) => emitWithAck<Ack<unknown>>(tab, 'sync', { after: 0, ...payload });
+    const sync = (tab: typeof aliceTab, payload: object) => emitWithAck<Ack<unknown>>(tab, 'sync_account', payload);
     const TOO_MANY_ACK = { error: { msg: expect.stringMatching(TOO_MANY) } };
     // Pages of more than one read come out of the burst (five here; its steady window holds one).
-    expect(await sync(aliceTab, { limit: 250 })).toMatchObject({ data: { messages: [] } });
-    for (let i = 0; i < 2; i += 1) expect(await sync(aliceTab, { limit: 100 })).toMatchObject({ data: { messages: [] } });
+    expect(await sync(aliceTab, { limit: 250 })).toMatchObject({ data: { items: [] } });
+    for (let i = 0; i < 2; i += 1) expect(await sync(aliceTab, { limit: 100 })).toMatchObject({ data: { items: [] } });
     expect(await sync(aliceTab, { limit: 1 })).toEqual(TOO_MANY_ACK);
-    expect(await sync(bobTab, {})).toMatchObject({ data: { messages: [] } });
+    expect(await sync(bobTab, {})).toMatchObject({ data: { items: [] } });
     expect(await sync(bobTab, { limit: 100 })).toEqual(TOO_MANY_ACK);
   });
 

@@ -32,7 +32,7 @@ async function tab(url: string, bearer: string): Promise<ClientSocket> {
 const disconnected = (socket: ClientSocket) => nextEvent<string>(socket, 'disconnect');
 /** Two round trips to the server: long enough for an eviction it was going to make to arrive. */
 async function settled(socket: ClientSocket): Promise<void> {
-  for (let i = 0; i < 2; i += 1) await socket.timeout(5_000).emitWithAck('sync', { after: 0 });
+  for (let i = 0; i < 2; i += 1) await socket.timeout(5_000).emitWithAck('sync_account', {});
 }
 
 describe('one node', () => {

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { Ack, ClientToServerEvents, MessagePayload, SendPayload, ServerToClientEvents } from '../../lib/contract';
+import { SOCKET_PROTOCOL, type Ack, type ClientToServerEvents, type ConversationMessage, type SendPayload, type ServerToClientEvents } from '../../lib/contract';
 
 export type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 const WAIT_MS = 5_000;
 
-/** A socket.io-client with the app's handshake; resolves once connected, rejects with connect_error. */
-export function connectSocket(base: string, token?: string, auth: Record<string, unknown> = {}): Promise<ClientSocket> {
+/**
+ * A socket.io-client with the app's handshake (its protocol, unless `auth` says otherwise: `{}`
+ * names none); resolves once connected, rejects with connect_error.
+ */
+export function connectSocket(base: string, token?: string, auth: Record<string, unknown> = { protocol: SOCKET_PROTOCOL }): Promise<ClientSocket> {
   const socket: ClientSocket = connect(base, {
     auth: token === undefined ? auth : { token, ...auth },
     reconnection: false,
@@ -42,14 +45,14 @@ export function emitWithAck<T>(socket: ClientSocket, event: string, ...args: unk
 /** Whom a test sends to: a signed-in user (helpers.ts), a seeded one (testing/seed.ts) or an id. */
 type Recipient = { user: { id: number } } | { id: number } | number;
 
-/** Sends a message with a fresh client_id; resolves with the ack: the stored message or the refusal. */
-export function send(socket: ClientSocket, to: Recipient, text = 'hello', extra: Partial<SendPayload> = {}): Promise<Ack<MessagePayload>> {
+/** Sends a message to a person with a fresh client_id; resolves with the ack: the stored message or the refusal. */
+export function send(socket: ClientSocket, to: Recipient, text = 'hello', extra: Partial<SendPayload> = {}): Promise<Ack<ConversationMessage>> {
   const recipientId = typeof to === 'number' ? to : 'user' in to ? to.user.id : to.id;
-  return emitWithAck<Ack<MessagePayload>>(socket, 'send', { client_id: randomUUID(), recipient_id: recipientId, text, ...extra });
+  return emitWithAck<Ack<ConversationMessage>>(socket, 'send', { client_id: randomUUID(), recipient_id: recipientId, text, ...extra });
 }
 
 /** `send` for a test that needs the message stored: resolves with it, throws with the refusal. */
-export async function sendAccepted(...args: Parameters<typeof send>): Promise<MessagePayload> {
+export async function sendAccepted(...args: Parameters<typeof send>): Promise<ConversationMessage> {
   const ack = await send(...args);
   if (!('data' in ack)) throw new Error(`send refused: ${JSON.stringify(ack)}`);
   return ack.data;

@@ -6,13 +6,12 @@ import { connectSocket, emitWithAck, type ClientSocket } from './socket-client';
 /**
  * Browser tabs for socket tests: connected (and by default initialised) sockets, closed together.
  * They speak the app's protocol (SOCKET_PROTOCOL) unless told otherwise: `protocol` for all of
- * them, or for one tab. The files still on protocol 1 say so; they move to protocol 2, or go with
- * protocol 1 (docs/design/conversations.md, step 9 (a)).
+ * them, or for one tab (a test of what a tab of another release is told).
  */
 export function socketTabs(getServer: () => TestServer, { protocol: tabsProtocol = SOCKET_PROTOCOL }: { protocol?: number } = {}) {
   const open: ClientSocket[] = [];
   return {
-    /** `protocol`: the one the handshake asks for (absent: the tabs'; null: none named, as a client from before protocols). */
+    /** `protocol`: the one the handshake asks for (absent: the tabs'; null: none named, as a tab from before protocols were numbered). */
     async open(user: SignedInUser, { init = true, protocol = tabsProtocol }: { init?: boolean; protocol?: number | null } = {}): Promise<ClientSocket> {
       const socket = await connectSocket(getServer().url, user.bearer, protocol === null ? {} : { protocol });
       open.push(socket);

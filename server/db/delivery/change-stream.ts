@@ -8,13 +8,6 @@ import type { MessageChange } from '../../../lib/contract';
 export type ChangeFor = { userId: number } & DistributiveOmit<MessageChange, 'seq'>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** The change without the account it is addressed to: what that account's sockets get. */
-export function forAccount(change: MessageChange & { userId: number }): MessageChange {
-  const { userId, ...rest } = change;
-  void userId;
-  return rest as MessageChange;
-}
-
 /** A stored event row as the account it belongs to sees it. */
 export function toMessageChange(row: { seq: number; kind: string; messageId: number; state: Record<string, unknown> }): MessageChange {
   return { ...row.state, kind: row.kind, seq: row.seq, message_id: row.messageId } as MessageChange;

@@ -1,14 +1,13 @@
-// Reading an account's stream by seq: its messages (sent and received) and the changes to them
-// (message_events), for `sync` and the data export (docs/DELIVERY.md).
+// Reading an account's messages (sent and received) by its own seqs, for the data export
+// (docs/DELIVERY.md). (Protocol 1's `sync` read its changes beside them; protocol 2's catch-up
+// reads by conversation: conversation-stream.ts.)
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { alias, type PgColumn } from 'drizzle-orm/pg-core';
-import type { MessageChange, MessagePayload } from '../../../lib/contract';
-import { toMessageChange } from './change-stream';
+import type { MessagePayload } from '../../../lib/contract';
 import { attachmentOf, messageColumns, toMessagePayload } from './message-payload';
 import { notHiddenFor } from '../messages';
 import type { Db } from '../engine/open-database';
 import { preparedQuery } from '../engine/prepared-query';
-import { rows } from '../engine/raw-rows';
 import { messages, uploads, users } from '../schema';
 
 const peer = alias(users, 'peer');
@@ -56,95 +55,13 @@ const sideAfter = (userColumn: PgColumn, seqColumn: PgColumn, peerColumn: PgColu
 const SENT_AFTER = sideAfter(messages.senderId, messages.senderSeq, messages.recipientId, 'stream_sent_after');
 const RECEIVED_AFTER = sideAfter(messages.recipientId, messages.recipientSeq, messages.senderId, 'stream_received_after');
 
-interface StreamChange {
-  seq: number;
-  change: MessageChange;
-  /** A read receipt that may not be shown now: the account or the reader turned receipts off. */
-  hidden: boolean;
-}
-
-/** The account's changes with seq > after, oldest first, at most limit + 1: one range scan of message_events' key. */
-async function changesAfter(db: Db, userId: number, after: number, limit: number, viewerReceipts: boolean): Promise<StreamChange[]> {
-  const found = await rows<{ seq: string | number; kind: string; message_id: string | number; state: Record<string, unknown>; peer_receipts: boolean | null }>(
-    db,
-    sql`select e.seq, e.kind, e.message_id, e.state, p.read_receipts as peer_receipts
-      from message_events e
-      left join users p on e.kind = 'seen' and p.id = (e.state->>'peer_id')::int
-      where e.user_id = ${userId} and e.seq > ${after}
-      order by e.seq limit ${limit + 1}`,
-  );
-  return found.map((row) => {
-    const change = toMessageChange({ seq: Number(row.seq), kind: row.kind, messageId: Number(row.message_id), state: row.state });
-    return { seq: change.seq, change, hidden: change.kind === 'seen' && !(viewerReceipts && row.peer_receipts === true) };
-  });
-}
-
-export interface StreamPage {
-  messages: MessagePayload[];
-  changes: MessageChange[];
-  /** Every seq in (after, through] is accounted for: returned, or left out on purpose. */
-  through: number;
-  lastSeq: number;
-  hasMore: boolean;
-}
-
 /**
- * Items one round trip of a sync page reads at most. A page of 500 read at once held PGlite's one
- * connection for a tenth of a second (far longer on a busy machine), and every other account's
- * next query waited behind it; in reads of 100 the others take their turns in between
- * (db/account-turns.ts). The page is the same as the client asking for pages of 100 in a row.
+ * Items one read of a catch-up or export page takes at most, and the unit its price is counted in
+ * (realtime/socket-rate-limit.ts). A page of 500 read at once held PGlite's one connection for a
+ * tenth of a second (far longer on a busy machine), and every other account's next query waited
+ * behind it; in reads of 100 the others take their turns in between (db/account-turns.ts).
  */
 export const STREAM_READ_ITEMS = 100;
-
-/**
- * What `sync` answers: the account's stream after `after`, at most `limit` items, messages and
- * changes each in seq order, without the messages it deleted for itself and the read receipts it
- * may no longer see (their seqs are still accounted for by `through`), read STREAM_READ_ITEMS at a
- * time, each read taking up where the last one's `through` ended. Null for no such account.
- */
-export async function listStreamAfter(db: Db, userId: number, after: number, limit: number): Promise<StreamPage | null> {
-  const first = await readStreamAfter(db, userId, after, Math.min(limit, STREAM_READ_ITEMS));
-  if (!first) return null;
-  const { messages, changes } = first;
-  let { through, lastSeq, hasMore } = first;
-  // Items above a read's last_seq come again in the next (its through stops at last_seq): once each.
-  const seen = new Set<number>([...messages, ...changes].map((item) => item.seq));
-  for (let left = limit - Math.min(limit, STREAM_READ_ITEMS); hasMore && left > 0; left -= Math.min(left, STREAM_READ_ITEMS)) {
-    const next = await readStreamAfter(db, userId, through, Math.min(left, STREAM_READ_ITEMS));
-    if (!next) return null;
-    for (const message of next.messages) if (!seen.has(message.seq)) messages.push(message);
-    for (const change of next.changes) if (!seen.has(change.seq)) changes.push(change);
-    for (const item of [...next.messages, ...next.changes]) seen.add(item.seq);
-    ({ through, lastSeq, hasMore } = next);
-  }
-  return { messages, changes, through, lastSeq, hasMore };
-}
-
-/**
- * One read of the stream: at most `limit` items after `after`. `last_seq` is read first:
- * everything up to it was committed before the scans began, so it is a cursor that misses nothing;
- * items above it are returned too and the client notes them one by one.
- */
-async function readStreamAfter(db: Db, userId: number, after: number, limit: number): Promise<StreamPage | null> {
-  const [account] = await db.select({ lastSeq: users.lastSeq, readReceipts: users.readReceipts }).from(users).where(eq(users.id, userId));
-  if (!account) return null;
-  const [found, changed] = await Promise.all([
-    messagesAfter(db, userId, after, limit, account.readReceipts),
-    changesAfter(db, userId, after, limit, account.readReceipts),
-  ]);
-  // Each scan returned its lowest limit + 1 items, so the lowest `limit` of them all are here.
-  const items = [...found, ...changed].sort((a, b) => a.seq - b.seq);
-  const hasMore = items.length > limit;
-  const page = items.slice(0, limit);
-  const through = hasMore ? Math.min(page[page.length - 1]!.seq, account.lastSeq) : account.lastSeq;
-  return {
-    messages: page.flatMap((item) => ('payload' in item && !item.hidden ? [item.payload] : [])),
-    changes: page.flatMap((item) => ('change' in item && !item.hidden ? [item.change] : [])),
-    through: Math.max(through, after),
-    lastSeq: account.lastSeq,
-    hasMore,
-  };
-}
 
 /**
  * The account's messages with seq > after, oldest first, at most `limit`, all of them (those it

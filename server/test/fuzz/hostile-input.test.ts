@@ -1,12 +1,12 @@
-// Hostile input: thousands of malformed REST requests and socket events against a real server.
-// The server must answer every one with a 4xx / an error ack in the error shapes of docs/API.md, keep every
-// other connection up, log no stack for a client's fault, and store nothing. Seeded: the seed is
-// printed, and FUZZ_SEED=<seed> replays a run exactly.
+// Hostile input: thousands of malformed REST requests and socket events (in the socket protocol the
+// app speaks) against a real server. The server must answer every one with a 4xx / an error ack in
+// the error shapes of docs/API.md, keep every other connection up, log no stack for a client's
+// fault, and store nothing. Seeded: the seed is printed, and FUZZ_SEED=<seed> replays a run exactly.
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES, type Ack, type Attachment, type MessagePayload } from '../../../lib/contract';
+import { MAX_UPLOAD_BYTES, SOCKET_PROTOCOL, type Ack, type Attachment, type ConversationMessage } from '../../../lib/contract';
 import { directConversationId, insertMessage } from '../../../testing/database';
 import { snapshotDatabase, type DbSnapshot } from '../db-snapshot';
 import { api, signIn, type SignedInUser } from '../helpers';
@@ -31,8 +31,6 @@ const REST_COUNTS = {
   'upload-range': 60, 'upload-delete': 60, safety: 200, profile: 160, 'bad-conversation': 80,
 };
 const SOCKET_COUNTS = { initialised: 7_000, uninitialised: 1_000, flood: 2_500 };
-/** Protocol 2's sockets (requests by conversation), after protocol 1's: the events whose shapes differ get their share. */
-const SOCKET_COUNTS_2 = { initialised: 1_500, uninitialised: 200, flood: 300 };
 const MIN_SOCKET_EVENTS = 10_000;
 
 let t: ObservedServer;
@@ -47,8 +45,7 @@ let receivedMessageId: number;
 let foreignMessageId: number;
 let before: DbSnapshot;
 let filesBefore: string[];
-// Tabs on protocol 1 unless a test names another, until protocol 1 goes (docs/design/conversations.md, step 9 (a)).
-const tabs = socketTabs(() => t, { protocol: 1 });
+const tabs = socketTabs(() => t);
 /** Exceptions nobody caught: in production each one would have ended the server process. */
 const crashes: string[] = [];
 const onCrash = (error: unknown) => {
@@ -87,12 +84,12 @@ beforeAll(async () => {
 
   // Real rows to protect: a conversation (with one unread message for the fuzzer) and a follow.
   const [fuzzerTab, peerTab] = await Promise.all([tabs.open(fuzzer), tabs.open(peer)]);
-  const own = await emitWithAck<Ack<MessagePayload>>(fuzzerTab, 'send', { client_id: randomUUID(), recipient_id: peer.user.id, text: 'hello' });
+  const own = await emitWithAck<Ack<ConversationMessage>>(fuzzerTab, 'send', { client_id: randomUUID(), recipient_id: peer.user.id, text: 'hello' });
   if (!('data' in own)) throw new Error(JSON.stringify(own));
   ownMessageId = own.data.id;
-  const received = await emitWithAck<Ack<MessagePayload>>(peerTab, 'send', {
+  const received = await emitWithAck<Ack<ConversationMessage>>(peerTab, 'send', {
     client_id: randomUUID(),
-    recipient_id: fuzzer.user.id,
+    conversation_id: own.data.conversation_id,
     text: 'hi',
     attachment_id: peerUpload.id,
   });
@@ -162,8 +159,8 @@ describe('hostile input', () => {
       conversationIds: new Set([await directConversationId(t.db, fuzzer.user.id, peer.user.id)]),
       foreignConversationId: await directConversationId(t.db, peer.user.id, gone.user.id),
     };
-    const open = async (name: string, user: SignedInUser, init: boolean, protocol?: number) => {
-      const socket = (await tabs.open(user, { init, protocol })) as unknown as Socket;
+    const open = async (name: string, user: SignedInUser, init: boolean) => {
+      const socket = (await tabs.open(user, { init })) as unknown as Socket;
       const heard: string[] = [];
       socket.onAny((event: string) => heard.push(event));
       watched.push({ name, socket, heard });
@@ -184,23 +181,6 @@ describe('hostile input', () => {
         uninitialised,
         counts: SOCKET_COUNTS,
         badAuth: badHandshakeAuth(),
-      },
-      rng,
-      tally,
-    );
-    // The same against protocol 2's sockets, which name conversations where protocol 1 names people.
-    const initialised2 = await Promise.all([0, 1].map((i) => open(`fuzzer protocol 2 tab ${i}`, fuzzer, true, 2)));
-    const uninitialised2 = [await open('fuzzer protocol 2 tab (no init)', fuzzer, false, 2)];
-    await runSocketFuzz(
-      {
-        base: t.url,
-        bearer: fuzzer.bearer,
-        ids: { ...ids, protocol: 2 },
-        maxFrameBytes: t.server.io.engine.opts.maxHttpBufferSize ?? 1e6,
-        initialised: initialised2,
-        uninitialised: uninitialised2,
-        counts: SOCKET_COUNTS_2,
-        badAuth: [],
       },
       rng,
       tally,
@@ -235,26 +215,32 @@ describe('hostile input', () => {
     // A well-formed send between two people the fuzz never touched still works end to end.
     const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
     const [annTab, benTab] = await Promise.all([tabs.open(ann), tabs.open(ben)]);
-    const delivered = nextEvent<MessagePayload>(benTab, 'message');
-    const ack = await emitWithAck<Ack<MessagePayload>>(annTab, 'send', { client_id: randomUUID(), recipient_id: ben.user.id, text: 'still here?' });
-    expect(ack).toMatchObject({ data: { sender_id: ann.user.id, recipient_id: ben.user.id, text: 'still here?' } });
-    expect((await delivered).text).toBe('still here?');
+    const delivered = nextEvent<ConversationMessage>(benTab, 'message');
+    const ack = await emitWithAck<Ack<ConversationMessage>>(annTab, 'send', { client_id: randomUUID(), recipient_id: ben.user.id, text: 'still here?' });
+    expect(ack).toMatchObject({ data: { conversation_id: expect.any(Number), sender_id: ann.user.id, text: 'still here?' } });
+    expect(await delivered).toEqual('data' in ack && ack.data);
   });
 });
 
-/** Handshake `auth` objects without a live session of an active user, or with one but a protocol not served. */
+/**
+ * Handshake `auth` objects without a live session of an active user (each naming the app's
+ * protocol, so the session is what refuses it), or with one but a protocol not served.
+ */
 function badHandshakeAuth(): unknown[] {
   const token = fuzzer.token;
-  const values: unknown[] = [
+  const sessions: Record<string, unknown>[] = [
     {}, { token: null }, { token: 0 }, { token: true }, { token: [] }, { token: [fuzzer.bearer] }, { token: {} },
     { token: { toString: fuzzer.bearer } }, { token: '' }, { token: 'Bearer' }, { token: 'Bearer ' }, { token: revokedBearer },
     { token: revokedBearer.slice(7) }, { token: gone.bearer }, { token: gone.token }, { token: `${token}x` }, { token: `Bearer ${token} x` },
     { token: 'x'.repeat(600) }, { token: 'x'.repeat(20_000) }, { token: '\u0000' }, { token: `${token}\u0000` }, { Token: fuzzer.bearer },
     { TOKEN: fuzzer.bearer }, { bearer: token }, { authorization: fuzzer.bearer }, { token: `Basic ${token}` },
     JSON.parse(`{"__proto__":{"token":"${fuzzer.bearer}"}}`), JSON.parse(`{"constructor":{"prototype":{"token":"${fuzzer.bearer}"}}}`),
+  ];
+  for (let i = 0; i < 70; i++) sessions.push({ token: `Bearer ${rng.chars(rng.int(1, 80), 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-')}` });
+  return [
+    // A spread keeps an own `__proto__` key an own key: that one still arrives as written.
+    ...sessions.map((auth) => ({ ...auth, protocol: SOCKET_PROTOCOL })),
     // A live session, but a socket protocol this server does not serve.
     ...[3, 0, -1, 1.5, 1e300, '1', '', null, true, [1], {}, { valueOf: 1 }].map((protocol) => ({ token: fuzzer.bearer, protocol })),
   ];
-  for (let i = 0; i < 70; i++) values.push({ token: `Bearer ${rng.chars(rng.int(1, 80), 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-')}` });
-  return values;
 }

@@ -1,6 +1,7 @@
-// Malformed and refused socket events. Every generated event is one the server must refuse (or,
-// for unknown names, ignore): a payload the server would accept is never sent, so nothing stored
-// may change. Acceptance is judged on what the server receives (the JSON round trip).
+// Malformed and refused socket events, in the socket protocol the app speaks (2: requests name
+// conversations). Every generated event is one the server must refuse (or, for unknown names,
+// ignore): a payload the server would accept is never sent, so nothing stored may change.
+// Acceptance is judged on what the server receives (the JSON round trip).
 import { z } from 'zod';
 import type { ClientToServerEvents } from '../../../lib/contract';
 import {
@@ -9,14 +10,10 @@ import {
   hidePayloadSchema,
   presenceSubscribePayloadSchema,
   reactPayloadSchema,
-  readPayload2Schema,
   readPayloadSchema,
-  sendPayload2Schema,
   sendPayloadSchema,
   syncAccountPayloadSchema,
   syncConversationPayloadSchema,
-  syncPayloadSchema,
-  typingPayload2Schema,
   typingPayloadSchema,
   visibilityPayloadSchema,
   unsendPayloadSchema,
@@ -57,15 +54,13 @@ export interface SocketCase {
   style: string;
   /** The payload as the server receives it. */
   wire: unknown;
-  /** The protocol of the socket it is meant for (absent: 1): whose schemas judge it. */
-  protocol?: number;
   /** Well formed and harmless, so answered with data; it must still change nothing anyone hears of. */
   harmless?: true;
 }
 
 // account-handlers' init schema is not exported; a copy errs on the safe side (it accepts more).
 const initSchema = z.object({ id: z.number().int().positive() });
-// Every client event of the contract: a new one fails the type check until the fuzz knows it.
+// Every client event of the app's protocol: a new one fails the type check until the fuzz knows it.
 export type KnownEvent = keyof ClientToServerEvents;
 
 const SCHEMAS: Record<KnownEvent, z.ZodType> = {
@@ -73,7 +68,6 @@ const SCHEMAS: Record<KnownEvent, z.ZodType> = {
   send: sendPayloadSchema,
   read: readPayloadSchema,
   follow: followPayloadSchema,
-  sync: syncPayloadSchema,
   sync_conversation: syncConversationPayloadSchema,
   sync_account: syncAccountPayloadSchema,
   typing: typingPayloadSchema,
@@ -84,12 +78,9 @@ const SCHEMAS: Record<KnownEvent, z.ZodType> = {
   unsend: unsendPayloadSchema,
   hide: hidePayloadSchema,
 };
-/** Protocol 2's shapes where they differ: requests by conversation. */
-const SCHEMAS2: Record<KnownEvent, z.ZodType> = { ...SCHEMAS, send: sendPayload2Schema, read: readPayload2Schema, typing: typingPayload2Schema };
-const schemasOf = (protocol = 1) => (protocol === 2 ? SCHEMAS2 : SCHEMAS);
-/** The events protocol 2 asks by conversation. */
+/** The events that name a conversation: `read` always, `send` and `typing` or else a person. */
 const BY_CONVERSATION: ReadonlySet<string> = new Set(['send', 'read', 'typing']);
-const byConversation = (event: string, ids: SocketIds) => ids.protocol === 2 && BY_CONVERSATION.has(event);
+const personKey = (event: string) => (event === 'send' ? 'recipient_id' : 'user_id');
 
 /** The changes to one message: refused unless it is a message of the caller's own conversations. */
 const MESSAGE_EVENTS: ReadonlySet<string> = new Set(['react', 'edit', 'unsend', 'hide']);
@@ -97,50 +88,32 @@ const MESSAGE_EVENTS: ReadonlySet<string> = new Set(['react', 'edit', 'unsend', 
 export const KNOWN_EVENTS = Object.keys(SCHEMAS) as KnownEvent[];
 
 
-/** Protocol 2's well-formed requests by conversation: into one of the fuzzing user's. */
-function template2(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, unknown> {
-  const conversation = rng.pick([...ids.conversationIds]);
-  switch (event) {
-    case 'send':
-      return {
-        client_id: uuid(rng),
-        conversation_id: conversation,
-        text: 'hello',
-        attachment_id: null,
-        ...(rng.chance(0.3) ? { reply_to: rng.pick([...ids.conversationMessageIds]) } : {}),
-      };
-    case 'read':
-      return { conversation_id: conversation, ...(rng.chance(0.5) ? { up_to: rng.pick([...ids.conversationMessageIds, ids.foreignMessageId]) } : {}) };
-    default:
-      return { conversation_id: conversation, typing: rng.chance(0.5) };
-  }
-}
+/** Where a send or typing goes: one of the fuzzing user's conversations, or the peer by person (a send so begins a direct conversation). */
+const target = (event: KnownEvent, ids: SocketIds, rng: Rng) =>
+  rng.chance(0.5) ? { conversation_id: rng.pick([...ids.conversationIds]) } : { [personKey(event)]: ids.peerId };
 
 function template(event: KnownEvent, ids: SocketIds, rng: Rng): Record<string, unknown> {
-  if (byConversation(event, ids)) return template2(event, ids, rng);
   switch (event) {
     case 'init':
       return { id: ids.selfId };
     case 'send':
       return {
         client_id: uuid(rng),
-        recipient_id: ids.peerId,
+        ...target(event, ids, rng),
         text: 'hello',
         attachment_id: null,
         ...(rng.chance(0.3) ? { reply_to: rng.pick([...ids.conversationMessageIds]) } : {}),
       };
     case 'read':
-      return { user_id: ids.peerId, ...(rng.chance(0.5) ? { up_to: rng.pick([...ids.conversationMessageIds, ids.foreignMessageId]) } : {}) };
+      return { conversation_id: rng.pick([...ids.conversationIds]), ...(rng.chance(0.5) ? { up_to: rng.pick([...ids.conversationMessageIds, ids.foreignMessageId]) } : {}) };
     case 'follow':
       return { user_id: ids.peerId, follow: rng.chance(0.5) };
-    case 'sync':
-      return { after: rng.int(0, 100), limit: rng.int(1, 500) };
     case 'sync_conversation':
       return { conversation_id: ids.foreignConversationId, after: rng.int(0, 100), limit: rng.int(1, 500) };
     case 'sync_account':
       return { cursor: rng.pick([null, `${rng.int(0, 100)}.${rng.int(0, 10_000)}.0.0`]), limit: rng.int(1, 500) };
     case 'typing':
-      return { user_id: ids.peerId, typing: rng.chance(0.5) };
+      return { ...target(event, ids, rng), typing: rng.chance(0.5) };
     case 'presence_subscribe':
       return { user_ids: [ids.peerId, ids.inactiveId, ids.missingId].slice(0, rng.int(1, 3)) };
     case 'visibility':
@@ -161,21 +134,21 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** Text the database can store as given: no U+0000, well-formed UTF-16. Anything else must be refused. */
 export const isStorableText = (text: string) => !text.includes('\u0000') && !LONE_SURROGATE.test(text);
 
-/** Does the event's payload schema, in the socket's protocol, accept what the server receives? (false for unknown events) */
-export function schemaAccepts(event: string, wire: unknown, protocol?: number): boolean {
-  return (KNOWN_EVENTS as readonly string[]).includes(event) && schemasOf(protocol)[event as KnownEvent].safeParse(wire).success;
+/** Does the event's payload schema accept what the server receives? (false for unknown events) */
+export function schemaAccepts(event: string, wire: unknown): boolean {
+  return (KNOWN_EVENTS as readonly string[]).includes(event) && SCHEMAS[event as KnownEvent].safeParse(wire).success;
 }
 
 /** Would the server accept (and act on) this payload from the fuzzing user? */
 function wouldAccept(event: string, wire: unknown, ids: SocketIds): boolean {
   if (!(KNOWN_EVENTS as readonly string[]).includes(event)) return false;
-  const parsed = schemasOf(ids.protocol)[event as KnownEvent].safeParse(wire);
+  const parsed = SCHEMAS[event as KnownEvent].safeParse(wire);
   if (!parsed.success) return false;
   const data = parsed.data as Record<string, unknown>;
   // Text the database cannot store as given must be refused, never reach a query.
   if (Object.values(data).some((value) => typeof value === 'string' && !isStorableText(value))) return false;
   // By conversation: one of the fuzzing user's, where its other member is the peer.
-  if (byConversation(event, ids) && data.conversation_id !== undefined) {
+  if (BY_CONVERSATION.has(event) && data.conversation_id !== undefined) {
     if (!ids.conversationIds.has(data.conversation_id as number)) return false;
     if (event !== 'send') return true;
     return !data.attachment_id && (data.reply_to == null || ids.conversationMessageIds.has(data.reply_to as number));
@@ -183,17 +156,16 @@ function wouldAccept(event: string, wire: unknown, ids: SocketIds): boolean {
   switch (event as KnownEvent) {
     case 'init':
       return data.id === ids.selfId;
-    case 'sync':
     case 'sync_account':
     // Answered for any list: whom the caller may not see is left out, never refused.
     case 'presence_subscribe':
     case 'visibility':
       return true;
-    // Acknowledged alike whether relayed or dropped (unknown or inactive recipient): only oneself is refused.
+    // To a person: acknowledged alike whether relayed or dropped (unknown or inactive recipient); only oneself is refused.
     case 'typing':
       return data.user_id !== ids.selfId;
+    // To a person: an attachment that is not the sender's is refused; the fuzzing user owns no upload.
     case 'send':
-      // An attachment that is not the sender's is refused; the fuzzing user owns no upload.
       // A reply only to a message of the conversation with the peer (the one the fuzzing user has).
       return (
         ids.activeIds.has(data.recipient_id as number) &&
@@ -264,27 +236,27 @@ const MUTATIONS: Record<string, Mutation> = {
 
 const PAYLOAD_CATEGORIES = [...Object.keys(MUTATIONS), 'semantic'] as const;
 
+/** A send, read or typing aimed wrong: someone else's conversation or none, a person it may not reach, both targets at once, or neither. */
+function wrongTarget(event: KnownEvent, p: Record<string, unknown>, ids: SocketIds, rng: Rng): unknown {
+  const person = personKey(event);
+  const neither = Object.fromEntries(Object.entries(p).filter(([key]) => key !== 'conversation_id' && key !== person));
+  if (p.conversation_id !== undefined) return rng.pick<unknown>([{ ...p, conversation_id: rng.pick(refusedConversationIds(ids)) }, { ...p, [person]: ids.peerId }, neither]);
+  // By person: a typing only to oneself is refused (to anyone else it is acknowledged, relayed or not).
+  const refused = event === 'send' ? rng.pick(refusedIds(ids)) : ids.selfId;
+  return rng.pick<unknown>([{ ...p, [person]: refused }, { ...p, conversation_id: rng.pick([...ids.conversationIds]) }, neither]);
+}
+
 function semantic(event: KnownEvent, p: Record<string, unknown>, ids: SocketIds, rng: Rng): unknown {
-  if (byConversation(event, ids)) {
-    if (event === 'send' && rng.chance(0.25)) return { ...p, reply_to: rng.pick([...refusedMessageIds(ids), 0, -1, 1.5]) };
-    if (event === 'send' && rng.chance(0.3)) return { ...p, text: '', attachment_id: rng.pick([ids.foreignUploadId, 'no-such-upload']) };
-    // Someone else's conversation, none, a person beside a conversation, or neither.
-    return rng.pick<unknown>([
-      { ...p, conversation_id: rng.pick(refusedConversationIds(ids)) },
-      { ...p, [event === 'send' ? 'recipient_id' : 'user_id']: ids.peerId },
-      Object.fromEntries(Object.entries(p).filter(([key]) => key !== 'conversation_id')),
-    ]);
-  }
   switch (event) {
     case 'init':
       return { id: rng.pick([ids.peerId, ids.inactiveId, ids.missingId]) };
     case 'send':
       if (rng.chance(0.25)) return { ...p, reply_to: rng.pick([...refusedMessageIds(ids), 0, -1, 1.5, String(ids.foreignMessageId)]) };
-      return rng.chance(0.4)
-        ? { ...p, text: rng.pick(['', 'with a file']), attachment_id: rng.pick([ids.foreignUploadId, 'no-such-upload', ids.foreignUploadId.toLowerCase()]) }
-        : { ...p, recipient_id: rng.pick(refusedIds(ids)) };
-    case 'sync':
-      return { after: rng.pick([-1, 1.5, 2 ** 53]), limit: rng.pick([0, 501, 1.5, -1]) };
+      if (rng.chance(0.3)) return { ...p, text: rng.pick(['', 'with a file']), attachment_id: rng.pick([ids.foreignUploadId, 'no-such-upload', ids.foreignUploadId.toLowerCase()]) };
+      return wrongTarget(event, p, ids, rng);
+    case 'read':
+    case 'typing':
+      return wrongTarget(event, p, ids, rng);
     case 'sync_account':
       // Cursors no answer gives: past what a horizon or a seq can be, leading zeros, other shapes.
       return rng.chance(0.6)
@@ -294,8 +266,6 @@ function semantic(event: KnownEvent, p: Record<string, unknown>, ids: SocketIds,
       return rng.chance(0.5)
         ? { ...p, conversation_id: rng.pick(refusedConversationIds(ids)) }
         : { ...p, after: rng.pick([-1, 1.5, 2 ** 53]), limit: rng.pick([0, 501, 1.5, -1]) };
-    case 'typing':
-      return { ...p, user_id: ids.selfId };
     case 'presence_subscribe':
       return { user_ids: rng.pick([[0], [-1], [1.5], Array.from({ length: 101 }, (_, i) => i + 1), [String(ids.peerId)]]) };
     case 'visibility':
@@ -327,14 +297,14 @@ function refusedPayload(
     let payload = category === 'semantic' ? semantic(event, base, ids, rng) : (MUTATIONS[category] as Mutation)(base, rng, options);
     const wire = jsonRoundTrip(payload);
     if (wouldAccept(event, wire, ids)) {
-      // By conversation: the same request into someone else's.
-      if (byConversation(event, ids)) {
+      // A send, read or typing: the same request into someone else's conversation.
+      if (BY_CONVERSATION.has(event)) {
         const rest = Object.fromEntries(Object.entries(wire as Record<string, unknown>).filter(([key]) => key !== 'recipient_id' && key !== 'user_id'));
         payload = { ...rest, conversation_id: ids.foreignConversationId };
         return { category, payload, wire: payload };
       }
-      // Nothing of the same shape is refused for these but the caller's own id (typing): try again.
-      if (event === 'init' || event === 'sync' || event === 'sync_account' || event === 'presence_subscribe' || event === 'typing' || event === 'visibility') continue;
+      // Answered whatever else they say (init: the caller's own id): try another.
+      if (event === 'init' || event === 'sync_account' || event === 'presence_subscribe' || event === 'visibility') continue;
       // Same shape, aimed at someone (or a message) the server refuses: still tests everything up to that check.
       if (MESSAGE_EVENTS.has(event)) {
         payload = { ...(wire as Record<string, unknown>), message_id: rng.pick(refusedMessageIds(ids)) };
@@ -344,8 +314,8 @@ function refusedPayload(
         payload = { ...(wire as Record<string, unknown>), conversation_id: ids.foreignConversationId };
         return { category, payload, wire: payload };
       }
-      const idKey = event === 'send' ? 'recipient_id' : 'user_id';
-      payload = { ...(wire as Record<string, unknown>), [idKey]: rng.pick(refusedIds(ids)) };
+      // Following: someone the server refuses.
+      payload = { ...(wire as Record<string, unknown>), user_id: rng.pick(refusedIds(ids)) };
       return { category, payload, wire: payload };
     }
     return { category, payload, wire };
@@ -380,5 +350,5 @@ export function socketCase(rng: Rng, ids: SocketIds, options: HostileOptions & {
   if (hasBuffer(args) && text.includes('"__proto__"')) return socketCase(rng, ids, options);
   // Over the frame limit the connection is closed instead: that is runProtocolAbuse's case.
   if (Buffer.byteLength(text) + bufferBytes(args) > options.maxFrame) return socketCase(rng, ids, options);
-  return { category: style === 'ack-only' && !unknown ? 'no-payload' : category, event, args, ack, style, wire, protocol: ids.protocol };
+  return { category: style === 'ack-only' && !unknown ? 'no-payload' : category, event, args, ack, style, wire };
 }

@@ -1,4 +1,5 @@
 import { io as connect, type Socket } from 'socket.io-client';
+import { SOCKET_PROTOCOL } from '../../../lib/contract';
 import type { Rng } from './prng';
 import { healthy, pool } from './rest-fuzz';
 import { KNOWN_EVENTS, schemaAccepts, socketCase, type SocketCase } from './socket-cases';
@@ -58,7 +59,7 @@ function checkAck(c: SocketCase, response: unknown, initialised: boolean, tally:
   if ('msg' in error && /internal server error/i.test(error.msg)) return problem('a server fault, not a refusal');
   if (!initialised && c.event !== 'init') {
     if (!('msg' in error && /init/i.test(error.msg))) problem('expected "Send init before other events."');
-  } else if (!schemaAccepts(c.event, c.wire, c.protocol) && kind !== 'non_field_errors') {
+  } else if (!schemaAccepts(c.event, c.wire) && kind !== 'non_field_errors') {
     problem('a malformed payload must be refused with non_field_errors');
   }
 }
@@ -86,11 +87,11 @@ const RAW_FRAMES = [
   '2abc["send"]', '2999999999999999999999["send",{}]', '2-1["send",{}]', '2["__proto__",{"polluted":true}]', '2["constructor"]',
   // Deeper than socket.io-client can encode; the server parses JSON natively.
   `2["send",${'['.repeat(50_000)}${']'.repeat(50_000)}]`, `27["init",${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}]`,
-  `2["send",{"text":"${'\\u0000'.repeat(1_000)}"}]`, `2["sync",{"after":1e999}]`, '2["send",{"recipient_id":-0}]',
+  `2["send",{"text":"${'\\u0000'.repeat(1_000)}"}]`, `2["sync_conversation",{"conversation_id":1,"after":1e999}]`, '2["send",{"recipient_id":-0}]',
 ];
 
 async function throwaway(base: string, bearer: string): Promise<Socket> {
-  const socket = connect(base, { auth: { token: bearer }, reconnection: false, forceNew: true, timeout: 5_000 });
+  const socket = connect(base, { auth: { token: bearer, protocol: SOCKET_PROTOCOL }, reconnection: false, forceNew: true, timeout: 5_000 });
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
     socket.once('connect_error', reject);

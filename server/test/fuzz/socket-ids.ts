@@ -19,8 +19,6 @@ export interface SocketIds {
   conversationIds: ReadonlySet<number>;
   /** The conversation of two other people: a sync of it is refused like a missing one. */
   foreignConversationId: number;
-  /** The socket protocol the fuzzing sockets speak (absent: 1): which payload shapes the server takes. */
-  protocol?: number;
 }
 
 export const uuid = (rng: Rng) => {

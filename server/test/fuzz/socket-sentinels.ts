@@ -7,6 +7,7 @@ import type { SocketIds } from './socket-ids';
 
 /** The fixed cases, each refused (or harmless, as marked) for the fuzzing user `ids` describes. */
 export function sentinelCases(ids: SocketIds): SocketCase[] {
+  const own = [...ids.conversationIds][0];
   const send = (extra: Record<string, unknown>) => ({
     client_id: '00000000-0000-4000-a000-000000000000', recipient_id: ids.peerId, text: 'hello', attachment_id: null, ...extra,
   });
@@ -21,18 +22,16 @@ export function sentinelCases(ids: SocketIds): SocketCase[] {
     ['send', send({ text: '', attachment_id: 'é\uDE42' })],
     ['send', send({ client_id: '00000000-0000-4000-a000-00000000000\u0000' })],
     ['init', { id: ids.peerId }],
-    ['read', { user_id: ids.inactiveId }],
     // Past what a bigint column holds.
-    ['read', { user_id: ids.peerId, up_to: 2 ** 63 }],
+    ['read', { conversation_id: own, up_to: 2 ** 63 }],
     ['follow', { user_id: ids.selfId, follow: true }],
-    ['sync', { after: -1 }],
     // Someone else's conversation is refused exactly like a missing one.
     ['sync_conversation', { conversation_id: ids.foreignConversationId, after: 0 }],
     // A horizon one past what a transaction id can be: refused, never cast by the database.
     ['sync_account', { cursor: '1.18446744073709551616.0.0' }],
     ['sync_account', { cursor: '1.2.3.0', user_id: ids.peerId }],
     ['sync_conversation', { conversation_id: 2 ** 63, after: 0 }],
-    ['sync_conversation', { conversation_id: [...ids.conversationIds][0], after: -1 }],
+    ['sync_conversation', { conversation_id: own, after: -1 }],
     ['typing', { user_id: ids.selfId, typing: true }],
     ['typing', { user_id: ids.peerId, typing: 'true' }],
     ['presence_subscribe', { user_ids: Array.from({ length: 101 }, (_, i) => i + 1) }],
@@ -47,14 +46,14 @@ export function sentinelCases(ids: SocketIds): SocketCase[] {
     ['unsend', { message_id: ids.foreignMessageId }],
     ['hide', { message_id: ids.foreignMessageId }],
     ['hide', { message_id: 9_000_000_000 }],
+    ...byConversation(ids),
   ];
   const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
   // Up to someone else's message (older than the fuzzer's unread one): a bound, never a lookup,
   // so it reads nothing and tells no tab anything.
-  const upToForeign = { user_id: ids.peerId, up_to: ids.foreignMessageId };
-  if (ids.protocol === 2) payloads.push(...byConversation(ids));
+  const upToForeign = { conversation_id: own, up_to: ids.foreignMessageId };
   return [
-    ...payloads.map(([event, payload]) => ({ category: 'sentinel', event, args: [payload], ack: true, style: 'ack', wire: jsonRoundTrip(payload), protocol: ids.protocol })),
+    ...payloads.map(([event, payload]) => ({ category: 'sentinel', event, args: [payload], ack: true, style: 'ack', wire: jsonRoundTrip(payload) })),
     { category: 'sentinel', event: 'read', args: [upToForeign], ack: true, style: 'ack', wire: upToForeign, harmless: true },
     ...names.flatMap((event) => [
       { category: 'sentinel', event, args: [{}], ack: true, style: 'ack', wire: {} },
@@ -63,7 +62,7 @@ export function sentinelCases(ids: SocketIds): SocketCase[] {
   ];
 }
 
-/** Protocol 2's requests by conversation: someone else's, one past a bigint, both targets at once, neither. */
+/** Requests by conversation: someone else's, one past a bigint, both targets at once, neither. */
 function byConversation(ids: SocketIds): [string, unknown][] {
   const own = [...ids.conversationIds][0];
   const send = (extra: Record<string, unknown>) => ({ client_id: '00000000-0000-4000-a000-000000000001', text: 'hello', ...extra });
