@@ -17,7 +17,7 @@ export const UNLIMITED_PATHS: ReadonlySet<FloodPath> = new Set(['cpu']);
 /** What each path does, for the table. */
 export const FLOOD_PATH_LOAD: Record<FloodPath, string> = {
   sync: 'sockets at the per-user cap, each looping a catch-up: `sync_account {cursor}`, then `sync_conversation {conversation_id, after: 0, limit: 500}`',
-  thread: 'loops of GET /conversations/:peer/messages?limit=100 (keep-alive)',
+  thread: 'loops of GET /c/:conversation/messages?limit=100 (keep-alive)',
   export: 'loops of GET /accounts/export, each read to the end',
   churn: 'loops of connect (handshake) + init + disconnect',
   download: 'unauthenticated loops of GET /uploads/:id/:name (a 4 MB file), each read to the end',
@@ -182,8 +182,10 @@ export async function runFloodPath(job: FloodJob, tally: FloodTally, running: ()
     }
     case 'init':
       return void (await Promise.all(loops.map(() => socketLoop((socket) => ask(socket, 'init', { id: user.id })))));
-    case 'thread':
-      return void (await Promise.all(loops.map(() => httpLoop(() => `${url}/api/conversations/${peerId}/messages?limit=100`, auth))));
+    case 'thread': {
+      const conversationId = await directConversation(url, user, peerId);
+      return void (await Promise.all(loops.map(() => httpLoop(() => `${url}/api/c/${conversationId}/messages?limit=100`, auth))));
+    }
     case 'export':
       return void (await Promise.all(loops.map(() => httpLoop(() => `${url}/api/accounts/export`, auth))));
     case 'churn':

@@ -3,7 +3,7 @@
 // "who can message me" switch, a block from an open conversation, muted counts, and presence
 // while offline.
 import type { Page } from '@playwright/test';
-import type { MessagePayload, Page as ApiPage } from '../lib/contract';
+import type { ConversationThreadPage } from '../lib/contract';
 import { test, expect, newPerson, signInNewContext, type SignedIn } from './fixtures';
 import { ChatPage } from './pages/chat-page';
 import { SettingsDialog } from './pages/settings-dialog';
@@ -26,7 +26,7 @@ async function talking(alice: SignedIn, bob: SignedIn): Promise<void> {
 const count = async (page: Page) => Number(await page.getByTestId('unread-count').textContent());
 
 test('reading part way through 40 unread: the counts fall as messages come into view, and the sender’s “Seen” follows', async ({ alice, bob }, testInfo) => {
-  await seed(bob, alice, Array.from({ length: 40 }, (_, i) => `unread ${i + 1}`));
+  const [first] = await seed(bob, alice, Array.from({ length: 40 }, (_, i) => `unread ${i + 1}`));
   await expect(alice.chat.unreadCount).toHaveText('40');
   await expect(alice.page).toHaveTitle('(40) Parley');
 
@@ -54,13 +54,13 @@ test('reading part way through 40 unread: the counts fall as messages come into 
   const row = alice.chat.conversationRow(bob.person.name);
   await expect(row).toContainText(`${left} unread messages`);
 
-  // Bob's messages up to the last one on Alice's screen are read, the rest are not; Bob's newest
-  // is not "Seen" yet.
-  const asBob = await bob.page.request.get(`/api/conversations/${alice.person.id}/messages?limit=50`, { headers: { Authorization: bob.token } });
-  const messages = ((await asBob.json()) as ApiPage<MessagePayload>).results.reverse();
-  const read = messages.filter((message) => message.read_at !== null).length;
+  // Bob's messages up to the last one on Alice's screen are read, the rest are not: as Bob sees
+  // the conversation, Alice has read up to that message's seq. Bob's newest is not "Seen" yet.
+  const asBob = await bob.page.request.get(`/api/c/${first!.conversation_id}/messages?limit=50`, { headers: { Authorization: bob.token } });
+  const { results, seen } = (await asBob.json()) as ConversationThreadPage;
+  const readUpTo = seen.find((position) => position.user_id === alice.person.id)?.seq ?? 0;
+  const read = results.filter((message) => message.sender_id === bob.person.id && message.seq <= readUpTo).length;
   expect(read).toBe(40 - left);
-  expect(messages.slice(0, read).every((message) => message.read_at !== null)).toBe(true);
   await bob.chat.openConversation(alice.person.name);
   const newest = bob.chat.message(alice.person.name, 'unread 40');
   await expect(newest).toContainText('Sent');

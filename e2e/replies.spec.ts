@@ -1,13 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { MessagePayload, ThreadPage as ThreadPageBody } from '../lib/contract';
+import type { ConversationMessage, ConversationSummaryPage, ConversationThreadPage } from '../lib/contract';
 import { test, expect, type SignedIn } from './fixtures';
 import { expectNoA11yViolations } from './support/axe';
 import { seed } from './support/seed';
 
-async function messagesOf(viewer: SignedIn, peer: SignedIn): Promise<MessagePayload[]> {
-  const response = await viewer.page.request.get(`/api/conversations/${peer.person.id}/messages?limit=100`, { headers: { Authorization: viewer.token } });
+/** The viewer's newest messages with `peer`: their conversation, found in their list, read by its id. */
+async function messagesOf(viewer: SignedIn, peer: SignedIn): Promise<ConversationMessage[]> {
+  const headers = { Authorization: viewer.token };
+  const list = await viewer.page.request.get('/api/c', { headers });
+  expect(list.status()).toBe(200);
+  const row = ((await list.json()) as ConversationSummaryPage).results.find((summary) => summary.user?.id === peer.person.id);
+  expect(row, `${peer.person.name} in ${viewer.person.name}'s list`).toBeDefined();
+  const response = await viewer.page.request.get(`/api/c/${row!.conversation_id}/messages?limit=100`, { headers });
   expect(response.status()).toBe(200);
-  return ((await response.json()) as ThreadPageBody).results;
+  return ((await response.json()) as ConversationThreadPage).results;
 }
 
 test('a reply quotes its message for both people, and its quote opens an original far back in the history', async ({ alice, bob }, testInfo) => {

@@ -2,7 +2,7 @@
 // Request schemas are in schemas.ts (server-side validation); the client uses the inferred types.
 import type { MessagePolicy, ReportReason } from './constants';
 import type { User } from './http';
-import type { Attachment, MessagePayload } from './messaging';
+import type { Attachment, ConversationMessage } from './messaging';
 
 export type { ReportRequest } from './schemas';
 
@@ -65,9 +65,14 @@ export interface AccountExport {
   following: ExportedPerson[];
   followers: ExportedPerson[];
   blocks: ExportedPerson[];
-  conversations: { user_id: number; username: string | null; unread_count: number; muted: boolean; last_message_at: string }[];
-  /** Every message sent or received, oldest first (by the user's seq), attachments as metadata (not the files). */
-  messages: MessagePayload[];
+  /** Each conversation with its other person (`user_id`, `username`). */
+  conversations: { conversation_id: number; user_id: number; username: string | null; unread_count: number; muted: boolean; last_message_at: string }[];
+  /**
+   * Every message of the user's conversations they may read, those they deleted for themselves
+   * included, conversation by conversation, each in its order (`conversation_id`, `seq`),
+   * attachments as metadata (not the files).
+   */
+  messages: ConversationMessage[];
   uploads: (Attachment & { created_at: string })[];
   reports: { id: number; reported_user_id: number; message_id: number | null; message_text: string | null; reason: ReportReason; details: string | null; created_at: string; resolved_at: string | null }[];
 }

@@ -9,7 +9,6 @@ import type { PresenceSubscribePayload, SyncAccountPayload, SyncConversationPayl
 
 export type {
   MessagePayload,
-  ReadPayload,
   SendPayload,
   SyncAccountPayload,
   SyncConversationPayload,

@@ -1,15 +1,16 @@
-import { and, asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
-import type { AccountExport } from '../../lib/contract';
+import { and, asc, desc, eq, gt, isNotNull, lte, sql } from 'drizzle-orm';
+import type { AccountExport, ConversationMessage } from '../../lib/contract';
 import { toUser } from './user-dto';
-import { listMessagesAfter, STREAM_READ_ITEMS } from './delivery/stream';
+import { STREAM_READ_ITEMS } from './delivery/conversation-stream';
+import { attachmentOf, conversationMessageColumns, toConversationMessage } from './delivery/message-payload';
 import type { Db } from './engine/open-database';
 import { unreadFromOrdinalsSql } from './unread';
-import { accountConversations, blocks, conversationMembers, conversationsV2, follows, pushSubscriptions, reports, sessions, uploads, users } from './schema';
+import { accountConversations, blocks, conversationMembers, conversationsV2, follows, messages, pushSubscriptions, reports, sessions, uploads, users } from './schema';
 import { toAttachment } from './uploads';
 
 /**
  * Messages read per query while exporting: the export never holds more than this many at once,
- * and no read of it holds the database long. A fifth of a sync read's (db/delivery/stream.ts):
+ * and no read of it holds the database long. A fifth of a catch-up read's (delivery/conversation-stream.ts):
  * reads of 50 took 18 ms (median, three statements) on the flood bench's data, and the others'
  * sends waited behind them; reads of 20 take 10.
  */
@@ -25,10 +26,11 @@ type Section = Exclude<keyof AccountExport, 'messages'>;
 
 /**
  * Everything the server holds about the user (AccountExport), as JSON text in pieces: the small
- * sections one query each, then the messages, the part that grows without bound, a page at a time
- * in seq order (each account's messages are numbered without gaps, docs/DELIVERY.md). The caller
- * streams the pieces out, so memory stays flat whatever the history. Null for an unknown user.
- * `rest` waits out the pause between reads (restAfterRead).
+ * sections one query each, then the messages, the part that grows without bound, conversation by
+ * conversation (in the order they began), each a page at a time in its seq order, within what the
+ * user may read of it, those they deleted for themselves included. The caller streams the pieces
+ * out, so memory stays flat whatever the history. Null for an unknown user. `rest` waits out the
+ * pause between reads (restAfterRead).
  */
 export async function* exportAccount(db: Db, userId: number, rest: (ms: number) => Promise<void> = sleep): AsyncGenerator<string> {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
@@ -70,6 +72,7 @@ export async function* exportAccount(db: Db, userId: number, rest: (ms: number) 
       (
         await db
           .select({
+            conversation_id: sql<number>`${accountConversations.conversationId}::int`,
             ...person,
             unread_count: sql<number>`${sql.raw(unreadFromOrdinalsSql('"conversation_members"', '"conversations_v2"'))}`,
             muted: conversationMembers.muted,
@@ -109,24 +112,48 @@ export async function* exportAccount(db: Db, userId: number, rest: (ms: number) 
     first = false;
   }
   yield ',\n"messages": [';
-  let after = 0;
+  const windows = await db
+    .select({ conversationId: conversationMembers.conversationId, joinedSeq: conversationMembers.joinedSeq, end: sql<number>`coalesce(${conversationMembers.leftSeq}, ${conversationsV2.lastSeq})` })
+    .from(conversationMembers)
+    .innerJoin(conversationsV2, eq(conversationsV2.id, conversationMembers.conversationId))
+    .where(eq(conversationMembers.userId, userId))
+    .orderBy(asc(conversationMembers.conversationId));
   let count = 0;
-  for (;;) {
-    const started = performance.now();
-    const page = await listMessagesAfter(db, userId, after, EXPORT_READ_MESSAGES);
-    const took = performance.now() - started;
-    if (page.messages.length > 0) {
-      yield page.messages.map((message) => `${count++ === 0 ? '\n' : ',\n'}${JSON.stringify(message)}`).join('');
-      after = page.messages[page.messages.length - 1]!.seq;
+  let read = false;
+  let took = 0;
+  for (const window of windows) {
+    let after = Number(window.joinedSeq);
+    for (;;) {
+      // Three times as long again before each read but the first, so one export never has more
+      // than a quarter of the database's time however long the history: 10,000 messages read back
+      // to back held PGlite most of the time, and everyone's sends queued behind them; at half its
+      // time they still waited behind its reads often enough to double their p99
+      // (docs/DECISIONS.md, "One account's flood costs that account"). It takes four times as long
+      // instead (10,000 messages: a few seconds), and the person asking for it waits for a file,
+      // not a message.
+      if (read) await rest(restAfterRead(took));
+      const started = performance.now();
+      const page = await messagesOf(db, Number(window.conversationId), after, Number(window.end), EXPORT_READ_MESSAGES);
+      took = performance.now() - started;
+      read = true;
+      if (page.messages.length > 0) {
+        yield page.messages.map((message) => `${count++ === 0 ? '\n' : ',\n'}${JSON.stringify(message)}`).join('');
+        after = page.messages[page.messages.length - 1]!.seq;
+      }
+      if (!page.hasMore) break;
     }
-    if (!page.hasMore) break;
-    // Three times as long again before the next read, so one export never has more than a
-    // quarter of the database's time however long the history: 10,000 messages read back to back
-    // held PGlite most of the time, and everyone's sends queued behind them; at half its time they
-    // still waited behind its reads often enough to double their p99 (docs/DECISIONS.md, "One
-    // account's flood costs that account"). It takes four times as long instead (10,000
-    // messages: a few seconds), and the person asking for it waits for a file, not a message.
-    await rest(restAfterRead(took));
   }
   yield '\n]}\n';
+}
+
+/** A conversation's messages in (after, end], at most `limit`, in seq order: one range scan of messages_conversation_seq_idx. */
+async function messagesOf(db: Db, conversationId: number, after: number, end: number, limit: number): Promise<{ messages: ConversationMessage[]; hasMore: boolean }> {
+  const found = await db
+    .select(conversationMessageColumns)
+    .from(messages)
+    .leftJoin(uploads, attachmentOf)
+    .where(and(eq(messages.conversationId, conversationId), gt(messages.seq, after), lte(messages.seq, end)))
+    .orderBy(asc(messages.seq))
+    .limit(limit + 1);
+  return { messages: found.slice(0, limit).map(toConversationMessage), hasMore: found.length > limit };
 }

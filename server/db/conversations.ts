@@ -1,78 +1,9 @@
-import { and, desc, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
-import type { AccountItem, Conversation } from '../../lib/contract';
-import { attachmentOf, messageColumns, toMessagePayload } from './delivery/message-payload';
+import { and, eq, sql } from 'drizzle-orm';
+import type { AccountItem } from '../../lib/contract';
 import type { Db } from './engine/open-database';
 import { rows } from './engine/raw-rows';
-import { toKeysetPage, type KeysetPage } from './engine/paging';
-import { userSummaryColumns } from './people';
-import { hasBlocked, lockUsersInOrder } from './safety-rules';
-import { accountConversations, conversations, messages, uploads, users } from './schema';
-
-/**
- * The message a conversation row shows: its last one, unless the user deleted that one for
- * themselves, then the newest they did not (one backward scan of messages_pair_idx, which stops
- * at the first). Null when they deleted every one: the row is left out until someone writes again.
- * COALESCE evaluates the scan only when the last message is hidden.
- */
-const shownMessageId = sql`coalesce(
-  (select ${conversations.lastMessageId} where not exists (select 1 from message_hidden h
-    where h.user_id = ${conversations.userId} and h.message_id = ${conversations.lastMessageId})),
-  (select m2.id from messages m2
-    where least(m2.sender_id, m2.recipient_id) = least(${conversations.userId}, ${conversations.peerId})
-      and greatest(m2.sender_id, m2.recipient_id) = greatest(${conversations.userId}, ${conversations.peerId})
-      and not exists (select 1 from message_hidden h2 where h2.user_id = ${conversations.userId} and h2.message_id = m2.id)
-    order by m2.id desc limit 1))`;
-
-/**
- * One page of the user's conversations, newest last message first, keyset by last_message_id
- * (unique per user: a message belongs to one pair); each row shows its newest message the user
- * has not deleted for themselves. People whose accounts are inactive are left out, as
- * everywhere, except deleted accounts (the conversation is the user's record too); so are
- * people the user blocked (the unread total leaves them out the same way: messages.ts).
- * Served by conversations_recent_idx, then primary-key lookups per row. `readReceipts`: the
- * user's setting (a receipt also needs the peer's).
- */
-export async function listConversations(
-  db: Db,
-  userId: number,
-  beforeMessageId: number | null,
-  limit: number,
-  readReceipts: boolean,
-): Promise<KeysetPage<Conversation, number>> {
-  const rows = await db
-    .select({
-      ...messageColumns,
-      user: userSummaryColumns(userId),
-      unreadCount: conversations.unreadCount,
-      muted: conversations.muted,
-      lastMessageId: conversations.lastMessageId,
-      peerReceipts: users.readReceipts,
-    })
-    .from(conversations)
-    .innerJoin(users, eq(users.id, conversations.peerId))
-    .innerJoin(messages, eq(messages.id, shownMessageId))
-    .leftJoin(uploads, attachmentOf)
-    .where(
-      and(
-        eq(conversations.userId, userId),
-        or(eq(users.isActive, true), isNotNull(users.deletedAt)),
-        sql`not ${hasBlocked(userId, sql`${conversations.peerId}`)}`,
-        beforeMessageId === null ? undefined : lt(conversations.lastMessageId, beforeMessageId),
-      ),
-    )
-    .orderBy(desc(conversations.lastMessageId))
-    .limit(limit + 1);
-  const page = toKeysetPage(rows, limit, (row) => row.lastMessageId);
-  return {
-    results: page.results.map((row) => ({
-      user: row.user,
-      last_message: toMessagePayload(row, userId, readReceipts && row.peerReceipts),
-      unread_count: row.unreadCount,
-      muted: row.muted,
-    })),
-    next: page.next,
-  };
-}
+import { lockUsersInOrder } from './safety-rules';
+import { conversations } from './schema';
 
 /**
  * Mutes or unmutes the user's conversation with peerId; null when they have none. The
@@ -108,16 +39,6 @@ export async function setMuted(db: Db, userId: number, peerId: number, muted: bo
     );
     return { item: item ? { seq: Number(item.seq), conversation_id: Number(item.conversation_id), kind: 'muted', muted } : null };
   });
-}
-
-/** The user has a conversation with peerId (a message went either way: both get a list row). */
-export async function hasConversation(db: Db, userId: number, peerId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ peerId: accountConversations.peerId })
-    .from(accountConversations)
-    .where(and(eq(accountConversations.userId, userId), eq(accountConversations.peerId, peerId)))
-    .limit(1);
-  return row !== undefined;
 }
 
 /**

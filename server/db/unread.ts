@@ -1,6 +1,11 @@
 // Unread counts in the conversation model (docs/design/conversations.md 3.6), as SQL text for the
 // queries and the batches' prepared statements that read them: one member's, and an account's total.
 
+/** A message ordinal (its place among the conversation's, or among its sender's there) at the newest seq at or before `bound`: 0 before any. */
+const ordinalAt = (member: string, bound: string, column: 'ordinal' | 'sender_ordinal') => `coalesce((select o.${column} from messages o
+    where o.conversation_id = ${member}.conversation_id${column === 'sender_ordinal' ? ` and o.sender_id = ${member}.user_id` : ''}
+      and o.seq <= ${bound} order by o.seq desc limit 1), 0)`;
+
 /**
  * A member's unread count (docs/design/conversations.md 3.6): the messages after their read
  * position, up to the end of what they may read, that are not theirs, not unsent and not deleted
@@ -18,20 +23,25 @@
 export const unreadFromOrdinalsSql = (member: string, head: string) => {
   const end = `coalesce(${member}.left_seq, ${head}.last_seq)`;
   const start = `${member}.read_seq`;
-  const at = (bound: string, column: 'ordinal' | 'sender_ordinal') => `coalesce((select o.${column} from messages o
-    where o.conversation_id = ${member}.conversation_id${column === 'sender_ordinal' ? ` and o.sender_id = ${member}.user_id` : ''}
-      and o.seq <= ${bound} order by o.seq desc limit 1), 0)`;
   // The ordinal at the head's newest seq is the head's count: no probe unless the member left.
-  const atEnd = `(case when ${member}.left_seq is null then ${head}.message_count else ${at(end, 'ordinal')} end)`;
-  return `(case when ${head}.last_message_seq > ${start} then (
-    ${atEnd} - ${at(start, 'ordinal')} - ${at(end, 'sender_ordinal')} + ${at(start, 'sender_ordinal')}
+  const atEnd = `(case when ${member}.left_seq is null then ${head}.message_count else ${ordinalAt(member, end, 'ordinal')} end)`;
+  return `(case when ${head}.last_message_seq > ${start} then ${unreadBetweenSql(member, start, end, atEnd)} else 0 end)`;
+};
+
+/**
+ * The member's unread messages with seqs in (start, end]: the others' there, not unsent, not
+ * deleted by the member for themselves (unreadFromOrdinalsSql, above, counts them from the read
+ * position to the end; a read counts those it reads). `start` and `end` are SQL expressions;
+ * `endOrdinal` the conversation's ordinal at `end` when the caller has it cheaper.
+ */
+export const unreadBetweenSql = (member: string, start: string, end: string, endOrdinal = ordinalAt(member, end, 'ordinal')) => `(
+    ${endOrdinal} - ${ordinalAt(member, start, 'ordinal')} - ${ordinalAt(member, end, 'sender_ordinal')} + ${ordinalAt(member, start, 'sender_ordinal')}
     - (select count(*) from messages ux where ux.conversation_id = ${member}.conversation_id and ux.deleted_at is not null
         and ux.seq > ${start} and ux.seq <= ${end} and ux.sender_id <> ${member}.user_id)
     - (select count(*) from message_hidden uh join messages hx on hx.id = uh.message_id and hx.conversation_id = uh.conversation_id
         where uh.user_id = ${member}.user_id and uh.conversation_id = ${member}.conversation_id
           and hx.seq > ${start} and hx.seq <= ${end} and hx.sender_id <> ${member}.user_id and hx.deleted_at is null)
-  )::int else 0 end)`;
-};
+  )::int`;
 
 /**
  * The user's unread total: the sum of their conversations' unread counts, each from the ordinals

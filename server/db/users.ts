@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Language, MessagePolicy, NotificationPreview } from '../../lib/contract';
 import type { Db } from './engine/open-database';
 import { touchConversations } from './conversations';
@@ -78,19 +78,6 @@ export async function findActiveUser(db: Db, id: number): Promise<UserRow | null
     .select()
     .from(users)
     .where(and(eq(users.id, id), eq(users.isActive, true)))
-    .limit(1);
-  return row ?? null;
-}
-
-/**
- * Someone a conversation can be read with: an active account, or a deleted one, whose messages
- * stay with the other side (docs/DECISIONS.md, "Deleting an account").
- */
-export async function findConversationPeer(db: Db, id: number): Promise<UserRow | null> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(and(eq(users.id, id), or(eq(users.isActive, true), isNotNull(users.deletedAt))))
     .limit(1);
   return row ?? null;
 }

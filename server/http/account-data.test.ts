@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { AccountExport, Attachment, AuthorizeResponse, ConversationPage, MessagePayload, Page } from '../../lib/contract';
+import type { AccountExport, Attachment, AuthorizeResponse, ConversationSummaryPage, ConversationThreadPage } from '../../lib/contract';
 import { directConversationId } from '../../testing/database';
 import { EXPORT_READ_MESSAGES, exportAccount, restAfterRead } from '../db/account-export';
 import { storeMessages } from '../db/delivery/message-batch';
@@ -31,13 +31,13 @@ describe('GET /api/accounts/export', () => {
     const [amy, bea] = await Promise.all([signIn(t.url, 'Amy'), signIn(t.url, 'Bea')]);
     const [amyTab, beaTab] = await Promise.all([tabs.open(amy), tabs.open(bea)]);
     const photo = await upload(amy);
-    await sendAccepted(amyTab, bea, 'hello Bea', { attachment_id: photo.id });
+    const { conversation_id: withBea } = await sendAccepted(amyTab, bea, 'hello Bea', { attachment_id: photo.id });
     await sendAccepted(beaTab, amy, 'hi Amy');
     await emitWithAck(amyTab, 'follow', { user_id: bea.user.id, follow: true });
     await emitWithAck(beaTab, 'follow', { user_id: amy.user.id, follow: true });
     const cal = await signIn(t.url, 'Cal');
     await api(t.url, `/users/${cal.user.id}/block`, { method: 'PUT', token: amy.bearer });
-    const received = (await api<Page<MessagePayload>>(t.url, `/conversations/${bea.user.id}/messages`, { token: amy.bearer })).body.results[0]!;
+    const received = (await api<ConversationThreadPage>(t.url, `/c/${withBea}/messages`, { token: amy.bearer })).body.results[0]!;
     await api(t.url, '/reports', { method: 'POST', token: amy.bearer, json: { message_id: received.id, reason: 'other', details: 'testing' } });
     // A browser of Amy's registered for Web Push (this server sends none, so straight into the table).
     const endpoint = `https://fcm.googleapis.com/fcm/send/${randomUUID()}`;
@@ -58,22 +58,30 @@ describe('GET /api/accounts/export', () => {
     expect(data.followers.map((p) => p.user_id)).toEqual([bea.user.id]);
     expect(data.blocks.map((p) => p.user_id)).toEqual([cal.user.id]);
     expect(data.conversations).toEqual([
-      { user_id: bea.user.id, username: 'Bea', unread_count: 1, muted: false, last_message_at: expect.any(String) },
+      { conversation_id: withBea, user_id: bea.user.id, username: 'Bea', unread_count: 1, muted: false, last_message_at: expect.any(String) },
     ]);
-    expect(data.messages.map((m) => [m.sender_id, m.text, m.attachment?.id ?? null, m.seq])).toEqual([
-      [amy.user.id, 'hello Bea', photo.id, 1],
-      [bea.user.id, 'hi Amy', null, 2],
+    expect(data.messages.map((m) => [m.conversation_id, m.sender_id, m.text, m.attachment?.id ?? null, m.seq])).toEqual([
+      [withBea, amy.user.id, 'hello Bea', photo.id, 1],
+      [withBea, bea.user.id, 'hi Amy', null, 2],
     ]);
     expect(data.uploads).toEqual([{ ...photo, created_at: expect.any(String) }]);
     expect(data.reports).toEqual([expect.objectContaining({ message_id: received.id, message_text: 'hi Amy', reason: 'other', details: 'testing' })]);
   });
 
-  it('pages through a long history without losing or repeating a message', async () => {
-    const [dee, eli] = await Promise.all([signIn(t.url, 'Dee'), signIn(t.url, 'Eli')]);
-    // More than one page of the export's reads (500), stored as one batch (sends would meet the rate limit).
+  it('pages through a long history, conversation by conversation, without losing or repeating a message, and keeps those deleted for oneself', async () => {
+    const [dee, eli, fin] = await Promise.all([signIn(t.url, 'Dee'), signIn(t.url, 'Eli'), signIn(t.url, 'Fin')]);
+    // Many pages of the export's reads, stored as one batch each (sends would meet the rate limit).
     await storeMessages(t.db, Array.from({ length: 520 }, (_, i) => ({ senderId: dee.user.id, recipientId: eli.user.id, clientId: randomUUID(), text: `m${i}` })));
+    await storeMessages(t.db, Array.from({ length: 3 }, (_, i) => ({ senderId: fin.user.id, recipientId: dee.user.id, clientId: randomUUID(), text: `f${i}` })));
+    const [withEli, withFin] = [await directConversationId(t.db, dee.user.id, eli.user.id), await directConversationId(t.db, dee.user.id, fin.user.id)];
+    const deeTab = await tabs.open(dee);
+    const hidden = (await api<ConversationThreadPage>(t.url, `/c/${withFin}/messages`, { token: dee.bearer })).body.results[0]!;
+    expect(await emitWithAck(deeTab, 'hide', { message_id: hidden.id })).toMatchObject({ data: { change: { kind: 'hide' } } });
     const data = (await api<AccountExport>(t.url, '/accounts/export', { token: dee.bearer })).body;
-    expect(data.messages.map((m) => m.seq)).toEqual(Array.from({ length: 520 }, (_, i) => i + 1));
+    expect(data.messages.map((m) => [m.conversation_id, m.seq])).toEqual([
+      ...Array.from({ length: 520 }, (_, i) => [withEli, i + 1]),
+      ...Array.from({ length: 3 }, (_, i) => [withFin, i + 1]),
+    ]);
   });
 
   it('sends one export at a time per account: a second starts once the first has been sent, and a client gone while it waited frees its turn', async () => {
@@ -141,20 +149,21 @@ describe('DELETE /api/accounts/me', () => {
     expect((await fetch(`${t.url}${photo.url}`)).status).toBe(404);
 
     // Gus keeps the conversation (it is his record too), with its badge.
-    const list = (await api<ConversationPage>(t.url, '/conversations', { token: gus.bearer })).body.results;
+    const conversation = await directConversationId(t.db, gus.user.id, fin.user.id);
+    const list = (await api<ConversationSummaryPage>(t.url, '/c', { token: gus.bearer })).body.results;
     expect(list).toEqual([
       expect.objectContaining({
+        conversation_id: conversation,
         user: { id: fin.user.id, username: null, avatar: null, is_following: false, follows_you: false, deleted: true },
         unread_count: 2,
       }),
     ]);
-    const thread = (await api<Page<MessagePayload>>(t.url, `/conversations/${fin.user.id}/messages`, { token: gus.bearer })).body.results;
+    const thread = (await api<ConversationThreadPage>(t.url, `/c/${conversation}/messages`, { token: gus.bearer })).body.results;
     expect(thread.map((m) => [m.text, m.attachment, m.attachment_removed])).toEqual([
       ['reply', null, false],
       ['unread too', null, false],
       ['with a photo', null, true],
     ]);
-    const conversation = await directConversationId(t.db, gus.user.id, fin.user.id);
     expect(await emitWithAck(gusTab, 'read', { conversation_id: conversation })).toEqual({ data: { count: 0, unread_count: 0 } });
     // He can neither reply (in the conversation, or to the person) nor follow, and there is no profile to open.
     for (const to of [{ conversation_id: conversation }, { recipient_id: fin.user.id }]) {
@@ -183,6 +192,6 @@ describe('DELETE /api/accounts/me', () => {
     expect(again.body.user.id).not.toBe(hal.user.id);
     expect(again.body.user).toMatchObject({ username: 'Hal again', is_active: true });
     const fresh = `Bearer ${again.body.token}`;
-    expect((await api<ConversationPage>(t.url, '/conversations', { token: fresh })).body.results).toEqual([]);
+    expect((await api<ConversationSummaryPage>(t.url, '/c', { token: fresh })).body.results).toEqual([]);
   });
 });

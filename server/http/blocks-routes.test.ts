@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Ack, BlockedUser, ConversationPage, FollowedPayload, MessageCountPayload, Page, SafetyChange, UserSummary } from '../../lib/contract';
+import type { Ack, BlockedUser, ConversationSummaryPage, FollowedPayload, MessageCountPayload, Page, SafetyChange, UserSummary } from '../../lib/contract';
 import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck, send, type ClientSocket } from '../test/socket-client';
 import { record, serverWithTabs } from '../test/tabs';
@@ -13,7 +13,7 @@ const follow = (socket: ClientSocket, user: SignedInUser) =>
 const block = (by: SignedInUser, whom: number, method: 'PUT' | 'DELETE' = 'PUT') =>
   api(t.url, `/users/${whom}/block`, { method, token: by.bearer });
 const conversations = async (user: SignedInUser) =>
-  (await api<ConversationPage>(t.url, '/conversations', { token: user.bearer })).body.results.map((row) => [row.user.id, row.unread_count]);
+  (await api<ConversationSummaryPage>(t.url, '/c', { token: user.bearer })).body.results.map((row) => [row.user?.id, row.unread_count]);
 const unreadTotal = async (user: SignedInUser) => {
   const socket = await tabs.open(user, { init: false });
   const counted = new Promise<MessageCountPayload>((resolve) => socket.once('message_count', resolve));

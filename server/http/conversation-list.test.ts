@@ -1,8 +1,8 @@
-// GET /api/c: protocol 2's list, by conversation: the rows protocol 1's list shows, each as
-// sync_account reports it, in pages, with the sync_account cursor read before the page.
+// GET /api/c: the account's list, by conversation, newest first, each row as sync_account reports
+// it, in pages, with the sync_account cursor read before the page.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { CONVERSATION_PAGE_SIZE, type Ack, type AccountSyncResult, type ConversationPage, type ConversationSummaryPage } from '../../lib/contract';
+import { CONVERSATION_PAGE_SIZE, type Ack, type AccountSyncResult, type ConversationSummaryPage } from '../../lib/contract';
 import { directConversationId, insertMessage } from '../../testing/database';
 import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck, sendAccepted } from '../test/socket-client';
@@ -11,10 +11,9 @@ import { serverWithTabs } from '../test/tabs';
 const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true }));
 
 const list = (user: SignedInUser, query = '') => api<ConversationSummaryPage>(t.url, `/c${query}`, { token: user.bearer });
-const pairList = (user: SignedInUser) => api<ConversationPage>(t.url, '/conversations', { token: user.bearer });
 
 describe('GET /api/c', () => {
-  it('lists the rows protocol 1 lists, in its order, each as sync_account reports it', async () => {
+  it('lists the account’s conversations newest first, with the person, badge, mute and last message, each row as sync_account reports it', async () => {
     const [ann, ben, cat] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben'), signIn(t.url, 'Cat')]);
     const [annTab, benTab, catTab] = await Promise.all([tabs.open(ann), tabs.open(ben), tabs.open(cat)]);
     await sendAccepted(benTab, ann.user.id, 'from ben');
@@ -27,10 +26,10 @@ describe('GET /api/c', () => {
     const page = await list(ann);
     expect(page.status).toBe(200);
     expect(page.body.next_cursor).toBeNull();
-    const pairs = (await pairList(ann)).body.results;
-    expect(page.body.results.map((row) => [row.user?.id, row.unread_count, row.muted, row.last_message?.text])).toEqual(
-      pairs.map((row) => [row.user.id, row.unread_count, row.muted, row.last_message.text]),
-    );
+    expect(page.body.results.map((row) => [row.user?.id, row.unread_count, row.muted, row.last_message?.text])).toEqual([
+      [ben.user.id, 1, false, 'to ben'],
+      [cat.user.id, 2, true, 'cat again'],
+    ]);
     expect(page.body.results.map((row) => row.conversation_id)).toEqual([withBen, withCat]);
     expect(page.body.results[0]).toMatchObject({ kind: 'direct', last_seq: 2, read_seq: 0, unread_count: 1, left: false, last_message: { conversation_id: withBen, seq: 2 } });
 
@@ -44,16 +43,18 @@ describe('GET /api/c', () => {
     expect((await list(fresh)).body.results).toEqual(synced.data.conversations);
   });
 
-  it('leaves out conversations the account blocked or deleted every message of, as protocol 1 does', async () => {
-    const [kim, lou, max] = await Promise.all([signIn(t.url, 'Kim'), signIn(t.url, 'Lou'), signIn(t.url, 'Max')]);
-    const [kimTab, louTab, maxTab] = await Promise.all([tabs.open(kim), tabs.open(lou), tabs.open(max)]);
+  it('leaves out conversations the account blocked or deleted every message of, and those with a deactivated person', async () => {
+    const [kim, lou, max, ned] = await Promise.all([signIn(t.url, 'Kim'), signIn(t.url, 'Lou'), signIn(t.url, 'Max'), signIn(t.url, 'Ned')]);
+    const [kimTab, louTab, maxTab, nedTab] = await Promise.all([tabs.open(kim), tabs.open(lou), tabs.open(max), tabs.open(ned)]);
     const fromLou = await sendAccepted(louTab, kim.user.id, 'lou');
     await sendAccepted(maxTab, kim.user.id, 'max');
+    await sendAccepted(nedTab, kim.user.id, 'ned');
     expect(await emitWithAck(kimTab, 'hide', { message_id: fromLou.id })).toMatchObject({ data: {} });
+    expect((await list(kim)).body.results.map((row) => row.user?.id)).toEqual([ned.user.id, max.user.id]);
+    expect((await api(t.url, '/accounts/deactivate', { method: 'POST', token: ned.bearer })).status).toBe(204);
     expect((await list(kim)).body.results.map((row) => row.user?.id)).toEqual([max.user.id]);
     await api(t.url, `/users/${max.user.id}/block`, { method: 'PUT', token: kim.bearer });
     expect((await list(kim)).body.results).toEqual([]);
-    expect((await pairList(kim)).body.results).toEqual([]);
   });
 
   it('pages newest first with the cursor, and misses nothing stored after the page’s account cursor', async () => {
@@ -76,7 +77,7 @@ describe('GET /api/c', () => {
 
   it('refuses a bad cursor and a caller without a session', async () => {
     const me = await signIn(t.url, 'Strict');
-    expect((await list(me, '?cursor=nope')).status).toBe(400);
+    expect(await list(me, '?cursor=nope')).toMatchObject({ status: 400, body: { non_field_errors: ['cursor: Invalid cursor.'] } });
     expect((await api(t.url, '/c', {})).status).toBe(401);
   });
 });

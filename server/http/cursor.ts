@@ -36,14 +36,11 @@ const userId = z.number().int().positive().max(2_147_483_647);
 const LAST_MS_OF_9999 = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 const followedAtMs = z.number().int().nonnegative().max(LAST_MS_OF_9999);
 
-/**
- * Keysets: thread pages (message id: 'm' older than it, 'n' newer than it), conversations (last
- * message id), follow lists (time, user id).
- */
-export const threadCursor = cursorParam(z.union([z.tuple([z.literal('m'), messageId]), z.tuple([z.literal('n'), messageId])]));
+// Keysets: conversations (last message id), thread pages (seq), follow lists (time, user id).
+// ('m' and 'n' were the thread by person's, retired with it: a cursor of theirs is refused.)
 /** Search in messages, newest first: keyset by message id, its own tag so no other list's cursor fits. */
 export const messageSearchCursor = cursorParam(z.tuple([z.literal('s'), messageId]));
 export const conversationCursor = cursorParam(z.tuple([z.literal('c'), messageId]));
-/** Thread pages by conversation (protocol 2): by the conversation's seq, 'o' older than it, 'w' newer than it. */
+/** Thread pages: by the conversation's seq, 'o' older than it, 'w' newer than it. */
 export const conversationThreadCursor = cursorParam(z.union([z.tuple([z.literal('o'), messageId]), z.tuple([z.literal('w'), messageId])]));
 export const followCursor = cursorParam(z.tuple([z.literal('f'), followedAtMs, userId]));

@@ -39,7 +39,7 @@ function blockTheLoop(): () => void {
 
 it('sheds requests and socket events while the event loop lags, never the probes, and recovers', async () => {
   const tab = await tabs.open(alice);
-  const conversations = () => api<unknown>(t.url, '/conversations', { token: alice.bearer });
+  const conversations = () => api<unknown>(t.url, '/c', { token: alice.bearer });
   // Starting the server (PGlite) may itself have lagged the loop past the test's low threshold.
   await waitUntil(async () => (await conversations()).status === 200, { timeoutMs: 15_000, what: 'a calm start' });
 

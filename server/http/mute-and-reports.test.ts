@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { ConversationPage } from '../../lib/contract';
+import type { ConversationSummaryPage } from '../../lib/contract';
 import { messages, reports } from '../db/schema';
 import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { sendAccepted } from '../test/socket-client';
@@ -22,7 +22,7 @@ describe('muting a conversation', () => {
     expect(await mute(uma, vic.user.id, { muted: true })).toMatchObject({ status: 200, body: { user_id: vic.user.id, muted: true } });
     await expect.poll(() => changes).toEqual([{ type: 'mute', user_id: vic.user.id, muted: true }]);
     const list = async (user: SignedInUser) =>
-      (await api<ConversationPage>(t.url, '/conversations', { token: user.bearer })).body.results.map((row) => [row.muted, row.unread_count]);
+      (await api<ConversationSummaryPage>(t.url, '/c', { token: user.bearer })).body.results.map((row) => [row.muted, row.unread_count]);
     expect(await list(uma)).toEqual([[true, 1]]);
     expect(await list(vic)).toEqual([[false, 0]]);
     // A new message keeps it muted and still counts.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Attachment, AuthorizeResponse, ConversationPage, Page, Profile, User, UserSummary } from '../../lib/contract';
+import type { Attachment, AuthorizeResponse, ConversationSummaryPage, Page, Profile, User, UserSummary } from '../../lib/contract';
 import { insertMessage } from '../../testing/database';
 import { deleteUnattachedUploads } from '../db/upload-sweep';
 import { api, authorizeBody, signIn, startTestServer, type SignedInUser } from '../test/helpers';
@@ -168,7 +168,7 @@ describe('user_updated', () => {
     await eventually(async () => heard.slice(0, 3).every((events) => events.length === 1));
     expect(heard.slice(0, 3)).toEqual([[expected], [expected], [expected]]);
     // The conversation list then agrees with the event.
-    const list = await api<ConversationPage>(t.url, '/conversations', { token: bob.bearer });
+    const list = await api<ConversationSummaryPage>(t.url, '/c', { token: bob.bearer });
     expect(list.body.results[0]?.user).toMatchObject({ username: 'Alice Renamed', avatar: response.body.avatar });
 
     // Saving the same values again announces nothing; a ping round later, nobody else heard anything.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Ack, Profile, PresenceSubscribeResult, User, UserUpdatedPayload } from '../../lib/contract';
+import type { Ack, ConversationSummaryPage, ConversationThreadPage, Profile, PresenceSubscribeResult, User, UserUpdatedPayload } from '../../lib/contract';
 import { insertMessage } from '../../testing/database';
 import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
@@ -26,7 +26,7 @@ describe('changes to someone, told to those showing them', () => {
       SignedInUser,
       SignedInUser,
     ];
-    await insertMessage(t.db, { senderId: leaving.user.id, recipientId: peer.user.id, clientId: randomUUID(), text: 'bye' });
+    const { conversation } = await insertMessage(t.db, { senderId: leaving.user.id, recipientId: peer.user.id, clientId: randomUUID(), text: 'bye' });
     const [peerTab, strangerTab, unrelatedTab] = await Promise.all([tabs.open(peer), tabs.open(stranger), tabs.open(unrelated)]);
     // The stranger has the conversation open (never written), which follows its person.
     await follow(strangerTab, [leaving.user.id]);
@@ -41,10 +41,12 @@ describe('changes to someone, told to those showing them', () => {
     await emitWithAck(unrelatedTab, 'typing', { user_id: peer.user.id, typing: false }); // a round trip
     expect(unrelatedHeard).toEqual([]);
 
-    // The peer keeps the conversation; for the stranger there is none to open.
-    expect((await api(t.url, `/conversations/${leaving.user.id}/messages`, { token: peer.bearer })).status).toBe(200);
-    const none = await api(t.url, `/conversations/${leaving.user.id}/messages`, { token: stranger.bearer });
-    expect([none.status, none.body]).toEqual([404, { msg: 'User not found.' }]);
+    // The peer keeps the conversation; the stranger has none to open, and the peer's is not theirs.
+    const kept = await api<ConversationThreadPage>(t.url, `/c/${conversation.conversation_id}/messages`, { token: peer.bearer });
+    expect([kept.status, kept.body.results.map((message) => message.text)]).toEqual([200, ['bye']]);
+    expect((await api<ConversationSummaryPage>(t.url, '/c', { token: stranger.bearer })).body.results).toEqual([]);
+    const none = await api(t.url, `/c/${conversation.conversation_id}/messages`, { token: stranger.bearer });
+    expect([none.status, none.body]).toEqual([404, { msg: 'Conversation not found.' }]);
   });
 
   it('who may message them: those showing them hear it, and the profile they read again says the truth', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { AccountItem, AccountSyncResult, Ack, ChangeResult, ConversationPage, ConversationSyncResult, ConversationThreadPage, MessagePayload, Page, SeenPayload, User } from '../../lib/contract';
+import type { AccountItem, AccountSyncResult, Ack, ChangeResult, ConversationSummaryPage, ConversationSyncResult, ConversationThreadPage, SeenPayload, User } from '../../lib/contract';
 import { insertMessage } from '../../testing/database';
 import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck, nextEvent, type ClientSocket } from '../test/socket-client';
@@ -10,8 +10,9 @@ const { t, tabs } = serverWithTabs(() => startTestServer());
 
 const store = async (from: SignedInUser, to: SignedInUser, text = 'hello') =>
   (await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text })).conversation;
-const thread = async (viewer: SignedInUser, peer: SignedInUser) =>
-  (await api<Page<MessagePayload>>(t.url, `/conversations/${peer.user.id}/messages`, { token: viewer.bearer })).body.results;
+/** `viewer`'s newest page of the conversation: its messages, where the other person has read (`seen`) and where `viewer` has (`read_seq`). */
+const thread = async (viewer: SignedInUser, conversation: number) =>
+  (await api<ConversationThreadPage>(t.url, `/c/${conversation}/messages`, { token: viewer.bearer })).body;
 const setReceipts = (user: SignedInUser, on: boolean) =>
   api<User>(t.url, '/accounts/settings', { method: 'PATCH', token: user.bearer, json: { read_receipts: on } });
 async function syncConversation(socket: ClientSocket, conversation: number, after: number, limit?: number): Promise<ConversationSyncResult> {
@@ -36,15 +37,13 @@ describe('read receipts', () => {
     const receipt = await seen;
     expect(receipt).toEqual({ conversation_id: conversation, user_id: ben.user.id, seq: second.seq, read_at: expect.stringMatching(/Z$/) });
     expect(await read).toEqual({ seq: 1, conversation_id: conversation, kind: 'read', read_seq: second.seq, unread_count: 0 });
-    const annSees = await thread(ann, ben);
-    expect(annSees.map((message) => [message.id, message.read_at])).toEqual([
-      [second.id, receipt.read_at],
-      [first.id, receipt.read_at],
-    ]);
-    const page = await api<ConversationThreadPage>(t.url, `/c/${conversation}/messages`, { token: ann.bearer });
-    expect(page.body.seen).toEqual([{ user_id: ben.user.id, seq: second.seq, read_at: receipt.read_at }]);
-    const list = (await api<ConversationPage>(t.url, '/conversations', { token: ann.bearer })).body;
-    expect(list.results[0]?.last_message.read_at).not.toBeNull();
+    // Ben's read, as Ann's page says it, covers both her messages.
+    const annSees = await thread(ann, conversation);
+    expect(annSees.results.map((message) => message.id)).toEqual([second.id, first.id]);
+    expect(annSees.seen).toEqual([{ user_id: ben.user.id, seq: second.seq, read_at: receipt.read_at }]);
+    // A list row carries no receipt: the message it shows is one that read covers.
+    const list = (await api<ConversationSummaryPage>(t.url, '/c', { token: ann.bearer })).body;
+    expect(list.results[0]?.last_message).toMatchObject({ id: second.id, seq: receipt.seq });
   });
 
   it('off on either side: no receipt is sent or shown, and reads made meanwhile never show later', async () => {
@@ -53,33 +52,31 @@ describe('read receipts', () => {
     const conversation = early.conversation_id;
     const [annTab, benTab] = await Promise.all([tabs.open(ann), tabs.open(ben)]);
     await emitWithAck(benTab, 'read', { conversation_id: conversation });
-    expect((await thread(ann, ben))[0]?.read_at).not.toBeNull();
+    expect((await thread(ann, conversation)).seen).toEqual([{ user_id: ben.user.id, seq: early.seq, read_at: expect.any(String) }]);
     expect(await seenBy(annTab, conversation)).toEqual([{ user_id: ben.user.id, seq: early.seq, read_at: expect.any(String) }]);
 
     // Ben turns them off: Ann no longer sees even the earlier receipt.
     expect((await setReceipts(ben, false)).body).toMatchObject({ read_receipts: false });
-    expect((await thread(ann, ben))[0]?.read_at).toBeNull();
+    expect((await thread(ann, conversation)).seen).toEqual([]);
     expect(await seenBy(annTab, conversation)).toEqual([]);
     const annHeard = record(annTab, 'seen');
     const late = await store(ann, ben, 'read while receipts are off');
     await emitWithAck(benTab, 'read', { conversation_id: conversation });
-    // Ben's own devices still learn the read; Ben still sees his own read_at.
-    expect((await thread(ben, ann)).map((message) => message.read_at === null)).toEqual([false, false]);
+    // Ben's own devices still learn the read; Ben's own position still covers both messages.
+    expect((await thread(ben, conversation)).read_seq).toBe(late.seq);
     await emitWithAck(annTab, 'typing', { conversation_id: conversation, typing: false }); // a round trip: anything for Ann has arrived
     expect(annHeard).toEqual([]);
 
     // Back on: the early read shows again, the one made while off never does.
     await setReceipts(ben, true);
-    const annSees = await thread(ann, ben);
-    expect(annSees.map((message) => [message.id, message.read_at === null])).toEqual([
-      [late.id, true],
-      [early.id, false],
-    ]);
+    const annSees = await thread(ann, conversation);
+    expect(annSees.results.map((message) => message.id)).toEqual([late.id, early.id]);
+    expect(annSees.seen).toEqual([{ user_id: ben.user.id, seq: early.seq, read_at: expect.any(String) }]);
     expect(await seenBy(annTab, conversation)).toEqual([{ user_id: ben.user.id, seq: early.seq, read_at: expect.any(String) }]);
 
     // Ann's own setting hides them from her the same way, and her catch-up leaves them out.
     await setReceipts(ann, false);
-    expect((await thread(ann, ben)).every((message) => message.read_at === null)).toBe(true);
+    expect((await thread(ann, conversation)).seen).toEqual([]);
     expect(await syncConversation(annTab, conversation, 0)).toMatchObject({ seen: [], through: late.seq, last_seq: late.seq });
   });
 
@@ -105,9 +102,11 @@ describe('read receipts', () => {
     }
     // Unblocked later, the reads made meanwhile never show as seen.
     await api(t.url, `/users/${other.user.id}/block`, { method: 'DELETE', token: blocker.bearer });
-    expect((await thread(blocker, other)).find((message) => message.id === fromBlocker.id)?.read_at).toBeNull();
-    expect((await thread(other, blocker)).find((message) => message.id === fromOther.id)?.read_at).toBeNull();
-    expect((await thread(blocker, other)).find((message) => message.id === fromOther.id)?.read_at).not.toBeNull();
+    // Neither read shows as seen to the other; each still counts for its reader, past the other's message.
+    const [blockerSees, otherSees] = [await thread(blocker, conversation), await thread(other, conversation)];
+    expect([blockerSees.seen, otherSees.seen]).toEqual([[], []]);
+    expect(blockerSees.read_seq).toBeGreaterThanOrEqual(fromOther.seq);
+    expect(otherSees.read_seq).toBeGreaterThanOrEqual(fromBlocker.seq);
     expect([await seenBy(blockerTab, conversation), await seenBy(otherTab, conversation)]).toEqual([[], []]);
   });
 });

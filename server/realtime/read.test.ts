@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AccountItem, Ack, Conversation, MessageCountPayload, MessagePayload, Page, ReadResult, SeenPayload } from '../../lib/contract';
+import type { AccountItem, Ack, ConversationSummaryPage, ConversationThreadPage, MessageCountPayload, ReadResult, SeenPayload } from '../../lib/contract';
 import { insertMessage } from '../../testing/database';
 import { setUserActive } from '../db/users';
 import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
@@ -19,6 +19,9 @@ beforeAll(async () => {
 
 const store = (from: number, to: number) =>
   insertMessage(t.db, { senderId: from, recipientId: to, clientId: randomUUID(), text: 'unread' });
+const list = async (user: SignedInUser) => (await api<ConversationSummaryPage>(t.url, '/c', { token: user.bearer })).body.results;
+const thread = async (user: SignedInUser, conversation: number) =>
+  (await api<ConversationThreadPage>(t.url, `/c/${conversation}/messages`, { token: user.bearer })).body;
 
 describe('read', () => {
   it('marks the conversation read and tells every tab the new total and which conversation was read', async () => {
@@ -41,22 +44,18 @@ describe('read', () => {
       // The read reaches Me's own message too (seq 3): a read moves to the newest message it covers.
       expect(await tab.read).toEqual({ seq: 1, conversation_id: conversation, kind: 'read', read_seq: 3, unread_count: 0 });
     }
-    const list = await api<Page<Conversation>>(t.url, '/conversations', { token: me.bearer });
-    expect(list.body.results.map((c) => [c.user.id, c.unread_count])).toEqual([
+    expect((await list(me)).map((c) => [c.user?.id, c.unread_count])).toEqual([
       [ann.user.id, 0],
       [ben.user.id, 1],
     ]);
-    const thread = await api<Page<{ sender_id: number; read_at: string | null }>>(
-      t.url,
-      `/conversations/${ann.user.id}/messages`,
-      { token: me.bearer },
-    );
-    // Ann's messages are read now; Me's own message to Ann is Ann's to read.
-    expect(thread.body.results.map((m) => [m.sender_id, m.read_at === null])).toEqual([
-      [me.user.id, true],
-      [ann.user.id, false],
-      [ann.user.id, false],
+    // Ann's messages are read now (Me's position passes them); Me's own message to Ann is Ann's to read.
+    const page = await thread(me, conversation);
+    expect(page.results.map((m) => [m.sender_id, m.seq])).toEqual([
+      [me.user.id, 3],
+      [ann.user.id, 2],
+      [ann.user.id, 1],
     ]);
+    expect(page).toMatchObject({ read_seq: 3, seen: [] });
   });
 
   it('is harmless to repeat, and a message that arrives later counts again', async () => {
@@ -66,8 +65,7 @@ describe('read', () => {
     expect(await emitWithAck(tab, 'read', { conversation_id: conversation })).toEqual({ data: { count: 0, unread_count: 0 } });
     expect(await emitWithAck(tab, 'read', { conversation_id: conversation })).toEqual({ data: { count: 0, unread_count: 0 } });
     await store(ann.user.id, me.user.id);
-    const list = await api<Page<Conversation>>(t.url, '/conversations', { token: me.bearer });
-    expect(list.body.results[0]?.unread_count).toBe(1);
+    expect((await list(me))[0]?.unread_count).toBe(1);
   });
 
   it('reads up to a message: those after it stay unread, the counts answer, and a read never goes back', async () => {
@@ -88,8 +86,9 @@ describe('read', () => {
     expect(await emitWithAck(reading, 'read', { conversation_id: conversation, up_to: ids[0] })).toEqual({ data: { count: 3, unread_count: 3 } });
     expect(await emitWithAck(reading, 'read', { conversation_id: conversation, up_to: ids[3] })).toEqual({ data: { count: 1, unread_count: 1 } });
 
-    const thread = await api<Page<MessagePayload>>(t.url, `/conversations/${ann.user.id}/messages`, { token: me.bearer });
-    expect(thread.body.results.map((m) => [m.id, m.read_at === null])).toEqual([
+    // Unread: past Me's read position.
+    const page = await thread(me, conversation);
+    expect(page.results.map((m) => [m.id, m.seq > page.read_seq])).toEqual([
       [ids[4], true],
       [ids[3], false],
       [ids[2], false],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Ack, Attachment, ChangeResult, ConversationMessage, ConversationPage, ConversationSyncResult, MessagePayload, Page } from '../../lib/contract';
+import type { Ack, Attachment, ChangeResult, ConversationMessage, ConversationSummaryPage, ConversationSyncResult, ConversationThreadPage } from '../../lib/contract';
 import { REPLY_SNIPPET_LENGTH } from '../../lib/contract';
 import { insertMessage } from '../../testing/database';
 import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
@@ -11,10 +11,10 @@ import { rawUpload } from '../test/uploads';
 const { t, tabs } = serverWithTabs(() => startTestServer());
 
 const store = async (from: SignedInUser, to: SignedInUser, text = 'hello') =>
-  (await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text })).message;
+  (await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text })).conversation;
 const pair = async () => Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
-const thread = async (viewer: SignedInUser, peer: SignedInUser) =>
-  (await api<Page<MessagePayload>>(t.url, `/conversations/${peer.user.id}/messages`, { token: viewer.bearer })).body.results;
+const thread = async (viewer: SignedInUser, conversation: number) =>
+  (await api<ConversationThreadPage>(t.url, `/c/${conversation}/messages`, { token: viewer.bearer })).body.results;
 
 describe('send with reply_to', () => {
   it('stores the answered message and carries its summary live, in history, in sync and in the list', async () => {
@@ -31,13 +31,13 @@ describe('send with reply_to', () => {
     const summary = { id: original.id, sender_id: ben.user.id, text: 'First line\nsecond line', deleted: false, attachment: null };
     expect(ack).toMatchObject({ data: { text: 'Answer', reply_to: summary } });
     expect((await live).reply_to).toEqual(summary);
-    expect((await thread(ben, ann))[0]!.reply_to).toEqual(summary);
     if (!('data' in ack)) throw new Error(JSON.stringify(ack));
+    expect((await thread(ben, ack.data.conversation_id))[0]!.reply_to).toEqual(summary);
     const sync = await emitWithAck<Ack<ConversationSyncResult>>(benTab, 'sync_conversation', { conversation_id: ack.data.conversation_id, after: 0 });
     if (!('data' in sync)) throw new Error(JSON.stringify(sync));
     expect(sync.data.messages.map((m) => m.reply_to)).toEqual([null, summary]);
-    const list = (await api<ConversationPage>(t.url, '/conversations', { token: ann.bearer })).body;
-    expect(list.results[0]!.last_message.reply_to).toEqual(summary);
+    const list = (await api<ConversationSummaryPage>(t.url, '/c', { token: ann.bearer })).body;
+    expect(list.results[0]!.last_message!.reply_to).toEqual(summary);
   });
 
   it('quotes the original as it is now: edited, unsent, cut to the snippet length, with its attachment', async () => {
@@ -65,10 +65,10 @@ describe('send with reply_to', () => {
 
     const edited = await emitWithAck<Ack<ChangeResult>>(benTab, 'edit', { message_id: withFile.data.id, text: 'Now shorter' });
     expect(edited).toHaveProperty('data');
-    expect((await thread(ann, ben))[0]!.reply_to).toMatchObject({ text: 'Now shorter', deleted: false });
+    expect((await thread(ann, withFile.data.conversation_id))[0]!.reply_to).toMatchObject({ text: 'Now shorter', deleted: false });
     const unsent = await emitWithAck<Ack<ChangeResult>>(benTab, 'unsend', { message_id: withFile.data.id });
     expect(unsent).toHaveProperty('data');
-    expect((await thread(ann, ben))[0]!.reply_to).toEqual({
+    expect((await thread(ann, withFile.data.conversation_id))[0]!.reply_to).toEqual({
       id: withFile.data.id,
       sender_id: ben.user.id,
       text: '',
@@ -98,7 +98,7 @@ describe('send with reply_to', () => {
       const ack = await emitWithAck<Ack<ConversationMessage>>(annTab, 'send', { client_id: randomUUID(), recipient_id: ben.user.id, text: 'z', reply_to: bad });
       expect(ack).toMatchObject({ error: { non_field_errors: [expect.stringMatching(/^reply_to: /)] } });
     }
-    expect((await thread(ben, ann)).map((m) => m.text)).toEqual(['y', 'mine', 'hidden by Ann']);
+    expect((await thread(ben, mine.conversation_id)).map((m) => m.text)).toEqual(['y', 'mine', 'hidden by Ann']);
   });
 
   it('answers a resent client_id with the stored reply, even in one batch with its first send', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_MESSAGE_LENGTH, type Ack, type Conversation, type ConversationMessage, type Page } from '../../lib/contract';
+import { MAX_MESSAGE_LENGTH, type Ack, type ConversationMessage, type ConversationSummaryPage } from '../../lib/contract';
 import { directConversationId } from '../../testing/database';
 import { messages } from '../db/schema';
 import { createUpload } from '../db/uploads';
@@ -88,7 +88,7 @@ describe('send', () => {
       [2, 'second'],
       [3, 'third'],
     ]);
-    const list = await api<Page<Conversation>>(t.url, '/conversations', { token: dave.bearer });
+    const list = await api<ConversationSummaryPage>(t.url, '/c', { token: dave.bearer });
     expect(list.body.results[0]?.unread_count).toBe(3);
   });
 
@@ -99,8 +99,8 @@ describe('send', () => {
     await send(annTab, { recipient_id: me.user.id });
     await send(benTab, { recipient_id: me.user.id });
 
-    const list = await api<Page<Conversation>>(t.url, '/conversations', { token: me.bearer });
-    expect(list.body.results.map((c) => [c.user.id, c.unread_count])).toEqual([
+    const list = await api<ConversationSummaryPage>(t.url, '/c', { token: me.bearer });
+    expect(list.body.results.map((c) => [c.user?.id, c.unread_count])).toEqual([
       [ben.user.id, 1],
       [ann.user.id, 2],
     ]);

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Event } from 'socket.io';
 import type { ClientToServerEvents } from '../../lib/contract';
 import { SYNC_PAGE_MAX } from '../../lib/contract/constants';
-import { STREAM_READ_ITEMS } from '../db/delivery/stream';
+import { STREAM_READ_ITEMS } from '../db/delivery/conversation-stream';
 import { errorAck, splitArgs } from './ack';
 import { countSocketRefusal } from './refusals';
 import type { RealtimeSocket } from './types';

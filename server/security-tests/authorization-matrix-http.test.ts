@@ -3,9 +3,10 @@
 // without a row here fails this file until it gets one. The callers are in authorization-matrix-callers.ts.
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Ack, Attachment, ConversationPage, ConversationSummaryPage, MessagePayload, Page } from '../../lib/contract';
-import { signIn } from '../test/helpers';
-import { emitWithAck } from '../test/socket-client';
+import type { Ack, Attachment, ConversationMessage, ConversationSummaryPage, ConversationThreadPage, MessagePayload, Page } from '../../lib/contract';
+import { directConversationId } from '../../testing/database';
+import { signIn, type SignedInUser } from '../test/helpers';
+import { emitWithAck, sendAccepted } from '../test/socket-client';
 import { rawUpload } from '../test/uploads';
 import {
   foreignConversationId,
@@ -68,15 +69,7 @@ const ROUTES: RouteRow[] = [
   { method: 'GET', url: '/api/users/:id', call: () => ({ path: `/api/users/${peer.user.id}` }), ok: 200, inactive: DEACTIVATED },
   { method: 'GET', url: '/api/users/:id/followers', call: () => ({ path: `/api/users/${peer.user.id}/followers` }), ok: 200, inactive: DEACTIVATED },
   { method: 'GET', url: '/api/users/:id/following', call: () => ({ path: `/api/users/${peer.user.id}/following` }), ok: 200, inactive: DEACTIVATED },
-  { method: 'GET', url: '/api/conversations', call: () => ({ path: '/api/conversations' }), ok: 200, inactive: DEACTIVATED },
   { method: 'GET', url: '/api/c', call: () => ({ path: '/api/c' }), ok: 200, inactive: DEACTIVATED },
-  {
-    method: 'GET',
-    url: '/api/conversations/:userId/messages',
-    call: () => ({ path: `/api/conversations/${peer.user.id}/messages` }),
-    ok: 200,
-    inactive: DEACTIVATED,
-  },
   { method: 'GET', url: '/api/messages/search', call: () => ({ path: '/api/messages/search?q=hello' }), ok: 200, inactive: DEACTIVATED },
   { method: 'GET', url: '/api/uploads/usage', call: () => ({ path: '/api/uploads/usage' }), ok: 200, inactive: DEACTIVATED },
   {
@@ -237,35 +230,25 @@ describe('HTTP authorisation matrix', () => {
   it("never shows someone else's conversation, whatever the id or cursor", async () => {
     const [ownerTab, peerTab] = await Promise.all([tabs.open(owner), tabs.open(peer)]);
     await emitWithAck(peerTab, 'send', { client_id: randomUUID(), recipient_id: third.user.id, text: 'peer to third' });
-    const mine = await emitWithAck<Ack<MessagePayload>>(ownerTab, 'send', { client_id: randomUUID(), recipient_id: peer.user.id, text: 'owner to peer' });
+    const mine = await emitWithAck<Ack<ConversationMessage>>(ownerTab, 'send', { client_id: randomUUID(), recipient_id: peer.user.id, text: 'owner to peer' });
     if (!('data' in mine)) throw new Error(JSON.stringify(mine));
-    // A cursor just past the newest message ever stored: any thread's rows lie below it.
-    const cursor = Buffer.from(JSON.stringify(['m', mine.data.id + 1])).toString('base64url');
-    for (const path of [`/api/conversations/${peer.user.id}/messages?cursor=${cursor}`, `/api/conversations/${third.user.id}/messages?cursor=${cursor}`]) {
-      const page = await send('GET', { path }, owner.bearer);
+    // Cursors past every seq and from the very start read only the owner's conversation; with
+    // someone else's, they are its 404.
+    for (const cursor of [['o', Number.MAX_SAFE_INTEGER], ['w', 1]].map((value) => Buffer.from(JSON.stringify(value)).toString('base64url'))) {
+      const page = await send('GET', { path: `/api/c/${ownedConversationId}/messages?cursor=${cursor}` }, owner.bearer);
       expect(page.status).toBe(200);
-      for (const message of (page.body as Page<MessagePayload>).results) {
-        expect([message.sender_id, message.recipient_id]).toContain(owner.user.id);
-      }
+      const { results } = page.body as ConversationThreadPage;
+      expect(results.map((message) => message.text)).toContain('owner to peer');
+      for (const message of results) expect(message.conversation_id).toBe(ownedConversationId);
+      const foreign = await send('GET', { path: `/api/c/${foreignConversationId}/messages?cursor=${cursor}` }, owner.bearer);
+      expect(foreign).toEqual({ status: 404, body: { msg: 'Conversation not found.' } });
     }
-    const list = (await send('GET', { path: '/api/conversations' }, owner.bearer)).body as ConversationPage;
-    expect(list.results.map((row) => row.user.id)).toEqual([peer.user.id]);
+    const list = (await send('GET', { path: '/api/c' }, owner.bearer)).body as ConversationSummaryPage;
+    expect(list.results.map((row) => [row.conversation_id, row.user?.id])).toEqual([[ownedConversationId, peer.user.id]]);
     // A forged list cursor past every message still lists only the owner's conversations.
     const byConversation = (await send('GET', { path: `/api/c?cursor=${Buffer.from(JSON.stringify(['c', mine.data.id + 1])).toString('base64url')}` }, owner.bearer))
       .body as ConversationSummaryPage;
     expect(byConversation.results.map((row) => row.conversation_id)).toEqual([ownedConversationId]);
-
-    // A window around someone else's message, through either person of it, is the unknown id's 404;
-    // a newer cursor from the very start still reads only the owner's rows.
-    for (const peerId of [peer.user.id, third.user.id]) {
-      const around = await send('GET', { path: `/api/conversations/${peerId}/messages?around=${foreignMessageId}` }, owner.bearer);
-      expect(around).toEqual({ status: 404, body: { msg: 'Message not found.' } });
-      const newer = Buffer.from(JSON.stringify(['n', 1])).toString('base64url');
-      const page = await send('GET', { path: `/api/conversations/${peerId}/messages?cursor=${newer}` }, owner.bearer);
-      for (const message of (page.body as Page<MessagePayload>).results) {
-        expect([message.sender_id, message.recipient_id]).toContain(owner.user.id);
-      }
-    }
     // Search finds only the owner's messages, whatever the words.
     const found = (await send('GET', { path: '/api/messages/search?q=peer' }, owner.bearer)).body as Page<{ message: MessagePayload }>;
     expect(found.results.map((result) => result.message.text)).toEqual(['owner to peer']);
@@ -291,5 +274,43 @@ describe('HTTP authorisation matrix', () => {
     expect(await send('GET', { path: `/api/c/${ownedConversationId}/messages?around=${foreignMessageId}` }, owner.bearer)).toEqual({ status: 404, body: { msg: 'Message not found.' } });
     expect(await send('PATCH', { path: `/api/c/${ownedConversationId}`, ...muted }, owner.bearer)).toEqual({ status: 200, body: { conversation_id: ownedConversationId, muted: true } });
     expect(await send('PATCH', { path: `/api/c/${ownedConversationId}`, ...json({ muted: false }) }, owner.bearer)).toMatchObject({ status: 200 });
+  });
+
+  it('a conversation stays its members’ alone when the other person deletes their account, deactivates it or is blocked', async () => {
+    const [ann, gone, away, blocked] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Gone'), signIn(t.url, 'Away'), signIn(t.url, 'Blocked')]);
+    const [annTab, goneTab, awayTab, blockedTab] = await Promise.all([tabs.open(ann), tabs.open(gone), tabs.open(away), tabs.open(blocked)]);
+    for (const tab of [goneTab, awayTab, blockedTab]) await sendAccepted(tab, ann, 'hello ann');
+    const withAnn = (other: SignedInUser) => directConversationId(t.db, ann.user.id, other.user.id);
+    const [withGone, withAway, withBlocked] = await Promise.all([withAnn(gone), withAnn(away), withAnn(blocked)]);
+    // Each of Ann and Blocked reads what the other sent, so each has a receipt to show the other.
+    const read = (tab: typeof annTab) => emitWithAck(tab, 'read', { conversation_id: withBlocked });
+    expect(await read(annTab)).toMatchObject({ data: { count: expect.any(Number) } });
+    await sendAccepted(annTab, blocked, 'hello back');
+    expect(await read(blockedTab)).toMatchObject({ data: { count: expect.any(Number) } });
+    const thread = (caller: SignedInUser, id: number) => send('GET', { path: `/api/c/${id}/messages` }, caller.bearer);
+    expect((await thread(ann, withBlocked)).body).toMatchObject({ seen: [{ user_id: blocked.user.id }] });
+    expect((await thread(blocked, withBlocked)).body).toMatchObject({ seen: [{ user_id: ann.user.id }] });
+
+    expect((await send('DELETE', { path: '/api/accounts/me' }, gone.bearer)).status).toBe(204);
+    expect((await send('POST', { path: '/api/accounts/deactivate' }, away.bearer)).status).toBe(204);
+    expect((await send('PUT', { path: `/api/users/${blocked.user.id}/block` }, ann.bearer)).status).toBe(200);
+    // A deleted account's messages stay with the person who had the conversation; a deactivated
+    // account is invisible, its conversation not found, as its profile is; a block hides the
+    // receipts, not the thread, on both sides.
+    expect(await thread(ann, withGone)).toMatchObject({ status: 200, body: { results: [{ sender_id: gone.user.id, text: 'hello ann' }] } });
+    expect(await thread(ann, withAway)).toEqual({ status: 404, body: { msg: 'Conversation not found.' } });
+    expect(await emitWithAck(annTab, 'sync_conversation', { conversation_id: withAway, after: 0 })).toEqual({
+      error: { non_field_errors: ['conversation_id: Conversation not found.'] },
+    });
+    for (const caller of [ann, blocked]) {
+      expect(await thread(caller, withBlocked)).toMatchObject({ status: 200, body: { results: [{ text: 'hello back' }, { text: 'hello ann' }], seen: [] } });
+    }
+    // The list keeps the deleted account's row, as deleted, and leaves out the deactivated and the blocked.
+    const list = (await send('GET', { path: '/api/c' }, ann.bearer)).body as ConversationSummaryPage;
+    expect(list.results).toEqual([expect.objectContaining({ conversation_id: withGone, user: expect.objectContaining({ id: gone.user.id, deleted: true }) })]);
+    // None of them becomes anyone else's.
+    for (const id of [withGone, withAway, withBlocked]) {
+      expect(await thread(owner, id)).toEqual({ status: 404, body: { msg: 'Conversation not found.' } });
+    }
   });
 });

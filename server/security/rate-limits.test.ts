@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Ack, FollowedPayload } from '../../lib/contract';
+import { insertMessage } from '../../testing/database';
 import { messages } from '../db/schema';
 import { startConfiguredServer } from '../test/configured-server';
 import { api, signIn, type SignedInUser } from '../test/helpers';
@@ -139,7 +141,8 @@ describe('HTTP rate limits', () => {
 
   it('holds pages of a conversation to their own budget, whatever their mode, a page of up to 100 paying two', async () => {
     const [alice, bob] = await Promise.all([signIn(t.url, 'Page reader'), signIn(t.url, 'Page writer')]);
-    const page = (query: string) => api<{ msg?: string }>(t.url, `/conversations/${bob.user.id}/messages${query}`, { token: alice.bearer });
+    const { conversation } = await insertMessage(t.db, { senderId: bob.user.id, recipientId: alice.user.id, clientId: randomUUID(), text: 'a page' });
+    const page = (query: string) => api<{ msg?: string }>(t.url, `/c/${conversation.conversation_id}/messages${query}`, { token: alice.bearer });
     // Three in the budget: the app's page (50) one, the largest two, and then nothing.
     expect((await page('')).status).toBe(200);
     expect((await page('?limit=100')).status).toBe(200);
@@ -147,8 +150,8 @@ describe('HTTP rate limits', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe(String(waitIn(refused.body.msg)));
     // The rest of the app goes on: the conversation list takes from `request`.
-    expect((await api(t.url, '/conversations', { token: alice.bearer })).status).toBe(200);
-    expect((await api(t.url, `/conversations/${alice.user.id}/messages`, { token: bob.bearer })).status).toBe(200);
+    expect((await api(t.url, '/c', { token: alice.bearer })).status).toBe(200);
+    expect((await api(t.url, `/c/${conversation.conversation_id}/messages`, { token: bob.bearer })).status).toBe(200);
   });
 
   it('answers an upload over the limit with 429 before reading the body, and stores nothing', async () => {

@@ -2,7 +2,7 @@
 // scripts with their values as literals (script-transaction.ts), as the message batch's are.
 import { messageRowSql } from './message-batch-sql';
 import { replySummarySql } from './message-payload';
-import { unreadTotalSql } from '../unread';
+import { unreadBetweenSql, unreadFromOrdinalsSql, unreadTotalSql } from '../unread';
 import { execute, prepared, sqlInt, sqlIntArray, sqlIntOrNull, sqlJson, sqlText, type Statement } from '../engine/script-transaction';
 
 /** A change to one message, as the batch's reads take it: who asks, which message, what for. */
@@ -11,6 +11,11 @@ export interface MessageTarget {
   messageId: number;
   /** Read only for `hide`: the conversation's newest message the actor still sees besides this one. */
   preview: boolean;
+  /**
+   * Whose unread count the change may move, read with their position (`hide`: the actor's;
+   * `unsend`: the recipient's); null for changes that move none.
+   */
+  countFor: 'actor' | 'recipient' | null;
 }
 
 /** The database's clock at the transaction's start, to the millisecond (what the columns store). */
@@ -41,16 +46,20 @@ const LOCK = prepared('change_lock_users', ['json', 'int[]'], `
  * Each message as its actor may see it, read under the locks: none for a message that is not the
  * actor's. With it, what the rules need (hidden by the actor, a block either way, the other side's
  * account), its reactions (each person's, with when), its upload's storage key and whether another
- * message carries that upload, the recipient's unread counter with the sender, its conversation
- * and that conversation's newest seq (the batch is the heads' other writer, under the same locks
- * as the message batch), and for `preview`, the conversation's newest other message the actor
- * sees, as JSON with its upload and reply.
+ * message carries that upload, its conversation, its seq there and the conversation's newest seq
+ * (the batch is the heads' other writer, under the same locks as the message batch); for
+ * `countFor`, that member's read position, whether they deleted the message for themselves, and
+ * their unread count of the conversation (from the ordinals: unread.ts); and for `preview`, the
+ * conversation's newest other message the actor sees, as JSON with its upload and reply.
  */
 export const findChangeMessages = (targets: readonly MessageTarget[]): Statement =>
-  execute(FIND_MESSAGES, sqlJson(targets.map(({ actorId, messageId, preview }) => ({ a: actorId, m: messageId, p: preview }))));
+  execute(FIND_MESSAGES, sqlJson(targets.map(({ actorId, messageId, preview, countFor }) => ({ a: actorId, m: messageId, p: preview, c: countFor }))));
 
 const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
-  select k.a as actor_id, ${messageRowSql('m')}, m.conversation_id, cv.last_seq as conversation_last_seq,
+  select k.a as actor_id, ${messageRowSql('m')}, m.conversation_id, m.seq as conversation_seq, cv.last_seq as conversation_last_seq,
+    uf.read_seq as counted_read_seq,
+    uf.user_id is not null and exists (select 1 from message_hidden h where h.user_id = uf.user_id and h.message_id = m.id) as counted_hid,
+    case when uf.user_id is not null then ${unreadFromOrdinalsSql('uf', 'cv')} end as counted_unread,
     exists (select 1 from message_hidden h where h.user_id = k.a and h.message_id = m.id) as hidden,
     (exists (select 1 from blocks b where b.blocker_id = k.a and b.blocked_id = p.id)
       or exists (select 1 from blocks b where b.blocker_id = p.id and b.blocked_id = k.a)) as blocked,
@@ -60,7 +69,6 @@ const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
     u.storage_key,
     m.attachment_id is not null
       and exists (select 1 from messages o where o.attachment_id = m.attachment_id and o.id <> m.id) as carried,
-    c.unread_count as recipient_unread,
     case when k.p then (
       select json_build_object('message', to_json(n), 'upload', to_json(nu), 'reply', ${replySummarySql('n.reply_to_id')})
       from (select ${messageRowSql('x')}, x.conversation_id, x.seq, x.version from messages x
@@ -71,37 +79,44 @@ const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
         order by x.id desc
         limit 1) n
       left join uploads nu on nu.id = n.attachment_id) end as preview
-  from json_to_recordset($1) as k(a int, m bigint, p boolean)
+  from json_to_recordset($1) as k(a int, m bigint, p boolean, c text)
   cross join lateral (select * from messages where id = k.m and k.a in (sender_id, recipient_id) limit 1) m
   cross join lateral (select * from users where id = case when k.a = m.sender_id then m.recipient_id else m.sender_id end limit 1) p
   left join lateral (select storage_key from uploads where id = m.attachment_id limit 1) u on true
-  left join lateral (select unread_count from conversations where user_id = m.recipient_id and peer_id = m.sender_id limit 1) c on true
-  left join lateral (select last_seq from conversations_v2 where id = m.conversation_id limit 1) cv on true`);
+  left join lateral (select last_seq, last_message_seq, message_count from conversations_v2 where id = m.conversation_id limit 1) cv on true
+  left join lateral (select * from conversation_members where conversation_id = m.conversation_id
+    and user_id = case k.c when 'actor' then k.a when 'recipient' then m.recipient_id end limit 1) uf on true`);
 
 /**
- * For each conversation read (reader, peer, up to which message; null: all): the peer's messages
- * up to there the reader has not read (how many, the newest id and its conversation and seq), the
- * conversation's newest message up to there (the reader's new position: their own messages after
- * the peer's newest are read too): the newest when reading all, else the message asked for when it
- * is of this conversation (ids grow with seqs in a conversation, so it is at or past the peer's
- * newest read), else the peer's newest; the counter, and whether either has blocked the other.
+ * For each conversation read (reader, peer, up to which message; null: all), decided by the
+ * reader's position in their direct conversation (docs/design/conversations.md 3.3): where the read
+ * reaches (`target_seq`: the newest seq when reading all, else the seq of the message asked for,
+ * or, for an id that is none of this conversation's, of its newest message before it; never past
+ * the end of what the reader may read), how many of the reader's unread messages lie between their
+ * position and there (`unread`, from the ordinals: unread.ts), the peer's newest message there (its
+ * id and seq: what the receipt names), the reader's unread count before the read, and whether
+ * either has blocked the other. No conversation: no row values but the block.
  */
 export const findUnread = (reads: readonly { userId: number; peerId: number; upTo: number | null }[]): Statement =>
   execute(FIND_UNREAD, sqlJson(reads.map(({ userId, peerId, upTo }) => ({ u: userId, p: peerId, t: upTo }))));
 
 const FIND_UNREAD = prepared('change_find_unread', ['json'], `
-  select k.u as user_id, k.p as peer_id, k.t as up_to_asked, x.unread, x.up_to, n.conversation_id, n.seq as up_to_seq,
-    coalesce(newest.seq, asked.seq, n.seq) as read_through_seq, c.unread_count,
+  select k.u as user_id, k.p as peer_id, mb.conversation_id, mb.read_seq, r.target_seq,
+    case when r.target_seq > mb.read_seq then ${unreadBetweenSql('mb', 'mb.read_seq', 'r.target_seq')} else 0 end as unread,
+    pm.id as up_to, pm.seq as up_to_seq,
+    ${unreadFromOrdinalsSql('mb', 'h')} as unread_count,
     (exists (select 1 from blocks b where b.blocker_id = k.u and b.blocked_id = k.p)
       or exists (select 1 from blocks b where b.blocker_id = k.p and b.blocked_id = k.u)) as blocked
   from json_to_recordset($1) as k(u int, p int, t bigint)
-  cross join lateral (select count(*) as unread, max(m.id) as up_to from messages m
-    where m.recipient_id = k.u and m.sender_id = k.p and m.read_at is null and (k.t is null or m.id <= k.t)) x
-  left join lateral (select conversation_id, seq from messages where id = x.up_to limit 1) n on true
-  left join lateral (select seq from messages where k.t is null and conversation_id = n.conversation_id
-    order by seq desc limit 1) newest on true
-  left join lateral (select seq from messages where id = k.t and conversation_id = n.conversation_id limit 1) asked on true
-  left join lateral (select unread_count from conversations where user_id = k.u and peer_id = k.p limit 1) c on true`);
+  left join lateral (select conversation_id from account_conversations where user_id = k.u and peer_id = k.p limit 1) ac on true
+  left join lateral (select * from conversation_members where conversation_id = ac.conversation_id and user_id = k.u limit 1) mb on true
+  left join lateral (select * from conversations_v2 where id = ac.conversation_id limit 1) h on true
+  left join lateral (select least(coalesce(mb.left_seq, h.last_seq), case when k.t is null then h.last_seq else coalesce(
+      (select seq from messages where id = k.t and conversation_id = ac.conversation_id limit 1),
+      (select seq from messages where conversation_id = ac.conversation_id and id <= k.t order by seq desc limit 1),
+      0) end) as target_seq) r on true
+  left join lateral (select id, seq from messages where conversation_id = ac.conversation_id and sender_id = k.p
+      and seq > mb.read_seq and seq <= r.target_seq order by seq desc limit 1) pm on true`);
 
 // The writes: one small prepared statement each, run in the batch's second script.
 const ADD_REACTION = prepared('change_add_reaction', ['bigint', 'int', 'text', 'timestamptz', 'bigint'], `

@@ -71,7 +71,10 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
   for (const index of indexes) {
     const request = requests[index]!;
     if (request.kind === 'read') reads.push({ userId: request.actorId, peerId: request.peerId, upTo: request.upTo });
-    else targets.push({ actorId: request.actorId, messageId: request.messageId, preview: request.kind === 'hide' });
+    else {
+      const countFor = request.kind === 'hide' ? 'actor' : request.kind === 'unsend' ? 'recipient' : null;
+      targets.push({ actorId: request.actorId, messageId: request.messageId, preview: request.kind === 'hide', countFor });
+    }
   }
   return scriptTransaction(db, async (tx) => {
     const [[clock] = [], lockedRows = [], messageRows = [], unreadRows = []] = await tx.run([

@@ -43,7 +43,8 @@ export function toFound(row: Row): Found {
   const place = preview ? { conversationId: Number(preview.message.conversation_id), seq: Number(preview.message.seq), version: Number(preview.message.version) } : null;
   return {
     message,
-    conversation: row.conversation_id == null ? null : { id: Number(row.conversation_id), lastSeq: Number(row.conversation_last_seq) },
+    conversation:
+      row.conversation_id == null ? null : { id: Number(row.conversation_id), seq: Number(row.conversation_seq), lastSeq: Number(row.conversation_last_seq) },
     hidden: row.hidden === true,
     blocked: row.blocked === true,
     peer: {
@@ -59,7 +60,7 @@ export function toFound(row: Row): Found {
     })),
     storageKey: (row.storage_key as string | null) ?? null,
     carried: row.carried === true,
-    recipientUnread: Number(row.recipient_unread ?? 0),
+    counted: row.counted_read_seq == null ? null : { readSeq: Number(row.counted_read_seq), hid: row.counted_hid === true, unread: Number(row.counted_unread ?? 0) },
     preview:
       preview && place
         ? { message: toMessageRow(preview.message), upload: preview.upload ? toUploadRow(preview.upload) : null, reply: preview.reply ?? null, place }

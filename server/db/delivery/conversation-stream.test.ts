@@ -5,8 +5,7 @@ import { expect, it } from 'vitest';
 import { directConversationId, insertMessage } from '../../../testing/database';
 import { insertMessagesInBulk } from '../../../testing/bulk-messages';
 import { testDatabase } from '../../../testing/test-database';
-import { listConversationAfter, memberWindow } from './conversation-stream';
-import { STREAM_READ_ITEMS } from './stream';
+import { listConversationAfter, memberWindow, STREAM_READ_ITEMS } from './conversation-stream';
 
 const database = testDatabase();
 

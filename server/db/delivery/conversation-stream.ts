@@ -9,7 +9,6 @@ import type { Db } from '../engine/open-database';
 import { preparedQuery } from '../engine/prepared-query';
 import { rows } from '../engine/raw-rows';
 import { accountConversations, conversationMembers, conversationsV2, messages, uploads } from '../schema';
-import { STREAM_READ_ITEMS } from './stream';
 
 /**
  * What a member may read of a conversation: seqs in (`after`, `end`], from where they joined to
@@ -28,9 +27,19 @@ export interface MemberWindow {
 }
 
 /**
+ * Items one read of a catch-up page takes at most, and the unit its price is counted in
+ * (realtime/socket-rate-limit.ts); the export reads a fifth of it (account-export.ts). A page of
+ * 500 read at once held PGlite's one connection for a tenth of a second (far longer on a busy
+ * machine), and every other account's next query waited behind it; in reads of 100 the others
+ * take their turns in between (db/engine/account-turns.ts).
+ */
+export const STREAM_READ_ITEMS = 100;
+
+/**
  * The caller's window on a conversation: their member row by its key (conversation, user) and the
- * head, in one statement (design 3.9: every route and event asks this one function). The head's
- * seq is committed with every message and change up to it, so reading up to it misses nothing.
+ * head, in one statement (design 3.9: every route and event asks this one function); none for a
+ * direct conversation whose other person is deactivated. The head's seq is committed with every
+ * message and change up to it, so reading up to it misses nothing.
  */
 export async function memberWindow(db: Db, userId: number, conversationId: number): Promise<MemberWindow | null> {
   const [found] = await MEMBER_WINDOW(db).execute({ user: userId, conversation: conversationId });
@@ -69,7 +78,17 @@ const MEMBER_WINDOW = preparedQuery((db) =>
     })
     .from(conversationMembers)
     .innerJoin(conversationsV2, eq(conversationsV2.id, conversationMembers.conversationId))
-    .where(and(eq(conversationMembers.conversationId, sql.placeholder('conversation')), eq(conversationMembers.userId, sql.placeholder('user'))))
+    .where(
+      and(
+        eq(conversationMembers.conversationId, sql.placeholder('conversation')),
+        eq(conversationMembers.userId, sql.placeholder('user')),
+        // A direct conversation whose other person is deactivated (not deleted) is not found, as the
+        // list leaves it out and their profile is: a deactivated account is invisible to others.
+        sql`not exists (select 1 from account_conversations ac join users peer on peer.id = ac.peer_id
+          where ac.user_id = ${conversationMembers.userId} and ac.conversation_id = ${conversationMembers.conversationId}
+            and not peer.is_active and peer.deleted_at is null)`,
+      ),
+    )
     .prepare('member_window'),
 );
 

@@ -9,7 +9,7 @@ import { PUSH_ENDPOINT, pushSubscriptionBody } from './rest-bodies';
 const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined')).toString('base64url');
 
 /** The documented cursor format (docs/DECISIONS.md), independently of server/http/cursor.ts. */
-function isValidCursor(raw: string, tag: 'm' | 'c' | 'f' | 'o'): boolean {
+function isValidCursor(raw: string, tag: 'c' | 'f' | 'o'): boolean {
   if (!/^[A-Za-z0-9_-]+$/.test(raw) || raw.length > 200) return false;
   let value: unknown;
   try {
@@ -25,7 +25,7 @@ function isValidCursor(raw: string, tag: 'm' | 'c' | 'f' | 'o'): boolean {
     : value.length === 2 && id(value[1]);
 }
 
-const USER_ID_ROUTES = ['/api/users/:id', '/api/users/:id/followers', '/api/users/:id/following', '/api/conversations/:id/messages'];
+const USER_ID_ROUTES = ['/api/users/:id', '/api/users/:id/followers', '/api/users/:id/following'];
 
 export function addressGenerators(ids: RestIds) {
   const { token, auth, routeWith } = requestParts(ids);
@@ -39,7 +39,6 @@ export function addressGenerators(ids: RestIds) {
     { method: 'POST', path: '/api/accounts/deactivate', headers: {} },
     { method: 'GET', path: '/api/users/search?q=a', headers: {} },
     ...USER_ID_ROUTES.map((route) => ({ method: 'GET', path: routeWith(route, ids.peerId), headers: {} })),
-    { method: 'GET', path: '/api/conversations', headers: {} },
     { method: 'GET', path: '/api/c', headers: {} },
     { method: 'GET', path: '/api/uploads/usage', headers: {} },
     { method: 'POST', path: '/api/uploads', headers: { 'x-file-name': 'a.txt', 'content-type': 'text/plain' }, body: rng.bytes(64) },
@@ -86,17 +85,15 @@ export function addressGenerators(ids: RestIds) {
 
     'bad-id': (rng) => {
       const route = rng.pick(USER_ID_ROUTES);
-      const id = rng.chance(0.85)
-        ? rng.pick(BAD_IDS)
-        : rng.pick([ids.missingId, ids.inactiveId, 2_147_483_647, ...(route.startsWith('/api/conversations') ? [ids.selfId] : [])]);
+      const id = rng.chance(0.85) ? rng.pick(BAD_IDS) : rng.pick([ids.missingId, ids.inactiveId, 2_147_483_647]);
       return { category: 'bad-id', method: 'GET', path: routeWith(route, id), headers: auth, expect: [400, 404] };
     },
 
     'path-trick': (rng) => {
       const { id, name } = ids.peerUpload;
       const base = rng.pick([
-        '/api/accounts/info', `/api/users/${ids.peerId}`, `/api/users/${ids.peerId}/followers`, '/api/conversations',
-        `/api/conversations/${ids.peerId}/messages`, '/api/c', `/api/uploads/${id}/${name}`, '/api/uploads/usage', '/api/health',
+        '/api/accounts/info', `/api/users/${ids.peerId}`, `/api/users/${ids.peerId}/followers`, '/api/c',
+        `/api/c/${ids.conversationId}/messages`, `/api/uploads/${id}/${name}`, '/api/uploads/usage', '/api/health',
         '/api/messages/search',
       ]);
       const segments = base.split('/');
@@ -135,17 +132,16 @@ export function addressGenerators(ids: RestIds) {
         [`limit=${badThreadLimit()}`], ['limit=1', 'limit=2'], ['limit[]=1', `limit=${badThreadLimit()}`], [`limit=${badThreadLimit()}`, 'cursor='],
         // A page around a message: a bad id, two ids, or one with a cursor (which around replaces).
         [`around=${rng.pick(['0', '-1', '1.5', 'abc', '', '1e1', '01', '%00', '99999999999999999999', '9007199254740993', '0x10', '1_000', '%205'])}`],
-        ['around=1', 'around=2'], [`around=1`, `cursor=${b64(['m', 5])}`], [`around=1`, `limit=${badThreadLimit()}`],
+        ['around=1', 'around=2'], [`around=1`, `cursor=${b64(['o', 5])}`], [`around=1`, `limit=${badThreadLimit()}`],
       ]);
-      return { category: 'bad-query', method: 'GET', path: `/api/conversations/${ids.peerId}/messages?${parts.join('&')}`, headers: auth, expect: [400] };
+      return { category: 'bad-query', method: 'GET', path: `/api/c/${ids.conversationId}/messages?${parts.join('&')}`, headers: auth, expect: [400] };
     },
 
     'bad-cursor': (rng) => {
-      const [route, tag] = rng.pick<[string, 'm' | 'c' | 'f' | 'o']>([
-        ['/api/conversations', 'c'], ['/api/c', 'c'], [`/api/conversations/${ids.peerId}/messages`, 'm'], [`/api/c/${ids.conversationId}/messages`, 'o'],
-        [`/api/users/${ids.peerId}/followers`, 'f'], [`/api/users/${ids.peerId}/following`, 'f'],
+      const [route, tag] = rng.pick<[string, 'c' | 'f' | 'o']>([
+        ['/api/c', 'c'], [`/api/c/${ids.conversationId}/messages`, 'o'], [`/api/users/${ids.peerId}/followers`, 'f'], [`/api/users/${ids.peerId}/following`, 'f'],
       ]);
-      const otherTag = rng.pick(['m', 'c', 'f'].filter((t) => t !== tag));
+      const otherTag = rng.pick(['m', 'c', 'f', 'o'].filter((t) => t !== tag));
       let cursor: string;
       do {
         cursor = rng.pick<() => string>([
@@ -153,8 +149,8 @@ export function addressGenerators(ids: RestIds) {
           () => b64([otherTag, rng.int(1, 1000), rng.int(1, 1000)].slice(0, otherTag === 'f' ? 3 : 2)),
           () => b64([tag, hostileNumber(rng), ...(tag === 'f' ? [hostileNumber(rng)] : [])]),
           () => b64([tag, String(rng.int(1, 100))]),
-          // A thread's newer-page cursor with a value no message id can be.
-          () => b64([tag === 'm' ? 'n' : tag, rng.pick<unknown>([0, -1, 1.5, '5', 2 ** 53, null, [1], 1e308])]),
+          // A thread's newer-page cursor with a value no seq can be.
+          () => b64([tag === 'o' ? 'w' : tag, rng.pick<unknown>([0, -1, 1.5, '5', 2 ** 53, null, [1], 1e308])]),
           () => b64(rng.pick<unknown>([[], {}, null, tag, 1, [tag], [tag, 1, 2, 3], [tag.toUpperCase(), 1], [[tag, 1]], { 0: tag, 1: 1 }])),
           () => b64('{"__proto__":{"polluted":true}}'),
           () => b64(deepValue(rng, 40)),
@@ -175,7 +171,7 @@ export function addressGenerators(ids: RestIds) {
         ['/api/accounts/authorize', ['POST']], ['/api/accounts/info', ['GET', 'HEAD']], ['/api/accounts/settings', ['PATCH']], ['/api/accounts/profile', ['PATCH']],
         ['/api/accounts/logout', ['POST']], ['/api/accounts/deactivate', ['POST']], ['/api/users/search?q=a', ['GET', 'HEAD']],
         [`/api/users/${ids.peerId}`, ['GET', 'HEAD']], [`/api/users/${ids.peerId}/followers`, ['GET', 'HEAD']],
-        ['/api/conversations', ['GET', 'HEAD']], ['/api/c', ['GET', 'HEAD']], ['/api/messages/search?q=a', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}/messages`, ['GET', 'HEAD']],
+        ['/api/c', ['GET', 'HEAD']], ['/api/messages/search?q=a', ['GET', 'HEAD']],
         ['/api/uploads', ['POST']], ['/api/uploads/usage', ['GET', 'HEAD']], [`/api/uploads/${ids.peerUpload.id}`, ['DELETE']], [`/api/uploads/${ids.peerUpload.id}/${ids.peerUpload.name}`, ['GET', 'HEAD']], ['/api/health', ['GET', 'HEAD']],
         [`/api/users/${ids.peerId}/block`, ['PUT', 'DELETE']], ['/api/blocks', ['GET', 'HEAD']], [`/api/conversations/${ids.peerId}`, ['PATCH']], [`/api/c/${ids.conversationId}`, ['PATCH']], [`/api/c/${ids.conversationId}/messages`, ['GET', 'HEAD']],
         ['/api/reports', ['POST']], ['/api/accounts/export', ['GET', 'HEAD']], ['/api/accounts/me', ['DELETE']],

@@ -5,14 +5,15 @@ import { toMessagePayload } from '../message-payload';
 import type { Decision, MessageCase } from './plan';
 
 export function decideHide({ request, context, accounts, now }: MessageCase<'hide'>): Decision {
-  const { message, peer } = context;
+  const { message, peer, conversation, counted } = context;
   const own = message.senderId === request.actorId;
-  // For the caller only, on all their devices. A received message still unread is read from
-  // now on (no receipt): gone from the thread, it could never be read otherwise. The change
-  // carries the conversation's newest message the caller still sees, for the list's preview.
-  const unread = !own && message.readAt === null;
+  // For the caller only, on all their devices. A received message still unread (past the
+  // caller's read position, not unsent) stops counting (no receipt): gone from the thread, it
+  // could never be read otherwise. The change carries the conversation's newest message the
+  // caller still sees, for the list's preview.
+  const unread = !own && message.deletedAt === null && conversation !== null && counted !== null && conversation.seq > counted.readSeq;
   const receipts = (accounts.get(request.actorId)?.readReceipts ?? false) && peer.readReceipts;
-  const left = unread ? { unread_count: Math.max(context.recipientUnread - 1, 0) } : {};
+  const left = unread ? { unread_count: Math.max(counted.unread - 1, 0) } : {};
   return {
     writes: [
       hideMessage(request.actorId, message.id, context.conversation?.id ?? null),

@@ -61,8 +61,8 @@ export interface Account {
 /** A message as its actor may see it, with what the rules need, read under the locks. */
 export interface Found {
   message: MessageRow;
-  /** Its conversation and that conversation's newest seq (null only for a message stored before conversations). */
-  conversation: { id: number; lastSeq: number } | null;
+  /** Its conversation, its seq there and that conversation's newest seq (null only for a message stored before conversations). */
+  conversation: { id: number; seq: number; lastSeq: number } | null;
   hidden: boolean;
   blocked: boolean;
   peer: { id: number; active: boolean; deleted: boolean; readReceipts: boolean };
@@ -70,8 +70,12 @@ export interface Found {
   storageKey: string | null;
   /** Another message carries its upload. */
   carried: boolean;
-  /** The recipient's unread counter with the sender. */
-  recipientUnread: number;
+  /**
+   * For a change that may move someone's unread count (a hide: the actor's; an unsend: the
+   * recipient's), that member as their position says: read up to `readSeq`, whether they deleted
+   * this message for themselves, and their unread count of the conversation now. Null otherwise.
+   */
+  counted: { readSeq: number; hid: boolean; unread: number } | null;
   /** For `hide`: the conversation's newest other message the actor sees. */
   preview: MessageWithPlace | null;
 }

@@ -5,10 +5,11 @@ import type { Row } from '../../engine/script-transaction';
 import { UNCHANGED, type Account, type ChangeRequest, type Decision } from './plan';
 
 /**
- * A conversation's unread messages to the reader (up to where they read): how many, the newest
- * (its id), the reader's position after reading them (their conversation; read up to its newest
- * message up to there, the reader's own included; the peer's newest read), the counter, a block
- * either way.
+ * A conversation's unread messages to the reader, up to where they read, as their position says:
+ * how many, the peer's newest message there (its id: the pair model's rows read up to it), the
+ * reader's position after reading them (their conversation; read up to where the read reaches, the
+ * reader's own messages included; the peer's newest read), the reader's unread count of the
+ * conversation before it, a block either way.
  */
 export interface Unread {
   count: number;
@@ -19,23 +20,24 @@ export interface Unread {
 }
 
 export const toUnread = (row: Row): Unread => ({
-  count: Number(row.unread),
+  count: Number(row.unread ?? 0),
   upTo: Number(row.up_to ?? 0),
   position:
     row.conversation_id == null || row.up_to_seq == null
       ? null
-      : { conversationId: Number(row.conversation_id), readSeq: Number(row.read_through_seq ?? row.up_to_seq), seenSeq: Number(row.up_to_seq) },
+      : { conversationId: Number(row.conversation_id), readSeq: Number(row.target_seq), seenSeq: Number(row.up_to_seq) },
   counter: Number(row.unread_count ?? 0),
   blocked: row.blocked === true,
 });
 
 /**
  * Marks the peer's unread messages to the reader read (those up to the message asked for, if one
- * was) and takes exactly that many off the conversation's counter (not "set to 0": a message sent
- * meanwhile stays counted). `read` goes to the reader's devices, and the receipt `seen` to the
- * peer's when both have read receipts on and neither has blocked the other (a block ends what
- * each learns of the other), in which case the messages' seen_at is set too. The reader's unread total is answered either way.
- * A peer whose account is deactivated (deleted ones stay: their conversations do) is not found.
+ * was): the reader's position moves there, and the pair model's rows and counter follow (exactly
+ * that many off it, not "set to 0": a message sent meanwhile stays counted). `read` goes to the
+ * reader's devices, and the receipt `seen` to the peer's when both have read receipts on and
+ * neither has blocked the other (a block ends what each learns of the other), in which case the
+ * messages' seen_at is set too. The reader's unread total is answered either way. A peer whose
+ * account is deactivated (deleted ones stay: their conversations do) is not found.
  */
 export function decideRead(request: Extract<ChangeRequest, { kind: 'read' }>, accounts: Map<number, Account>, unread: Unread | undefined, now: Date): Decision {
   const { actorId, peerId } = request;

@@ -11,7 +11,9 @@ export function decideUnsend({ request, context, now }: MessageCase<'unsend'>): 
   if (!own) return { refused: 'not_yours' };
   if (message.deletedAt) return UNCHANGED;
   if (!withinWindow(message, now, request.windowMs)) return { refused: 'too_late' };
-  const unread = message.readAt === null;
+  // Unread: past the recipient's read position, and not deleted by them for themselves.
+  const { conversation, counted } = context;
+  const unread = conversation !== null && counted !== null && conversation.seq > counted.readSeq && !counted.hid;
   const removing = message.attachmentId !== null && !context.carried;
   const change = stateChange(context, request.actorId, { kind: 'unsend' });
   const [forSender, forRecipient] = change.events;
@@ -22,7 +24,7 @@ export function decideUnsend({ request, context, now }: MessageCase<'unsend'>): 
       ...(unread ? [takeUnread(message.recipientId, message.senderId, 1)] : []),
     ],
     ...change,
-    events: [forSender, { ...forRecipient, ...(unread ? { unread_count: Math.max(context.recipientUnread - 1, 0) } : {}) }],
+    events: [forSender, { ...forRecipient, ...(unread ? { unread_count: Math.max(counted.unread - 1, 0) } : {}) }],
     totals: unread ? [message.recipientId] : [],
     ...(removing && context.storageKey ? { removedStorageKey: context.storageKey } : {}),
   };
