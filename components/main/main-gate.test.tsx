@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { cleanup, render as renderOnly, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AccountInfo, ConversationPage } from '@/lib/contract';
+import type { AccountInfo, ConversationSummaryPage } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
 import { setNavigator } from '@/lib/navigation';
 import { useConversationsStore } from '@/lib/stores/conversations-store';
@@ -9,13 +9,13 @@ import { useNotificationStore, type NotificationState } from '@/lib/stores/notif
 import { useSessionStore } from '@/lib/stores/session-store';
 import { storeToken } from '@/lib/session/storage';
 import { deferred, settle } from '@/lib/testing/deferred';
-import { conversation, ME, message } from '@/lib/testing/fixtures';
+import { conversationMessage, ME, summary } from '@/lib/testing/fixtures';
 import { I18nProvider } from '@/components/i18n/i18n-provider';
 import { MainGate } from './main-gate';
 
 const api = vi.hoisted(() => ({
   fetchAccountInfo: vi.fn<() => Promise<AccountInfo>>(),
-  listConversations: vi.fn<() => Promise<ConversationPage>>(),
+  listConversations: vi.fn<() => Promise<ConversationSummaryPage>>(),
 }));
 vi.mock('@/lib/api/accounts', () => ({ fetchAccountInfo: api.fetchAccountInfo, updateSettings: vi.fn(), logout: vi.fn() }));
 vi.mock('@/lib/api/conversations', () => ({ listConversations: api.listConversations, listMessages: vi.fn() }));
@@ -60,7 +60,7 @@ describe('MainGate (the main area: user loaded, list requested with it)', () => 
   it('asks for the conversation list while accounts/info is still pending, and shows the area once the user is active', async () => {
     const info = deferred<AccountInfo>();
     api.fetchAccountInfo.mockReturnValue(info.promise);
-    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1, account_cursor: '0.0.0' });
+    api.listConversations.mockResolvedValue({ results: [summary(2, conversationMessage(1))], next_cursor: null, account_cursor: '0.0.0.0' });
     render(
       <MainGate>
         <p>the main area</p>
@@ -82,7 +82,7 @@ describe('MainGate (the main area: user loaded, list requested with it)', () => 
     // This browser's notification state already read: nothing else holds the area back.
     useNotificationStore.getState().update({ loaded: true });
     api.fetchAccountInfo.mockResolvedValue(me);
-    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1, account_cursor: '0.0.0' });
+    api.listConversations.mockResolvedValue({ results: [summary(2, conversationMessage(1))], next_cursor: null, account_cursor: '0.0.0.0' });
     render(
       <MainGate>
         <p>the main area</p>
@@ -98,7 +98,7 @@ describe('MainGate (the main area: user loaded, list requested with it)', () => 
 
   it('an inactive account: signed out, sent to /account, never rendered, and the list read for it dropped', async () => {
     api.fetchAccountInfo.mockResolvedValue({ ...me, is_active: false });
-    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1, account_cursor: '0.0.0' });
+    api.listConversations.mockResolvedValue({ results: [summary(2, conversationMessage(1))], next_cursor: null, account_cursor: '0.0.0.0' });
     render(
       <MainGate>
         <p>the main area</p>
@@ -113,7 +113,7 @@ describe('MainGate (the main area: user loaded, list requested with it)', () => 
 
   it('opens the area with the notification prompt already decided, so it never pushes the list down', async () => {
     api.fetchAccountInfo.mockResolvedValue(me);
-    api.listConversations.mockResolvedValue({ results: [conversation(2, message(1))], next_cursor: null, last_seq: 1, account_cursor: '0.0.0' });
+    api.listConversations.mockResolvedValue({ results: [summary(2, conversationMessage(1))], next_cursor: null, account_cursor: '0.0.0.0' });
     // The session's read of this browser's state, held: the area waits for it (up to its cap).
     const update = useNotificationStore.getState().update;
     const held: Partial<NotificationState>[] = [];

@@ -16,10 +16,10 @@ export interface Attachment {
 }
 
 /**
- * A stored direct message as the server's HTTP reads by person send it (socket protocol 1 sent it
- * too, until this release). The app's stores hold messages in this shape, made from the
- * ConversationMessage the server sends (lib/stores/held-messages.ts): there `seq` and `version`
- * are the conversation's, and `read_at` comes from the read positions.
+ * A direct message with the viewer's read state: what message search answers and Web Push
+ * carries, and the shape the app's stores hold messages in, made from the ConversationMessage the
+ * server sends (lib/stores/held-messages.ts): there `seq` and `version` are the conversation's, and
+ * `read_at` comes from the read positions.
  */
 export interface MessagePayload {
   id: number;
@@ -40,10 +40,9 @@ export interface MessagePayload {
    */
   read_at: string | null;
   /**
-   * The viewer's sequence number of this message: each account numbers the messages it sent or
-   * received 1, 2, 3… in the order they were stored, with no gaps. The same message has one seq
-   * for its sender and another for its recipient. A client that holds 1…n has missed nothing up
-   * to n; `sync` fetches what comes after (docs/DELIVERY.md).
+   * Its place: in the app's stores, the conversation's seq (held-messages.ts); in a message
+   * search result, the viewer's own numbering of the messages they sent or received (the pair
+   * model's, still written).
    */
   seq: number;
   /** When its sender last changed the text; null: never edited. */
@@ -116,7 +115,7 @@ interface ChangeBase {
 
 /**
  * A change to a message, as one account sees it, by the account's seq: what the pair model's
- * stream stores (message_events, which socket protocol 1 read until this release). Each carries
+ * stream stores (message_events, written for the release before, read by nothing). Each carries
  * the message's resulting state, so applying one twice, or after a newer one, changes nothing
  * (docs/DELIVERY.md). `unread_count`, when present, is the account's unread count of this
  * conversation after it.
@@ -256,19 +255,6 @@ export interface Conversation {
   unread_count: number;
   /** The signed-in user muted it: the badge stays, notifications never come (on any device). */
   muted: boolean;
-}
-
-/**
- * GET /api/conversations. `last_seq` is the account's latest message seq, read with the page:
- * everything up to it is reflected in the answer, so `sync` from it misses nothing.
- */
-export interface ConversationPage extends Page<Conversation> {
-  last_seq: number;
-  /**
-   * A `sync_account` cursor read before the page (socket protocol 2): everything up to it is in
-   * the list, and `sync_account` from it tells what moved since.
-   */
-  account_cursor: string;
 }
 
 /**

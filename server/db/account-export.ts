@@ -112,17 +112,21 @@ export async function* exportAccount(db: Db, userId: number, rest: (ms: number) 
     first = false;
   }
   yield ',\n"messages": [';
+  // The user's conversations by their list rows' key, each member row and head by theirs.
   const windows = await db
-    .select({ conversationId: conversationMembers.conversationId, joinedSeq: conversationMembers.joinedSeq, end: sql<number>`coalesce(${conversationMembers.leftSeq}, ${conversationsV2.lastSeq})` })
-    .from(conversationMembers)
-    .innerJoin(conversationsV2, eq(conversationsV2.id, conversationMembers.conversationId))
-    .where(eq(conversationMembers.userId, userId))
-    .orderBy(asc(conversationMembers.conversationId));
+    .select({ conversationId: accountConversations.conversationId, joinedSeq: conversationMembers.joinedSeq, end: sql<number>`coalesce(${conversationMembers.leftSeq}, ${conversationsV2.lastSeq})` })
+    .from(accountConversations)
+    .innerJoin(conversationMembers, and(eq(conversationMembers.conversationId, accountConversations.conversationId), eq(conversationMembers.userId, userId)))
+    .innerJoin(conversationsV2, eq(conversationsV2.id, accountConversations.conversationId))
+    .where(eq(accountConversations.userId, userId))
+    .orderBy(asc(accountConversations.conversationId));
   let count = 0;
   let read = false;
   let took = 0;
   for (const window of windows) {
     let after = Number(window.joinedSeq);
+    // Nothing of it to read: neither a read nor a rest.
+    if (Number(window.end) <= after) continue;
     for (;;) {
       // Three times as long again before each read but the first, so one export never has more
       // than a quarter of the database's time however long the history: 10,000 messages read back

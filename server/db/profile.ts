@@ -69,7 +69,7 @@ export async function updateProfile(db: Db, userId: number, change: ProfileChang
     const previous = before.avatarUploadId;
     const removedStorageKeys = previous && previous !== after.avatarUploadId ? await deleteUnlessCarried(tx, previous) : [];
     const changed = before.username !== after.username || before.avatar !== after.avatar;
-    // What everyone's list shows of the user moved: \`sync_account\` names their conversations again,
+    // What everyone's list shows of the user moved: `sync_account` names their conversations again,
     // for a device that was not connected to hear \`user_updated\`.
     if (changed) await touchConversations(tx, userId);
     return { ok: true, user: after, changed, removedStorageKeys };

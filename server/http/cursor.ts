@@ -37,7 +37,6 @@ const LAST_MS_OF_9999 = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 const followedAtMs = z.number().int().nonnegative().max(LAST_MS_OF_9999);
 
 // Keysets: conversations (last message id), thread pages (seq), follow lists (time, user id).
-// ('m' and 'n' were the thread by person's, retired with it: a cursor of theirs is refused.)
 /** Search in messages, newest first: keyset by message id, its own tag so no other list's cursor fits. */
 export const messageSearchCursor = cursorParam(z.tuple([z.literal('s'), messageId]));
 export const conversationCursor = cursorParam(z.tuple([z.literal('c'), messageId]));

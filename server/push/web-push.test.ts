@@ -16,6 +16,7 @@ import { pushSubscriptions, sessions } from '../db/schema';
 import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck, sendAccepted, type ClientSocket } from '../test/socket-client';
 import { serverWithTabs } from '../test/tabs';
+import { rooms } from '../realtime/types';
 
 const vapid = { ...webPush.generateVAPIDKeys(), subject: 'mailto:tests@parley.example' };
 let service: LocalPushService;
@@ -203,7 +204,7 @@ describe('no push', () => {
     await sendAccepted(aliceTab, bob, 'tab hidden now');
     await emitWithAck(bobVisible, 'visibility', { visible: true });
     bobVisible.close(); // a visible tab that goes away stops counting
-    await waitUntil(async () => !(await t.server.io.in(`user:${bob.user.id}`).fetchSockets()).some((s) => s.id === bobVisible.id), {
+    await waitUntil(async () => !(await t.server.io.in(rooms.inbox(bob.user.id)).fetchSockets()).some((s) => s.id === bobVisible.id), {
       timeoutMs: 5_000,
       what: 'the closed tab to leave the server',
     });

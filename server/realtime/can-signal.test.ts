@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { directConversationId, insertMessage } from '../../testing/database';
 import { testDatabase } from '../../testing/test-database';
 import { blockUser } from '../db/blocks';
+import { updateSettings } from '../db/users';
 import { createSignalCheck } from './can-signal';
 
 const database = testDatabase();
@@ -39,6 +40,13 @@ describe('createSignalCheck', () => {
     expect(await mayReach(ann, ben)).toEqual({ conversationId: null });
     await insertMessage(database.db, { senderId: ben, recipientId: ann, clientId: 'first', text: 'hi' });
     expect(await mayReach(ann, ben)).toEqual({ conversationId: await directConversationId(database.db, ann, ben) });
+  });
+
+  it('refuses someone whose signals "who can message me" shuts out, and no one the other way', async () => {
+    const [ann, closed] = [await newUser(), await newUser()];
+    expect(await updateSettings(database.db, closed, { messagePolicy: 'nobody' })).not.toBeNull();
+    expect(await createSignalCheck(database.db)(ann, closed)).toBe(false);
+    expect(await createSignalCheck(database.db)(closed, ann)).toEqual({ conversationId: null });
   });
 
   it('asks once for signals that arrive together, and never for oneself', async () => {

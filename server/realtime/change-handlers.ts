@@ -19,7 +19,7 @@ const NOT_NOW = {
 type WrittenChange = Exclude<ChangeOutcome, { refused: ChangeRefusal }>;
 
 /** A written change, to its rooms: the shared change to every member, the item to the actor's devices, the receipt to the sender's. */
-function pushChange(socket: RealtimeSocket, { shared, item, seen }: WrittenChange['protocol2']): void {
+function pushChange(socket: RealtimeSocket, { shared, item, seen }: WrittenChange['pushes']): void {
   if (shared) socket.nsp.to(rooms.inboxes(shared.members)).emit('message_change', shared.change);
   if (item) socket.nsp.to(rooms.inbox(item.userId)).emit('account_item', item.item);
   if (seen) socket.nsp.to(rooms.inbox(seen.to)).emit('seen', seen.payload);
@@ -68,11 +68,11 @@ export function registerChangeHandlers(socket: RealtimeSocket, { db, changes, wi
     const written = await writeChange(changes, request);
     if ('error' in written) return written.error;
     // As it is pushed: a hide is the actor's item, the others the change every member gets.
-    const { shared, item } = written.protocol2;
+    const { shared, item } = written.pushes;
     return {
       data: { change: request.kind === 'hide' ? (item?.item ?? null) : (shared?.change ?? null) },
       broadcast: () => {
-        pushChange(socket, written.protocol2);
+        pushChange(socket, written.pushes);
         for (const [to, count] of written.unreadTotals) socket.nsp.to(rooms.inboxes(to)).emit('message_count', { count });
         if (written.removedStorageKey) {
           // The row is gone, so no URL reaches the file any more; one that fails to go is logged.
@@ -105,14 +105,14 @@ export function registerChangeHandlers(socket: RealtimeSocket, { db, changes, wi
     const data = { count, unread_count: unreadCount };
     // Nothing newly read (all of it already was, or up_to is before the first unread): the other
     // tabs already show these numbers, so only the asking one is answered.
-    if (written.changes.length === 0) return { data };
+    if (written.pushes.item === null) return { data };
     return {
       data,
       broadcast: () => {
         // Every tab, this one included, so all of them show the same numbers; the read item for
         // the reader's devices, the receipt `seen` for the peer's.
         socket.nsp.to(rooms.inbox(userId)).emit('message_count', { count });
-        pushChange(socket, written.protocol2);
+        pushChange(socket, written.pushes);
       },
     };
   });

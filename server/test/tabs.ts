@@ -1,19 +1,18 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { SOCKET_PROTOCOL, type Ack, type InitPayload, type ServerToClientEvents } from '../../lib/contract';
+import type { Ack, InitPayload, ServerToClientEvents } from '../../lib/contract';
 import type { SignedInUser, TestServer } from './helpers';
 import { connectSocket, emitWithAck, type ClientSocket } from './socket-client';
 
 /**
- * Browser tabs for socket tests: connected (and by default initialised) sockets, closed together.
- * They speak the app's protocol (SOCKET_PROTOCOL) unless told otherwise: `protocol` for all of
- * them, or for one tab (a test of what a tab of another release is told).
+ * Browser tabs for socket tests: connected (and by default initialised) sockets speaking the
+ * app's protocol, closed together. (A test of what a tab of another protocol is told connects
+ * its own socket: handshake.test.ts.)
  */
-export function socketTabs(getServer: () => TestServer, { protocol: tabsProtocol = SOCKET_PROTOCOL }: { protocol?: number } = {}) {
+export function socketTabs(getServer: () => TestServer) {
   const open: ClientSocket[] = [];
   return {
-    /** `protocol`: the one the handshake asks for (absent: the tabs'; null: none named, as a tab from before protocols were numbered). */
-    async open(user: SignedInUser, { init = true, protocol = tabsProtocol }: { init?: boolean; protocol?: number | null } = {}): Promise<ClientSocket> {
-      const socket = await connectSocket(getServer().url, user.bearer, protocol === null ? {} : { protocol });
+    async open(user: SignedInUser, { init = true }: { init?: boolean } = {}): Promise<ClientSocket> {
+      const socket = await connectSocket(getServer().url, user.bearer);
       open.push(socket);
       if (init) {
         const ack = await emitWithAck<Ack<InitPayload>>(socket, 'init', { id: user.user.id });
@@ -34,9 +33,9 @@ type SocketTabs = ReturnType<typeof socketTabs>;
  * and its server closes after them; tabs close after each test. `t` is filled in once the server
  * has started, so helpers written beside the tests can use it as they would the server itself.
  */
-export function serverWithTabs<S extends TestServer>(start: () => Promise<S>, options: { protocol?: number } = {}): { t: S; tabs: SocketTabs } {
+export function serverWithTabs<S extends TestServer>(start: () => Promise<S>): { t: S; tabs: SocketTabs } {
   const t = {} as S;
-  const tabs = socketTabs(() => t, options);
+  const tabs = socketTabs(() => t);
   let started: S | undefined;
   beforeAll(async () => {
     started = await start();

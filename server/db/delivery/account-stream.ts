@@ -57,7 +57,7 @@ async function now(db: Db, userId: number): Promise<{ seq: number; horizon: stri
 }
 
 /**
- * A cursor from now, as `sync_account` without one answers it: GET /api/conversations reads it
+ * A cursor from now, as `sync_account` without one answers it: GET /api/c reads it
  * before its page, so everything up to it is in the page and `sync_account` goes on from there.
  * Null for no such active account.
  */

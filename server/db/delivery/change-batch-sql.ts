@@ -90,8 +90,8 @@ const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
 /**
  * For each conversation read (reader, peer, up to which message; null: all), decided by the
  * reader's position in their direct conversation (docs/design/conversations.md 3.3): where the read
- * reaches (`target_seq`: the newest seq when reading all, else the seq of the message asked for,
- * or, for an id that is none of this conversation's, of its newest message before it; never past
+ * reaches (`target_seq`: the newest seq when reading all, else the seq of the message asked for, a
+ * probe by its key; 0, reading nothing, for an id that is none of this conversation's; never past
  * the end of what the reader may read), how many of the reader's unread messages lie between their
  * position and there (`unread`, from the ordinals: unread.ts), the peer's newest message there (its
  * id and seq: what the receipt names), the reader's unread count before the read, and whether
@@ -112,9 +112,7 @@ const FIND_UNREAD = prepared('change_find_unread', ['json'], `
   left join lateral (select * from conversation_members where conversation_id = ac.conversation_id and user_id = k.u limit 1) mb on true
   left join lateral (select * from conversations_v2 where id = ac.conversation_id limit 1) h on true
   left join lateral (select least(coalesce(mb.left_seq, h.last_seq), case when k.t is null then h.last_seq else coalesce(
-      (select seq from messages where id = k.t and conversation_id = ac.conversation_id limit 1),
-      (select seq from messages where conversation_id = ac.conversation_id and id <= k.t order by seq desc limit 1),
-      0) end) as target_seq) r on true
+      (select seq from messages where id = k.t and conversation_id = ac.conversation_id limit 1), 0) end) as target_seq) r on true
   left join lateral (select id, seq from messages where conversation_id = ac.conversation_id and sender_id = k.p
       and seq > mb.read_seq and seq <= r.target_seq order by seq desc limit 1) pm on true`);
 
@@ -228,8 +226,7 @@ export interface StreamRows {
  * private items, each conversation's events), where each stream now ends (the accounts' two seqs,
  * the heads) and the messages' versions. Each UPDATE also names its rows by key, `= any(…)`, or
  * the planner would hash a scan of the table to join the values. Returns the pair-model rows as
- * stored (jsonb orders the state's keys its own way, and what goes out must be what `sync`
- * returns for that seq).
+ * stored.
  */
 export const appendEvents = ({ events, accountEvents, conversationEvents, versions, ends }: StreamRows): Statement => {
   const accounts = [...ends.accounts];

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { conversationModelFaults } from '../../../testing/conversation-model';
 import { insertMessage } from '../../../testing/database';
 import { testDatabase } from '../../../testing/test-database';
 import { applyChanges, createChangeWriter } from './change-batch';
@@ -8,6 +9,7 @@ import { type ChangeOutcome, type ChangeRequest } from './changes/plan';
 import { summariseReactions } from './changes/react';
 import type { GroupOutcome } from '../engine/group-writer';
 import type { Db } from '../engine/open-database';
+import { countUnread } from '../messages';
 import { messageReactions, messages, uploads } from '../schema';
 import { createUpload } from '../uploads';
 
@@ -153,6 +155,26 @@ describe('applyChanges', () => {
     }
     expect(written(outcomes[0]).changes.map((change) => change.kind)).toEqual(['reaction', 'reaction']);
     expect(outcomes[1]).toMatchObject({ retry: 'failed', error: expect.objectContaining({ message: expect.stringContaining('connection lost') }) });
+  });
+
+  it('counts a message unread by the member’s position: unsent after its recipient deleted it for themselves, it is not taken off twice', async () => {
+    const [a, b] = [await database.newUser(), await database.newUser()];
+    const [first, second] = [await send(a, b), await send(a, b)];
+    expect(await countUnread(database.db, b)).toBe(2);
+    // b deletes the newest for themselves while unread: one less; then a unsends it: nothing more.
+    const hidden = written((await applyChanges(database.db, [{ kind: 'hide', actorId: b, messageId: second }]))[0]);
+    expect(hidden.pushes.item?.item).toMatchObject({ kind: 'hide', unread_count: 1 });
+    const unsent = written((await applyChanges(database.db, [{ kind: 'unsend', actorId: a, messageId: second, windowMs: 60_000 }]))[0]);
+    expect(unsent.unreadTotals.has(b)).toBe(false);
+    expect(await countUnread(database.db, b)).toBe(1);
+    // The other one, unsent while unread, is taken off once; a hide of one b has read takes nothing.
+    const unsentUnread = written((await applyChanges(database.db, [{ kind: 'unsend', actorId: a, messageId: first, windowMs: 60_000 }]))[0]);
+    expect(unsentUnread.unreadTotals.get(b)).toBe(0);
+    const third = await send(b, a);
+    const own = written((await applyChanges(database.db, [{ kind: 'hide', actorId: b, messageId: third }]))[0]);
+    expect(own.pushes.item?.item).not.toHaveProperty('unread_count');
+    expect(await countUnread(database.db, b)).toBe(0);
+    expect(await conversationModelFaults(database.db)).toEqual([]);
   });
 
   it('refuses each change on its own and writes the others of its batch', async () => {

@@ -18,7 +18,7 @@ import {
   type VersionRow,
 } from './change-batch-sql';
 import { decideMessageChange, toAccount, toFound } from './change-rules';
-import { VERSIONED, type ChangeOutcome, type ChangeRequest, type Found, type Plan, type Protocol2Pushes } from './changes/plan';
+import { VERSIONED, type ChangeOutcome, type ChangeRequest, type Found, type Plan, type Pushes } from './changes/plan';
 import { decideRead, toUnread } from './changes/read';
 import { toAccountItem } from './account-stream';
 import { toMessageChange } from './change-stream';
@@ -124,10 +124,10 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
     };
     const heads = new Map([...found.values()].flatMap(({ conversation }) => (conversation ? [[conversation.id, conversation.lastSeq] as const] : [])));
     const headEnds = new Map<number, number>();
-    // Protocol 2's pushes of each plan, built from the rows as numbered here.
-    const pushes: Protocol2Pushes[] = [];
+    // What each plan pushes, built from the rows as numbered here.
+    const pushes: Pushes[] = [];
     const numbered = planned.map(({ plan }) => {
-      const push: Protocol2Pushes = { shared: null, item: null, seen: plan.seen ?? null };
+      const push: Pushes = { shared: null, item: null, seen: plan.seen ?? null };
       pushes.push(push);
       if (plan.shared) {
         const { conversationId, members, messageId, actorId, kind, state } = plan.shared;
@@ -185,7 +185,7 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
         unreadTotals: new Map(plan.totals.map((id) => [id, totals.get(id) ?? 0])),
         ...(plan.removedStorageKey ? { removedStorageKey: plan.removedStorageKey } : {}),
         ...(plan.conversationUnread !== undefined ? { conversationUnread: plan.conversationUnread } : {}),
-        protocol2: pushes[position]!,
+        pushes: pushes[position]!,
       };
     });
     return deferred;

@@ -1,7 +1,7 @@
-// The per-account stream's second kind of item: changes to messages (docs/DELIVERY.md, "Changes
-// to messages"). Each is an event row at the account's next seq, written in the change's own
-// transaction (change-batch.ts): the same seqs as its messages, so catch-up, the outbox, several
-// nodes and a crash cover changes exactly as they cover messages.
+// The pair model's per-account stream of changes to messages: an event row at each concerned
+// account's next seq, written in the change's own transaction (change-batch.ts) for the release
+// before this one, which may still run during a deploy; nothing reads it now (docs/design/
+// conversations.md 5, step 9 (c) stops writing it).
 import type { MessageChange } from '../../../lib/contract';
 
 /** A change as written for one account, before it has a seq. */

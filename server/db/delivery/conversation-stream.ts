@@ -48,8 +48,8 @@ export async function memberWindow(db: Db, userId: number, conversationId: numbe
 }
 
 /**
- * The other person of a direct conversation of the caller's (design 4.3: protocol 2 names
- * conversations where protocol 1 names people). Until the send and change batches take
+ * The other person of a direct conversation of the caller's (design 4.3: requests name
+ * conversations, the batches still take people). Until the send and change batches take
  * conversations, a request by conversation goes on as the same request by person, whose checks
  * (blocks, a deleted or deactivated person) then apply unchanged. Null: not a conversation the
  * caller is or was in, or not a direct one; answered as an unknown conversation. One probe of
@@ -183,7 +183,8 @@ async function readConversationAfter(db: Db, window: MemberWindow, after: number
 /**
  * What `sync_conversation` answers: the conversation's stream after `after` as `userId` may read
  * it, at most `limit` items, read STREAM_READ_ITEMS at a time (the others' work takes its turns in
- * between, as for `sync`). Null when they are not, and never were, a member of it.
+ * between). Null when they are not, and never were, a member of it (or it is a direct one whose
+ * other person is deactivated: memberWindow).
  */
 export async function listConversationAfter(db: Db, userId: number, conversationId: number, after: number, limit: number): Promise<ConversationPage | null> {
   const window = await memberWindow(db, userId, conversationId);

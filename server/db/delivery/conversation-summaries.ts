@@ -42,7 +42,7 @@ const shownMessageId = sql<string | number | null>`coalesce(
 /** The member's unread count, from the ordinals (unread.ts). */
 const unreadCount = sql<number>`${sql.raw(unreadFromOrdinalsSql('"conversation_members"', '"conversations_v2"'))}`;
 
-/** Whether the list shows a conversation (as protocol 1's list, conversations.ts): not a direct one whose other person is deactivated (not deleted) or blocked by the account. */
+/** Whether the list shows a conversation: not a direct one whose other person is deactivated (not deleted) or blocked by the account. */
 const listed = (userId: number) =>
   or(isNull(accountConversations.peerId), and(sql`(${users.isActive} or ${users.deletedAt} is not null)`, sql`not ${hasBlocked(userId, sql`${accountConversations.peerId}`)}`));
 
@@ -128,8 +128,8 @@ export async function changedConversations(db: Db, userId: number, horizon: stri
 
 /**
  * One page of the account's list by conversation (GET /api/c), newest message first, keyset by the
- * head's newest message id (unique: a message belongs to one conversation): the rows protocol 1's
- * list shows (listConversations), each as `sync_account` reports it. A conversation whose every
+ * head's newest message id (unique: a message belongs to one conversation), each as `sync_account`
+ * reports it, those the list shows (`listed`, above). A conversation whose every
  * message in the member's window they deleted for themselves is left out until someone writes
  * again. The account's heads are read and sorted: nothing orders an account's conversations by
  * recency across conversations (design 6).

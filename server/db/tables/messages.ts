@@ -87,7 +87,7 @@ export const messages = pgTable(
   },
   (table) => [
     unique('messages_sender_client_id_unique').on(table.senderId, table.clientId),
-    // `sync` reads each side's range in seq order.
+    // Each account's own numbering (the pair model, written for the release before; read by nothing).
     unique('messages_sender_seq_unique').on(table.senderId, table.senderSeq),
     unique('messages_recipient_seq_unique').on(table.recipientId, table.recipientSeq),
     // Both directions of a pair: the pair model's reads of a pair's newest messages (the list's
@@ -166,7 +166,7 @@ export const messageReactions = pgTable(
   (table) => [primaryKey({ columns: [table.messageId, table.userId, table.emoji] })],
 );
 
-/** "Delete for me": the message is gone from this user's threads, list and sync, on every device. */
+/** "Delete for me": the message is gone from this user's threads, list and catch-up, on every device. */
 export const messageHidden = pgTable(
   'message_hidden',
   {
@@ -189,11 +189,10 @@ export const messageHidden = pgTable(
 export const MESSAGE_CHANGE_KINDS = ['read', 'seen', 'reaction', 'edit', 'unsend', 'hide'] as const;
 
 /**
- * The per-account stream's changes to messages: one row per account a change concerns, at that
+ * The per-account stream's changes to messages (the pair model: written for the release before,
+ * read by nothing since protocol 1's `sync` went): one row per account a change concerns, at that
  * account's next seq (users.last_seq, shared with the messages it sent and received), written in
- * the change's transaction. `sync` returns them merged with the messages by seq
- * (docs/DELIVERY.md, "Changes to messages"). `state` is the message's resulting state as that
- * account sees it, so applying a change twice or late is harmless.
+ * the change's transaction. `state` is the message's resulting state as that account sees it.
  */
 export const messageEvents = pgTable(
   'message_events',
@@ -212,7 +211,7 @@ export const messageEvents = pgTable(
     createdAt: createdAtMs(),
   },
   (table) => [
-    // `sync`'s range scan (user, seq > after), as messages' (user, seq) unique indexes serve theirs.
+    // One row per (account, seq).
     primaryKey({ columns: [table.userId, table.seq] }),
     check('message_events_kind_check', sql`${table.kind} in ('read', 'seen', 'reaction', 'edit', 'unsend', 'hide')`),
   ],

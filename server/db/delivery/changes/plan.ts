@@ -35,12 +35,12 @@ export type ChangeOutcome =
       removedStorageKey?: string;
       /** For a read: the reader's unread count of that conversation after it. */
       conversationUnread?: number;
-      /** The same change in socket protocol 2's shapes (docs/design/conversations.md 4.3), for its rooms. */
-      protocol2: Protocol2Pushes;
+      /** What goes to the sockets once it committed (docs/API.md, "Socket.IO"). */
+      pushes: Pushes;
     };
 
-/** What a change sends to protocol 2's sockets: each part, or null when it has none. */
-export interface Protocol2Pushes {
+/** What a change sends to the sockets: each part, or null when it has none. */
+export interface Pushes {
   /** A change to a message's own state, the same for every member, and who they are. */
   shared: { change: ConversationChange; members: number[] } | null;
   /** The actor's own item (a read, a hide), for their devices. */
