@@ -93,8 +93,9 @@ const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
  * reaches (`target_seq`: the newest seq when reading all, else the seq of the message asked for, a
  * probe by its key; 0, reading nothing, for an id that is none of this conversation's; never past
  * the end of what the reader may read), how many of the reader's unread messages lie between their
- * position and there (`unread`, from the ordinals: unread.ts), the peer's newest message there (its
- * id and seq: what the receipt names), the reader's unread count before the read, and whether
+ * position and there (`unread`, from the ordinals: unread.ts), the newest of them (its id and seq:
+ * what the receipt names; never one unsent or deleted by the reader for themselves, which they
+ * never saw), the reader's unread count before the read, and whether
  * either has blocked the other. No conversation: no row values but the block.
  */
 export const findUnread = (reads: readonly { userId: number; peerId: number; upTo: number | null }[]): Statement =>
@@ -113,8 +114,10 @@ const FIND_UNREAD = prepared('change_find_unread', ['json'], `
   left join lateral (select * from conversations_v2 where id = ac.conversation_id limit 1) h on true
   left join lateral (select least(coalesce(mb.left_seq, h.last_seq), case when k.t is null then h.last_seq else coalesce(
       (select seq from messages where id = k.t and conversation_id = ac.conversation_id limit 1), 0) end) as target_seq) r on true
-  left join lateral (select id, seq from messages where conversation_id = ac.conversation_id and sender_id = k.p
-      and seq > mb.read_seq and seq <= r.target_seq order by seq desc limit 1) pm on true`);
+  left join lateral (select id, seq from messages m where conversation_id = ac.conversation_id and sender_id = k.p
+      and seq > mb.read_seq and seq <= r.target_seq and deleted_at is null
+      and not exists (select 1 from message_hidden h where h.user_id = k.u and h.message_id = m.id)
+      order by seq desc limit 1) pm on true`);
 
 // The writes: one small prepared statement each, run in the batch's second script.
 const ADD_REACTION = prepared('change_add_reaction', ['bigint', 'int', 'text', 'timestamptz', 'bigint'], `

@@ -177,6 +177,18 @@ describe('applyChanges', () => {
     expect(await conversationModelFaults(database.db)).toEqual([]);
   });
 
+  it('a read’s receipt names the newest message it read, never one the reader deleted for themselves or its sender unsent', async () => {
+    const [a, b] = [await database.newUser(), await database.newUser()];
+    const [first, hidden, unsent] = [await send(a, b), await send(a, b), await send(a, b)];
+    await applyChanges(database.db, [{ kind: 'hide', actorId: b, messageId: hidden }]);
+    await applyChanges(database.db, [{ kind: 'unsend', actorId: a, messageId: unsent, windowMs: 60_000 }]);
+    const read = written((await applyChanges(database.db, [{ kind: 'read', actorId: b, peerId: a, upTo: null }]))[0]);
+    const [seenAt] = await database.db.select({ seq: messages.seq }).from(messages).where(eq(messages.id, first));
+    expect(read.pushes.seen?.payload).toMatchObject({ user_id: b, seq: seenAt!.seq });
+    expect(read.conversationUnread).toBe(0);
+    expect(await conversationModelFaults(database.db)).toEqual([]);
+  });
+
   it('refuses each change on its own and writes the others of its batch', async () => {
     const [a, b, stranger] = [await database.newUser(), await database.newUser(), await database.newUser()];
     const id = await send(a, b);
