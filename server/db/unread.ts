@@ -16,9 +16,11 @@ const ordinalAt = (member: string, bound: string, column: 'ordinal' | 'sender_or
  * messages_conversation_seq_idx), less their own there (their `sender_ordinal`s likewise, by
  * messages_conversation_sender_idx), less the unsent ones of others there (the partial
  * messages_unsent_idx: few), less the others' they deleted for themselves there (their hidden rows
- * in the conversation, by message_hidden_conversation_idx: few). Nothing is probed for a
- * conversation whose newest message is not past the read position. `member` and `head` are SQL
- * aliases of conversation_members and conversations_v2. The list, the totals and the export read it.
+ * in the conversation, by message_hidden_conversation_idx: few, each message by its primary key:
+ * naming its conversation too let the planner scan the whole unread range once per hidden row).
+ * Nothing is probed for a conversation whose newest message is not past the read position.
+ * `member` and `head` are SQL aliases of conversation_members and conversations_v2. The list, the
+ * totals, the export and the change batch read it.
  */
 export const unreadFromOrdinalsSql = (member: string, head: string) => {
   const end = `coalesce(${member}.left_seq, ${head}.last_seq)`;
@@ -38,7 +40,7 @@ export const unreadBetweenSql = (member: string, start: string, end: string, end
     ${endOrdinal} - ${ordinalAt(member, start, 'ordinal')} - ${ordinalAt(member, end, 'sender_ordinal')} + ${ordinalAt(member, start, 'sender_ordinal')}
     - (select count(*) from messages ux where ux.conversation_id = ${member}.conversation_id and ux.deleted_at is not null
         and ux.seq > ${start} and ux.seq <= ${end} and ux.sender_id <> ${member}.user_id)
-    - (select count(*) from message_hidden uh join messages hx on hx.id = uh.message_id and hx.conversation_id = uh.conversation_id
+    - (select count(*) from message_hidden uh join messages hx on hx.id = uh.message_id
         where uh.user_id = ${member}.user_id and uh.conversation_id = ${member}.conversation_id
           and hx.seq > ${start} and hx.seq <= ${end} and hx.sender_id <> ${member}.user_id and hx.deleted_at is null)
   )::int`;
