@@ -77,7 +77,7 @@ export async function runSearch(options: { dir: string; messages: number; users:
       for (let n = 0; n < options.queries; n++) {
         const userId = ids[(n * 31) % ids.length]!;
         const t0 = performance.now();
-        const page = await searchMessages(db, userId, query(n), null, 20, true);
+        const page = await searchMessages(db, userId, query(n), null, 20);
         samples.push(performance.now() - t0);
         found += page?.results.length ?? 0;
       }

@@ -61,7 +61,7 @@ function world() {
   ];
   const written: OutboxEntry[] = stored.map((row) => ({
     clientId: row.clientId,
-    recipientId: row.recipientId,
+    recipientId: B,
     text: row.text,
     enqueuedAt: 0,
     attempts: 1,

@@ -12,7 +12,8 @@ export type ClientRecord = Pick<SimClient, 'userId' | 'written' | 'inbox' | 'ano
 export interface StoredRow {
   id: number;
   senderId: number;
-  recipientId: number;
+  /** Whom it was sent to (null in a group). */
+  recipientId: number | null;
   clientId: string;
   text: string;
   /** Its conversation, and its seq there. */
@@ -281,9 +282,13 @@ export interface StoredState {
   seen: boolean;
 }
 
+/** A message is seen once another member's receipt reaches its seq. */
+const seenByAnother = sql<boolean>`exists (select 1 from conversation_members cm where cm.conversation_id = messages.conversation_id
+  and cm.user_id <> messages.sender_id and cm.seen_seq >= messages.seq and cm.seen_at is not null)`;
+
 export function readStoredStates(db: Db): Promise<StoredState[]> {
   return db
-    .select({ id: messages.id, senderId: messages.senderId, text: messages.text, deletedAt: messages.deletedAt, reactions: messages.reactions, seenAt: messages.seenAt })
+    .select({ id: messages.id, senderId: messages.senderId, text: messages.text, deletedAt: messages.deletedAt, reactions: messages.reactions, seen: seenByAnother })
     .from(messages)
     .orderBy(asc(messages.id))
     .then((rows) =>
@@ -293,7 +298,7 @@ export function readStoredStates(db: Db): Promise<StoredState[]> {
         text: row.text,
         deleted: row.deletedAt !== null,
         reactions: JSON.stringify(row.reactions),
-        seen: row.seenAt !== null,
+        seen: row.seen,
       })),
     );
 }

@@ -1,10 +1,11 @@
-// The conversation model written beside the pairs (docs/design/conversations.md, steps 2 and 3),
-// checked against the pair model it must mirror: every message in its pair's direct conversation,
-// each message and change at a seq of its own, gapless; each head at its newest; each message at
-// its latest change; both people members, each with a list row that agrees, their read position
-// leaving exactly the pair's unread count, their receipt and mute the pair's; each account's
-// private items gapless. Run after tests and fault runs that write through the batches; an empty
-// answer means the model holds. Each fault names the row and the rule it breaks.
+// The conversation model's rules (docs/design/conversations.md), checked over the whole database:
+// every message between two people in their direct conversation, each message and change at a seq
+// of its own, gapless; each head at its newest and counting its messages; each message at its
+// latest change; both people members, each with a list row that agrees; the unread count the
+// ordinals give equal to the messages it stands for; receipts naming a message the member read;
+// each account's private items gapless. Run after tests and fault runs that write through the
+// batches, and after migrations; an empty answer means the model holds. Each fault names the row
+// and the rule it breaks.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../server/db/engine/open-database';
 import { unreadFromOrdinalsSql } from '../server/db/unread';
@@ -16,7 +17,7 @@ const CHECKS: Record<string, ReturnType<typeof sql>> = {
   // Messages between two people, each in their direct conversation.
   'message outside its direct conversation': sql`
     select m.id from messages m left join conversations_v2 c on c.id = m.conversation_id
-    where m.sender_id <> m.recipient_id and (c.id is null or c.kind <> 'direct' or m.seq is null
+    where m.recipient_id is not null and (c.id is null or c.kind <> 'direct' or m.seq is null
       or c.direct_low <> least(m.sender_id, m.recipient_id) or c.direct_high <> greatest(m.sender_id, m.recipient_id))`,
   // Seqs 1…n exactly once per conversation, messages and changes alike; messages in the order stored.
   'seqs not 1…n': sql`
@@ -66,32 +67,22 @@ const CHECKS: Record<string, ReturnType<typeof sql>> = {
     select r.message_id as id from message_reactions r join messages m on m.id = r.message_id where r.conversation_id is distinct from m.conversation_id
     union all
     select h.message_id from message_hidden h join messages m on m.id = h.message_id where h.conversation_id is distinct from m.conversation_id`,
-  // Each member's position leaves unread exactly what the pair's counter says; receipt and mute the pair's.
-  'derived unread differs from the counter': sql`
+  // The unread count the list and the totals read from the ordinals (unread.ts) is the number of
+  // messages it stands for: past the member's position, from someone else, neither unsent nor
+  // deleted by the member for themselves.
+  'unread from ordinals differs from the messages': sql`
     select cm.conversation_id as id from conversation_members cm
     join conversations_v2 c on c.id = cm.conversation_id
-    join account_conversations a on a.user_id = cm.user_id and a.conversation_id = cm.conversation_id
-    join conversations p on p.user_id = cm.user_id and p.peer_id = a.peer_id
-    where cm.left_at is null and p.unread_count <> (select count(*) from messages m
+    where cm.left_at is null and ${sql.raw(unreadFromOrdinalsSql('cm', 'c'))} <> (select count(*) from messages m
       where m.conversation_id = cm.conversation_id and m.seq > cm.read_seq and m.seq <= c.last_seq
         and m.sender_id <> cm.user_id and m.deleted_at is null
         and not exists (select 1 from message_hidden h where h.user_id = cm.user_id and h.message_id = m.id))`,
-  // The count from the ordinals, which the list and the totals will read, the same.
-  'unread from ordinals differs from the counter': sql`
+  // A receipt names a message the member read, someone else's, with when; none before their first read.
+  'receipt not a message read': sql`
     select cm.conversation_id as id from conversation_members cm
-    join conversations_v2 c on c.id = cm.conversation_id
-    join account_conversations a on a.user_id = cm.user_id and a.conversation_id = cm.conversation_id
-    join conversations p on p.user_id = cm.user_id and p.peer_id = a.peer_id
-    where cm.left_at is null and p.unread_count <> ${sql.raw(unreadFromOrdinalsSql('cm', 'c'))}`,
-  'receipt differs from the messages seen': sql`
-    select cm.conversation_id as id from conversation_members cm
-    where cm.seen_seq > cm.read_seq or cm.seen_seq <> coalesce((select max(seq) from messages m
-      where m.conversation_id = cm.conversation_id and m.sender_id <> cm.user_id and m.seen_at is not null), 0)`,
-  'mute differs from the pair': sql`
-    select cm.conversation_id as id from conversation_members cm
-    join account_conversations a on a.user_id = cm.user_id and a.conversation_id = cm.conversation_id
-    join conversations p on p.user_id = cm.user_id and p.peer_id = a.peer_id
-    where cm.muted <> p.muted`,
+    where cm.seen_seq > cm.read_seq or (cm.seen_seq > 0) <> (cm.seen_at is not null)
+      or (cm.seen_seq > 0 and not exists (select 1 from messages m
+        where m.conversation_id = cm.conversation_id and m.seq = cm.seen_seq and m.sender_id <> cm.user_id))`,
   // Each account's private items at 1…account_seq, once each.
   'account items not 1…account_seq': sql`
     select u.id from users u
@@ -135,7 +126,7 @@ const CHECKS: Record<string, ReturnType<typeof sql>> = {
     where cm.user_id is null`,
 };
 
-/** Every way the conversation model differs from the pairs it mirrors (empty: none). */
+/** Every way the database breaks the conversation model's rules (empty: none). */
 export async function conversationModelFaults(db: Db): Promise<Fault[]> {
   const faults: Fault[] = [];
   for (const [fault, query] of Object.entries(CHECKS)) {

@@ -3,7 +3,6 @@
 // server/db/delivery/change-batch.ts).
 import { and, eq } from 'drizzle-orm';
 import { applyChanges } from '../server/db/delivery/change-batch';
-import { type AccountChange } from '../server/db/delivery/changes/plan';
 import { storeMessages } from '../server/db/delivery/message-batch';
 import type { NewMessage, StoredMessage } from '../server/db/delivery/message-payload';
 import type { Db } from '../server/db/engine/open-database';
@@ -23,13 +22,13 @@ export async function insertMessage(db: Db, message: NewMessage): Promise<Stored
 
 /**
  * Reads `peerId`'s messages to `userId` (a change batch of one: applyChanges in change-batch.ts),
- * and returns the reader's unread total afterwards and the changes written. Throws when refused.
+ * and returns the reader's unread total afterwards. Throws when refused.
  */
-export async function readConversation(db: Db, userId: number, peerId: number): Promise<{ count: number; changes: AccountChange[] }> {
+export async function readConversation(db: Db, userId: number, peerId: number): Promise<{ count: number }> {
   const [outcome] = await applyChanges(db, [{ kind: 'read', actorId: userId, peerId, upTo: null }]);
   if (!outcome) throw new Error('no outcome for the read');
-  if (!('changes' in outcome)) throw new Error(`read not written: ${JSON.stringify(outcome)}`);
-  return { count: outcome.unreadTotals.get(userId) ?? 0, changes: outcome.changes };
+  if (!('pushes' in outcome)) throw new Error(`read not written: ${JSON.stringify(outcome)}`);
+  return { count: outcome.unreadTotals.get(userId) ?? 0 };
 }
 
 export async function findUserById(db: Db, id: number): Promise<UserRow | null> {

@@ -3,6 +3,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
+import { openDatabase, type DatabaseOptions, type Db } from '../server/db/engine/open-database';
 import { ENGINES, startEngine, type Engine } from './engines';
 
 /** The repository's migrations (drizzle/). */
@@ -57,4 +58,18 @@ export function describeMigration(tagEnds: readonly string[], body: (setup: Migr
       },
     });
   });
+}
+
+/**
+ * Opens the database with the migrations of `migrationsFolder` (run first, as a node of the
+ * release that had them would), does `work` on it and closes it: each phase of a migration test
+ * (the release before, its rollout, this release) is one call.
+ */
+export async function withDatabase<T>(options: DatabaseOptions & { migrationsFolder: string }, work: (db: Db) => Promise<T>): Promise<T> {
+  const database = await openDatabase(options);
+  try {
+    return await work(database.db);
+  } finally {
+    await database.close();
+  }
 }

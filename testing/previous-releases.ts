@@ -38,8 +38,6 @@ export const pairModel = async (db: Db) => ({
   lastSeqs: await rows(db, sql`select id, last_seq from users order by id`),
 });
 
-export type PairModel = Awaited<ReturnType<typeof pairModel>>;
-
 // The pair model's half of a send, as CTEs of one statement: both accounts' next seq (`seqs`), and
 // after an `inserted` CTE has stored the message, each side's conversation row with the
 // recipient's unread count up by one (`sides`).
@@ -105,6 +103,35 @@ export async function sendWithoutOrdinals(db: Db, senderId: number, recipientId:
       from head
       returning id, created_at
     ), ${pairSides(senderId, recipientId)}
+    select id::int from inserted`);
+  await db.execute(sql`update conversations_v2 set last_message_seq = m.seq, last_message_id = m.id, last_message_at = m.created_at
+    from messages m where m.id = ${row!.id} and conversations_v2.id = m.conversation_id`);
+  return row!.id;
+}
+
+/**
+ * What a node of the releases that numbered messages by their ordinals and still wrote the pair
+ * model (0020's and 0021's) writes for a message in a conversation that has one: the pair model,
+ * the message at its conversation's next seq with its ordinals (after the head's count, which a
+ * node of the release before did not move), the head moved to it and counting it, and the sender
+ * marked as having written.
+ */
+export async function sendWithOrdinals(db: Db, senderId: number, recipientId: number, clientId: string): Promise<number> {
+  const [row] = await rows<{ id: number }>(db, sql`
+    with ${pairSeqs(senderId, recipientId)}, head as (
+      update conversations_v2 set last_seq = last_seq + 1, message_count = coalesce(message_count, 0) + 1, changed_xid = pg_current_xact_id()
+      where ${directHead(senderId, recipientId)}
+      returning id, last_seq, message_count
+    ), inserted as (
+      insert into messages (sender_id, recipient_id, client_id, text, sender_seq, recipient_seq, conversation_id, seq, version, ordinal, sender_ordinal)
+      select ${senderId}::int, ${recipientId}::int, ${clientId}::text, ${clientId}::text, ${pairSeqOf(senderId)}, ${pairSeqOf(recipientId)},
+        head.id, head.last_seq, head.last_seq, head.message_count,
+        coalesce((select max(sender_ordinal) from messages where conversation_id = head.id and sender_id = ${senderId}::int), 0) + 1
+      from head
+      returning id, created_at
+    ), ${pairSides(senderId, recipientId)}, wrote as (
+      update conversation_members set wrote = true where conversation_id = (select id from head) and user_id = ${senderId}::int
+    )
     select id::int from inserted`);
   await db.execute(sql`update conversations_v2 set last_message_seq = m.seq, last_message_id = m.id, last_message_at = m.created_at
     from messages m where m.id = ${row!.id} and conversations_v2.id = m.conversation_id`);

@@ -16,10 +16,9 @@ export interface Attachment {
 }
 
 /**
- * A direct message with the viewer's read state: what message search answers and Web Push
- * carries, and the shape the app's stores hold messages in, made from the ConversationMessage the
- * server sends (lib/stores/held-messages.ts): there `seq` and `version` are the conversation's, and
- * `read_at` comes from the read positions.
+ * A direct message with the viewer's read state: the shape the app's stores hold messages in, made
+ * from the ConversationMessage the server sends (lib/stores/held-messages.ts): `seq` and `version`
+ * are the conversation's, and `read_at` comes from the read positions. The server sends none.
  */
 export interface MessagePayload {
   id: number;
@@ -52,9 +51,9 @@ export interface MessagePayload {
   /** Who reacted with what, by emoji in the order they were first used. */
   reactions: Reaction[];
   /**
-   * The viewer's seq of the latest change to this message that this copy reflects (edit,
-   * reaction, unsend); `seq` when it never changed. A MessageChange applies to a held copy only
-   * when its seq is greater (docs/DELIVERY.md, "Changes to messages").
+   * The conversation's seq of the latest change to this message that this copy reflects (edit,
+   * reaction, unsend); `seq` when it never changed. A change applies to a held copy only when its
+   * seq is greater (docs/DELIVERY.md, "Changes to messages").
    */
   version: number;
   /**
@@ -85,8 +84,10 @@ export interface TextRange {
 export interface MessageSearchResult {
   /** The direct conversation it is in (socket protocol 2 names it): opening the result reads its pages. */
   conversation_id: number;
+  /** The other person of that conversation. */
   user: UserSummary;
-  message: MessagePayload;
+  /** As every member sees it: no one's read state, which a search has no use for. */
+  message: ConversationMessage;
   highlights: TextRange[];
 }
 
@@ -103,37 +104,6 @@ export interface Reaction {
   emoji: string;
   user_ids: number[];
 }
-
-interface ChangeBase {
-  /** The viewer's seq of this change: the same stream, without gaps, as their messages' seqs. */
-  seq: number;
-  /** The message changed (for `read` and `seen`: the newest message the read reached). */
-  message_id: number;
-  /** The conversation, by the other person in it (as conversation rows and `read` name it). */
-  peer_id: number;
-}
-
-/**
- * A change to a message, as one account sees it, by the account's seq: what the pair model's
- * stream stores (message_events, written for the release before, read by nothing). Each carries
- * the message's resulting state, so applying one twice, or after a newer one, changes nothing
- * (docs/DELIVERY.md). `unread_count`, when present, is the account's unread count of this
- * conversation after it.
- */
-export type MessageChange =
-  /** The viewer read the peer's messages up to message_id (on one of their devices). */
-  | (ChangeBase & { kind: 'read'; read_at: string; unread_count: number })
-  /** The peer read the viewer's messages up to message_id: the read receipt. */
-  | (ChangeBase & { kind: 'seen'; read_at: string })
-  | (ChangeBase & { kind: 'reaction'; reactions: Reaction[] })
-  | (ChangeBase & { kind: 'edit'; text: string; edited_at: string })
-  /** Unsent by its sender. */
-  | (ChangeBase & { kind: 'unsend'; unread_count?: number })
-  /**
-   * The viewer deleted it for themselves. `preview`: the conversation's newest message the viewer
-   * has not hidden (null: none), for a list row whose last message this was.
-   */
-  | (ChangeBase & { kind: 'hide'; preview: MessagePayload | null; unread_count?: number });
 
 /**
  * A message of a conversation as every member sees it (socket protocol 2: `sync_conversation`):

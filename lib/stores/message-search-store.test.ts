@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { MessageSearchResult, Page } from '@/lib/contract';
-import { conversationIdOf, message, user } from '@/lib/testing/fixtures';
+import { conversationIdOf, conversationMessage, user } from '@/lib/testing/fixtures';
 import { useDirectConversations } from './direct-conversations';
 import { useMessageSearchStore } from './message-search-store';
 
 const api = vi.hoisted(() => ({ searchMessages: vi.fn<(q: string, cursor?: string | null) => Promise<Page<MessageSearchResult>>>() }));
 vi.mock('@/lib/api/message-search', () => api);
 
-const result = (peerId: number, id: number): MessageSearchResult => ({ conversation_id: conversationIdOf(peerId), user: user(peerId), message: message(id, { sender_id: peerId }), highlights: [] });
+const result = (peerId: number, id: number): MessageSearchResult => ({ conversation_id: conversationIdOf(peerId), user: user(peerId), message: conversationMessage(id, { sender_id: peerId }), highlights: [] });
 
 describe('message search', () => {
   it('learns each result’s conversation, so opening one reads its pages without asking whose it is', async () => {

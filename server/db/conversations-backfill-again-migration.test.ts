@@ -5,28 +5,21 @@
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { conversationModelFaults } from '../../testing/conversation-model';
-import { describeMigration, MIGRATIONS } from '../../testing/migrations';
-import { loadRecorded, pairModel, reactBothWays, sendBothWays, sendTheOldWay, STORY, type PairModel } from '../../testing/previous-releases';
+import { describeMigration, MIGRATIONS, withDatabase } from '../../testing/migrations';
+import { loadRecorded, pairModel, reactBothWays, sendBothWays, sendTheOldWay, STORY } from '../../testing/previous-releases';
 import { storeMessages } from './delivery/message-batch';
-import { openDatabase } from './engine/open-database';
 import { rows } from './engine/raw-rows';
 
 describeMigration(['_conversations_expand', '_conversations_backfill_again'], ({ engine, before }) => {
   it('fills what nodes of the previous release wrote beside this one, renumbers, and makes the places required', { timeout: 240_000 }, async () => {
     const options = await engine().fresh();
     const { ana, bo, cy, di, fay } = STORY;
-    const previous = await openDatabase({ ...options, migrationsFolder: before('_conversations_expand') });
-    await loadRecorded(previous.db);
-    await previous.close();
-    const rollout = await openDatabase({ ...options, migrationsFolder: before('_conversations_backfill_again') });
-    let stored: PairModel;
-    let oldToAna: number;
-    try {
-      const { db } = rollout;
+    await withDatabase({ ...options, migrationsFolder: before('_conversations_expand') }, loadRecorded);
+    const { stored, oldToAna } = await withDatabase({ ...options, migrationsFolder: before('_conversations_backfill_again') }, async (db) => {
       // 0017 and 0018 ran; this release's nodes write both models, the previous release's nodes
       // only the pairs, interleaved: Bo and Ana's conversation gets messages of both kinds.
       await sendBothWays(db, ana, bo, 'new-1');
-      oldToAna = await sendTheOldWay(db, bo, ana, 'old-1');
+      const oldToAna = await sendTheOldWay(db, bo, ana, 'old-1');
       const placed = await sendBothWays(db, ana, bo, 'new-2');
       const oldToBo = await sendTheOldWay(db, ana, bo, 'old-2');
       // A pair's first messages, from an old node: no conversation for it yet.
@@ -47,14 +40,10 @@ describeMigration(['_conversations_expand', '_conversations_backfill_again'], ({
       await db.execute(sql`update users set deleted_at = now(), is_active = false where id = ${cy}`);
       // The conversation model no longer mirrors the pairs (the checker reads columns of later releases, so it is not run here).
       expect(await rows(db, sql`select count(*)::int as unplaced from messages where conversation_id is null`)).toEqual([{ unplaced: 4 }]);
-      stored = await pairModel(db);
-    } finally {
-      await rollout.close();
-    }
+      return { stored: await pairModel(db), oldToAna };
+    });
 
-    const migrated = await openDatabase({ ...options, migrationsFolder: MIGRATIONS });
-    try {
-      const { db } = migrated;
+    await withDatabase({ ...options, migrationsFolder: MIGRATIONS }, async (db) => {
       // The pairs are as they were; the conversation model mirrors them again, whole.
       expect(await pairModel(db)).toEqual(stored);
       expect(await conversationModelFaults(db)).toEqual([]);
@@ -85,8 +74,6 @@ describeMigration(['_conversations_expand', '_conversations_backfill_again'], ({
       await storeMessages(db, [{ senderId: bo, recipientId: ana, clientId: 'after', text: 'after' }]);
       expect(await rows(db, sql`select seq::int from messages where client_id = 'after'`)).toEqual([{ seq: theirs.length + 1 }]);
       expect(await conversationModelFaults(db)).toEqual([]);
-    } finally {
-      await migrated.close();
-    }
+    });
   });
 });

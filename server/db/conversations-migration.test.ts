@@ -6,25 +6,21 @@
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { conversationModelFaults } from '../../testing/conversation-model';
-import { describeMigration, MIGRATIONS } from '../../testing/migrations';
+import { describeMigration, MIGRATIONS, withDatabase } from '../../testing/migrations';
 import { loadRecorded, pairModel, STORY } from '../../testing/previous-releases';
 import { storeMessages } from './delivery/message-batch';
-import { openDatabase } from './engine/open-database';
 import { rows } from './engine/raw-rows';
 
 describeMigration(['_conversations_expand'], ({ engine, before }) => {
   it('gives every pair with messages a direct conversation whose members, positions and heads answer as the pairs did', { timeout: 240_000 }, async () => {
     const options = await engine().fresh();
-    const old = await openDatabase({ ...options, migrationsFolder: before('_conversations_expand') });
-    const { db } = old;
-    await loadRecorded(db);
     const { ana, bo, cy, di, ed, fay } = STORY;
-    const stored = await pairModel(db);
-    await old.close();
+    const stored = await withDatabase({ ...options, migrationsFolder: before('_conversations_expand') }, async (db) => {
+      await loadRecorded(db);
+      return pairModel(db);
+    });
 
-    const migrated = await openDatabase({ ...options, migrationsFolder: MIGRATIONS });
-    try {
-      const { db } = migrated;
+    await withDatabase({ ...options, migrationsFolder: MIGRATIONS }, async (db) => {
       // Nothing of the pair model moved.
       expect(await pairModel(db)).toEqual(stored);
 
@@ -116,8 +112,6 @@ describeMigration(['_conversations_expand'], ({ engine, before }) => {
         { client_id: 'after-2', conversation_id: heads.at(-1)!.id + 1, seq: 1, ordinal: 1, sender_ordinal: 1 },
       ]);
       expect(await conversationModelFaults(db)).toEqual([]);
-    } finally {
-      await migrated.close();
-    }
+    });
   });
 });

@@ -1,43 +1,69 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { AccountItem } from '../../lib/contract';
 import type { Db } from './engine/open-database';
 import { rows } from './engine/raw-rows';
 import { lockUsersInOrder } from './safety-rules';
-import { conversations } from './schema';
+
+export interface MuteChange {
+  conversationId: number;
+  /** The other person of a direct conversation (null in a group). */
+  peerId: number | null;
+  /** The account's `muted` item for protocol 2's devices; null when it was already so. */
+  item: AccountItem | null;
+}
+
+/** Mutes or unmutes the user's direct conversation with `peerId`: setMutedWhere's. */
+export function setMuted(db: Db, userId: number, peerId: number, muted: boolean): Promise<MuteChange | null> {
+  return setMutedWhere(db, userId, sql`ac.peer_id = ${peerId}`, muted);
+}
+
+/** Mutes or unmutes one of the user's conversations by its id: setMutedWhere's. */
+export function setConversationMuted(db: Db, userId: number, conversationId: number, muted: boolean): Promise<MuteChange | null> {
+  return setMutedWhere(db, userId, sql`ac.conversation_id = ${conversationId}`, muted);
+}
 
 /**
- * Mutes or unmutes the user's conversation with peerId; null when they have none. The
- * conversation model gets it too: the member's mute, and a `muted` item at the account's next
- * seq when it changed (the account's row locked first, as every writer of its seqs locks it),
- * answered for protocol 2's devices (null when it was already so).
+ * Mutes or unmutes the conversation of the user's list rows (`ac`) that `named` picks, if they are
+ * a member of it now; null when there is none (never written to, someone else's, or left). It is
+ * the member's mute, with a `muted` item at the account's next seq when it changed (the account's
+ * row locked first, as every writer of its seqs locks it). The pair model's row gets it too while
+ * there is one: the previous release reads the mute there during a rolling deploy, and
+ * conversations begun since the pair model stopped being written have none.
  */
-export async function setMuted(db: Db, userId: number, peerId: number, muted: boolean): Promise<{ item: AccountItem | null } | null> {
+async function setMutedWhere(db: Db, userId: number, named: SQL, muted: boolean): Promise<MuteChange | null> {
   return db.transaction(async (tx) => {
     await lockUsersInOrder(tx, [userId]);
-    const updated = await tx
-      .update(conversations)
-      .set({ muted })
-      .where(and(eq(conversations.userId, userId), eq(conversations.peerId, peerId)))
-      .returning({ peerId: conversations.peerId });
-    if (updated.length === 0) return null;
-    const [item] = await rows<{ seq: string | number; conversation_id: string | number }>(
+    const [found] = await rows<{ conversation_id: string | number; peer_id: number | null; seq: string | number | null }>(
       tx,
       sql`
-      with member as (
+      with target as (
+        select ac.conversation_id, ac.peer_id from account_conversations ac
+        join conversation_members m on m.conversation_id = ac.conversation_id and m.user_id = ac.user_id
+        where ac.user_id = ${userId} and ${named} and m.left_at is null
+      ), member as (
         update conversation_members set muted = ${muted}
-        where conversation_id = (select conversation_id from account_conversations where user_id = ${userId} and peer_id = ${peerId})
-          and user_id = ${userId} and muted <> ${muted}
+        where conversation_id = (select conversation_id from target) and user_id = ${userId} and muted <> ${muted}
         returning conversation_id
       ), account as (
         update users set account_seq = account_seq + 1 where id = ${userId} and exists (select 1 from member)
         returning account_seq
+      ), item as (
+        insert into account_events (user_id, seq, conversation_id, kind, state)
+        select ${userId}, account.account_seq, member.conversation_id, 'muted', jsonb_build_object('muted', ${muted}::boolean)
+        from member, account
+        returning seq
+      ), pair as (
+        update conversations set muted = ${muted} where user_id = ${userId} and peer_id = (select peer_id from target)
       )
-      insert into account_events (user_id, seq, conversation_id, kind, state)
-      select ${userId}, account.account_seq, member.conversation_id, 'muted', jsonb_build_object('muted', ${muted}::boolean)
-      from member, account
-      returning seq, conversation_id`,
+      select target.conversation_id, target.peer_id, (select seq from item) as seq from target`,
     );
-    return { item: item ? { seq: Number(item.seq), conversation_id: Number(item.conversation_id), kind: 'muted', muted } : null };
+    if (!found) return null;
+    const conversationId = Number(found.conversation_id);
+    return {
+      conversationId,
+      peerId: found.peer_id,
+      item: found.seq === null ? null : { seq: Number(found.seq), conversation_id: conversationId, kind: 'muted', muted },
+    };
   });
 }
 

@@ -4,7 +4,7 @@ import { listConversationSummaries } from './delivery/conversation-summaries';
 import { insertMessage, readConversation } from '../../testing/database';
 import { countUnread, initialCounts } from './messages';
 import { openDatabase, type Database, type Db } from './engine/open-database';
-import { conversations, messages } from './schema';
+import { conversationMembers } from './schema';
 import { createUpload } from './uploads';
 import { setUserActive, upsertUserFromFirebase } from './users';
 
@@ -28,13 +28,11 @@ describe('insertMessage', () => {
     const [a, b] = [await newUser(), await newUser()];
     await send(a.id, b.id);
     const last = await send(b.id, a.id);
-    const rows = await db.select().from(conversations).where(eq(conversations.lastMessageId, last.id));
-    expect(rows.map((row) => [row.userId, row.peerId, row.unreadCount]).sort()).toEqual(
-      [
-        [a.id, b.id, 1],
-        [b.id, a.id, 1],
-      ].sort(),
-    );
+    const sides = await Promise.all([a, b].map(async (user) => (await listConversationSummaries(db, user.id, null, 10)).results));
+    expect(sides.map((rows) => rows.map((row) => [row.user?.id, row.last_message?.id, row.unread_count]))).toEqual([
+      [[b.id, last.id, 1]],
+      [[a.id, last.id, 1]],
+    ]);
   });
 
   it('returns the attachment with the message', async () => {
@@ -117,9 +115,12 @@ describe('conversations and unread counts', () => {
     await send(bea.id, me.id);
 
     expect((await readConversation(db, me.id, ann.id)).count).toBe(1);
-    const rows = await db.select().from(messages).where(eq(messages.senderId, ann.id));
-    expect(rows.find((m) => m.id === fromAnn.id)?.readAt).toBeInstanceOf(Date);
-    expect((await db.select().from(messages).where(eq(messages.id, toAnn.id)))[0]?.readAt).toBeNull();
+    // My position moved past Ann's message; Ann's did not move past mine.
+    const positions = await db
+      .select({ userId: conversationMembers.userId, readSeq: conversationMembers.readSeq })
+      .from(conversationMembers)
+      .where(eq(conversationMembers.conversationId, fromAnn.conversation_id));
+    expect(Object.fromEntries(positions.map((row) => [row.userId, row.readSeq]))).toEqual({ [me.id]: toAnn.seq, [ann.id]: fromAnn.seq });
     expect(await countUnread(db, ann.id)).toBe(1);
     // Reading again changes nothing; a new message counts again.
     expect((await readConversation(db, me.id, ann.id)).count).toBe(1);

@@ -21,7 +21,7 @@ afterAll(() => t.close());
 const get = <T>(route: string, token: string | null = alice.bearer) => api<T>(t.url, route, { token: token ?? undefined });
 /** Stores a message; resolves with it as every member of its conversation sees it. */
 const send = async (from: number, to: number, text = 'hi') =>
-  (await insertMessage(t.db, { senderId: from, recipientId: to, clientId: randomUUID(), text })).conversation;
+  (await insertMessage(t.db, { senderId: from, recipientId: to, clientId: randomUUID(), text })).message;
 
 async function readThread(token: string, conversationId: number, limit?: number): Promise<{ ids: number[]; sizes: number[] }> {
   const ids: number[] = [];

@@ -17,7 +17,7 @@ export function messageSearchRoutes(app: FastifyInstance, { db }: { db: Db }): v
   app.get('/messages/search', { config: { rateLimit: 'search' } }, async (request): Promise<Page<MessageSearchResult>> => {
     const { user } = await authenticateActive(db, request);
     const { q, cursor } = parseBody(searchQuery, request.query);
-    const page = await searchMessages(db, user.id, q, cursor?.[1] ?? null, MESSAGE_SEARCH_PAGE_SIZE, user.readReceipts);
+    const page = await searchMessages(db, user.id, q, cursor?.[1] ?? null, MESSAGE_SEARCH_PAGE_SIZE);
     // Only punctuation or symbols: nothing a message's words could start with.
     if (!page) throw new HttpError(400, { non_field_errors: ['q: Type at least one letter or digit.'] });
     return { results: page.results, next_cursor: page.next === null ? null : encodeCursor(['s', page.next]) };

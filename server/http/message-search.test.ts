@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Ack, ChangeResult, MessageSearchResult, Page } from '../../lib/contract';
 import { MESSAGE_SEARCH_MAX_QUERY, MESSAGE_SEARCH_PAGE_SIZE } from '../../lib/contract';
 import { directConversationId, insertMessage } from '../../testing/database';
 import { highlightRanges } from '../db/message-search';
+import { conversations } from '../db/schema';
 import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { emitWithAck } from '../test/socket-client';
 import { serverWithTabs } from '../test/tabs';
@@ -31,6 +33,11 @@ describe('GET /api/messages/search', () => {
     // Each result names its conversation.
     expect(page.body.results[0]!.conversation_id).toBe(await directConversationId(t.db, ann.user.id, cat.user.id));
     expect(page.body.results[1]).toMatchObject({ user: { id: ben.user.id }, highlights: [{ start: 4, end: 8 }], message: { sender_id: ben.user.id } });
+    // The message as every member of its conversation sees it: its seq there, no one's read state.
+    const benConversation = await directConversationId(t.db, ann.user.id, ben.user.id);
+    expect(page.body.results[1]!.message).toMatchObject({ conversation_id: benConversation, seq: 2, version: 2 });
+    expect(page.body.results[1]!.message).not.toHaveProperty('read_at');
+    expect(page.body.results[1]!.message).not.toHaveProperty('recipient_id');
     // Every word must match.
     expect(texts((await search(ann, 'q=pizza%20oui')).body)).toEqual(['Une pizza, oui']);
     expect(texts((await search(ben, 'q=une')).body)).toEqual(['Une pizza, oui']);
@@ -65,6 +72,17 @@ describe('GET /api/messages/search', () => {
     const second = await search(ann, `q=lighthouse&cursor=${first.body.next_cursor}`);
     expect(second.body.next_cursor).toBeNull();
     expect([...first.body.results, ...second.body.results].map((r) => r.message.id)).toEqual(sent.map((m) => m.id).reverse());
+  });
+
+  it('finds messages by the caller’s memberships alone, with no pair rows (the next release writes none)', async () => {
+    const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
+    await store(ann, ben, 'quokka spotted');
+    await t.db.delete(conversations).where(inArray(conversations.userId, [ann.user.id, ben.user.id]));
+    const conversation = await directConversationId(t.db, ann.user.id, ben.user.id);
+    for (const [viewer, other] of [[ann, ben], [ben, ann]] as const) {
+      const page = await search(viewer, 'q=quokka');
+      expect(page.body.results).toMatchObject([{ conversation_id: conversation, user: { id: other.user.id }, message: { text: 'quokka spotted', seq: 1 } }]);
+    }
   });
 
   it('refuses an empty, blank, wordless or too long query and a foreign cursor with a field error', async () => {

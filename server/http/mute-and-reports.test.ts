@@ -1,16 +1,31 @@
-import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
-import type { ConversationSummaryPage } from '../../lib/contract';
-import { messages, reports } from '../db/schema';
+import { and, eq, inArray } from 'drizzle-orm';
+import webPush from 'web-push';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConversationSummaryPage, NotificationContent } from '../../lib/contract';
+import { directConversationId } from '../../testing/database';
+import { startLocalPushService, type LocalPushService } from '../../testing/push-service';
+import { waitUntil } from '../../testing/wait';
+import { conversationMembers, conversations, messages, reports } from '../db/schema';
 import { api, signIn, startTestServer, type SignedInUser } from '../test/helpers';
 import { sendAccepted } from '../test/socket-client';
 import { record, serverWithTabs } from '../test/tabs';
 
-const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true }));
+const vapid = { ...webPush.generateVAPIDKeys(), subject: 'mailto:tests@parley.example' };
+let pushService: LocalPushService;
+beforeAll(async () => {
+  pushService = await startLocalPushService();
+}, 60_000);
+// Registered before the server's: after hooks run in reverse, so this closes after the server does.
+afterAll(() => pushService?.close());
+const { t, tabs } = serverWithTabs(() => startTestServer({ inMemory: true, push: { vapid, endpointOrigins: ['http://127.0.0.1'] } }));
 
 const mute = (user: SignedInUser, peerId: number, body: unknown) =>
   api(t.url, `/conversations/${peerId}`, { method: 'PATCH', token: user.bearer, json: body });
+const muteConversation = (user: SignedInUser, conversationId: number, body: unknown) =>
+  api(t.url, `/c/${conversationId}`, { method: 'PATCH', token: user.bearer, json: body });
 const report = (user: SignedInUser, body: unknown) => api<{ id: number; created_at: string }>(t.url, '/reports', { method: 'POST', token: user.bearer, json: body });
+const pairRows = (...users: SignedInUser[]) =>
+  t.db.select({ userId: conversations.userId, muted: conversations.muted }).from(conversations).where(inArray(conversations.userId, users.map((user) => user.user.id)));
 
 describe('muting a conversation', () => {
   it('is stored on the user’s row: the list shows it, the badge stays, other devices hear of it, the peer sees nothing', async () => {
@@ -31,6 +46,69 @@ describe('muting a conversation', () => {
 
     expect((await mute(uma, vic.user.id, { muted: false })).status).toBe(200);
     expect(await list(uma)).toEqual([[false, 2]]);
+    // A pair row the previous release left (this one writes none) follows: its nodes read it during a rolling deploy.
+    expect(await pairRows(uma)).toEqual([]);
+    await t.db.insert(conversations).values({ userId: uma.user.id, peerId: vic.user.id, lastMessageId: 1, lastMessageAt: new Date() });
+    await mute(uma, vic.user.id, { muted: true });
+    expect(await pairRows(uma)).toEqual([{ userId: uma.user.id, muted: true }]);
+  });
+
+  it('needs no pair row: by person and by conversation, and no push comes while muted', async () => {
+    const [uma, vic] = await Promise.all([signIn(t.url, 'Uma'), signIn(t.url, 'Vic')]);
+    const local = await pushService.subscribe(vapid.publicKey);
+    expect((await api(t.url, '/push/subscriptions', { method: 'POST', token: uma.bearer, json: local.subscription })).status).toBe(201);
+    const vicTab = await tabs.open(vic);
+    await sendAccepted(vicTab, uma, 'first');
+    const conversation = await directConversationId(t.db, uma.user.id, vic.user.id);
+    // The next release writes no pair rows: what the previous one wrote goes, and nothing must need it.
+    const noPairRows = async () => {
+      await t.db.delete(conversations).where(inArray(conversations.userId, [uma.user.id, vic.user.id]));
+      expect(await pairRows(uma, vic)).toEqual([]);
+    };
+    await noPairRows();
+    expect(await mute(uma, vic.user.id, { muted: true })).toMatchObject({ status: 200, body: { user_id: vic.user.id, muted: true } });
+    expect(await pairRows(uma, vic)).toEqual([]);
+    await sendAccepted(vicTab, uma, 'while muted');
+    await noPairRows();
+    expect(await muteConversation(uma, conversation, { muted: false })).toMatchObject({ status: 200, body: { conversation_id: conversation, muted: false } });
+    await sendAccepted(vicTab, uma, 'unmuted again');
+    await noPairRows();
+    expect(await muteConversation(uma, conversation, { muted: true })).toMatchObject({ status: 200, body: { conversation_id: conversation, muted: true } });
+    await sendAccepted(vicTab, uma, 'muted by conversation');
+    await mute(uma, vic.user.id, { muted: false });
+    await sendAccepted(vicTab, uma, 'last');
+    let received: string[] = [];
+    await waitUntil(async () => (received = await pushService.received(local.clientHash)).length >= 3, {
+      timeoutMs: 10_000,
+      what: 'three pushes to arrive',
+      detail: () => JSON.stringify(received),
+    });
+    // In order: a push for a muted message would sit before the next one.
+    expect(received.map((text) => (JSON.parse(text) as NotificationContent).body)).toEqual(['first', 'unmuted again', 'last']);
+    const list = (await api<ConversationSummaryPage>(t.url, '/c', { token: uma.bearer })).body.results;
+    expect(list.map((row) => [row.conversation_id, row.muted])).toEqual([[conversation, false]]);
+  });
+
+  it('answers 404 for a conversation the caller is not in now, by person or by id', async () => {
+    const [wes, xan, yan] = await Promise.all([signIn(t.url, 'Wes'), signIn(t.url, 'Xan'), signIn(t.url, 'Yan')]);
+    await sendAccepted(await tabs.open(xan), wes, 'hello');
+    const conversation = await directConversationId(t.db, wes.user.id, xan.user.id);
+    const notFound = { status: 404, body: { msg: 'Conversation not found.' } };
+    expect(await muteConversation(yan, conversation, { muted: true })).toMatchObject(notFound);
+    expect(await muteConversation(wes, conversation + 1_000_000, { muted: true })).toMatchObject(notFound);
+    // Someone who left keeps their member row (what they read stays theirs), but the conversation is no longer theirs to mute.
+    await t.db
+      .update(conversationMembers)
+      .set({ leftSeq: 1, leftAt: new Date(), leftReason: 'left' })
+      .where(and(eq(conversationMembers.conversationId, conversation), eq(conversationMembers.userId, wes.user.id)));
+    expect(await muteConversation(wes, conversation, { muted: true })).toMatchObject(notFound);
+    expect(await mute(wes, xan.user.id, { muted: true })).toMatchObject(notFound);
+    const [member] = await t.db
+      .select({ muted: conversationMembers.muted })
+      .from(conversationMembers)
+      .where(and(eq(conversationMembers.conversationId, conversation), eq(conversationMembers.userId, wes.user.id)));
+    expect(member).toEqual({ muted: false });
+    expect(await muteConversation(xan, conversation, { muted: true })).toMatchObject({ status: 200 });
   });
 
   it('answers 404 without a conversation and 400 for a bad body', async () => {

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import type { BlockedUser, BlockResult, ConversationMuteResult, MuteResult, Page, ReportCreated } from '../../lib/contract';
 import { muteRequestSchema, reportRequestSchema } from '../../lib/contract/schemas';
 import { blockUser, listBlocks, unblockUser } from '../db/blocks';
-import { setMuted } from '../db/conversations';
-import { directPeerOf } from '../db/delivery/conversation-stream';
+import { setConversationMuted, setMuted, type MuteChange } from '../db/conversations';
 import { countUnread } from '../db/messages';
 import type { Db } from '../db/engine/open-database';
 import { createReport } from '../db/reports';
@@ -77,11 +76,14 @@ export function safetyRoutes(app: FastifyInstance, { db, sockets, presence }: Sa
     return { results: await listBlocks(db, user.id), next_cursor: null };
   });
 
-  /** Mutes the caller's conversation with `peerId` and tells every tab of theirs (`safety_changed`, and the account's `muted` item). */
-  const mute = async (userId: number, peerId: number, muted: boolean): Promise<void> => {
-    const changed = await setMuted(db, userId, peerId, muted);
+  /**
+   * After a mute: 404 when there was no conversation to mute, else every tab of the caller told,
+   * by the account's `muted` item and, for a direct conversation, `safety_changed`, which names
+   * the person (the client's list keys direct conversations by their person).
+   */
+  const answerMute = (userId: number, changed: MuteChange | null, muted: boolean): void => {
     if (!changed) throw HttpError.msg(404, 'Conversation not found.');
-    sockets.notify(userId, 'safety_changed', { type: 'mute', user_id: peerId, muted });
+    if (changed.peerId !== null) sockets.notify(userId, 'safety_changed', { type: 'mute', user_id: changed.peerId, muted });
     if (changed.item) sockets.notify(userId, 'account_item', changed.item);
   };
 
@@ -89,18 +91,16 @@ export function safetyRoutes(app: FastifyInstance, { db, sockets, presence }: Sa
     const { user } = await authenticateActive(db, request);
     const { userId } = parseBody(conversationParams, request.params);
     const { muted } = parseBody(muteRequestSchema, request.body);
-    await mute(user.id, userId, muted);
+    answerMute(user.id, await setMuted(db, user.id, userId, muted), muted);
     return { user_id: userId, muted };
   });
 
-  // The same by conversation: someone else's is not found, like a missing one.
+  // The same by conversation: one the caller is not in now (someone else's, or left) is not found, like a missing one.
   app.patch('/c/:conversationId', async (request): Promise<ConversationMuteResult> => {
     const { user } = await authenticateActive(db, request);
     const { conversationId } = parseBody(conversationIdParams, request.params);
     const { muted } = parseBody(muteRequestSchema, request.body);
-    const peerId = await directPeerOf(db, user.id, conversationId);
-    if (peerId === null) throw HttpError.msg(404, 'Conversation not found.');
-    await mute(user.id, peerId, muted);
+    answerMute(user.id, await setConversationMuted(db, user.id, conversationId, muted), muted);
     return { conversation_id: conversationId, muted };
   });
 

@@ -17,7 +17,7 @@ async function conversation(count: number): Promise<{ a: SignedInUser; b: Signed
   const sent: ConversationMessage[] = [];
   for (let i = 0; i < count; i++) {
     const [from, to] = i % 2 ? [b, a] : [a, b];
-    sent.push((await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text: `#${i}` })).conversation);
+    sent.push((await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text: `#${i}` })).message);
   }
   return { a, b, sent, conversationId: sent[0]!.conversation_id };
 }

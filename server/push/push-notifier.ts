@@ -3,7 +3,7 @@
 // can delay notifications, never a message.
 import type { FastifyBaseLogger } from 'fastify';
 import webPush from 'web-push';
-import type { MessagePayload } from '../../lib/contract';
+import type { ConversationMessage } from '../../lib/contract';
 import { notificationContent } from '../../lib/notifications/notification-content';
 import type { SessionRules } from '../db/session-rules';
 import type { Db } from '../db/engine/open-database';
@@ -15,10 +15,16 @@ import type { VapidKeys } from './push-settings';
 import type { VisibilityTracker } from './visibility';
 
 export interface PushNotifier {
-  /** Queues a push for the recipient of a newly stored message; returns at once. */
-  messageStored(message: MessagePayload): void;
+  /** Queues a push to `recipientId` for a newly stored message; returns at once. */
+  messageStored(message: ConversationMessage, recipientId: number): void;
   /** Waits for the jobs under way (queued ones are dropped), at most `timeoutMs`. */
   close(timeoutMs?: number): Promise<void>;
+}
+
+/** A push to decide and send: one message, for one recipient. */
+interface PushJob {
+  message: ConversationMessage;
+  recipientId: number;
 }
 
 export interface PushNotifierOptions {
@@ -62,13 +68,12 @@ export function createPushNotifier({
   maxQueue = DEFAULT_MAX_QUEUE,
   timeoutMs = DEFAULT_TIMEOUT_MS,
 }: PushNotifierOptions): PushNotifier {
-  const queue: MessagePayload[] = [];
+  const queue: PushJob[] = [];
   const running = new Set<Promise<void>>();
   let closed = false;
   let droppedSinceLog = 0;
 
-  async function deliver(message: MessagePayload): Promise<void> {
-    const recipientId = message.recipient_id;
+  async function deliver({ message, recipientId }: PushJob): Promise<void> {
     // A Redis outage must not cost the push: unknown counts as not visible.
     const visible = await visibility.anyVisible(recipientId).catch((error: unknown) => {
       log.warn({ err: error }, 'push: visibility unknown, sending');
@@ -130,8 +135,7 @@ export function createPushNotifier({
 
   function pump(): void {
     while (!closed && running.size < concurrency && queue.length > 0) {
-      const message = queue.shift() as MessagePayload;
-      const job = deliver(message)
+      const job = deliver(queue.shift() as PushJob)
         .catch((error: unknown) => log.error({ err: error }, 'push: failed'))
         .finally(() => {
           running.delete(job);
@@ -142,14 +146,14 @@ export function createPushNotifier({
   }
 
   return {
-    messageStored(message) {
+    messageStored(message, recipientId) {
       if (closed) return;
       if (queue.length >= maxQueue) {
         // Counted and logged now and then, not once per message: a flood of lines would make it worse.
         if (droppedSinceLog++ % 1_000 === 0) log.warn({ dropped: droppedSinceLog, maxQueue }, 'push: queue full, dropping pushes');
         return;
       }
-      queue.push(message);
+      queue.push({ message, recipientId });
       pump();
     },
     async close(closeTimeoutMs = 2_000) {

@@ -64,18 +64,18 @@ export function registerMessageHandlers(
       return notNow[outcome.retry];
     }
     if ('refused' in outcome) return refusals[outcome.refused];
-    const { forRecipient, conversation, created } = outcome.stored;
+    const { message: stored, recipientId, created } = outcome.stored;
     // A repeated client_id is a retry of a message everyone was already told about.
-    if (!created) return { data: conversation };
+    if (!created) return { data: stored };
     return {
-      data: conversation,
+      data: stored,
       broadcast: () => {
         // The copy every member gets, by the conversation's seq.
-        socket.nsp.to(rooms.inbox(forRecipient.recipient_id)).emit('message', conversation);
+        socket.nsp.to(rooms.inbox(recipientId)).emit('message', stored);
         // The sender's other tabs: `message_sent`, never `message`, which would count as unread.
-        socket.to(rooms.inbox(userId)).emit('message_sent', conversation);
+        socket.to(rooms.inbox(userId)).emit('message_sent', stored);
         // After the ack, in the background: a push to the recipient's browsers if no tab of theirs is in view.
-        push?.messageStored(forRecipient);
+        push?.messageStored(stored, recipientId);
       },
     };
   };

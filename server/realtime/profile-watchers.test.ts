@@ -26,7 +26,7 @@ describe('changes to someone, told to those showing them', () => {
       SignedInUser,
       SignedInUser,
     ];
-    const { conversation } = await insertMessage(t.db, { senderId: leaving.user.id, recipientId: peer.user.id, clientId: randomUUID(), text: 'bye' });
+    const { message: conversation } = await insertMessage(t.db, { senderId: leaving.user.id, recipientId: peer.user.id, clientId: randomUUID(), text: 'bye' });
     const [peerTab, strangerTab, unrelatedTab] = await Promise.all([tabs.open(peer), tabs.open(stranger), tabs.open(unrelated)]);
     // The stranger has the conversation open (never written), which follows its person.
     await follow(strangerTab, [leaving.user.id]);

@@ -9,7 +9,7 @@ import { record, serverWithTabs } from '../test/tabs';
 const { t, tabs } = serverWithTabs(() => startTestServer());
 
 const store = async (from: SignedInUser, to: SignedInUser, text = 'hello') =>
-  (await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text })).conversation;
+  (await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text })).message;
 /** `viewer`'s newest page of the conversation: its messages, where the other person has read (`seen`) and where `viewer` has (`read_seq`). */
 const thread = async (viewer: SignedInUser, conversation: number) =>
   (await api<ConversationThreadPage>(t.url, `/c/${conversation}/messages`, { token: viewer.bearer })).body;

@@ -14,7 +14,7 @@ let others: number;
 beforeAll(async () => {
   alice = await signIn(t.url, 'Alice');
   const [ann, ben] = await Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
-  others = (await store(ann.user.id, ben.user.id)).conversation.conversation_id;
+  others = (await store(ann.user.id, ben.user.id)).message.conversation_id;
 });
 
 const store = (from: number, to: number) =>
@@ -26,7 +26,7 @@ const thread = async (user: SignedInUser, conversation: number) =>
 describe('read', () => {
   it('marks the conversation read and tells every tab the new total and which conversation was read', async () => {
     const [me, ann, ben] = await Promise.all([signIn(t.url, 'Me'), signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
-    const conversation = (await store(ann.user.id, me.user.id)).conversation.conversation_id;
+    const conversation = (await store(ann.user.id, me.user.id)).message.conversation_id;
     await store(ann.user.id, me.user.id);
     await store(ben.user.id, me.user.id);
     await store(me.user.id, ann.user.id);
@@ -60,7 +60,7 @@ describe('read', () => {
 
   it('is harmless to repeat, and a message that arrives later counts again', async () => {
     const [me, ann] = await Promise.all([signIn(t.url, 'Me'), signIn(t.url, 'Ann')]);
-    const conversation = (await store(ann.user.id, me.user.id)).conversation.conversation_id;
+    const conversation = (await store(ann.user.id, me.user.id)).message.conversation_id;
     const tab = await tabs.open(me);
     expect(await emitWithAck(tab, 'read', { conversation_id: conversation })).toEqual({ data: { count: 0, unread_count: 0 } });
     expect(await emitWithAck(tab, 'read', { conversation_id: conversation })).toEqual({ data: { count: 0, unread_count: 0 } });
@@ -73,7 +73,7 @@ describe('read', () => {
     const stored = [];
     for (let index = 0; index < 5; index += 1) stored.push(await store(ann.user.id, me.user.id));
     const ids = stored.map(({ message }) => message.id);
-    const conversation = stored[0]!.conversation.conversation_id;
+    const conversation = stored[0]!.message.conversation_id;
     const [reading, annTab] = await Promise.all([tabs.open(me), tabs.open(ann)]);
     const receipts = record(annTab, 'seen');
     const counts = nextEvent<MessageCountPayload>(reading, 'message_count');
@@ -120,7 +120,7 @@ describe('read', () => {
 
   it('refuses a conversation with an inactive person, and a socket without init', async () => {
     const gone = await signIn(t.url, 'Gone');
-    const conversation = (await store(gone.user.id, alice.user.id)).conversation.conversation_id;
+    const conversation = (await store(gone.user.id, alice.user.id)).message.conversation_id;
     await setUserActive(t.db, gone.user.id, false);
     const tab = await tabs.open(alice);
     // As a conversation not found: final, so the client never retries it.

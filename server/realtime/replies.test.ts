@@ -11,7 +11,7 @@ import { rawUpload } from '../test/uploads';
 const { t, tabs } = serverWithTabs(() => startTestServer());
 
 const store = async (from: SignedInUser, to: SignedInUser, text = 'hello') =>
-  (await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text })).conversation;
+  (await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text })).message;
 const pair = async () => Promise.all([signIn(t.url, 'Ann'), signIn(t.url, 'Ben')]);
 const thread = async (viewer: SignedInUser, conversation: number) =>
   (await api<ConversationThreadPage>(t.url, `/c/${conversation}/messages`, { token: viewer.bearer })).body.results;

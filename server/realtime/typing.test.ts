@@ -18,7 +18,7 @@ beforeAll(async () => {
 const typing = (tab: ClientSocket, payload: unknown) => emitWithAck<Ack<Record<string, never>>>(tab, 'typing', payload);
 /** A message from one to the other: the conversation typing is placed in (before it, there is none). */
 const talk = async (from: SignedInUser, to: SignedInUser) =>
-  (await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text: 'hello' })).conversation.conversation_id;
+  (await insertMessage(t.db, { senderId: from.user.id, recipientId: to.user.id, clientId: randomUUID(), text: 'hello' })).message.conversation_id;
 
 /** Every `typing` the tab hears from now on. */
 const hearTyping = (tab: ClientSocket) => record(tab, 'typing');

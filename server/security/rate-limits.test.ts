@@ -141,7 +141,7 @@ describe('HTTP rate limits', () => {
 
   it('holds pages of a conversation to their own budget, whatever their mode, a page of up to 100 paying two', async () => {
     const [alice, bob] = await Promise.all([signIn(t.url, 'Page reader'), signIn(t.url, 'Page writer')]);
-    const { conversation } = await insertMessage(t.db, { senderId: bob.user.id, recipientId: alice.user.id, clientId: randomUUID(), text: 'a page' });
+    const { message: conversation } = await insertMessage(t.db, { senderId: bob.user.id, recipientId: alice.user.id, clientId: randomUUID(), text: 'a page' });
     const page = (query: string) => api<{ msg?: string }>(t.url, `/c/${conversation.conversation_id}/messages${query}`, { token: alice.bearer });
     // Three in the budget: the app's page (50) one, the largest two, and then nothing.
     expect((await page('')).status).toBe(200);

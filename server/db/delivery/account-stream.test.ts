@@ -68,7 +68,7 @@ describe.each(ENGINES)('on %s', (name) => {
     await readConversation(db, ana, bo);
     await setMuted(db, ana, cy, true);
     const [hidden] = await applyChanges(db, [{ kind: 'hide', actorId: ana, messageId: last.id }]);
-    expect(hidden && 'changes' in hidden).toBe(true);
+    expect(hidden && 'pushes' in hidden).toBe(true);
     const withBo = await directConversationId(db, ana, bo);
     const withCy = await directConversationId(db, ana, cy);
 

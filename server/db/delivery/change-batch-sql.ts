@@ -33,7 +33,7 @@ export const lockChangeUsers = (targets: readonly MessageTarget[], readers: read
 // (json_to_recordset is guessed at 100 rows), joins would hash a scan of messages or
 // conversations instead, and without the LIMIT the planner flattens the LATERAL into a join.
 const LOCK = prepared('change_lock_users', ['json', 'int[]'], `
-  select id, last_seq, account_seq, is_active, deleted_at is not null as deleted, read_receipts from users
+  select id, account_seq, is_active, deleted_at is not null as deleted, read_receipts from users
   where id = any(array(
     select unnest(array[m.sender_id, m.recipient_id])
     from json_to_recordset($1) as k(a int, m bigint)
@@ -63,7 +63,7 @@ const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
     exists (select 1 from message_hidden h where h.user_id = k.a and h.message_id = m.id) as hidden,
     (exists (select 1 from blocks b where b.blocker_id = k.a and b.blocked_id = p.id)
       or exists (select 1 from blocks b where b.blocker_id = p.id and b.blocked_id = k.a)) as blocked,
-    p.is_active as peer_active, p.deleted_at is not null as peer_deleted, p.read_receipts as peer_receipts,
+    p.id as peer_id, p.is_active as peer_active, p.deleted_at is not null as peer_deleted, p.read_receipts as peer_receipts,
     (select json_agg(json_build_object('emoji', r.emoji, 'user_id', r.user_id, 'at', r.created_at))
       from message_reactions r where r.message_id = m.id) as reaction_rows,
     u.storage_key,
@@ -72,11 +72,9 @@ const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
     case when k.p then (
       select json_build_object('message', to_json(n), 'upload', to_json(nu), 'reply', ${replySummarySql('n.reply_to_id')})
       from (select ${messageRowSql('x')}, x.conversation_id, x.seq, x.version from messages x
-        where least(x.sender_id, x.recipient_id) = least(m.sender_id, m.recipient_id)
-          and greatest(x.sender_id, x.recipient_id) = greatest(m.sender_id, m.recipient_id)
-          and x.id <> m.id
+        where x.conversation_id = m.conversation_id and x.id <> m.id
           and not exists (select 1 from message_hidden h where h.user_id = k.a and h.message_id = x.id)
-        order by x.id desc
+        order by x.seq desc
         limit 1) n
       left join uploads nu on nu.id = n.attachment_id) end as preview
   from json_to_recordset($1) as k(a int, m bigint, p boolean, c text)
@@ -93,9 +91,9 @@ const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
  * reaches (`target_seq`: the newest seq when reading all, else the seq of the message asked for, a
  * probe by its key; 0, reading nothing, for an id that is none of this conversation's; never past
  * the end of what the reader may read), how many of the reader's unread messages lie between their
- * position and there (`unread`, from the ordinals: unread.ts), the newest of them (its id and seq:
- * what the receipt names; never one unsent or deleted by the reader for themselves, which they
- * never saw), the reader's unread count before the read, and whether
+ * position and there (`unread`, from the ordinals: unread.ts), the newest of them (its seq: what
+ * the receipt names; never one unsent or deleted by the reader for themselves, which they never
+ * saw), the reader's unread count before the read, and whether
  * either has blocked the other. No conversation: no row values but the block.
  */
 export const findUnread = (reads: readonly { userId: number; peerId: number; upTo: number | null }[]): Statement =>
@@ -104,7 +102,7 @@ export const findUnread = (reads: readonly { userId: number; peerId: number; upT
 const FIND_UNREAD = prepared('change_find_unread', ['json'], `
   select k.u as user_id, k.p as peer_id, mb.conversation_id, mb.read_seq, r.target_seq,
     case when r.target_seq > mb.read_seq then ${unreadBetweenSql('mb', 'mb.read_seq', 'r.target_seq')} else 0 end as unread,
-    pm.id as up_to, pm.seq as up_to_seq,
+    pm.seq as up_to_seq,
     ${unreadFromOrdinalsSql('mb', 'h')} as unread_count,
     (exists (select 1 from blocks b where b.blocker_id = k.u and b.blocked_id = k.p)
       or exists (select 1 from blocks b where b.blocker_id = k.p and b.blocked_id = k.u)) as blocked
@@ -114,7 +112,7 @@ const FIND_UNREAD = prepared('change_find_unread', ['json'], `
   left join lateral (select * from conversations_v2 where id = ac.conversation_id limit 1) h on true
   left join lateral (select least(coalesce(mb.left_seq, h.last_seq), case when k.t is null then h.last_seq else coalesce(
       (select seq from messages where id = k.t and conversation_id = ac.conversation_id limit 1), 0) end) as target_seq) r on true
-  left join lateral (select id, seq from messages m where conversation_id = ac.conversation_id and sender_id = k.p
+  left join lateral (select seq from messages m where conversation_id = ac.conversation_id and sender_id = k.p
       and seq > mb.read_seq and seq <= r.target_seq and deleted_at is null
       and not exists (select 1 from message_hidden h where h.user_id = k.u and h.message_id = m.id)
       order by seq desc limit 1) pm on true`);
@@ -128,22 +126,15 @@ const SET_REACTIONS = prepared('change_set_reactions', ['bigint', 'jsonb'], `upd
 const EDIT = prepared('change_edit', ['bigint', 'text', 'timestamptz'], `update messages set text = $2, edited_at = $3 where id = $1`);
 const UNSEND = prepared('change_unsend', ['bigint', 'timestamptz'], `
   with reactions_gone as (delete from message_reactions where message_id = $1)
-  update messages set text = '', attachment_id = null, deleted_at = $2, reactions = '[]', read_at = coalesce(read_at, $2)
-  where id = $1`);
+  update messages set text = '', attachment_id = null, deleted_at = $2, reactions = '[]' where id = $1`);
 const REMOVE_UPLOAD = prepared('change_remove_upload', ['text'], `delete from uploads where id = $1`);
 const HIDE = prepared('change_hide', ['int', 'bigint', 'bigint'], `insert into message_hidden (user_id, message_id, conversation_id) values ($1, $2, $3)`);
-const MARK_READ = prepared('change_mark_read', ['bigint', 'timestamptz'], `update messages set read_at = $2 where id = $1`);
-const READ_CONVERSATION = prepared('change_read_conversation', ['int', 'int', 'timestamptz', 'boolean', 'bigint'], `
-  update messages set read_at = $3, seen_at = case when $4 then $3 else seen_at end
-  where recipient_id = $1 and sender_id = $2 and read_at is null and id <= $5`);
 // The reader's position in the conversation model: never back, and the receipt with it when allowed.
 const MOVE_READ = prepared('change_move_read', ['bigint', 'int', 'bigint', 'bigint', 'boolean', 'timestamptz'], `
   update conversation_members set read_seq = greatest(read_seq, $3),
     seen_seq = case when $5 then greatest(seen_seq, $4) else seen_seq end,
     seen_at = case when $5 and $4 > seen_seq then $6 else seen_at end
   where conversation_id = $1 and user_id = $2`);
-const TAKE_UNREAD = prepared('change_take_unread', ['int', 'int', 'int'], `
-  update conversations set unread_count = greatest(unread_count - $3, 0) where user_id = $1 and peer_id = $2`);
 
 const at = (date: Date) => sqlText(date.toISOString());
 
@@ -153,15 +144,11 @@ export const removeReaction = (messageId: number, userId: number, emoji: string)
   execute(REMOVE_REACTION, sqlInt(messageId), sqlInt(userId), sqlText(emoji));
 export const setReactions = (messageId: number, reactions: unknown) => execute(SET_REACTIONS, sqlInt(messageId), sqlJson(reactions));
 export const editText = (messageId: number, text: string, when: Date) => execute(EDIT, sqlInt(messageId), sqlText(text), at(when));
-/** Text, attachment and reactions gone, read from now on if it was not. */
+/** Text, attachment and reactions gone. */
 export const unsendMessage = (messageId: number, when: Date) => execute(UNSEND, sqlInt(messageId), at(when));
 export const removeUpload = (uploadId: string) => execute(REMOVE_UPLOAD, sqlText(uploadId));
 export const hideMessage = (userId: number, messageId: number, conversationId: number | null) =>
   execute(HIDE, sqlInt(userId), sqlInt(messageId), sqlIntOrNull(conversationId));
-export const markRead = (messageId: number, when: Date) => execute(MARK_READ, sqlInt(messageId), at(when));
-/** The peer's unread messages to the reader, up to `upTo`, read at `when` (and seen, with receipts on both sides). */
-export const readConversationRows = (userId: number, peerId: number, upTo: number, when: Date, seen: boolean) =>
-  execute(READ_CONVERSATION, sqlInt(userId), sqlInt(peerId), at(when), seen ? 'true' : 'false', sqlInt(upTo));
 /** Where a read leaves the reader: read up to `readSeq`, the peer's newest message read at `seenSeq`. */
 export interface ReadPosition {
   readSeq: number;
@@ -170,17 +157,6 @@ export interface ReadPosition {
 /** The reader has read the conversation up to `readSeq` (and the peer may see so up to `seenSeq`, with `seen`). */
 export const moveReadPosition = (conversationId: number, userId: number, { readSeq, seenSeq }: ReadPosition, seen: boolean, when: Date) =>
   execute(MOVE_READ, sqlInt(conversationId), sqlInt(userId), sqlInt(readSeq), sqlInt(seenSeq), seen ? 'true' : 'false', at(when));
-/** `count` fewer unread on the user's conversation with the peer (never below zero). */
-export const takeUnread = (userId: number, peerId: number, count: number) => execute(TAKE_UNREAD, sqlInt(userId), sqlInt(peerId), sqlInt(count));
-
-/** A stream row to write: the account, its seq, what kind, which message, the state. */
-export interface EventRow {
-  u: number;
-  s: number;
-  k: string;
-  m: number;
-  st: Record<string, unknown>;
-}
 
 /** An account's private item (account_events): the account, its seq, the conversation, what kind, the state. */
 export interface AccountEventRow {
@@ -201,23 +177,20 @@ export interface ConversationEventRow {
   st: Record<string, unknown>;
 }
 
-/** A message's new versions: each side's in the pair model, the conversation's (null: unchanged). */
+/** A message's new version: the conversation seq of its latest change. */
 export interface VersionRow {
   m: number;
-  sv: number | null;
-  rv: number | null;
-  cv: number | null;
+  v: number;
 }
 
-/** Where each stream touched now ends: per account, both seqs; per conversation, its seq. */
+/** Where each stream touched now ends: per account, its items' seq; per conversation, its seq. */
 interface StreamEnds {
-  accounts: ReadonlyMap<number, { lastSeq: number; accountSeq: number }>;
+  accounts: ReadonlyMap<number, number>;
   conversations: ReadonlyMap<number, number>;
 }
 
 /** Every stream row of a change batch, one statement: see APPEND. */
 export interface StreamRows {
-  events: readonly EventRow[];
   accountEvents: readonly AccountEventRow[];
   conversationEvents: readonly ConversationEventRow[];
   versions: readonly VersionRow[];
@@ -225,52 +198,40 @@ export interface StreamRows {
 }
 
 /**
- * One statement: the rows of every stream the batch wrote (each account's pair-model events and
- * private items, each conversation's events), where each stream now ends (the accounts' two seqs,
- * the heads) and the messages' versions. Each UPDATE also names its rows by key, `= any(…)`, or
- * the planner would hash a scan of the table to join the values. Returns the pair-model rows as
- * stored.
+ * One statement: the rows of every stream the batch wrote (each account's private items, each
+ * conversation's events), where each stream now ends (the accounts' item seqs, the heads) and the
+ * messages' versions. Each UPDATE also names its rows by key, `= any(…)`, or the planner would
+ * hash a scan of the table to join the values.
  */
-export const appendEvents = ({ events, accountEvents, conversationEvents, versions, ends }: StreamRows): Statement => {
-  const accounts = [...ends.accounts];
-  return execute(
+export const appendEvents = ({ accountEvents, conversationEvents, versions, ends }: StreamRows): Statement =>
+  execute(
     APPEND,
-    sqlJson(events),
-    sqlIntArray(accounts.map(([id]) => id)),
-    sqlIntArray(accounts.map(([, end]) => end.lastSeq)),
-    sqlIntArray(accounts.map(([, end]) => end.accountSeq)),
+    sqlIntArray([...ends.accounts.keys()]),
+    sqlIntArray([...ends.accounts.values()]),
     sqlJson(accountEvents),
     sqlJson(conversationEvents),
     sqlIntArray([...ends.conversations.keys()]),
     sqlIntArray([...ends.conversations.values()]),
     sqlJson(versions),
   );
-};
 
-const APPEND = prepared('change_append', ['json', 'int[]', 'bigint[]', 'bigint[]', 'json', 'json', 'bigint[]', 'bigint[]', 'json'], `
-  with stored as (
-    insert into message_events (user_id, seq, kind, message_id, state)
-    select u, s, k, m, st from json_to_recordset($1) as e(u int, s bigint, k text, m bigint, st jsonb)
-    returning user_id, seq, kind, message_id, state
-  ), accounts as (
-    update users set last_seq = v.seq, account_seq = v.account_seq from unnest($2::int[], $3::bigint[], $4::bigint[]) as v(id, seq, account_seq)
-    where users.id = v.id and users.id = any($2::int[])
+const APPEND = prepared('change_append', ['int[]', 'bigint[]', 'json', 'json', 'bigint[]', 'bigint[]', 'json'], `
+  with accounts as (
+    update users set account_seq = v.account_seq from unnest($1::int[], $2::bigint[]) as v(id, account_seq)
+    where users.id = v.id and users.id = any($1::int[])
   ), account_items as (
     insert into account_events (user_id, seq, conversation_id, kind, state)
-    select u, s, c, k, st from json_to_recordset($5) as e(u int, s bigint, c bigint, k text, st jsonb)
+    select u, s, c, k, st from json_to_recordset($3) as e(u int, s bigint, c bigint, k text, st jsonb)
   ), conversation_items as (
     insert into conversation_events (conversation_id, seq, message_id, actor_id, kind, state)
-    select c, s, m, a, k, st from json_to_recordset($6) as e(c bigint, s bigint, m bigint, a int, k text, st jsonb)
+    select c, s, m, a, k, st from json_to_recordset($4) as e(c bigint, s bigint, m bigint, a int, k text, st jsonb)
   ), heads as (
-    update conversations_v2 set last_seq = v.seq, changed_xid = pg_current_xact_id() from unnest($7::bigint[], $8::bigint[]) as v(id, seq)
-    where conversations_v2.id = v.id and conversations_v2.id = any($7::bigint[])
-  ), versions as (
-    update messages set sender_version = coalesce(v.sv, sender_version), recipient_version = coalesce(v.rv, recipient_version),
-      version = coalesce(v.cv, version)
-    from json_to_recordset($9) as v(m bigint, sv bigint, rv bigint, cv bigint)
-    where messages.id = v.m and messages.id = any(array(select m from json_to_recordset($9) as w(m bigint)))
+    update conversations_v2 set last_seq = v.seq, changed_xid = pg_current_xact_id() from unnest($5::bigint[], $6::bigint[]) as v(id, seq)
+    where conversations_v2.id = v.id and conversations_v2.id = any($5::bigint[])
   )
-  select * from stored`);
+  update messages set version = v.v
+  from json_to_recordset($7) as v(m bigint, v bigint)
+  where messages.id = v.m and messages.id = any(array(select m from json_to_recordset($7) as w(m bigint)))`);
 
 /** The users' unread totals as they stand now (messages.ts, unreadTotalSql). */
 export const unreadTotals = (userIds: readonly number[]): Statement => execute(UNREAD_TOTALS, sqlIntArray(userIds));

@@ -37,9 +37,12 @@ async function countTransactions<T>(db: Db, work: () => Promise<T>): Promise<{ r
 }
 
 function written(outcome: GroupOutcome<ChangeOutcome> | undefined) {
-  if (!outcome || !('changes' in outcome)) throw new Error(`not written: ${JSON.stringify(outcome)}`);
+  if (!outcome || !('pushes' in outcome)) throw new Error(`not written: ${JSON.stringify(outcome)}`);
   return outcome;
 }
+
+/** The change every member of the message's conversation gets. */
+const sharedChange = (outcome: GroupOutcome<ChangeOutcome> | undefined) => written(outcome).pushes.shared?.change;
 
 describe('applyChanges', () => {
   it('writes changes to different conversations in one transaction, and those to one conversation one after another, in order', async () => {
@@ -59,16 +62,16 @@ describe('applyChanges', () => {
     expect(transactions).toBe(3);
 
     // Each decided against what the one before it left: both reactions are on the message.
-    expect(written(result[2]).changes.map((change) => change.kind === 'reaction' && change.reactions)).toEqual([
-      [{ emoji: '👍', user_ids: [b] }, { emoji: '❤️', user_ids: [a] }],
-      [{ emoji: '👍', user_ids: [b] }, { emoji: '❤️', user_ids: [a] }],
-    ]);
+    expect(sharedChange(result[2])).toMatchObject({ kind: 'reaction', reactions: [{ emoji: '👍', user_ids: [b] }, { emoji: '❤️', user_ids: [a] }] });
     const [row] = await database.db.select().from(messages).where(eq(messages.id, second));
     expect(row?.text).toBe('edited');
-    // a's seqs follow the order asked, without gaps: two messages, then a change each.
-    const seqsOf = (outcome: GroupOutcome<ChangeOutcome> | undefined, userId: number) => written(outcome).changes.filter((change) => change.userId === userId).map((change) => change.seq);
-    expect([...seqsOf(result[0], a), ...seqsOf(result[2], a), ...seqsOf(result[3], a)]).toEqual([3, 4, 5]);
-    expect(seqsOf(result[1], c)).toEqual([2]);
+    // The conversation's seqs follow the order asked, without gaps: two messages, then a change each.
+    expect([result[0], result[2], result[3]].map((outcome) => sharedChange(outcome)?.seq)).toEqual([3, 4, 5]);
+    expect(sharedChange(result[1])?.seq).toBe(2);
+    // Its members are both people, whoever acts.
+    expect([result[0], result[2]].map((outcome) => written(outcome).pushes.shared?.members.sort())).toEqual([[a, b].sort(), [a, b].sort()]);
+    // The message's version is the seq of its latest change.
+    expect(row?.version).toBe(5);
   });
 
   it('keeps each emoji where it was first used by someone still reacting with it, as the stored rows order them', async () => {
@@ -87,7 +90,7 @@ describe('applyChanges', () => {
       { emoji: '❤️', user_ids: [b] },
       { emoji: '👍', user_ids: [b] },
     ];
-    expect(written(removed).changes[0]).toMatchObject({ kind: 'reaction', reactions: expected });
+    expect(sharedChange(removed)).toMatchObject({ kind: 'reaction', reactions: expected });
     const [row] = await database.db.select({ reactions: messages.reactions }).from(messages).where(eq(messages.id, id));
     expect(row?.reactions).toEqual(expected);
     expect(await database.db.select({ emoji: messageReactions.emoji }).from(messageReactions).where(eq(messageReactions.messageId, id))).toHaveLength(2);
@@ -153,7 +156,7 @@ describe('applyChanges', () => {
     } finally {
       pool.connect = connect;
     }
-    expect(written(outcomes[0]).changes.map((change) => change.kind)).toEqual(['reaction', 'reaction']);
+    expect(sharedChange(outcomes[0])?.kind).toBe('reaction');
     expect(outcomes[1]).toMatchObject({ retry: 'failed', error: expect.objectContaining({ message: expect.stringContaining('connection lost') }) });
   });
 
@@ -200,7 +203,7 @@ describe('applyChanges', () => {
       { kind: 'edit', actorId: a, messageId: id, text: 'fixed', windowMs: 60_000 },
     ]);
     expect(outcomes.slice(0, 4)).toEqual([{ refused: 'not_found' }, { refused: 'not_yours' }, { refused: 'not_found' }, { refused: 'not_found' }]);
-    expect(written(outcomes[4]).changes.map((change) => change.kind)).toEqual(['edit', 'edit']);
+    expect(sharedChange(outcomes[4])).toMatchObject({ kind: 'edit', text: 'fixed' });
   });
 });
 
@@ -213,7 +216,7 @@ describe('change writer', () => {
       Promise.all(pairs.map(([, b], index) => writer.write({ kind: 'react', actorId: b, messageId: ids[index]!, emoji: '👍', add: true }))),
     );
     expect(transactions).toBe(1);
-    expect(result.every((outcome) => 'changes' in outcome && outcome.changes.length === 2)).toBe(true);
+    expect(result.map((outcome) => sharedChange(outcome)?.kind)).toEqual(Array(8).fill('reaction'));
     await writer.close();
   });
 
@@ -223,7 +226,7 @@ describe('change writer', () => {
     const writer = createChangeWriter(database.db, { maxPending: 1 });
     const taken = writer.write({ kind: 'react', actorId: b, messageId: id, emoji: '👍', add: true });
     expect(await writer.write({ kind: 'react', actorId: b, messageId: id, emoji: '❤️', add: true })).toEqual({ retry: 'busy' });
-    expect(await taken).toMatchObject({ changes: [{ kind: 'reaction' }, { kind: 'reaction' }] });
+    expect(sharedChange(await taken)?.kind).toBe('reaction');
     await writer.close();
     expect(await writer.write({ kind: 'read', actorId: b, peerId: a, upTo: null })).toEqual({ retry: 'closing' });
   });

@@ -13,15 +13,13 @@ import {
   unreadTotals,
   type AccountEventRow,
   type ConversationEventRow,
-  type EventRow,
   type MessageTarget,
   type VersionRow,
 } from './change-batch-sql';
 import { decideMessageChange, toAccount, toFound } from './change-rules';
-import { VERSIONED, type ChangeOutcome, type ChangeRequest, type Found, type Plan, type Pushes } from './changes/plan';
+import type { ChangeOutcome, ChangeRequest, Found, Plan, Pushes } from './changes/plan';
 import { decideRead, toUnread } from './changes/read';
 import { toAccountItem } from './account-stream';
-import { toMessageChange } from './change-stream';
 import { toConversationChange } from './conversation-stream';
 import { toConversationMessage } from './message-payload';
 import { createGroupWriter, type GroupOutcome, type GroupWriter, type WriterLimits } from '../engine/group-writer';
@@ -110,23 +108,15 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
 
     // Seqs in the order asked, from the locked accounts and the heads read under their locks;
     // then one write of every stream row.
-    const events: EventRow[] = [];
     const accountEvents: AccountEventRow[] = [];
     const conversationEvents: ConversationEventRow[] = [];
     const versions = new Map<number, VersionRow>();
-    const versionOf = (messageId: number) => versions.get(messageId) ?? versions.set(messageId, { m: messageId, sv: null, rv: null, cv: null }).get(messageId)!;
-    const touched = new Set<number>();
-    const lockedAccount = (userId: number) => {
-      const account = accounts.get(userId);
-      if (!account) throw new Error(`account ${userId} is not locked by this change`);
-      touched.add(userId);
-      return account;
-    };
+    const itemEnds = new Map<number, number>();
     const heads = new Map([...found.values()].flatMap(({ conversation }) => (conversation ? [[conversation.id, conversation.lastSeq] as const] : [])));
     const headEnds = new Map<number, number>();
     // What each plan pushes, built from the rows as numbered here.
     const pushes: Pushes[] = [];
-    const numbered = planned.map(({ plan }) => {
+    for (const { plan } of planned) {
       const push: Pushes = { shared: null, item: null, seen: plan.seen ?? null };
       pushes.push(push);
       if (plan.shared) {
@@ -136,52 +126,33 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
         headEnds.set(conversationId, seq);
         conversationEvents.push({ c: conversationId, s: seq, m: messageId, a: actorId, k: kind, st: state });
         // The message's version for every member: the conversation seq of its latest change.
-        versionOf(messageId).cv = seq;
+        versions.set(messageId, { m: messageId, v: seq });
         push.shared = { change: toConversationChange(conversationId, { seq, message_id: messageId, actor_id: actorId, kind, state }), members };
       }
       if (plan.own) {
         const { userId, conversationId, kind, state, preview } = plan.own;
-        const account = lockedAccount(userId);
+        const account = accounts.get(userId);
+        if (!account) throw new Error(`account ${userId} is not locked by this change`);
         account.accountSeq += 1;
+        itemEnds.set(userId, account.accountSeq);
         accountEvents.push({ u: userId, s: account.accountSeq, c: conversationId, k: kind, st: state });
         const previews = new Map(preview ? [[preview.message.id, toConversationMessage(preview)]] : []);
         push.item = { userId, item: toAccountItem({ seq: account.accountSeq, conversation_id: conversationId, kind, state }, previews) };
       }
-      return plan.events.map(({ userId, kind, message_id: messageId, ...state }) => {
-        const account = lockedAccount(userId);
-        account.lastSeq += 1;
-        events.push({ u: userId, s: account.lastSeq, k: kind, m: messageId, st: state });
-        // A change to the message's own state is that side's version of it.
-        if (VERSIONED.has(kind) && plan.senderId !== undefined) {
-          if (userId === plan.senderId) versionOf(messageId).sv = account.lastSeq;
-          else versionOf(messageId).rv = account.lastSeq;
-        }
-        return { userId, seq: account.lastSeq };
-      });
-    });
-    const ends = {
-      accounts: new Map([...touched].map((userId) => [userId, accounts.get(userId)!] as const)),
-      conversations: headEnds,
-    };
+    }
     const writes = planned.flatMap(({ plan }) => plan.writes);
     const totalsFor = [...new Set(planned.flatMap(({ plan }) => plan.totals))];
     const results = await tx.commit([
       ...writes,
-      touched.size > 0 || headEnds.size > 0 ? appendEvents({ events, accountEvents, conversationEvents, versions: [...versions.values()], ends }) : NO_ROWS,
+      itemEnds.size > 0 || headEnds.size > 0
+        ? appendEvents({ accountEvents, conversationEvents, versions: [...versions.values()], ends: { accounts: itemEnds, conversations: headEnds } })
+        : NO_ROWS,
       totalsFor.length > 0 ? unreadTotals(totalsFor) : NO_ROWS,
     ]);
-    const [storedRows = [], totalRows = []] = results.slice(writes.length);
-
-    // What went out is what was stored: the state as jsonb returned it, matched by (account, seq).
-    const stored = new Map(storedRows.map((row) => [`${Number(row.user_id)}:${Number(row.seq)}`, row]));
+    const [, totalRows = []] = results.slice(writes.length);
     const totals = new Map(totalRows.map((row) => [Number(row.id), Number(row.total)]));
     planned.forEach(({ index, plan }, position) => {
       outcomes[index] = {
-        changes: numbered[position]!.map(({ userId, seq }) => {
-          const row = stored.get(`${userId}:${seq}`)!;
-          const change = toMessageChange({ seq, kind: row.kind as string, messageId: Number(row.message_id), state: row.state as Record<string, unknown> });
-          return { userId, ...change };
-        }),
         unreadTotals: new Map(plan.totals.map((id) => [id, totals.get(id) ?? 0])),
         ...(plan.removedStorageKey ? { removedStorageKey: plan.removedStorageKey } : {}),
         ...(plan.conversationUnread !== undefined ? { conversationUnread: plan.conversationUnread } : {}),
@@ -200,8 +171,8 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
 function claimsOf(request: ChangeRequest, context: Found | null): string[] {
   if (request.kind === 'read') return [pairKey(request.actorId, request.peerId)];
   if (!context) return [];
-  const { message } = context;
-  const claims = [pairKey(message.senderId, message.recipientId)];
+  const { message, peer } = context;
+  const claims = [pairKey(request.actorId, peer.id)];
   if (request.kind === 'unsend' && message.attachmentId !== null) claims.push(`upload:${message.attachmentId}`);
   return claims;
 }

@@ -30,7 +30,6 @@ export function decideMessageChange(request: Exclude<ChangeRequest, { kind: 'rea
 }
 
 export const toAccount = (row: Row): Account => ({
-  lastSeq: Number(row.last_seq),
   accountSeq: Number(row.account_seq),
   active: row.is_active === true,
   deleted: row.deleted === true,
@@ -48,7 +47,7 @@ export function toFound(row: Row): Found {
     hidden: row.hidden === true,
     blocked: row.blocked === true,
     peer: {
-      id: message.senderId === Number(row.actor_id) ? message.recipientId : message.senderId,
+      id: Number(row.peer_id),
       active: row.peer_active === true,
       deleted: row.peer_deleted === true,
       readReceipts: row.peer_receipts === true,

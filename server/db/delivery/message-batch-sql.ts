@@ -15,8 +15,6 @@ export interface FreshRow {
   text: string;
   attachment_id: string | null;
   reply_to_id: number | null;
-  sender_seq: number;
-  recipient_seq: number;
   /** The pair's direct conversation, or null when this batch creates it (seq 1, 2… then). */
   conversation_id: number | null;
   /** The message's place in its conversation's stream. */
@@ -33,7 +31,7 @@ export const messageRowSql = (alias: string) =>
     .map((column) => `${alias}.${column}`)
     .join(', ');
 
-const LOCK_USERS = prepared('batch_lock_users', ['int[]'], `select id, is_active, last_seq from users where id = any($1) order by id for update`);
+const LOCK_USERS = prepared('batch_lock_users', ['int[]'], `select id, is_active from users where id = any($1) order by id for update`);
 
 /** Locks the users, lowest id first, in one statement; missing users are simply absent. */
 export const lockUsers = (ids: readonly number[]): Statement => execute(LOCK_USERS, sqlIntArray(ids));
@@ -132,76 +130,48 @@ const ATTACH = `
   ),`;
 
 /**
- * The batch's writes, one statement: the accounts' new last_seq (the accounts named by key as well,
- * `= any($1)`, or the planner would hash a scan of every account to join the values), the messages (ids drawn in the
- * batch's order, `order by i`, so they ascend with it), and both sides' conversation rows moved to
- * their newest message, the recipient's counting the new ones unread: one row per (user, peer)
- * (ON CONFLICT may touch a row only once), in key order. SET expressions read the row as it was,
- * so last_message_at is judged against the old id. Conversation rows have no foreign keys (the
- * users are locked, the message is inserted right here: server/db/tables/messages.ts says why).
- * Uploads carried for the first time are marked attached, which takes them out of the sweeper's
- * reach.
+ * The batch's writes, one statement: the messages (ids drawn in the batch's order, `order by i`,
+ * so they ascend with it), each in its direct conversation at its seq there with its ordinals,
+ * and each conversation's head moved to its newest message once, whatever the number of
+ * messages, taking its ordinal as the count and noting the transaction (`changed_xid`). Nothing
+ * per member or per account: the rows a send writes do not grow with the conversation
+ * (docs/design/conversations.md 2.8). Uploads carried for the first time are marked attached,
+ * which takes them out of the sweeper's reach.
  *
- * The same statement writes the conversation model beside the pairs (docs/design/conversations.md,
- * step 2). Each message carries its direct conversation, its seq there and its ordinals; each
- * conversation's head moves to its newest message once, whatever the number of messages, takes its
- * ordinal as the count, and notes the transaction (`changed_xid`). A pair's first message creates its conversation: its id
- * is drawn from the identity's sequence first (a CTE with a volatile function runs once), because
- * its messages need it and its head needs their ids; with it, both members (`wrote` for whoever
- * sent) and both accounts' list rows. Members who wrote for the first time are marked so. The
- * head of a new conversation is inserted in the same statement as the messages, members and list
- * rows that name it. A sender who had read everything before the batch has read what they send
- * too: their read position moves to their newest message, so the list and the unread total
- * (unread.ts) need not count a conversation they wrote last; only when they are the batch's one
- * sender in the conversation (two people writing in the same batch is rare, and leaving the
- * position where it was is never wrong: counts leave their own messages out anyway). The head's
- * newest message seq read here is the one before this statement's move (no foreign key names it: server/db/tables/conversations.ts). Heads and members are reached by key,
- * `= any(array(…))`, for the reason users are (a plan for any batch would otherwise hash a scan).
+ * A pair's first message creates its conversation: its id is drawn from the identity's sequence
+ * first (a CTE with a volatile function runs once), because its messages need it and its head
+ * needs their ids; with it, both members (`wrote` for whoever sent) and both accounts' list rows,
+ * all in this statement. Members who wrote for the first time are marked so. A sender who had
+ * read everything before the batch has read what they send too: their read position moves to
+ * their newest message, so the list and the unread total (unread.ts) need not count a
+ * conversation they wrote last; only when they are the batch's one sender in the conversation
+ * (two people writing in the same batch is rare, and leaving the position where it was is never
+ * wrong: counts leave their own messages out anyway). The head's newest message seq read here is
+ * the one before this statement's move (no foreign key names it: server/db/tables/conversations.ts).
+ * Heads and members are reached by key, `= any(array(…))`: a plan made once for any batch would
+ * otherwise hash a scan of the table to join the values.
  */
-export const writeBatch = (fresh: readonly FreshRow[], lastSeqs: ReadonlyMap<number, number>): Statement =>
-  execute(
-    fresh.some((row) => row.attachment_id !== null) ? WRITE_BATCH_ATTACHING : WRITE_BATCH,
-    sqlIntArray([...lastSeqs.keys()]),
-    sqlIntArray([...lastSeqs.values()]),
-    sqlJson(fresh),
-  );
+export const writeBatch = (fresh: readonly FreshRow[]): Statement =>
+  execute(fresh.some((row) => row.attachment_id !== null) ? WRITE_BATCH_ATTACHING : WRITE_BATCH, sqlJson(fresh));
 
 const writeBatchText = (attaching: boolean) => `
-  with seqs as (
-    update users set last_seq = v.last_seq
-    from unnest($1::int[], $2::bigint[]) as v(id, last_seq)
-    where users.id = v.id and users.id = any($1::int[])
-  ), fresh as (
+  with fresh as (
     select *, least(sender_id, recipient_id) as low, greatest(sender_id, recipient_id) as high
-    from json_to_recordset($3) as r(
+    from json_to_recordset($1) as r(
       i int, sender_id int, recipient_id int, client_id text, "text" text, attachment_id text, reply_to_id bigint,
-      sender_seq bigint, recipient_seq bigint, conversation_id bigint, seq bigint, ordinal bigint, sender_ordinal bigint)
+      conversation_id bigint, seq bigint, ordinal bigint, sender_ordinal bigint)
   ), created as (
     select low, high, nextval(pg_get_serial_sequence('conversations_v2', 'id')) as id
     from fresh where conversation_id is null group by low, high
   ), inserted as (
-    insert into messages (sender_id, recipient_id, client_id, text, attachment_id, reply_to_id, sender_seq, recipient_seq,
-      conversation_id, seq, version, ordinal, sender_ordinal)
-    select f.sender_id, f.recipient_id, f.client_id, f."text", f.attachment_id, f.reply_to_id, f.sender_seq, f.recipient_seq,
-      coalesce(f.conversation_id, c.id), f.seq, f.seq, f.ordinal, f.sender_ordinal
+    insert into messages (sender_id, recipient_id, client_id, text, attachment_id, reply_to_id, conversation_id, seq, version,
+      ordinal, sender_ordinal)
+    select f.sender_id, f.recipient_id, f.client_id, f."text", f.attachment_id, f.reply_to_id, coalesce(f.conversation_id, c.id),
+      f.seq, f.seq, f.ordinal, f.sender_ordinal
     from fresh f left join created c on f.conversation_id is null and c.low = f.low and c.high = f.high
     order by f.i
     returning id, sender_id, recipient_id, client_id, attachment_id, created_at, conversation_id, seq, ordinal
-  ),${attaching ? ATTACH : ''} sides as (
-    select sender_id as user_id, recipient_id as peer_id, id, created_at, 0 as unread from inserted
-    union all
-    select recipient_id, sender_id, id, created_at, 1 from inserted
-  ), conversations_moved as (
-    insert into conversations (user_id, peer_id, last_message_id, last_message_at, unread_count)
-    select user_id, peer_id, max(id), (array_agg(created_at order by id desc))[1], sum(unread)
-    from sides group by user_id, peer_id
-    order by user_id, peer_id
-    on conflict (user_id, peer_id) do update set
-      last_message_at = case when excluded.last_message_id > conversations.last_message_id
-        then excluded.last_message_at else conversations.last_message_at end,
-      last_message_id = greatest(conversations.last_message_id, excluded.last_message_id),
-      unread_count = conversations.unread_count + excluded.unread_count
-  ), newest as (
+  ),${attaching ? ATTACH : ''} newest as (
     select distinct on (conversation_id) conversation_id, seq, id, created_at, ordinal from inserted
     order by conversation_id, seq desc
   ), heads_moved as (
@@ -241,7 +211,7 @@ const writeBatchText = (attaching: boolean) => `
   )
   select id, sender_id, client_id, created_at, conversation_id from inserted`;
 
-const WRITE_BATCH_TYPES = ['int[]', 'bigint[]', 'json'];
+const WRITE_BATCH_TYPES = ['json'];
 const WRITE_BATCH = prepared('batch_write', WRITE_BATCH_TYPES, writeBatchText(false));
 const WRITE_BATCH_ATTACHING = prepared('batch_write_attaching', WRITE_BATCH_TYPES, writeBatchText(true));
 
@@ -255,13 +225,13 @@ export function toMessageRow(row: Row): MessageRow {
   return {
     id: int(row.id),
     senderId: int(row.sender_id),
-    recipientId: int(row.recipient_id),
+    recipientId: intOrNull(row.recipient_id),
     clientId: row.client_id as string,
     text: row.text as string,
     attachmentId: row.attachment_id as string | null,
     attachmentRemoved: row.attachment_removed === true,
-    senderSeq: int(row.sender_seq),
-    recipientSeq: int(row.recipient_seq),
+    senderSeq: intOrNull(row.sender_seq),
+    recipientSeq: intOrNull(row.recipient_seq),
     createdAt: date(row.created_at),
     readAt: dateOrNull(row.read_at),
     seenAt: dateOrNull(row.seen_at),
@@ -304,8 +274,8 @@ export function freshMessageRow(row: FreshRow, returned: Row): MessageRow {
     text: row.text,
     attachmentId: row.attachment_id,
     attachmentRemoved: false,
-    senderSeq: row.sender_seq,
-    recipientSeq: row.recipient_seq,
+    senderSeq: null,
+    recipientSeq: null,
     createdAt: date(returned.created_at),
     readAt: null,
     seenAt: null,

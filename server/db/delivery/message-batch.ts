@@ -57,13 +57,14 @@ const directKey = ({ low, high }: { low: number; high: number }) => `${low}:${hi
  *
  * Every user involved is locked first, in id order in one statement: batches on several
  * processes sharing one Postgres therefore queue on their common users and cannot deadlock, and
- * each account's seqs are taken and committed in one order, so a seq is never visible before a
- * smaller one of the same account. In the same round trip, one query finds the pairs already
+ * each conversation's seqs are taken and committed in one order (its heads' writers all hold its
+ * people's locks), so a seq is never visible before a smaller one of the same conversation. In
+ * the same round trip, one query finds the pairs already
  * stored (a statement of its own, so it sees what another process's batch on the same users
  * committed while this one waited for the locks), one finds the pairs that may not talk (blocks,
  * "who can message me"; findRefusedPairs), one reads the pairs' direct conversations and one the
- * attachments. Seqs and ordinals are counted (each account's seqs, and each conversation's beside them)
- * in JS from the locked rows, then ONE statement writes everything and the transaction commits, in
+ * attachments. Each conversation's seqs and ordinals are counted in JS from the heads read under
+ * the locks, then ONE statement writes everything and the transaction commits, in
  * a second round trip (message-batch-sql.ts has the statements). Raw SQL on purpose: this is the
  * hot path, and per statement drizzle's query builder cost more CPU than the database.
  */
@@ -96,7 +97,7 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
     }
     const replies = new Map<number, ReplySummary | null>();
     const refused = new Set(refusedPairs.map((row) => pairOf(Number(row.sender_id), Number(row.recipient_id))));
-    const accounts = new Map(locked.map((row) => [Number(row.id), { active: row.is_active === true, lastSeq: Number(row.last_seq) }]));
+    const active = new Set(locked.flatMap((row) => (row.is_active === true ? [Number(row.id)] : [])));
     const earlier = new Map(
       found.map((row) => [
         keyOf(Number(row.sender_id), row.client_id as string),
@@ -128,19 +129,16 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
 
     const fresh: FreshRow[] = [];
     const freshByKey = new Map<string, number>();
-    const lastSeqs = new Map<number, number>();
     const plans = batch.map((message): Plan => {
       const key = keyOf(message.senderId, message.clientId);
       const stored = earlier.get(key);
-      if (stored) return { stored: toStoredMessage(stored, false) };
+      if (stored) return { stored: toStoredMessage(stored, message.recipientId, false) };
       const first = freshByKey.get(key);
       if (first !== undefined) return { fresh: first, repeat: true };
-      const sender = accounts.get(message.senderId);
-      const recipient = accounts.get(message.recipientId);
       // A deleted (or deactivated) account sends nothing: a batch that waited for the lock its
       // deletion held finds the tombstone here.
-      if (!sender?.active) return { refused: 'sender' };
-      if (!recipient?.active || message.recipientId === message.senderId) return { refused: 'recipient' };
+      if (!active.has(message.senderId)) return { refused: 'sender' };
+      if (!active.has(message.recipientId) || message.recipientId === message.senderId) return { refused: 'recipient' };
       if (refused.has(pairOf(message.senderId, message.recipientId))) return { refused: 'not_allowed' };
       const attachmentId = message.attachmentId ?? null;
       // Someone else's upload is refused like a missing one: ids are capabilities, not to be probed.
@@ -160,9 +158,6 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
       head.messageCount += 1;
       const senderOrdinal = (head.sent.get(message.senderId) ?? 0) + 1;
       head.sent.set(message.senderId, senderOrdinal);
-      sender.lastSeq += 1;
-      recipient.lastSeq += 1;
-      lastSeqs.set(message.senderId, sender.lastSeq).set(message.recipientId, recipient.lastSeq);
       freshByKey.set(key, fresh.length);
       fresh.push({
         i: fresh.length,
@@ -172,8 +167,6 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
         text: message.text,
         attachment_id: attachmentId,
         reply_to_id: replyToId,
-        sender_seq: sender.lastSeq,
-        recipient_seq: recipient.lastSeq,
         conversation_id: head.id,
         seq: head.lastSeq,
         ordinal: head.messageCount,
@@ -186,7 +179,7 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
       return plans as BatchOutcome[];
     }
 
-    const [inserted = []] = await tx.commit([writeBatch(fresh, lastSeqs)]);
+    const [inserted = []] = await tx.commit([writeBatch(fresh)]);
     const insertedByKey = new Map(inserted.map((row) => [keyOf(Number(row.sender_id), row.client_id as string), row]));
     const storedFresh = fresh.map((row) => {
       const returned = insertedByKey.get(keyOf(row.sender_id, row.client_id));
@@ -194,7 +187,7 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
       const upload = row.attachment_id === null ? null : (uploadsById.get(row.attachment_id) ?? null);
       // Its conversation as the statement found or created it; new, so its version is its seq.
       const place = { conversationId: Number(returned.conversation_id), seq: row.seq, version: row.seq };
-      return toStoredMessage({ message: freshMessageRow(row, returned), upload, reply: replies.get(row.i) ?? null, place }, true);
+      return toStoredMessage({ message: freshMessageRow(row, returned), upload, reply: replies.get(row.i) ?? null, place }, row.recipient_id, true);
     });
     return plans.map((plan): BatchOutcome => {
       if (!('fresh' in plan)) return plan;

@@ -1,5 +1,5 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
-import { REPLY_SNIPPET_LENGTH, type ConversationMessage, type MessagePayload, type ReplySummary } from '../../../lib/contract';
+import { REPLY_SNIPPET_LENGTH, type ConversationMessage, type ReplySummary } from '../../../lib/contract';
 import { messages, uploads, type MessageRow, type UploadRow } from '../schema';
 import { toAttachment } from '../uploads';
 
@@ -14,12 +14,10 @@ export interface NewMessage {
 }
 
 export interface StoredMessage {
-  /** The stored message as its sender sees it. */
-  message: MessagePayload;
-  /** The same message as its recipient sees it (their seq). */
-  forRecipient: MessagePayload;
-  /** The same message as every member sees it, by its conversation's seq (socket protocol 2). */
-  conversation: ConversationMessage;
+  /** The stored message as every member sees it, by its conversation's seq. */
+  message: ConversationMessage;
+  /** Whom it was sent to: the direct conversation's other member. */
+  recipientId: number;
   /** False when the sender's client_id was already stored: `message` is that first row, unchanged. */
   created: boolean;
 }
@@ -45,13 +43,13 @@ export const replySummarySql = (replyToColumn: string) => `(
   from messages r left join uploads ru on ru.id = r.attachment_id where r.id = ${replyToColumn})`;
 
 /** Selects a message with its attachment and reply summary: `.from(messages)` plus attachmentOf's join. */
-export const messageColumns = {
+const messageColumns = {
   message: messageFields,
   upload: uploads,
   reply: sql<ReplySummary | null>`${sql.raw(replySummarySql('"messages"."reply_to_id"'))}`,
 };
 
-/** The join that fills MessagePayload.attachment; pair it with messageColumns. */
+/** The join that fills a message's attachment; pair it with messageColumns. */
 export const attachmentOf = eq(uploads.id, messages.attachmentId);
 
 export type MessageWithUpload = { message: MessageRow; upload: UploadRow | null; reply: ReplySummary | null };
@@ -97,43 +95,7 @@ function toReplySummary(reply: ReplySummary | null): ReplySummary | null {
   return { ...reply, id: Number(reply.id), sender_id: Number(reply.sender_id) };
 }
 
-/**
- * A message as `viewerId` (its sender or its recipient) sees it: `seq` and `version` are the
- * viewer's. `receipts`: the sender and the recipient both have read receipts on now, so the
- * sender may see the receipt (seen_at) as read_at; the recipient always sees their own read_at.
- */
-export function toMessagePayload({ message, upload, reply }: MessageWithUpload, viewerId: number, receipts: boolean): MessagePayload {
-  const sent = message.senderId === viewerId;
-  const seq = sent ? message.senderSeq : message.recipientSeq;
-  const readAt = sent ? (receipts ? message.seenAt : null) : message.readAt;
-  return {
-    id: message.id,
-    client_id: message.clientId,
-    sender_id: message.senderId,
-    recipient_id: message.recipientId,
-    text: message.text,
-    attachment: upload ? toAttachment(upload) : null,
-    attachment_removed: message.attachmentRemoved,
-    created_at: message.createdAt.toISOString(),
-    read_at: readAt?.toISOString() ?? null,
-    seq,
-    edited_at: message.editedAt?.toISOString() ?? null,
-    deleted: message.deletedAt !== null,
-    reactions: message.reactions,
-    version: (sent ? message.senderVersion : message.recipientVersion) ?? seq,
-    reply_to: toReplySummary(reply),
-  };
-}
-
-/**
- * Both sides' copies of a message the send path stored or found. Receipts are left out: a new
- * message is unread, and a retry of an old one gets its row as it was stored.
- */
-export function toStoredMessage(row: MessageWithPlace, created: boolean): StoredMessage {
-  return {
-    message: toMessagePayload(row, row.message.senderId, false),
-    forRecipient: toMessagePayload(row, row.message.recipientId, false),
-    conversation: toConversationMessage(row),
-    created,
-  };
+/** A message the send path stored or found, as every member sees it, and whom it was sent to. */
+export function toStoredMessage(row: MessageWithPlace, recipientId: number, created: boolean): StoredMessage {
+  return { message: toConversationMessage(row), recipientId, created };
 }

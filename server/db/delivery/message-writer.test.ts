@@ -6,7 +6,8 @@ import type { NewMessage, StoredMessage } from './message-payload';
 import { createMessageWriter, type WriteOutcome } from './message-writer';
 import { insertMessage } from '../../../testing/database';
 import { openDatabase } from '../engine/open-database';
-import { conversations, messages, users } from '../schema';
+import { countUnread } from '../messages';
+import { accountConversations, conversations, conversationsV2, messages, users } from '../schema';
 import { ScriptError } from '../engine/script-transaction';
 import { createUpload } from '../uploads';
 import { setUserActive } from '../users';
@@ -28,63 +29,67 @@ function stored(outcome: BatchOutcome | WriteOutcome | undefined): StoredMessage
   if (!outcome || !('stored' in outcome)) throw new Error(`not stored: ${JSON.stringify(outcome)}`);
   return outcome.stored;
 }
-const lastSeq = async (id: number) => (await database.db.select({ v: users.lastSeq }).from(users).where(eq(users.id, id)))[0]?.v;
-const conversationRows = async (ids: number[]) =>
-  (await database.db.select().from(conversations).where(inArray(conversations.userId, ids)))
-    .map((row) => [row.userId, row.peerId, row.lastMessageId, row.unreadCount])
-    .sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+/** Each conversation's head: [id, newest seq, number of messages, newest message id]. */
+const heads = async (ids: number[]) =>
+  (await database.db.select().from(conversationsV2).where(inArray(conversationsV2.id, ids)))
+    .map((row) => [row.id, row.lastSeq, row.messageCount, row.lastMessageId])
+    .sort((a, b) => a[0]! - b[0]!);
+/** A head's newest seq. */
+const headSeq = async (conversationId: number) => (await heads([conversationId]))[0]?.[1];
 
 describe('storeMessages (one transaction per batch)', () => {
-  it('numbers each account 1…n in batch order, ids ascending, both views, conversations moved once with summed unread', async () => {
+  it('numbers each conversation 1…n in batch order, ids ascending, heads moved once, and writes nothing per account', async () => {
     const [a, b, c] = [await newUser(), await newUser(), await newUser()];
-    await insertMessage(database.db, msg(c, a)); // a 1, c 1
+    const ca = (await insertMessage(database.db, msg(c, a))).message.conversation_id;
     const batch = [msg(a, b), msg(b, a), msg(a, c), msg(a, b), msg(c, b)];
     const out = (await storeMessages(database.db, batch)).map(stored);
 
-    expect(out.map((s) => [s.message.seq, s.forRecipient.seq])).toEqual([
-      [2, 1], // a→b
-      [2, 3], // b→a
-      [4, 2], // a→c
-      [5, 3], // a→b
-      [3, 4], // c→b
+    const [ab, cb] = [out[0]!.message.conversation_id, out[4]!.message.conversation_id];
+    expect(out.map((s) => [s.message.conversation_id, s.message.seq, s.recipientId])).toEqual([
+      [ab, 1, b], // a→b
+      [ab, 2, a], // b→a
+      [ca, 2, c], // a→c, after c→a
+      [ab, 3, b], // a→b
+      [cb, 1, b], // c→b
     ]);
+    expect(new Set([ab, ca, cb]).size).toBe(3);
     expect(out.every((s) => s.created)).toBe(true);
     const ids = out.map((s) => s.message.id);
     expect([...ids].sort((x, y) => x - y)).toEqual(ids);
     expect(out[0]!.message).toEqual({
       id: ids[0],
+      conversation_id: ab,
+      seq: 1,
+      version: 1,
       client_id: batch[0]!.clientId,
       sender_id: a,
-      recipient_id: b,
       text: batch[0]!.text,
       attachment: null,
       attachment_removed: false,
       created_at: expect.stringMatching(/Z$/),
-      read_at: null,
-      seq: 2,
       edited_at: null,
       deleted: false,
       reactions: [],
-      version: 2,
       reply_to: null,
     });
-    expect(out[0]!.forRecipient).toEqual({ ...out[0]!.message, seq: 1, version: 1 });
-    expect([await lastSeq(a), await lastSeq(b), await lastSeq(c)]).toEqual([5, 4, 3]);
-    // What the rows say matches what was answered.
+    // What the rows say matches what was answered; the pair model's columns are left empty.
     const rows = await database.db.select().from(messages).where(inArray(messages.id, ids));
-    expect(rows.map((r) => [r.id, r.senderSeq, r.recipientSeq]).sort((x, y) => x[0]! - y[0]!)).toEqual(
-      out.map((s) => [s.message.id, s.message.seq, s.forRecipient.seq]),
+    expect(rows.sort((x, y) => x.id - y.id).map((r) => [r.id, r.conversationId, r.seq, r.senderSeq, r.recipientSeq, r.readAt])).toEqual(
+      out.map((s) => [s.message.id, s.message.conversation_id, s.message.seq, null, null, null]),
     );
-    expect(await conversationRows([a, b, c])).toEqual(
+    // Each head once, at its newest message; nothing per account nor per pair.
+    expect(await heads([ab, ca, cb])).toEqual(
       [
-        [a, b, ids[3], 1],
-        [a, c, ids[2], 1], // c→a before the batch, unread; a→c is a's own
-        [b, a, ids[3], 2],
-        [b, c, ids[4], 1],
-        [c, a, ids[2], 1],
-        [c, b, ids[4], 0],
-      ].sort((x, y) => x[0]! - y[0]! || x[1]! - y[1]!),
+        [ab, 3, 3, ids[3]],
+        [ca, 2, 2, ids[2]],
+        [cb, 1, 1, ids[4]],
+      ].sort((x, y) => x[0]! - y[0]!),
     );
+    expect((await database.db.select({ lastSeq: users.lastSeq }).from(users).where(inArray(users.id, [a, b, c]))).map((row) => row.lastSeq)).toEqual([0, 0, 0]);
+    expect(await database.db.select().from(conversations).where(inArray(conversations.userId, [a, b, c]))).toEqual([]);
+    // Unread from the members' positions: b wrote in the same batch as a (b's position stays), c
+    // read everything before writing c→a.
+    expect([await countUnread(database.db, a), await countUnread(database.db, b), await countUnread(database.db, c)]).toEqual([2, 3, 1]);
   });
 
   it('stores a (sender, client_id) once, in the same batch or an earlier one: the first row, nothing changed', async () => {
@@ -103,8 +108,8 @@ describe('storeMessages (one transaction per batch)', () => {
     expect(stored(out[2])).toEqual({ ...stored(out[1]), created: false });
     expect(stored(out[3]).message.seq).toBe(3);
     expect(await database.db.select().from(messages).where(eq(messages.senderId, a))).toHaveLength(3);
-    expect([await lastSeq(a), await lastSeq(b)]).toEqual([3, 3]);
-    expect((await conversationRows([b]))[0]?.[3]).toBe(3);
+    expect(await headSeq(before.message.conversation_id)).toBe(3);
+    expect(await countUnread(database.db, b)).toBe(3);
   });
 
   it('refuses a message on its own (unknown, inactive or own recipient, foreign or unknown upload, unknown sender) and stores the rest without gaps', async () => {
@@ -137,7 +142,9 @@ describe('storeMessages (one transaction per batch)', () => {
     expect(stored(out[7]).message.attachment).toMatchObject({ id: mine.id, name: 'a.png' });
     // A retry that lost its attachment on the way still gets the stored row, attachment and all.
     expect(stored((await storeMessages(database.db, [{ ...withFile, attachmentId: null }]))[0])).toEqual({ ...stored(out[7]), created: false });
-    expect([await lastSeq(a), await lastSeq(b), await lastSeq(gone)]).toEqual([2, 2, 0]);
+    expect(await headSeq(stored(out[7]).message.conversation_id)).toBe(2);
+    // Refused, it began no conversation.
+    expect(await database.db.select().from(accountConversations).where(eq(accountConversations.userId, gone))).toEqual([]);
     // A refused client_id is free: the same message to someone valid is stored.
     expect(stored((await storeMessages(database.db, [{ ...toGone, recipientId: b }]))[0]).message.seq).toBe(3);
   });
@@ -210,15 +217,15 @@ describe('message writer', () => {
       const error = (out[1] as { error: ScriptError }).error;
       expect(error).toMatchObject({ message: expect.stringContaining(`chk_${tag}`), constraint: `chk_${tag}` });
       expect(`${error.stack} ${JSON.stringify(error)}`).not.toContain('private words');
-      expect([stored(out[2]).message.seq, stored(out[2]).forRecipient.seq]).toEqual([2, 2]);
-      expect([await lastSeq(a), await lastSeq(b)]).toEqual([2, 2]);
+      expect(stored(out[2]).message.seq).toBe(2);
+      expect(await headSeq(stored(out[2]).message.conversation_id)).toBe(2);
       await writer.close();
     } finally {
       await database.db.execute(sql.raw(`ALTER TABLE messages DROP CONSTRAINT chk_${tag}`));
     }
   });
 
-  it('two writers on separate connections (two processes, one database) numbering crossing traffic 1…n per account, without deadlock', async () => {
+  it('two writers on separate connections (two processes, one database) numbering crossing traffic 1…n per conversation, without deadlock', async () => {
     const people = await Promise.all(Array.from({ length: 6 }, () => newUser()));
     // On Postgres a second pool is a second process's view; PGlite has one connection anyway.
     const second = process.env.TEST_DATABASE_URL ? await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL }) : null;
@@ -232,20 +239,16 @@ describe('message writer', () => {
       const out = (await Promise.all(sends)).map(stored);
       await Promise.all(writers.map((writer) => writer.close()));
 
-      const seqsOf = new Map<number, { seq: number; id: number; peer: number }[]>();
-      for (const { message, forRecipient } of out) {
-        seqsOf.set(message.sender_id, [...(seqsOf.get(message.sender_id) ?? []), { seq: message.seq, id: message.id, peer: message.recipient_id }]);
-        seqsOf.set(message.recipient_id, [...(seqsOf.get(message.recipient_id) ?? []), { seq: forRecipient.seq, id: message.id, peer: message.sender_id }]);
+      const byConversation = new Map<number, { seq: number; id: number }[]>();
+      for (const { message } of out) {
+        byConversation.set(message.conversation_id, [...(byConversation.get(message.conversation_id) ?? []), { seq: message.seq, id: message.id }]);
       }
-      for (const person of people) {
-        const mine = (seqsOf.get(person) ?? []).sort((x, y) => x.seq - y.seq);
-        expect(mine.map((m) => m.seq)).toEqual(mine.map((_, i) => i + 1));
-        expect(await lastSeq(person)).toBe(mine.length);
-        // Within a conversation, ids follow seqs (threads are shown by id).
-        for (const peer of people) {
-          const thread = mine.filter((m) => m.peer === peer).map((m) => m.id);
-          expect([...thread].sort((x, y) => x - y)).toEqual(thread);
-        }
+      for (const [conversationId, sent] of byConversation) {
+        const ordered = sent.sort((x, y) => x.seq - y.seq);
+        expect(ordered.map((m) => m.seq)).toEqual(ordered.map((_, i) => i + 1));
+        expect(await headSeq(conversationId)).toBe(ordered.length);
+        // Ids follow seqs (a thread's order either way).
+        expect(ordered.map((m) => m.id)).toEqual(ordered.map((m) => m.id).sort((x, y) => x - y));
       }
     } finally {
       await second?.close();

@@ -22,19 +22,19 @@ const stats = (table: string) =>
   ).then(([row]) => ({ dead: Number(row?.dead ?? 0), vacuumed: row?.vacuumed ?? null }));
 
 describe('PGlite upkeep', () => {
-  it('reclaims the row versions a send leaves in conversations and users, and vacuums the rest too', async () => {
+  it('reclaims the row versions sends and reads leave in heads and accounts, and vacuums the rest too', async () => {
     await database.db.execute(sql`insert into users (firebase_uid, username, social_type) values ('upkeep-a', 'A', 'google'), ('upkeep-b', 'B', 'google')`);
     const [a, b] = (await rows<{ id: number }>(database.db, sql`select id from users where firebase_uid like 'upkeep-%' order by id`)).map((row) => row.id);
-    await database.db.execute(sql`insert into conversations (user_id, peer_id, last_message_id, last_message_at) values (${a}, ${b}, 1, now())`);
-    // What every message does to these rows: a new version each time.
-    for (let i = 2; i < 200; i += 1) {
-      await database.db.execute(sql`update conversations set last_message_id = ${i}, unread_count = unread_count + 1 where user_id = ${a}`);
-      await database.db.execute(sql`update users set last_seq = last_seq + 1 where id in (${a}, ${b})`);
+    await database.db.execute(sql`insert into conversations_v2 (kind, direct_low, direct_high) values ('direct', ${a}, ${b})`);
+    // What every message and read does to these rows: a new version each time.
+    for (let i = 1; i < 200; i += 1) {
+      await database.db.execute(sql`update conversations_v2 set last_seq = ${i}, message_count = ${i} where direct_low = ${a}`);
+      await database.db.execute(sql`update users set account_seq = account_seq + 1 where id = ${b}`);
     }
     await vi.waitFor(
       async () => {
-        for (const table of ['conversations', 'users', 'messages']) expect((await stats(table)).vacuumed).not.toBeNull();
-        expect((await stats('conversations')).dead).toBe(0);
+        for (const table of ['conversations_v2', 'users', 'messages']) expect((await stats(table)).vacuumed).not.toBeNull();
+        expect((await stats('conversations_v2')).dead).toBe(0);
       },
       { timeout: 10_000, interval: 50 },
     );
@@ -139,7 +139,7 @@ describe('PGlite upkeep', () => {
     const upkeep = startUpkeep(pool as never, { hotMs: 10, fullMs: 60_000, onError: (error) => failures.push(String(error)) });
     await vi.waitFor(() => expect(statements).toHaveLength(2));
     expect(failures).toEqual(['Error: disk full']);
-    expect(statements).toEqual([expect.stringContaining('pg_relation_size'), 'vacuum conversations, users, conversations_v2, conversation_members, account_conversations']);
+    expect(statements).toEqual([expect.stringContaining('pg_relation_size'), 'vacuum users, conversations_v2, conversation_members, account_conversations']);
     // The second run hangs: ticks meanwhile start nothing.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(statements).toHaveLength(2);

@@ -1,8 +1,9 @@
 // PGlite runs no autovacuum (it has no background workers), so nothing would ever reclaim the
-// row versions every message leaves behind: each send rewrites both people's conversation rows
-// and both accounts' last_seq. Left alone, those tables and their indexes grow by two dead rows a
-// message and every later lookup wades through them; at 1,000 messages a second the send path's
-// p50 was 47 ms in the first minute and 453 ms in the fifth, against 5-9 ms with it (BENCHMARKS.md). The upkeep
+// row versions every message leaves behind: each send rewrites its conversation's head, and each
+// read the reader's member row and account. Left alone, those tables and their indexes grow by a
+// dead row a message and every later lookup wades through them; when each send rewrote four rows
+// (the pair model), at 1,000 messages a second the send path's p50 was 47 ms in the first minute
+// and 453 ms in the fifth, against 5-9 ms with it (BENCHMARKS.md). The upkeep
 // does autovacuum's work on a timer instead, through the same connection as every query, so it
 // waits for a transaction in progress and runs between two.
 //
@@ -26,11 +27,11 @@
 import type pg from 'pg';
 
 /**
- * The tables rewritten on every send: vacuumed often (each run is cheap, they hold one row per
- * account, pair or conversation). Also the ones a pair's first message adds to, which a vacuum
- * keeps sized for the planner while they grow.
+ * The tables rewritten on every send or read: vacuumed often (each run is cheap, they hold one
+ * row per account, conversation or member). Also the one a pair's first message adds to, which a
+ * vacuum keeps sized for the planner while it grows.
  */
-const HOT_TABLES = ['conversations', 'users', 'conversations_v2', 'conversation_members', 'account_conversations'] as const;
+const HOT_TABLES = ['users', 'conversations_v2', 'conversation_members', 'account_conversations'] as const;
 const HOT_VACUUM_MS = 10_000;
 /** Everything else (reads, reactions and edits rewrite messages; GIN's pending list is merged), with full planner statistics. */
 const FULL_VACUUM_MS = 15 * 60_000;

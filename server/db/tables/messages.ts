@@ -14,20 +14,22 @@ export const messages = pgTable(
     senderId: integer('sender_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    recipientId: integer('recipient_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    // The pair model's other side (written for direct conversations only since 0022; a group's
+    // messages have none): read by nothing but the pair's checks until the contract step drops it.
+    recipientId: integer('recipient_id').references(() => users.id, { onDelete: 'cascade' }),
     // Chosen by the sender's outbox so a resent message is stored once.
     clientId: text('client_id').notNull(),
     text: text('text').notNull(),
     attachmentId: text('attachment_id').references(() => uploads.id),
     /** The attachment's upload was erased with its owner's account: shown as removed. */
     attachmentRemoved: boolean('attachment_removed').notNull().default(false),
-    // Each side's per-account sequence (users.last_seq at insert): 1, 2, 3… with no gaps, in commit
-    // order, so a client that holds 1…n knows it has missed nothing up to n (docs/DELIVERY.md).
-    senderSeq: bigint('sender_seq', { mode: 'number' }).notNull(),
-    recipientSeq: bigint('recipient_seq', { mode: 'number' }).notNull(),
+    // Each side's per-account sequence in the pair model (users.last_seq at insert): null since
+    // 0022, which stopped writing it; the previous release's rows keep theirs until the contract step.
+    senderSeq: bigint('sender_seq', { mode: 'number' }),
+    recipientSeq: bigint('recipient_seq', { mode: 'number' }),
     createdAt: createdAt(),
+    // read_at, seen_at and the two versions: the pair model's, no longer written since 0022 (read
+    // positions and receipts are the members' now, versions the conversation's).
     /** When the recipient read it: the recipient's own unread state (and conversations.unread_count's). */
     readAt: timestamp('read_at', { withTimezone: true }),
     /**
@@ -99,8 +101,6 @@ export const messages = pgTable(
       sql`greatest(${table.senderId}, ${table.recipientId})`,
       table.id,
     ),
-    // Partial index: marking a conversation read only ever looks at its unread rows.
-    index('messages_unread_by_pair_idx').on(table.recipientId, table.senderId).where(sql`${table.readAt} is null`),
     index('messages_attachment_id_idx').on(table.attachmentId),
     // What search matches: the words of the current text (an edit rewrites it, unsending empties
     // it), folded as ./search.ts says (docs/DECISIONS.md, "Search in messages"). 256 kB pending
@@ -118,18 +118,19 @@ export const messages = pgTable(
 );
 
 /**
- * One row per (user, peer) that have exchanged messages, for each side: the conversation list and
- * the unread counters without scanning messages. Written in the same transaction as the message
- * inserts and read marks that change it (server/db/messages.ts), never elsewhere.
+ * The pair model's list: one row per (user, peer) that had exchanged messages, for each side, with
+ * its unread counter. No longer written since 0022 (a mute still sets `muted` on a row the previous
+ * release left, for its nodes during the rollout); the contract step drops it. The list is
+ * conversation_members and account_conversations now (./conversations.ts).
  */
 export const conversations = pgTable(
   'conversations',
   {
     // No foreign keys here, on purpose: each one was a trigger and a lookup for every row of every
-    // message batch (two rows a message), and none could fire. The one writer of these rows (the
-    // message batch) has locked both users FOR UPDATE and just inserted the message it points to;
+    // message batch (two rows a message), and none could fire. Its one writer (the message batch,
+    // until 0022) had locked both users FOR UPDATE and just inserted the message it points to;
     // users rows are never deleted (an account's deletion leaves a tombstone and removes its own
-    // conversation rows), nor are messages. server/db/conversation-integrity.test.ts holds to it.
+    // conversation rows), nor are messages.
     userId: integer('user_id').notNull(),
     peerId: integer('peer_id').notNull(),
     lastMessageId: bigint('last_message_id', { mode: 'number' }).notNull(),
@@ -189,10 +190,10 @@ export const messageHidden = pgTable(
 export const MESSAGE_CHANGE_KINDS = ['read', 'seen', 'reaction', 'edit', 'unsend', 'hide'] as const;
 
 /**
- * The per-account stream's changes to messages (the pair model: written for the release before,
- * read by nothing since protocol 1's `sync` went): one row per account a change concerns, at that
- * account's next seq (users.last_seq, shared with the messages it sent and received), written in
- * the change's transaction. `state` is the message's resulting state as that account sees it.
+ * The per-account stream's changes to messages (the pair model: read by nothing since protocol 1's
+ * `sync` went, written by nothing since 0022; the contract step drops it): one row per account a
+ * change concerned, at that account's next seq (users.last_seq, shared with the messages it sent
+ * and received). `state` is the message's resulting state as that account saw it.
  */
 export const messageEvents = pgTable(
   'message_events',

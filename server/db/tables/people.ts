@@ -22,7 +22,7 @@ export const users = pgTable('users', {
    * no firebase uid of anyone's) so the other side of its conversations keeps their messages.
    */
   deletedAt: timestamp('deleted_at', { withTimezone: true }),
-  /** The seq of the newest message this account sent or received (messages.sender_seq/recipient_seq). */
+  /** The pair model's per-account seq (messages.sender_seq/recipient_seq): no longer moved since 0022. */
   lastSeq: bigint('last_seq', { mode: 'number' }).notNull().default(0),
   /** The seq of the account's newest private item (account_events: the conversation model's account stream). */
   accountSeq: bigint('account_seq', { mode: 'number' }).notNull().default(0),

@@ -1,36 +1,20 @@
 // Deleting a message for oneself ("Delete for me"): any message of the conversation, for the
 // caller's devices only.
-import { hideMessage, markRead, takeUnread } from '../change-batch-sql';
-import { toMessagePayload } from '../message-payload';
+import { hideMessage } from '../change-batch-sql';
 import type { Decision, MessageCase } from './plan';
 
-export function decideHide({ request, context, accounts, now }: MessageCase<'hide'>): Decision {
-  const { message, peer, conversation, counted } = context;
+export function decideHide({ request, context }: MessageCase<'hide'>): Decision {
+  const { message, conversation, counted } = context;
   const own = message.senderId === request.actorId;
   // For the caller only, on all their devices. A received message still unread (past the
   // caller's read position, not unsent) stops counting (no receipt): gone from the thread, it
   // could never be read otherwise. The change carries the conversation's newest message the
   // caller still sees, for the list's preview.
   const unread = !own && message.deletedAt === null && conversation !== null && counted !== null && conversation.seq > counted.readSeq;
-  const receipts = (accounts.get(request.actorId)?.readReceipts ?? false) && peer.readReceipts;
   const left = unread ? { unread_count: Math.max(counted.unread - 1, 0) } : {};
   return {
-    writes: [
-      hideMessage(request.actorId, message.id, context.conversation?.id ?? null),
-      ...(unread ? [markRead(message.id, now), takeUnread(request.actorId, peer.id, 1)] : []),
-    ],
-    events: [
-      {
-        userId: request.actorId,
-        kind: 'hide',
-        message_id: message.id,
-        peer_id: peer.id,
-        preview: context.preview ? toMessagePayload(context.preview, request.actorId, receipts) : null,
-        ...left,
-      },
-    ],
-    // For the conversation model: which message went, and the one the list shows now (by id:
-    // its payload is built when read).
+    writes: [hideMessage(request.actorId, message.id, context.conversation?.id ?? null)],
+    // Which message went, and the one the list shows now (by id: its payload is built when read).
     ...(context.conversation
       ? {
           own: {

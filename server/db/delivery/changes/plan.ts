@@ -1,8 +1,7 @@
 // What every kind of change shares: the request as asked, what the change batch read under its
 // locks (the accounts, the message as its actor may see it), and the plan a kind's rule answers
 // with (the statements and stream rows that carry it out). Each kind's rule has its own file here.
-import type { AccountItem, ChangeRefusal, ConversationChange, MessageChange, Reaction, SeenPayload } from '../../../../lib/contract';
-import type { ChangeFor } from '../change-stream';
+import type { AccountItem, ChangeRefusal, ConversationChange, Reaction, SeenPayload } from '../../../../lib/contract';
 import type { MessageWithPlace } from '../message-payload';
 import type { MessageRow } from '../../schema';
 import type { Statement } from '../../engine/script-transaction';
@@ -22,13 +21,9 @@ export type ChangeRequest =
   /** `upTo`: the newest message read (null: all of them). */
   | { kind: 'read'; actorId: number; peerId: number; upTo: number | null };
 
-export type AccountChange = MessageChange & { userId: number };
-
 export type ChangeOutcome =
   | { refused: ChangeRefusal }
   | {
-      /** One per account concerned, each at that account's seq; empty when it was already so. */
-      changes: AccountChange[];
       /** Accounts whose unread total moved (and a reader's, always), with the total now (for message_count). */
       unreadTotals: Map<number, number>;
       /** A file no message carries any more: removed from storage once the transaction committed. */
@@ -49,9 +44,8 @@ export interface Pushes {
   seen: { to: number; payload: SeenPayload } | null;
 }
 
-/** An account as the batch locked it: the ends of its pair-model stream and of its private items. */
+/** An account as the batch locked it: where its private items end, and what the rules need. */
 export interface Account {
-  lastSeq: number;
   accountSeq: number;
   active: boolean;
   deleted: boolean;
@@ -112,16 +106,12 @@ interface OwnItem {
 /** What one change writes, and what it answers once committed. */
 export interface Plan {
   writes: Statement[];
-  /** Its rows in each account's pair-model stream. */
-  events: ChangeFor[];
   /** Its row in the conversation's stream (a change to a message's own state). */
   shared?: SharedChange;
   /** Its row among the actor's private items (a read, a hide). */
   own?: OwnItem;
   /** A read's receipt in protocol 2's shape, for the sender (when receipts allow it). */
   seen?: { to: number; payload: SeenPayload };
-  /** The changed message's sender, for a change to its own state (its versions: one per side). */
-  senderId?: number;
   /** Accounts whose unread total to answer with. */
   totals: number[];
   removedStorageKey?: string;
@@ -132,10 +122,7 @@ export interface Plan {
 /** What a planned change answers: refused, already so, or the plan to carry out. */
 export type Decision = { refused: ChangeRefusal } | Plan;
 
-export const UNCHANGED: Plan = { writes: [], events: [], totals: [] };
-
-/** The kinds that change one message's own state, so a client compares them with its version. */
-export const VERSIONED = new Set<MessageChange['kind']>(['reaction', 'edit', 'unsend']);
+export const UNCHANGED: Plan = { writes: [], totals: [] };
 
 /** Still inside its window (ms after it was sent), by the database's clock. */
 export const withinWindow = (message: MessageRow, now: Date, windowMs: number) => now.getTime() - message.createdAt.getTime() <= windowMs;
@@ -143,24 +130,14 @@ export const withinWindow = (message: MessageRow, now: Date, windowMs: number) =
 type StateChange = { kind: 'reaction'; reactions: Reaction[] } | { kind: 'edit'; text: string; edited_at: string } | { kind: 'unsend' };
 
 /**
- * A change to a message's own state, as each model writes it: in the pair model, one row for each
- * side, with the other as the conversation (the sender's first); in the conversation model, one
- * row for every member of the message's conversation, its state the same for all (none for a
- * message stored before conversations). `senderId`: whose side is which version.
+ * A change to a message's own state: one row in its conversation's stream, for every member, its
+ * state the same for all (none for a message stored before conversations).
  */
-export function stateChange(context: Found, actorId: number, change: StateChange): Pick<Plan, 'senderId' | 'shared'> & { events: [ChangeFor, ChangeFor] } {
-  const { message, conversation } = context;
+export function stateChange(context: Found, actorId: number, change: StateChange): Pick<Plan, 'shared'> {
+  const { message, conversation, peer } = context;
   const { kind, ...state } = change;
-  return {
-    events: [
-      { userId: message.senderId, message_id: message.id, peer_id: message.recipientId, ...change },
-      { userId: message.recipientId, message_id: message.id, peer_id: message.senderId, ...change },
-    ],
-    senderId: message.senderId,
-    ...(conversation
-      ? { shared: { conversationId: conversation.id, members: [message.senderId, message.recipientId], messageId: message.id, actorId, kind, state } }
-      : {}),
-  };
+  if (!conversation) return {};
+  return { shared: { conversationId: conversation.id, members: [actorId, peer.id], messageId: message.id, actorId, kind, state } };
 }
 
 /** What a kind's rule decides a change to one message from. */

@@ -1,19 +1,17 @@
 // Reading a conversation: its unread messages to the reader, up to the one asked for, become read;
 // the reader's devices hear `read`, and the sender's hear `seen` when read receipts allow it.
-import { moveReadPosition, readConversationRows, takeUnread, type ReadPosition } from '../change-batch-sql';
+import { moveReadPosition, type ReadPosition } from '../change-batch-sql';
 import type { Row } from '../../engine/script-transaction';
 import { UNCHANGED, type Account, type ChangeRequest, type Decision } from './plan';
 
 /**
  * A conversation's unread messages to the reader, up to where they read, as their position says:
- * how many, the peer's newest message there (its id: the pair model's rows read up to it), the
- * reader's position after reading them (their conversation; read up to where the read reaches, the
+ * how many, the reader's position after reading them (their conversation; read up to where the read reaches, the
  * reader's own messages included; the peer's newest read), the reader's unread count of the
  * conversation before it, a block either way.
  */
 export interface Unread {
   count: number;
-  upTo: number;
   position: ({ conversationId: number } & ReadPosition) | null;
   counter: number;
   blocked: boolean;
@@ -21,7 +19,6 @@ export interface Unread {
 
 export const toUnread = (row: Row): Unread => ({
   count: Number(row.unread ?? 0),
-  upTo: Number(row.up_to ?? 0),
   position:
     row.conversation_id == null || row.up_to_seq == null
       ? null
@@ -32,11 +29,10 @@ export const toUnread = (row: Row): Unread => ({
 
 /**
  * Marks the peer's unread messages to the reader read (those up to the message asked for, if one
- * was): the reader's position moves there, and the pair model's rows and counter follow (exactly
- * that many off it, not "set to 0": a message sent meanwhile stays counted). `read` goes to the
- * reader's devices, and the receipt `seen` to the peer's when both have read receipts on and
- * neither has blocked the other (a block ends what each learns of the other), in which case the
- * messages' seen_at is set too. The reader's unread total is answered either way. A peer whose
+ * was): the reader's position moves there (never back: a message sent meanwhile stays unread). The
+ * read item goes to the reader's devices, and the receipt `seen` to the peer's when both have read
+ * receipts on and neither has blocked the other (a block ends what each learns of the other), in
+ * which case the reader's receipt position moves too. The reader's unread total is answered either way. A peer whose
  * account is deactivated (deleted ones stay: their conversations do) is not found.
  */
 export function decideRead(request: Extract<ChangeRequest, { kind: 'read' }>, accounts: Map<number, Account>, unread: Unread | undefined, now: Date): Decision {
@@ -45,25 +41,16 @@ export function decideRead(request: Extract<ChangeRequest, { kind: 'read' }>, ac
   const sender = accounts.get(peerId);
   if (!sender || !(sender.active || sender.deleted)) return { refused: 'not_found' };
   const count = unread?.count ?? 0;
-  if (!reader || !unread || count === 0) return { ...UNCHANGED, totals: [actorId], conversationUnread: unread?.counter ?? 0 };
+  if (!reader || !unread?.position || count === 0) return { ...UNCHANGED, totals: [actorId], conversationUnread: unread?.counter ?? 0 };
   const receipts = reader.readReceipts && sender.readReceipts && !unread.blocked;
-  const { upTo } = unread;
-  const readAt = now.toISOString();
   const left = Math.max(unread.counter - count, 0);
   const { position } = unread;
+  const { conversationId } = position;
   return {
-    writes: [
-      readConversationRows(actorId, peerId, upTo, now, receipts),
-      takeUnread(actorId, peerId, count),
-      ...(position ? [moveReadPosition(position.conversationId, actorId, position, receipts, now)] : []),
-    ],
-    events: [
-      { userId: actorId, kind: 'read', message_id: upTo, peer_id: peerId, read_at: readAt, unread_count: left },
-      ...(receipts ? [{ userId: peerId, kind: 'seen' as const, message_id: upTo, peer_id: actorId, read_at: readAt }] : []),
-    ],
-    // For the conversation model: the reader's position and what is left unread, for their other devices.
-    ...(position ? { own: { userId: actorId, conversationId: position.conversationId, kind: 'read' as const, state: { read_seq: position.readSeq, unread_count: left } } } : {}),
-    ...(position && receipts ? { seen: { to: peerId, payload: { conversation_id: position.conversationId, user_id: actorId, seq: position.seenSeq, read_at: readAt } } } : {}),
+    writes: [moveReadPosition(conversationId, actorId, position, receipts, now)],
+    // The reader's position and what is left unread, for their other devices.
+    own: { userId: actorId, conversationId, kind: 'read', state: { read_seq: position.readSeq, unread_count: left } },
+    ...(receipts ? { seen: { to: peerId, payload: { conversation_id: conversationId, user_id: actorId, seq: position.seenSeq, read_at: now.toISOString() } } } : {}),
     totals: [actorId],
     conversationUnread: left,
   };
