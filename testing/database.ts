@@ -21,11 +21,12 @@ export async function insertMessage(db: Db, message: NewMessage): Promise<Stored
 }
 
 /**
- * Reads `peerId`'s messages to `userId` (a change batch of one: applyChanges in change-batch.ts),
- * and returns the reader's unread total afterwards. Throws when refused.
+ * Reads `userId`'s direct conversation with `peerId` (a change batch of one: applyChanges in
+ * change-batch.ts), and returns the reader's unread total afterwards. Throws when refused.
  */
 export async function readConversation(db: Db, userId: number, peerId: number): Promise<{ count: number }> {
-  const [outcome] = await applyChanges(db, [{ kind: 'read', actorId: userId, peerId, upTo: null }]);
+  const conversationId = await directConversationId(db, userId, peerId);
+  const [outcome] = await applyChanges(db, [{ kind: 'read', actorId: userId, conversationId, upTo: null }]);
   if (!outcome) throw new Error('no outcome for the read');
   if (!('pushes' in outcome)) throw new Error(`read not written: ${JSON.stringify(outcome)}`);
   return { count: outcome.unreadTotals.get(userId) ?? 0 };

@@ -73,6 +73,13 @@ const conversationOf = async (a: number, b: number) =>
         where kind = 'direct' and direct_low = ${Math.min(a, b)} and direct_high = ${Math.max(a, b)}`,
     )
   )[0];
+/** A read of the direct conversation of `actorId` and `peerId`, up to `upTo` (null: all). */
+const readOf = async (actorId: number, peerId: number, upTo: number | null): Promise<ChangeRequest> => ({
+  kind: 'read',
+  actorId,
+  conversationId: (await conversationOf(actorId, peerId))!.id,
+  upTo,
+});
 const seqsOf = async (conversationId: number) =>
   (await rows<{ client_id: string; seq: number }>(database.db, sql`select client_id, seq::int from messages where conversation_id = ${conversationId} order by seq`)).map(
     (row) => `${row.client_id}@${row.seq}`,
@@ -128,12 +135,12 @@ it('a sender who had read everything has read what they send; one with something
   await storeMessages(database.db, [msg(a, b)]);
   expect(await readSeqs()).toEqual({ a: 2, b: 0 });
   // Reading reads a's own message after b's too; from there, a's next message is read with it.
-  await applyChanges(database.db, [{ kind: 'read', actorId: a, peerId: b, upTo: null }]);
+  await applyChanges(database.db, [await readOf(a, b, null)]);
   expect(await readSeqs()).toEqual({ a: 4, b: 0 });
   await storeMessages(database.db, [msg(a, b)]);
   expect(await readSeqs()).toEqual({ a: 5, b: 0 });
   // Both writing in one batch: neither place moves (never wrong: counts leave one's own out).
-  await applyChanges(database.db, [{ kind: 'read', actorId: b, peerId: a, upTo: null }]);
+  await applyChanges(database.db, [await readOf(b, a, null)]);
   expect(await readSeqs()).toEqual({ a: 5, b: 5 });
   await storeMessages(database.db, [msg(a, b), msg(b, a)]);
   expect(await readSeqs()).toEqual({ a: 5, b: 5 });
@@ -141,7 +148,7 @@ it('a sender who had read everything has read what they send; one with something
   await storeMessages(database.db, [msg(a, b)]);
   const [upTo] = await storeMessages(database.db, [msg(b, a)]);
   await storeMessages(database.db, [msg(a, b)]);
-  await applyChanges(database.db, [{ kind: 'read', actorId: b, peerId: a, upTo: 'stored' in upTo! ? upTo.stored.message.id : 0 }]);
+  await applyChanges(database.db, [await readOf(b, a, 'stored' in upTo! ? upTo.stored.message.id : 0)]);
   expect(await readSeqs()).toEqual({ a: 5, b: 9 });
   expect(await conversationModelFaults(database.db)).toEqual([]);
 });
@@ -179,7 +186,7 @@ it('a reaction, an edit and an unsend each take the conversation\'s next seq onc
     { kind: 'react', actorId: b, messageId: m1, emoji: '👍', add: true },
     { kind: 'edit', actorId: a, messageId: m2, text: 'edited', windowMs: 60_000 },
     { kind: 'unsend', actorId: a, messageId: m3, windowMs: 60_000 },
-    { kind: 'read', actorId: b, peerId: a, upTo: m1 },
+    await readOf(b, a, m1),
     { kind: 'hide', actorId: a, messageId: m4 },
   ];
   expect((await applyChanges(database.db, changes)).every((outcome) => 'pushes' in outcome)).toBe(true);

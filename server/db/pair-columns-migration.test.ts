@@ -11,6 +11,7 @@ import { applyChanges } from './delivery/change-batch';
 import { listConversationSummaries } from './delivery/conversation-summaries';
 import { listConversationAfter } from './delivery/conversation-stream';
 import { storeMessages } from './delivery/message-batch';
+import type { StoredMessage } from './delivery/message-payload';
 import type { Db } from './engine/open-database';
 import { rows } from './engine/raw-rows';
 import { countUnread } from './messages';
@@ -52,7 +53,8 @@ describeMigration(['_conversations_expand', '_pair_columns_optional'], ({ engine
       expect(await rows(db, sql`select sender_seq, recipient_seq, read_at from messages where client_id = 'new-1'`)).toEqual([
         { sender_seq: null, recipient_seq: null, read_at: null },
       ]);
-      const [read] = await applyChanges(db, [{ kind: 'read', actorId: bo, peerId: ana, upTo: null }]);
+      const conversationId = (sent as { stored: StoredMessage }).stored.message.conversation_id;
+      const [read] = await applyChanges(db, [{ kind: 'read', actorId: bo, conversationId, upTo: null }]);
       expect(read).toMatchObject({ pushes: { item: { item: { kind: 'read', unread_count: 0 } } } });
       expect(await countUnread(db, bo)).toBe(0);
       // The pair model's rows stay as the previous release left them.

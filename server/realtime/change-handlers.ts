@@ -1,8 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { editPayloadSchema, hidePayloadSchema, reactPayloadSchema, readPayloadSchema, unsendPayloadSchema } from '../../lib/contract/schemas';
 import { CHANGE_REFUSALS, type ChangeRefusal, type ChangeResult, type ReadResult } from '../../lib/contract';
-import { directPeerOf } from '../db/delivery/conversation-stream';
-import type { Db } from '../db/engine/open-database';
 import type { ChangeWriter } from '../db/delivery/change-batch';
 import type { ChangeOutcome, ChangeRequest, MessageWindows } from '../db/delivery/changes/plan';
 import { RESTARTING_MSG } from './ack';
@@ -45,8 +43,6 @@ async function writeChange(
 }
 
 export interface ChangeHandlerDeps {
-  /** Where a conversation named by a read is looked up. */
-  db: Db;
   /** The group commit of changes (db/change-batch.ts). */
   changes: ChangeWriter;
   windows: MessageWindows;
@@ -63,7 +59,7 @@ export interface ChangeHandlerDeps {
  * change to one message is answered with the change as it is pushed, or null when nothing
  * changed; a read with the unread counts.
  */
-export function registerChangeHandlers(socket: RealtimeSocket, { db, changes, windows, storage, log }: ChangeHandlerDeps): void {
+export function registerChangeHandlers(socket: RealtimeSocket, { changes, windows, storage, log }: ChangeHandlerDeps): void {
   const answer = async (request: ChangeRequest): Promise<Outcome<ChangeResult>> => {
     const written = await writeChange(changes, request);
     if ('error' in written) return written.error;
@@ -91,14 +87,12 @@ export function registerChangeHandlers(socket: RealtimeSocket, { db, changes, wi
   );
   onEvent(socket, log, 'hide', hidePayloadSchema, ({ message_id: messageId }, actorId) => answer({ kind: 'hide', actorId, messageId }));
 
-  // A change like the others (db/change-batch.ts), of the conversation's other member until the
-  // change batch takes conversations. A deleted account's conversation stays on the other side,
-  // badge included: it can be read; a deactivated one's is not found (final, never retried). Up
-  // to a message: those after it stay unread, and a read never goes back.
+  // A change like the others (db/change-batch.ts), decided in the batch by the reader's member row:
+  // a conversation that is not theirs is not found. A deleted account's conversation stays on the
+  // other side, badge included: it can be read; a deactivated one's is not found (final, never
+  // retried). Up to a message: those after it stay unread, and a read never goes back.
   onEvent(socket, log, 'read', readPayloadSchema, async ({ conversation_id: conversationId, up_to: upTo }, userId): Promise<Outcome<ReadResult>> => {
-    const peerId = await directPeerOf(db, userId, conversationId);
-    if (peerId === null) return conversationNotFound;
-    const written = await writeChange(changes, { kind: 'read', actorId: userId, peerId, upTo: upTo ?? null }, () => conversationNotFound);
+    const written = await writeChange(changes, { kind: 'read', actorId: userId, conversationId, upTo: upTo ?? null }, () => conversationNotFound);
     if ('error' in written) return written.error;
     const count = written.unreadTotals.get(userId) ?? 0;
     const unreadCount = written.conversationUnread ?? 0;

@@ -149,7 +149,7 @@ export function createRealtime(
     registerAccountHandlers(socket, db, presence, windows, socketLog);
     registerMessageHandlers(socket, db, writer, socketLog, syncs, push);
     registerVisibilityHandler(socket, visibility, socketLog);
-    registerChangeHandlers(socket, { db, changes, windows, storage, log: socketLog });
+    registerChangeHandlers(socket, { changes, windows, storage, log: socketLog });
     registerFollowHandlers(socket, db, presence, limiters, socketLog);
     registerTypingHandlers(socket, db, signalCheck, socketLog);
     registerPresenceHandlers(socket, presence, socketLog);

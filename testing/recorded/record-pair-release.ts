@@ -13,7 +13,6 @@ import { sql } from 'drizzle-orm';
 import { deleteAccount } from '../../server/db/account-deletion';
 import { setMuted } from '../../server/db/conversations';
 import { applyChanges } from '../../server/db/delivery/change-batch';
-import type { ChangeRequest } from '../../server/db/delivery/changes/plan';
 import { storeMessages } from '../../server/db/delivery/message-batch';
 import { openDatabase, type Db } from '../../server/db/engine/open-database';
 import { rows } from '../../server/db/engine/raw-rows';
@@ -29,8 +28,19 @@ async function send(db: Db, ...pairs: [number, number][]): Promise<void> {
   }
 }
 
-async function change(db: Db, request: ChangeRequest): Promise<void> {
-  const [outcome] = await applyChanges(db, [request]);
+/**
+ * A change as that release's applyChanges took it: a read named its conversation by the other
+ * person (today's names it by id), so the type is its own, not today's.
+ */
+type PairReleaseChange =
+  | { kind: 'react'; actorId: number; messageId: number; emoji: string; add: boolean }
+  | { kind: 'edit'; actorId: number; messageId: number; text: string; windowMs: number }
+  | { kind: 'unsend'; actorId: number; messageId: number; windowMs: number }
+  | { kind: 'hide'; actorId: number; messageId: number }
+  | { kind: 'read'; actorId: number; peerId: number; upTo: number | null };
+
+async function change(db: Db, request: PairReleaseChange): Promise<void> {
+  const [outcome] = await applyChanges(db, [request as unknown as Parameters<typeof applyChanges>[1][number]]);
   if (!outcome || 'refused' in outcome || 'error' in outcome) throw new Error(`change refused: ${JSON.stringify(outcome)}`);
 }
 

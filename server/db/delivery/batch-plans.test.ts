@@ -31,14 +31,16 @@ async function withConnection<T>(work: (client: Client) => Promise<T>): Promise<
 let a = 0;
 let b = 0;
 let messageId = 0;
+let conversationId = 0;
 
 beforeAll(async () => {
   [a, b] = [await database.newUser('Plan A'), await database.newUser('Plan B')];
   const [sent] = await storeMessages(database.db, [{ senderId: a, recipientId: b, clientId: 'plan-1', text: 'hello' }]);
   if (!sent || !('stored' in sent)) throw new Error('not stored');
   messageId = sent.stored.message.id;
+  conversationId = sent.stored.message.conversation_id;
   // A change too: both batches' statements are now prepared on the connection.
-  await applyChanges(database.db, [{ kind: 'read', actorId: b, peerId: a, upTo: null }]);
+  await applyChanges(database.db, [{ kind: 'read', actorId: b, conversationId, upTo: null }]);
   const first = await withConnection(async (client) => {
     const first = Number((await client.query(`select coalesce(max(id), 0) as id from users`)).rows[0].id);
     // The bench's shape: a few thousand accounts, many more messages and conversations.
@@ -81,9 +83,9 @@ describe('the batches reach messages, conversations and accounts by their keys',
     ['batch_find_direct_conversations', () => `execute batch_find_direct_conversations('[{"l":${Math.min(a, b)},"h":${Math.max(a, b)}}]')`],
     ['batch_find_reply_targets', () => `execute batch_find_reply_targets('[{"s":${a},"m":${messageId}}]')`],
     ['batch_write', () => `execute batch_write('[{"i":0,"sender_id":${a},"recipient_id":${b},"client_id":"plan-x","text":"x","attachment_id":null,"reply_to_id":null,"conversation_id":1,"seq":1000,"ordinal":1000,"sender_ordinal":500}]')`],
-    ['change_lock_users', () => `execute change_lock_users('[{"a":${a},"m":${messageId}}]', '{${a},${b}}')`],
+    ['change_lock_users', () => `execute change_lock_users('[{"a":${a},"m":${messageId}}]', '[{"u":${b},"c":${conversationId}}]')`],
     ['change_find_messages', () => `execute change_find_messages('[{"a":${a},"m":${messageId},"p":true}]')`],
-    ['change_find_unread', () => `execute change_find_unread('[{"u":${b},"p":${a}}]')`],
+    ['change_find_unread', () => `execute change_find_unread('[{"u":${b},"c":${conversationId}}]')`],
     [
       'change_append',
       () =>

@@ -21,25 +21,41 @@ export interface MessageTarget {
 /** The database's clock at the transaction's start, to the millisecond (what the columns store). */
 export const NOW: Statement = 'select now()::timestamptz(3) as now';
 
+/** A read as the batch's statements take it: who reads, which conversation, up to which message (null: all). */
+export interface ReadTarget {
+  userId: number;
+  conversationId: number;
+  upTo: number | null;
+}
+
 /**
  * Locks, lowest id first in one statement, both sides of every message its actor is a side of,
- * and both people of every conversation read (`readers`: flat pairs of ids). A message that is not
- * the actor's locks nothing. Users missing from the answer do not exist.
+ * and every reader with, in a direct conversation of theirs, its other person. A message that is
+ * not the actor's, or a conversation that is not the reader's, locks no one else. Users missing
+ * from the answer do not exist.
  */
-export const lockChangeUsers = (targets: readonly MessageTarget[], readers: readonly number[]): Statement =>
-  execute(LOCK, sqlJson(targets.map(({ actorId, messageId }) => ({ a: actorId, m: messageId }))), sqlIntArray(readers));
+export const lockChangeUsers = (targets: readonly MessageTarget[], reads: readonly ReadTarget[]): Statement =>
+  execute(
+    LOCK,
+    sqlJson(targets.map(({ actorId, messageId }) => ({ a: actorId, m: messageId }))),
+    sqlJson(reads.map(({ userId, conversationId }) => ({ u: userId, c: conversationId }))),
+  );
 
 // Every lookup is a LATERAL … LIMIT 1 probe of a key: planned once for any batch
 // (json_to_recordset is guessed at 100 rows), joins would hash a scan of messages or
 // conversations instead, and without the LIMIT the planner flattens the LATERAL into a join.
-const LOCK = prepared('change_lock_users', ['json', 'int[]'], `
+const LOCK = prepared('change_lock_users', ['json', 'json'], `
   select id, account_seq, is_active, deleted_at is not null as deleted, read_receipts from users
   where id = any(array(
     select unnest(array[m.sender_id, m.recipient_id])
     from json_to_recordset($1) as k(a int, m bigint)
     cross join lateral (select sender_id, recipient_id from messages where id = k.m and k.a in (sender_id, recipient_id) limit 1) m
     union
-    select unnest($2::int[])))
+    select r.u from json_to_recordset($2) as r(u int, c bigint)
+    union
+    select d.peer_id from json_to_recordset($2) as r(u int, c bigint)
+    cross join lateral (select peer_id from account_conversations where user_id = r.u and conversation_id = r.c limit 1) d
+    where d.peer_id is not null))
   order by id for update`);
 
 /**
@@ -86,33 +102,34 @@ const FIND_MESSAGES = prepared('change_find_messages', ['json'], `
     and user_id = case k.c when 'actor' then k.a when 'recipient' then m.recipient_id end limit 1) uf on true`);
 
 /**
- * For each conversation read (reader, peer, up to which message; null: all), decided by the
- * reader's position in their direct conversation (docs/design/conversations.md 3.3): where the read
- * reaches (`target_seq`: the newest seq when reading all, else the seq of the message asked for, a
- * probe by its key; 0, reading nothing, for an id that is none of this conversation's; never past
- * the end of what the reader may read), how many of the reader's unread messages lie between their
- * position and there (`unread`, from the ordinals: unread.ts), the newest of them (its seq: what
- * the receipt names; never one unsent or deleted by the reader for themselves, which they never
- * saw), the reader's unread count before the read, and whether
- * either has blocked the other. No conversation: no row values but the block.
+ * For each conversation read (reader, conversation, up to which message; null: all), decided by
+ * the reader's position in it (docs/design/conversations.md 3.3): the other person of a direct
+ * conversation (`peer_id`), where the read reaches (`target_seq`: the newest seq when reading all,
+ * else the seq of the message asked for, a probe by its key; 0, reading nothing, for an id that is
+ * none of this conversation's; never past the end of what the reader may read), how many of the
+ * reader's unread messages lie between their position and there (`unread`, from the ordinals:
+ * unread.ts), the newest of them (its seq: what the receipt names; never one unsent or deleted by
+ * the reader for themselves, which they never saw), the reader's unread count before the read, and
+ * whether either of a direct conversation's two has blocked the other. No row for a conversation
+ * the reader is not a member of.
  */
-export const findUnread = (reads: readonly { userId: number; peerId: number; upTo: number | null }[]): Statement =>
-  execute(FIND_UNREAD, sqlJson(reads.map(({ userId, peerId, upTo }) => ({ u: userId, p: peerId, t: upTo }))));
+export const findUnread = (reads: readonly ReadTarget[]): Statement =>
+  execute(FIND_UNREAD, sqlJson(reads.map(({ userId, conversationId, upTo }) => ({ u: userId, c: conversationId, t: upTo }))));
 
 const FIND_UNREAD = prepared('change_find_unread', ['json'], `
-  select k.u as user_id, k.p as peer_id, mb.conversation_id, mb.read_seq, r.target_seq,
+  select k.u as user_id, k.c as conversation_id, ac.peer_id, mb.read_seq, r.target_seq,
     case when r.target_seq > mb.read_seq then ${unreadBetweenSql('mb', 'mb.read_seq', 'r.target_seq')} else 0 end as unread,
     pm.seq as up_to_seq,
     ${unreadFromOrdinalsSql('mb', 'h')} as unread_count,
-    (exists (select 1 from blocks b where b.blocker_id = k.u and b.blocked_id = k.p)
-      or exists (select 1 from blocks b where b.blocker_id = k.p and b.blocked_id = k.u)) as blocked
-  from json_to_recordset($1) as k(u int, p int, t bigint)
-  left join lateral (select conversation_id from account_conversations where user_id = k.u and peer_id = k.p limit 1) ac on true
-  left join lateral (select * from conversation_members where conversation_id = ac.conversation_id and user_id = k.u limit 1) mb on true
-  left join lateral (select * from conversations_v2 where id = ac.conversation_id limit 1) h on true
+    (exists (select 1 from blocks b where b.blocker_id = k.u and b.blocked_id = ac.peer_id)
+      or exists (select 1 from blocks b where b.blocker_id = ac.peer_id and b.blocked_id = k.u)) as blocked
+  from json_to_recordset($1) as k(u int, c bigint, t bigint)
+  cross join lateral (select peer_id from account_conversations where user_id = k.u and conversation_id = k.c limit 1) ac
+  cross join lateral (select * from conversation_members where conversation_id = k.c and user_id = k.u limit 1) mb
+  cross join lateral (select * from conversations_v2 where id = k.c limit 1) h
   left join lateral (select least(coalesce(mb.left_seq, h.last_seq), case when k.t is null then h.last_seq else coalesce(
-      (select seq from messages where id = k.t and conversation_id = ac.conversation_id limit 1), 0) end) as target_seq) r on true
-  left join lateral (select seq from messages m where conversation_id = ac.conversation_id and sender_id = k.p
+      (select seq from messages where id = k.t and conversation_id = k.c limit 1), 0) end) as target_seq) r on true
+  left join lateral (select seq from messages m where conversation_id = k.c and sender_id <> k.u
       and seq > mb.read_seq and seq <= r.target_seq and deleted_at is null
       and not exists (select 1 from message_hidden h where h.user_id = k.u and h.message_id = m.id)
       order by seq desc limit 1) pm on true`);

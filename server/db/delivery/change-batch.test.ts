@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { conversationModelFaults } from '../../../testing/conversation-model';
-import { insertMessage } from '../../../testing/database';
+import { directConversationId, insertMessage } from '../../../testing/database';
 import { testDatabase } from '../../../testing/test-database';
 import { applyChanges, createChangeWriter } from './change-batch';
 import { type ChangeOutcome, type ChangeRequest } from './changes/plan';
@@ -185,7 +185,8 @@ describe('applyChanges', () => {
     const [first, hidden, unsent] = [await send(a, b), await send(a, b), await send(a, b)];
     await applyChanges(database.db, [{ kind: 'hide', actorId: b, messageId: hidden }]);
     await applyChanges(database.db, [{ kind: 'unsend', actorId: a, messageId: unsent, windowMs: 60_000 }]);
-    const read = written((await applyChanges(database.db, [{ kind: 'read', actorId: b, peerId: a, upTo: null }]))[0]);
+    const conversationId = await directConversationId(database.db, a, b);
+    const read = written((await applyChanges(database.db, [{ kind: 'read', actorId: b, conversationId, upTo: null }]))[0]);
     const [seenAt] = await database.db.select({ seq: messages.seq }).from(messages).where(eq(messages.id, first));
     expect(read.pushes.seen?.payload).toMatchObject({ user_id: b, seq: seenAt!.seq });
     expect(read.conversationUnread).toBe(0);
@@ -199,11 +200,13 @@ describe('applyChanges', () => {
       { kind: 'edit', actorId: stranger, messageId: id, text: 'mine now', windowMs: 60_000 },
       { kind: 'edit', actorId: b, messageId: id, text: 'mine now', windowMs: 60_000 },
       { kind: 'react', actorId: b, messageId: 1e12, emoji: '👍', add: true },
-      { kind: 'read', actorId: b, peerId: 2 ** 31 - 1, upTo: null },
+      // A missing conversation is not found, and neither is someone else's.
+      { kind: 'read', actorId: b, conversationId: Number.MAX_SAFE_INTEGER, upTo: null },
+      { kind: 'read', actorId: stranger, conversationId: await directConversationId(database.db, a, b), upTo: null },
       { kind: 'edit', actorId: a, messageId: id, text: 'fixed', windowMs: 60_000 },
     ]);
-    expect(outcomes.slice(0, 4)).toEqual([{ refused: 'not_found' }, { refused: 'not_yours' }, { refused: 'not_found' }, { refused: 'not_found' }]);
-    expect(sharedChange(outcomes[4])).toMatchObject({ kind: 'edit', text: 'fixed' });
+    expect(outcomes.slice(0, 5)).toEqual([{ refused: 'not_found' }, { refused: 'not_yours' }, { refused: 'not_found' }, { refused: 'not_found' }, { refused: 'not_found' }]);
+    expect(sharedChange(outcomes[5])).toMatchObject({ kind: 'edit', text: 'fixed' });
   });
 });
 
@@ -228,6 +231,6 @@ describe('change writer', () => {
     expect(await writer.write({ kind: 'react', actorId: b, messageId: id, emoji: '❤️', add: true })).toEqual({ retry: 'busy' });
     expect(sharedChange(await taken)?.kind).toBe('reaction');
     await writer.close();
-    expect(await writer.write({ kind: 'read', actorId: b, peerId: a, upTo: null })).toEqual({ retry: 'closing' });
+    expect(await writer.write({ kind: 'read', actorId: b, conversationId: await directConversationId(database.db, a, b), upTo: null })).toEqual({ retry: 'closing' });
   });
 });

@@ -14,6 +14,7 @@ import {
   type AccountEventRow,
   type ConversationEventRow,
   type MessageTarget,
+  type ReadTarget,
   type VersionRow,
 } from './change-batch-sql';
 import { decideMessageChange, toAccount, toFound } from './change-rules';
@@ -26,8 +27,6 @@ import { createGroupWriter, type GroupOutcome, type GroupWriter, type WriterLimi
 import type { Db } from '../engine/open-database';
 import { NO_ROWS, scriptTransaction } from '../engine/script-transaction';
 
-
-const pairKey = (a: number, b: number) => `pair:${Math.min(a, b)}:${Math.max(a, b)}`;
 
 /**
  * Applies the changes, answering each in order. Changes to one conversation (or to messages
@@ -65,10 +64,10 @@ export async function applyChanges(db: Db, requests: readonly ChangeRequest[]): 
  */
 async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: readonly number[], outcomes: GroupOutcome<ChangeOutcome>[]): Promise<number[]> {
   const targets: MessageTarget[] = [];
-  const reads: { userId: number; peerId: number; upTo: number | null }[] = [];
+  const reads: ReadTarget[] = [];
   for (const index of indexes) {
     const request = requests[index]!;
-    if (request.kind === 'read') reads.push({ userId: request.actorId, peerId: request.peerId, upTo: request.upTo });
+    if (request.kind === 'read') reads.push({ userId: request.actorId, conversationId: request.conversationId, upTo: request.upTo });
     else {
       const countFor = request.kind === 'hide' ? 'actor' : request.kind === 'unsend' ? 'recipient' : null;
       targets.push({ actorId: request.actorId, messageId: request.messageId, preview: request.kind === 'hide', countFor });
@@ -77,14 +76,14 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
   return scriptTransaction(db, async (tx) => {
     const [[clock] = [], lockedRows = [], messageRows = [], unreadRows = []] = await tx.run([
       NOW,
-      lockChangeUsers(targets, reads.flatMap(({ userId, peerId }) => [userId, peerId])),
+      lockChangeUsers(targets, reads),
       targets.length > 0 ? findChangeMessages(targets) : NO_ROWS,
       reads.length > 0 ? findUnread(reads) : NO_ROWS,
     ]);
     const now = new Date(clock!.now as string | Date);
     const accounts = new Map(lockedRows.map((row) => [Number(row.id), toAccount(row)]));
     const found = new Map(messageRows.map((row) => [`${Number(row.actor_id)}:${Number(row.id)}`, toFound(row)]));
-    const unread = new Map(unreadRows.map((row) => [`${Number(row.user_id)}:${Number(row.peer_id)}`, toUnread(row)]));
+    const unread = new Map(unreadRows.map((row) => [`${Number(row.user_id)}:${Number(row.conversation_id)}`, toUnread(row)]));
 
     const deferred: number[] = [];
     const claimed = new Set<string>();
@@ -100,7 +99,7 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
       for (const claim of claims) claimed.add(claim);
       const decision =
         request.kind === 'read'
-          ? decideRead(request, accounts, unread.get(`${request.actorId}:${request.peerId}`), now)
+          ? decideRead(request, accounts, unread.get(`${request.actorId}:${request.conversationId}`), now)
           : decideMessageChange(request, context, accounts, now);
       if ('refused' in decision) outcomes[index] = decision;
       else planned.push({ index, plan: decision });
@@ -169,10 +168,10 @@ async function applyOnce(db: Db, requests: readonly ChangeRequest[], indexes: re
  * (whether another message still carries it). A message that is not the actor's claims nothing.
  */
 function claimsOf(request: ChangeRequest, context: Found | null): string[] {
-  if (request.kind === 'read') return [pairKey(request.actorId, request.peerId)];
-  if (!context) return [];
-  const { message, peer } = context;
-  const claims = [pairKey(request.actorId, peer.id)];
+  if (request.kind === 'read') return [`conversation:${request.conversationId}`];
+  if (!context?.conversation) return [];
+  const { message, conversation } = context;
+  const claims = [`conversation:${conversation.id}`];
   if (request.kind === 'unsend' && message.attachmentId !== null) claims.push(`upload:${message.attachmentId}`);
   return claims;
 }

@@ -19,7 +19,7 @@ export type ChangeRequest =
   | { kind: 'unsend'; actorId: number; messageId: number; windowMs: number }
   | { kind: 'hide'; actorId: number; messageId: number }
   /** `upTo`: the newest message read (null: all of them). */
-  | { kind: 'read'; actorId: number; peerId: number; upTo: number | null };
+  | { kind: 'read'; actorId: number; conversationId: number; upTo: number | null };
 
 export type ChangeOutcome =
   | { refused: ChangeRefusal }
