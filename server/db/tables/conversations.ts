@@ -1,8 +1,7 @@
 // Conversations first (docs/design/conversations.md): a conversation has an id, members and its own
 // order of messages and changes, for a direct conversation and a group alike. Added by 0017 beside
-// the pair model (messages keyed by sender and recipient, conversations per side), which still
-// serves every query until the reads move here. The migration's backfill filled them; the message
-// and change batches and mutes write them beside the pairs; nothing reads them yet
+// the pair model (messages keyed by sender and recipient, conversations per side) and filled by its
+// backfill; every read moved here, and since 0022 nothing writes the pair model either
 // (docs/DECISIONS.md, "Conversations, not pairs").
 //
 // Every key starts with the conversation id, or with the account id for an account's own rows, so
