@@ -156,6 +156,8 @@ export class ConversationProtocol {
       if (page.conversation_id !== conversationId) this.anomalies.push(`sync_conversation ${conversationId} answered for conversation ${page.conversation_id}`);
       for (const message of page.messages) this.inbox.add(message, 'sync');
       for (const change of page.changes) this.inbox.addChange(change);
+      // The receipts as they stand, as the app applies them from its catch-up.
+      for (const seen of page.seen) this.inbox.addSeen({ conversation_id: conversationId, ...seen });
       this.inbox.accountThrough(conversationId, page.through);
       if (page.has_more) {
         if (page.through <= after) {
@@ -181,7 +183,8 @@ export class ConversationProtocol {
   /**
    * The receipts of the conversations where one of the user's messages shows none yet, from each
    * thread's newest page (GET /api/c/:id/messages, `seen`), as opening the thread would: a `seen`
-   * lost with a connection is in no catch-up read, a receipt being member state rather than stream.
+   * lost with a connection reaches a catch-up only if the conversation moved since (a receipt is
+   * member state, not stream, so it does not move the head).
    */
   async readReceipts(url: string, token: string): Promise<void> {
     for (const conversationId of this.inbox.unseenConversations()) {
