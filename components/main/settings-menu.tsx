@@ -21,28 +21,33 @@ export function SettingsMenu({ onOpenSettings }: Props) {
   const rootRef = useRef<HTMLDivElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    function onPointerDown(event: PointerEvent) {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    }
-    document.addEventListener('pointerdown', onPointerDown);
-    return () => document.removeEventListener('pointerdown', onPointerDown);
-  }, [open]);
-
   function close() {
     setOpen(false);
     toggleRef.current?.focus();
   }
 
+  // Open, it closes on a press outside it, and on Escape wherever the focus is (a choice in it may
+  // re-render what had the focus, and Escape must still close it).
+  useEffect(() => {
+    if (!open) return;
+    function onPointerDown(event: PointerEvent) {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    }
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      toggleRef.current?.focus();
+    }
+    document.addEventListener('pointerdown', onPointerDown);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('pointerdown', onPointerDown);
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, [open]);
+
   return (
-    <div
-      ref={rootRef}
-      className={styles.menuRoot}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && open) close();
-      }}
-    >
+    <div ref={rootRef} className={styles.menuRoot}>
       <button
         ref={toggleRef}
         type="button"

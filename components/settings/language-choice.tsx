@@ -39,7 +39,9 @@ export function LanguageChoice() {
               value={option}
               lang={option}
               checked={language === option}
-              disabled={saving.state === 'saving'}
+              // Never disabled while saving: a disabled radio drops the focus the choice just put
+              // there (a keyboard user's place, and the menu's Escape). A second choice meanwhile
+              // is fine: the latest one is the one saved (lib/lifecycle/user-language.ts).
               onChange={() => void choose(option)}
             />
             <span lang={option}>{t(`languages.${option}`)}</span>

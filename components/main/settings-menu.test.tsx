@@ -1,0 +1,67 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { SettingsRequest, User } from '@/lib/contract';
+import { initI18n } from '@/lib/i18n';
+import { publishUser } from '@/lib/stores/session-store';
+import { deferred } from '@/lib/testing/deferred';
+import { ME } from '@/lib/testing/fixtures';
+import { SettingsMenu } from './settings-menu';
+
+const accounts = vi.hoisted(() => ({ updateSettings: vi.fn<(settings: SettingsRequest) => Promise<User>>() }));
+vi.mock('@/lib/api/accounts', () => accounts);
+
+const me: User = { id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true };
+
+describe('SettingsMenu', () => {
+  beforeEach(async () => {
+    accounts.updateSettings.mockReset();
+    publishUser(me);
+    await initI18n('en');
+  });
+  afterEach(cleanup);
+
+  /** The menu opened, a new language chosen by keyboard while the server has not answered yet. */
+  async function chooseSpanishWhileSaving() {
+    const answer = deferred<User>();
+    accounts.updateSettings.mockReturnValue(answer.promise);
+    render(<SettingsMenu onOpenSettings={() => {}} />);
+    const toggle = screen.getByRole('button', { name: 'Settings' });
+    await userEvent.click(toggle);
+    const spanish = screen.getByRole('radio', { name: 'Español' });
+    // Whether any radio was disabled on the way: the browser takes the focus off a disabled one.
+    let disabled = false;
+    const watch = new MutationObserver(() => {
+      disabled ||= screen.queryAllByRole('radio').some((radio) => (radio as HTMLInputElement).disabled);
+    });
+    watch.observe(document.body, { attributes: true, subtree: true, attributeFilter: ['disabled'] });
+    spanish.focus();
+    await userEvent.keyboard(' ');
+    await waitFor(() => expect(document.documentElement.lang).toBe('es'));
+    watch.disconnect();
+    return { answer, toggle, spanish, everDisabled: disabled };
+  }
+
+  it('keeps the focus on the language chosen while it saves, and closes on Escape', async () => {
+    const { answer, toggle, spanish, everDisabled } = await chooseSpanishWhileSaving();
+    expect(accounts.updateSettings).toHaveBeenCalledExactlyOnceWith({ language: 'es' });
+    expect((spanish as HTMLInputElement).checked).toBe(true);
+    expect(everDisabled).toBe(false);
+    expect(document.activeElement).toBe(spanish);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('radio', { name: 'Español' })).toBeNull();
+    expect(document.activeElement).toBe(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    answer.resolve({ ...me, language: 'es' });
+  });
+
+  it('closes on Escape wherever the focus went', async () => {
+    const { answer, toggle } = await chooseSpanishWhileSaving();
+    (document.activeElement as HTMLElement).blur();
+    expect(document.activeElement).toBe(document.body);
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('radio', { name: 'Español' })).toBeNull();
+    expect(document.activeElement).toBe(toggle);
+    answer.resolve({ ...me, language: 'es' });
+  });
+});
