@@ -10,7 +10,10 @@
 //   list is on screen; then from the click on the long conversation until its newest message is
 //   on screen (the thread is virtualised: only the messages that fit are in the DOM). Marked on the
 //   page's own clock (./page-clock.ts). One warm-up visit first (not counted), then `runs` visits;
-//   the median is reported.
+//   the median is reported. Every one is a first visit (a fresh browser context: what a new user
+//   gets); then, apart, `runs` visits again in one context that has visited once (scripts in its
+//   cache, the service worker installed): the two figures say how much of a first visit is the cold
+//   cache and the worker's first install, and the Chromium that measured is named with them.
 // - Catch-up: with that thread open, the browser goes offline, X messages from the peer are
 //   written while it is away (server stopped, rows written straight into its database, server
 //   started again: one transaction per message through a socket would take far longer than the
@@ -35,6 +38,16 @@ interface NavigationRun {
   readyMs: number;
   /** Where the time to the list went: page milestones and the API requests (ms since navigation start). */
   timeline: { what: string; startMs: number; endMs: number }[];
+}
+/** /main visited again in a context that has visited it once. */
+interface WarmNavigation {
+  listMs: number[];
+  medianMs: number;
+  /** The service worker controlled the page (it is installed on the first visit). */
+  controlled: boolean;
+  /** Scripts of the last visit served from the browser's cache or the worker (nothing transferred), and fetched. */
+  cachedScripts: number;
+  fetchedScripts: number;
 }
 interface CatchUpResult {
   missed: number;
@@ -64,6 +77,10 @@ export interface FrontendResult {
   mainAfterClick: PageWeight;
   /** The median run (by readyMs). */
   navigation: NavigationRun | null;
+  /** The list on screen on later visits of the same browser (./index.ts, measureWarmNavigation). */
+  warmNavigation?: WarmNavigation | null;
+  /** The Chromium that measured: a version moves every figure here. */
+  browserVersion?: string;
   /** One more first visit, traced: the main thread's time until the list, by kind (./main-thread.ts). */
   mainThread: MainThreadBreakdown | null;
   /** The same framework with nothing of Parley's: a one-page Next app's list on screen (./floor.ts). */
@@ -131,6 +148,16 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
     const lighthouseMain = await lighthouseOn('/main', { token: `Bearer ${me.token}`, locale: 'en' });
 
     const navigation = await measureNavigation(browser, url, me, peer, options);
+    const warmNavigation = await measureWarmNavigation(browser, url, me, peer, options).catch((error: unknown) => {
+      notes.push(`second visits failed: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
+      return null;
+    });
+    if (warmNavigation) {
+      log(
+        `  /main visited again in the same browser: list on screen ${warmNavigation.listMs.join(', ')} ms (median ${warmNavigation.medianMs}); ` +
+          `service worker ${warmNavigation.controlled ? 'in control' : 'not in control'}; ${warmNavigation.cachedScripts} scripts from cache, ${warmNavigation.fetchedScripts} fetched`,
+      );
+    }
     const mainThread = await traceMainThread(browser, url, me, peer, options).catch((error: unknown) => {
       notes.push(`main-thread trace failed: ${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
       return null;
@@ -168,6 +195,8 @@ export async function runFrontend(options: FrontendOptions): Promise<FrontendRes
       mainPrefetched: navigation.mainPrefetched,
       mainAfterClick: navigation.mainAfterClick,
       navigation: navigation.median,
+      warmNavigation,
+      browserVersion: browser.version(),
       mainThread,
       floor,
       navigationRuns: navigation.runs,
@@ -251,6 +280,40 @@ async function measureNavigation(browser: Browser, url: string, me: SeededUser, 
   }
   const sorted = [...runs].sort((a, b) => a.readyMs - b.readyMs);
   return { runs, median: sorted[Math.floor((sorted.length - 1) / 2)] ?? null, main: main!, mainPrefetched: mainPrefetched!, mainAfterClick: mainAfterClick!, context: context!, page: page! };
+}
+
+/**
+ * /main in one browser context, visited once (not counted: it fills the cache and installs the
+ * service worker) and then `runs` times more, each until the list is on screen and the network is
+ * idle: what a returning user gets, against measureNavigation's first visits.
+ */
+async function measureWarmNavigation(browser: Browser, url: string, me: SeededUser, peer: SeededUser, options: FrontendOptions): Promise<WarmNavigation> {
+  const page = await signedInPage(browser, url, me, peer, options);
+  try {
+    await page.goto(`${url}/main`, { waitUntil: 'commit' });
+    await waitForMark(page, 'list');
+    await page.waitForLoadState('networkidle');
+    const listMs: number[] = [];
+    let last = { controlled: false, cached: 0, fetched: 0 };
+    for (let i = 0; i < (options.runs ?? 3); i++) {
+      await page.goto(`${url}/main`, { waitUntil: 'commit' });
+      await waitForMark(page, 'list');
+      listMs.push(round((await marks(page)).list!, 1));
+      last = await page.evaluate(() => {
+        const scripts = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((entry) => entry.initiatorType === 'script');
+        return {
+          controlled: navigator.serviceWorker?.controller != null,
+          cached: scripts.filter((entry) => entry.transferSize === 0).length,
+          fetched: scripts.filter((entry) => entry.transferSize > 0).length,
+        };
+      });
+      await page.waitForLoadState('networkidle');
+    }
+    const sorted = [...listMs].sort((a, b) => a - b);
+    return { listMs, medianMs: sorted[Math.floor((sorted.length - 1) / 2)]!, controlled: last.controlled, cachedScripts: last.cached, fetchedScripts: last.fetched };
+  } finally {
+    await page.context().close();
+  }
 }
 
 /** What the page clock looks for: the seeded list and the peer's long thread. */
