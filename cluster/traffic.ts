@@ -81,7 +81,7 @@ export async function settleAndVerify(
   const ids = new Set(clients.map((client) => client.userId));
   // The database holds other tests' messages too; this group only writes among itself.
   const stored = (await readStoredMessages(db)).filter((row) => ids.has(row.senderId) || (row.recipientId !== null && ids.has(row.recipientId)));
-  // The conversation model written beside the pairs, whole across nodes (every test's rows).
+  // The conversation model, whole across nodes (every test's rows).
   return {
     settled,
     verdict: verify(clients, stored, await readStoredHeads(db)),

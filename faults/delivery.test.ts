@@ -229,7 +229,7 @@ it(`keeps every acknowledged message exactly once through drops and a kill -9 ($
   expect(verdict.failures, `server output:\n${server.tail(20)}`).toEqual({});
   expect(views.failures).toEqual({});
   expect(catchUpFailures).toEqual({});
-  // The conversation model written beside the pairs came through the kills whole too.
+  // The conversation model came through the kills whole too.
   expect(modelFaults).toEqual([]);
   expect(sum((c) => c.inbox.changeCount)).toBeGreaterThan(0);
   expect(verdict.sent).toBeGreaterThan((USERS * TRAFFIC_MS) / WRITE_EVERY_MS / 2);

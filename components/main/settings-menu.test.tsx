@@ -64,4 +64,26 @@ describe('SettingsMenu', () => {
     expect(document.activeElement).toBe(toggle);
     answer.resolve({ ...me, language: 'es' });
   });
+
+  it('leaves an Escape something else used alone, and the focus where the person put it', async () => {
+    render(
+      <>
+        <SettingsMenu onOpenSettings={() => {}} />
+        <input aria-label="Composer" onKeyDown={(event) => event.key === 'Escape' && event.currentTarget.value !== '' && event.preventDefault()} />
+      </>,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const composer = screen.getByRole('textbox', { name: 'Composer' });
+    // Reached by keyboard (a press outside would close the menu).
+    composer.focus();
+    await userEvent.keyboard('a reply');
+    // The composer cancels with this Escape: the menu stays.
+    await userEvent.keyboard('{Escape}');
+    expect(screen.getByRole('radio', { name: 'English' })).toBeTruthy();
+    await userEvent.keyboard('{Control>}a{/Control}{Backspace}');
+    // Nothing to cancel: the menu closes, and the focus stays in the composer.
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('radio', { name: 'English' })).toBeNull();
+    expect(document.activeElement).toBe(composer);
+  });
 });

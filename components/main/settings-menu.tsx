@@ -21,22 +21,23 @@ export function SettingsMenu({ onOpenSettings }: Props) {
   const rootRef = useRef<HTMLDivElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
 
+  /** Closes it; the focus goes back to its button when it was in the menu or nowhere (the page). */
   function close() {
+    const focused = document.activeElement;
     setOpen(false);
-    toggleRef.current?.focus();
+    if (!focused || focused === document.body || rootRef.current?.contains(focused)) toggleRef.current?.focus();
   }
 
   // Open, it closes on a press outside it, and on Escape wherever the focus is (a choice in it may
-  // re-render what had the focus, and Escape must still close it).
+  // re-render what had the focus, and Escape must still close it), unless something focused
+  // elsewhere (the composer cancelling a reply) used that Escape already.
   useEffect(() => {
     if (!open) return;
     function onPointerDown(event: PointerEvent) {
       if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
     }
     function onKeyDown(event: KeyboardEvent) {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      toggleRef.current?.focus();
+      if (event.key === 'Escape' && !event.defaultPrevented) close();
     }
     document.addEventListener('pointerdown', onPointerDown);
     document.addEventListener('keydown', onKeyDown);

@@ -41,7 +41,7 @@ export function LanguageChoice() {
               checked={language === option}
               // Never disabled while saving: a disabled radio drops the focus the choice just put
               // there (a keyboard user's place, and the menu's Escape). A second choice meanwhile
-              // is fine: the latest one is the one saved (lib/lifecycle/user-language.ts).
+              // is saved after the first, so the latest one wins (lib/lifecycle/user-language.ts).
               onChange={() => void choose(option)}
             />
             <span lang={option}>{t(`languages.${option}`)}</span>

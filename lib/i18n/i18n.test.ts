@@ -164,6 +164,22 @@ describe('i18n', () => {
     await vi.waitFor(() => expect(useSessionStore.getState().user?.language).toBe('es'));
   });
 
+  it('a second choice while the first is being saved is saved after it, so the server ends on the latest', async () => {
+    await initI18n('en');
+    const first = deferred<User>();
+    accounts.updateSettings.mockReturnValueOnce(first.promise).mockResolvedValueOnce(user('fr'));
+    await setLanguage('es');
+    await setLanguage('fr');
+    expect(currentLanguage()).toBe('fr');
+    // One request at a time: the second waits for the first's answer.
+    expect(accounts.updateSettings).toHaveBeenCalledExactlyOnceWith({ language: 'es' });
+    first.resolve(user('es'));
+    await vi.waitFor(() => expect(accounts.updateSettings).toHaveBeenCalledTimes(2));
+    expect(accounts.updateSettings).toHaveBeenLastCalledWith({ language: 'fr' });
+    await vi.waitFor(() => expect(useSessionStore.getState().user?.language).toBe('fr'));
+    expect(currentLanguage()).toBe('fr');
+  });
+
   it('offline: the choice holds (shown, in locale, not undone by the server’s older user) and is saved once online', async () => {
     await initI18n('en');
     const stop = followUserLanguage();

@@ -11,6 +11,9 @@ let stopFollowing: (() => void) | null = null;
 // A choice made here and not yet saved on the server: it wins over the user the server publishes
 // meanwhile (their saved language is the previous one until the save lands).
 let unsaved: Language | null = null;
+// The choice whose save is on its way: one at a time, so the server applies them in the order
+// chosen (two requests at once could land in either order and leave the earlier choice saved).
+let saving: Language | null = null;
 let retryTimer: ReturnType<typeof setTimeout> | null = null;
 const RETRY_MS = 30_000;
 // A failure that lands when the browser is online again (the network came back while the request
@@ -45,11 +48,15 @@ function clearRetry(): void {
   if (typeof window !== 'undefined') window.removeEventListener('online', saveUnsaved);
 }
 
-/** Saves the unsaved choice on the server; passing trouble tries again when the network is back. */
+/**
+ * Saves the unsaved choice on the server; passing trouble tries again when the network is back. A
+ * choice made while another is being saved is saved once that answer is in.
+ */
 function saveUnsaved(): void {
   clearRetry();
   const language = unsaved;
-  if (language === null) return;
+  if (language === null || saving !== null) return;
+  saving = language;
   updateSettings({ language })
     .then((user) => {
       if (unsaved !== language) return; // another choice came meanwhile and saves itself
@@ -71,6 +78,10 @@ function saveUnsaved(): void {
       }
       // Refused for good (a signed-out or deactivated account): nothing more to save.
       unsaved = null;
+    })
+    .finally(() => {
+      saving = null;
+      if (unsaved !== null && unsaved !== language) saveUnsaved();
     });
 }
 

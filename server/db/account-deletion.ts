@@ -27,8 +27,9 @@ export async function deleteAccount(db: Db, userId: number): Promise<{ storageKe
     await tx.delete(sessions).where(eq(sessions.userId, userId));
     await tx.delete(follows).where(or(eq(follows.followerId, userId), eq(follows.followeeId, userId)));
     await tx.delete(blocks).where(or(eq(blocks.blockerId, userId), eq(blocks.blockedId, userId)));
+    // Rows the pair model's releases left (nothing writes them now; the contract step drops them).
     await tx.delete(conversations).where(eq(conversations.userId, userId));
-    // The conversation model beside the pairs (not read yet): the account leaves its conversations
+    // The account leaves its conversations
     // as the migration recorded earlier deletions, keeping its window there (its member row and
     // list row say until when). Found through its own list rows, keyed by the account.
     await tx.execute(sql`

@@ -64,7 +64,7 @@ it('a deletion racing a batch to or from that account leaves no row of the delet
   expect(await conversationModelFaults(database.db)).toEqual([]);
 });
 
-// The conversation model written beside the pairs (docs/design/conversations.md, step 2).
+// Each pair's direct conversation, by its two people (docs/design/conversations.md, 2.1).
 const conversationOf = async (a: number, b: number) =>
   (
     await rows<{ id: number; last_seq: number; last_message_id: number }>(

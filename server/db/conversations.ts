@@ -26,9 +26,8 @@ export function setConversationMuted(db: Db, userId: number, conversationId: num
  * Mutes or unmutes the conversation of the user's list rows (`ac`) that `named` picks, if they are
  * a member of it now; null when there is none (never written to, someone else's, or left). It is
  * the member's mute, with a `muted` item at the account's next seq when it changed (the account's
- * row locked first, as every writer of its seqs locks it). The pair model's row gets it too while
- * there is one: the previous release reads the mute there during a rolling deploy, and
- * conversations begun since the pair model stopped being written have none.
+ * row locked first, as every writer of its seqs locks it). Nothing of the pair model: no release
+ * still running reads its mute (the list and push read the member row).
  */
 async function setMutedWhere(db: Db, userId: number, named: SQL, muted: boolean): Promise<MuteChange | null> {
   return db.transaction(async (tx) => {
@@ -52,8 +51,6 @@ async function setMutedWhere(db: Db, userId: number, named: SQL, muted: boolean)
         select ${userId}, account.account_seq, member.conversation_id, 'muted', jsonb_build_object('muted', ${muted}::boolean)
         from member, account
         returning seq
-      ), pair as (
-        update conversations set muted = ${muted} where user_id = ${userId} and peer_id = (select peer_id from target)
       )
       select target.conversation_id, target.peer_id, (select seq from item) as seq from target`,
     );

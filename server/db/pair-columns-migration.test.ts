@@ -46,6 +46,13 @@ describeMigration(['_conversations_expand', '_pair_columns_optional'], ({ engine
       expect(await whatTheySee(db)).toEqual(previous.seen);
       expect(await conversationModelFaults(db)).toEqual([]);
       expect(await rows(db, sql`select indexname from pg_indexes where indexname = 'messages_unread_by_pair_idx'`)).toEqual([]);
+      // A group's messages will have no recipient, and no message now has the pair's seqs.
+      expect(await rows(db, sql`select column_name, is_nullable from information_schema.columns
+        where table_name = 'messages' and column_name in ('recipient_id', 'sender_seq', 'recipient_seq') order by column_name`)).toEqual([
+        { column_name: 'recipient_id', is_nullable: 'YES' },
+        { column_name: 'recipient_seq', is_nullable: 'YES' },
+        { column_name: 'sender_seq', is_nullable: 'YES' },
+      ]);
 
       // This release's send and read write the conversation model alone, after the old rows.
       const [sent] = await storeMessages(db, [{ senderId: ana, recipientId: bo, clientId: 'new-1', text: 'new-1' }]);
@@ -62,6 +69,16 @@ describeMigration(['_conversations_expand', '_pair_columns_optional'], ({ engine
       expect(now.conversations).toEqual(previous.pairs.conversations);
       expect(now.lastSeqs).toEqual(previous.pairs.lastSeqs);
       expect(now.messages.slice(0, previous.pairs.messages.length)).toEqual(previous.pairs.messages);
+      expect(await conversationModelFaults(db)).toEqual([]);
+      // A node of the previous release still writing, after this one's rows: the model holds, and
+      // this release's writer carries on after it.
+      await sendWithOrdinals(db, bo, ana, 'old-after');
+      await storeMessages(db, [{ senderId: ana, recipientId: bo, clientId: 'new-2', text: 'new-2' }]);
+      expect(await rows(db, sql`select client_id, seq::int from messages where conversation_id = ${conversationId} order by seq desc limit 3`)).toEqual([
+        { client_id: 'new-2', seq: expect.any(Number) },
+        { client_id: 'old-after', seq: expect.any(Number) },
+        { client_id: 'new-1', seq: expect.any(Number) },
+      ]);
       expect(await conversationModelFaults(db)).toEqual([]);
     });
   });

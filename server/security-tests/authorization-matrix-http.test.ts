@@ -3,7 +3,7 @@
 // without a row here fails this file until it gets one. The callers are in authorization-matrix-callers.ts.
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Ack, Attachment, ConversationMessage, ConversationSummaryPage, ConversationThreadPage, MessagePayload, Page } from '../../lib/contract';
+import type { Ack, Attachment, ConversationMessage, ConversationSummaryPage, ConversationThreadPage, MessageSearchResult, Page } from '../../lib/contract';
 import { directConversationId } from '../../testing/database';
 import { signIn, type SignedInUser } from '../test/helpers';
 import { emitWithAck, sendAccepted } from '../test/socket-client';
@@ -250,9 +250,9 @@ describe('HTTP authorisation matrix', () => {
       .body as ConversationSummaryPage;
     expect(byConversation.results.map((row) => row.conversation_id)).toEqual([ownedConversationId]);
     // Search finds only the owner's messages, whatever the words.
-    const found = (await send('GET', { path: '/api/messages/search?q=peer' }, owner.bearer)).body as Page<{ message: MessagePayload }>;
+    const found = (await send('GET', { path: '/api/messages/search?q=peer' }, owner.bearer)).body as Page<MessageSearchResult>;
     expect(found.results.map((result) => result.message.text)).toEqual(['owner to peer']);
-    for (const result of found.results) expect([result.message.sender_id, result.message.recipient_id]).toContain(owner.user.id);
+    for (const result of found.results) expect([result.conversation_id, result.message.conversation_id]).toEqual([ownedConversationId, ownedConversationId]);
     // Nor can a reply quote it: the refusal is an unknown id's.
     const reply = await emitWithAck(ownerTab, 'send', { client_id: randomUUID(), recipient_id: peer.user.id, text: 'quoting', reply_to: foreignMessageId });
     expect(reply).toEqual({ error: { non_field_errors: ['reply_to: No such message in this conversation.'] } });

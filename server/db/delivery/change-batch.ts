@@ -1,9 +1,8 @@
 // Every change a person makes to messages (reactions, edits, unsending, deleting for oneself, and
 // reading a conversation) goes to the database in batches, as sends do: one transaction per batch,
-// two round trips whatever its size, each change written into the stream of every account it
-// concerns (docs/DELIVERY.md, "Changes to messages"), and into the conversation model beside it:
-// once for the conversation (reactions, edits, unsending) or once for the actor (reads, hides;
-// docs/design/conversations.md, 3.4). What each kind does: change-rules.ts.
+// two round trips whatever its size, each change written once: into its conversation's stream
+// (reactions, edits, unsending) or the actor's own items (reads, hides; docs/DELIVERY.md, "Changes
+// to messages"; docs/design/conversations.md, 3.4). What each kind does: change-rules.ts.
 import {
   NOW,
   appendEvents,

@@ -49,9 +49,9 @@ export async function memberWindow(db: Db, userId: number, conversationId: numbe
 
 /**
  * The other person of a direct conversation of the caller's (design 4.3: requests name
- * conversations, the batches still take people). Until the send and change batches take
- * conversations, a request by conversation goes on as the same request by person, whose checks
- * (blocks, a deleted or deactivated person) then apply unchanged. Null: not a conversation the
+ * conversations, the message batch and typing still take people). Until they take conversations,
+ * a send or a typing signal by conversation goes on as the same by person, whose checks (blocks,
+ * a deleted or deactivated person) then apply unchanged. Null: not a conversation the
  * caller is or was in, or not a direct one; answered as an unknown conversation. One probe of
  * the caller's list row by its key.
  */

@@ -25,9 +25,9 @@ export interface FreshRow {
 }
 
 
-/** The columns toMessageRow reads, of the messages row `alias` (search_vector left out: never read back). */
+/** The columns toMessageRow reads, of the messages row `alias` (MessageRow's). */
 export const messageRowSql = (alias: string) =>
-  ['id', 'sender_id', 'recipient_id', 'client_id', 'text', 'attachment_id', 'attachment_removed', 'sender_seq', 'recipient_seq', 'created_at', 'read_at', 'seen_at', 'edited_at', 'deleted_at', 'reactions', 'sender_version', 'recipient_version', 'reply_to_id']
+  ['id', 'sender_id', 'recipient_id', 'client_id', 'text', 'attachment_id', 'attachment_removed', 'created_at', 'edited_at', 'deleted_at', 'reactions', 'reply_to_id']
     .map((column) => `${alias}.${column}`)
     .join(', ');
 
@@ -230,17 +230,11 @@ export function toMessageRow(row: Row): MessageRow {
     text: row.text as string,
     attachmentId: row.attachment_id as string | null,
     attachmentRemoved: row.attachment_removed === true,
-    senderSeq: intOrNull(row.sender_seq),
-    recipientSeq: intOrNull(row.recipient_seq),
     createdAt: date(row.created_at),
-    readAt: dateOrNull(row.read_at),
-    seenAt: dateOrNull(row.seen_at),
     editedAt: dateOrNull(row.edited_at),
     deletedAt: dateOrNull(row.deleted_at),
     // jsonb: parsed by both drivers.
     reactions: (row.reactions ?? []) as MessageRow['reactions'],
-    senderVersion: intOrNull(row.sender_version),
-    recipientVersion: intOrNull(row.recipient_version),
     replyToId: intOrNull(row.reply_to_id),
   };
 }
@@ -274,16 +268,10 @@ export function freshMessageRow(row: FreshRow, returned: Row): MessageRow {
     text: row.text,
     attachmentId: row.attachment_id,
     attachmentRemoved: false,
-    senderSeq: null,
-    recipientSeq: null,
     createdAt: date(returned.created_at),
-    readAt: null,
-    seenAt: null,
     editedAt: null,
     deletedAt: null,
     reactions: [],
-    senderVersion: null,
-    recipientVersion: null,
     replyToId: row.reply_to_id,
   };
 }

@@ -132,7 +132,7 @@ export async function storeMessages(db: Db, batch: readonly NewMessage[]): Promi
     const plans = batch.map((message): Plan => {
       const key = keyOf(message.senderId, message.clientId);
       const stored = earlier.get(key);
-      if (stored) return { stored: toStoredMessage(stored, message.recipientId, false) };
+      if (stored) return { stored: toStoredMessage(stored, stored.message.recipientId ?? message.recipientId, false) };
       const first = freshByKey.get(key);
       if (first !== undefined) return { fresh: first, repeat: true };
       // A deleted (or deactivated) account sends nothing: a batch that waited for the lock its

@@ -1,6 +1,6 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { REPLY_SNIPPET_LENGTH, type ConversationMessage, type ReplySummary } from '../../../lib/contract';
-import { messages, uploads, type MessageRow, type UploadRow } from '../schema';
+import { MESSAGE_UNREAD_COLUMNS, messages, uploads, type MessageRow, type UploadRow } from '../schema';
 import { toAttachment } from '../uploads';
 
 export interface NewMessage {
@@ -22,11 +22,11 @@ export interface StoredMessage {
   created: boolean;
 }
 
-/** Every column but search_vector: the index's business, never read back. */
+/** Every column the server reads (MESSAGE_UNREAD_COLUMNS left out). */
 function readColumns() {
   const columns: Partial<ReturnType<typeof getTableColumns<typeof messages>>> = { ...getTableColumns(messages) };
-  delete columns.searchVector;
-  return columns as Omit<ReturnType<typeof getTableColumns<typeof messages>>, 'searchVector'>;
+  for (const column of MESSAGE_UNREAD_COLUMNS) delete columns[column];
+  return columns as Omit<ReturnType<typeof getTableColumns<typeof messages>>, (typeof MESSAGE_UNREAD_COLUMNS)[number]>;
 }
 const messageFields = readColumns();
 

@@ -14,8 +14,9 @@ export const messages = pgTable(
     senderId: integer('sender_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    // The pair model's other side (written for direct conversations only since 0022; a group's
-    // messages have none): read by nothing but the pair's checks until the contract step drops it.
+    // A direct conversation's other person (a group's messages will have none): the change batch
+    // still finds a message's two people by it, and a reply's check its conversation, until
+    // groups move both to membership.
     recipientId: integer('recipient_id').references(() => users.id, { onDelete: 'cascade' }),
     // Chosen by the sender's outbox so a resent message is stored once.
     clientId: text('client_id').notNull(),
@@ -48,9 +49,8 @@ export const messages = pgTable(
      */
     reactions: jsonb('reactions').$type<Reaction[]>().notNull().default([]),
     /**
-     * Each side's seq of the latest change to this message (edit, reaction, unsend) in its own
-     * stream (message_events); null: never changed. A client applies a change only when its seq
-     * is newer than the version it holds (docs/DELIVERY.md, "Changes to messages").
+     * The pair model's per-side versions (the seq of the latest change in each account's stream,
+     * message_events): no longer written since 0022; clients compare `version`, below.
      */
     senderVersion: bigint('sender_version', { mode: 'number' }),
     recipientVersion: bigint('recipient_version', { mode: 'number' }),
@@ -186,8 +186,11 @@ export const messageHidden = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.messageId] }), index('message_hidden_conversation_idx').on(table.userId, table.conversationId)],
 );
 
-/** The kinds of message_events (MessageChange in lib/contract/messaging.ts). */
-export const MESSAGE_CHANGE_KINDS = ['read', 'seen', 'reaction', 'edit', 'unsend', 'hide'] as const;
+/**
+ * Columns of messages the server never reads: search_vector (the index's business) and the pair
+ * model's, no longer written since 0022 (dropped by the contract step).
+ */
+export const MESSAGE_UNREAD_COLUMNS = ['searchVector', 'senderSeq', 'recipientSeq', 'readAt', 'seenAt', 'senderVersion', 'recipientVersion'] as const;
 
 /**
  * The per-account stream's changes to messages (the pair model: read by nothing since protocol 1's
