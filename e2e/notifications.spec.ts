@@ -74,8 +74,16 @@ test.describe('desktop notifications', { tag: LOCAL_ONLY }, () => {
     await setTabHidden(bob.page, true);
     await setTabHidden(secondTab, true);
     const cdp = await bob.context.newCDPSession(bob.page);
+    // The browser reports each worker version's running state; stopping is asynchronous, so wait
+    // until none runs: a stop landing after the first tab's hand-over would make the worker forget
+    // that tab, which is a second restart, not the case tested here.
+    const running = new Map<string, string>();
+    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+      for (const version of versions) running.set(version.versionId, version.runningStatus);
+    });
     await cdp.send('ServiceWorker.enable');
     await cdp.send('ServiceWorker.stopAllWorkers');
+    await expect.poll(() => [...running.values()].every((status) => status === 'stopped') && running.size > 0).toBe(true);
     await alice.chat.send('while you are away');
     await expect.poll(() => shownNow()).toEqual([
       { title: alice.person.name, body: 'while you are away', tag: `conversation-${alice.person.id}` },
