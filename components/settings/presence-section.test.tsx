@@ -5,13 +5,13 @@ import type { SettingsRequest, User } from '@/lib/contract';
 import { initI18n } from '@/lib/i18n';
 import { publishUser, useSessionStore } from '@/lib/stores/session-store';
 import { deferred } from '@/lib/testing/deferred';
-import { ME } from '@/lib/testing/fixtures';
+import { account } from '@/lib/testing/fixtures';
 import { PresenceSection } from './presence-section';
 
 const accounts = vi.hoisted(() => ({ updateSettings: vi.fn<(settings: SettingsRequest) => Promise<User>>() }));
 vi.mock('@/lib/api/accounts', () => accounts);
 
-const me: User = { id: ME, username: 'me', email: null, avatar: null, language: 'en', is_active: true, message_policy: 'everyone', show_presence: true, read_receipts: true, notification_preview: 'text', notification_sound: true };
+const me = account();
 
 describe('PresenceSection', () => {
   beforeEach(async () => {
